@@ -1,0 +1,86 @@
+# stackprof - worst-case stack depth from GCC .su files and the DWARF call graph
+#
+#   make            build ./stackprof
+#   make test       build, then run every unit and end-to-end test
+#   make demo       build the samples and analyse them
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make V=1        show the commands
+
+VERSION := 0.1.0
+PREFIX  ?= /usr/local
+CC      ?= cc
+O       := build
+
+PKGS        := libelf json-c libcgraph libgvc capstone
+PKG_CFLAGS  := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS    := $(shell pkg-config --libs $(PKGS))
+# Debian's libdwarf (20210528) ships no pkg-config file
+DWARF_CFLAGS := -I/usr/include/libdwarf
+DWARF_LIBS   := -ldwarf -lz
+
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I. -Iinclude \
+	     $(PKG_CFLAGS) $(DWARF_CFLAGS) -DSTACKPROF_VERSION='"$(VERSION)"' -MMD -MP
+LIBS     := $(DWARF_LIBS) $(PKG_LIBS) -lpthread
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+LIB_SRCS := $(sort $(wildcard common/*.c model/*.c su/*.c callgraph/*.c \
+		analysis/*.c report/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+LIB      := $(O)/libstackprof.a
+
+UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
+
+all: stackprof
+
+stackprof: $(O)/src/main.o $(LIB)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
+
+$(LIB): $(LIB_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/tests/%: $(O)/tests/unit/%.o $(LIB)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS) $(shell pkg-config --libs cmocka)
+
+samples: stackprof
+	$(Q)$(MAKE) -s -C samples
+
+unit: $(UNIT_BINS)
+	$(Q)status=0; for t in $(UNIT_BINS); do echo "== $$t"; $$t || status=1; done; exit $$status
+
+e2e: stackprof samples
+	$(Q)sh tests/e2e/run.sh
+
+test: unit e2e
+
+demo: stackprof samples
+	./stackprof --top 3 samples/chain
+
+install: stackprof
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 stackprof $(DESTDIR)$(PREFIX)/bin/stackprof
+	install -m 644 doc/stackprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/stackprof.1
+
+clean:
+	rm -rf $(O) stackprof
+	$(MAKE) -s -C samples clean
+
+.PHONY: all samples unit e2e test demo install clean
+.DELETE_ON_ERROR:
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -1,0 +1,397 @@
+/*
+ * build.c - turn the DWARF records into sp_graph functions and edges.
+ *
+ * A function is identified by its entry address: every DIE, symbol and
+ * alias that names the same address is the same node.  Call sites are
+ * attributed to the function whose code holds their return address - 1,
+ * not to the DIE they are nested in: some sit in lexical blocks of the
+ * abstract tree.
+ */
+#include "callgraph/internal.h"
+
+#include <string.h>
+
+#include "common/xalloc.h"
+
+static int range_cmp(const void *pa, const void *pb)
+{
+	const struct cg_range *a = pa, *b = pb;
+
+	return (a->lo > b->lo) - (a->lo < b->lo);
+}
+
+uint32_t cg_func_containing(const struct cg_image *img, uint64_t addr)
+{
+	size_t lo = 0, hi = img->nranges;
+
+	/* last range starting at or before addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (img->ranges[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return SP_NONE;
+	const struct cg_range *r = &img->ranges[lo - 1];
+	return addr < r->hi ? r->func : SP_NONE;
+}
+
+static void add_range(struct cg_image *img, size_t *cap, uint64_t lo, uint64_t hi,
+		      uint32_t func)
+{
+	if (hi <= lo)
+		return;
+	SP_ALLOC_GROW(img->ranges, img->nranges + 1, *cap);
+	img->ranges[img->nranges].lo = lo;
+	img->ranges[img->nranges].hi = hi;
+	img->ranges[img->nranges].func = func;
+	img->nranges++;
+}
+
+static bool is_cold_name(const char *name)
+{
+	const char *dot = strstr(name, ".cold");
+
+	return dot && (dot[5] == '\0' || dot[5] == '.');
+}
+
+/* The symbol at addr that best names a function: its own name if present. */
+static const struct cg_sym *sym_at(const struct cg_elf *e, uint64_t addr,
+				   const char *name, const char *linkage)
+{
+	uint32_t i = sp_u64map_get(&e->sym_by_addr, addr);
+	size_t j;
+
+	if (i == SP_NONE)
+		return NULL;
+	for (j = i; j < e->nsyms && e->syms[j].addr == addr; j++)
+		if (e->syms[j].name == linkage || e->syms[j].name == name)
+			return &e->syms[j];
+	return &e->syms[i];
+}
+
+/* A function split by -freorder-blocks-and-partition has DW_AT_ranges; it is
+ * entered at the range that a non-.cold symbol names. */
+static uint64_t sub_entry(const struct cg_image *img, const struct cg_sub *s)
+{
+	uint32_t k;
+
+	for (k = 0; k < s->nranges; k++) {
+		uint64_t lo = img->xranges[s->range_first + k].lo;
+		const struct cg_sym *sym = sym_at(&img->elf, lo, NULL, NULL);
+
+		if (sym && !is_cold_name(sym->name))
+			return lo;
+	}
+	return s->lo;
+}
+
+static bool addr_is_linked(const struct cg_image *img, uint64_t addr)
+{
+	/* in a relocatable object every section starts at 0 */
+	if (img->elf.type == ET_REL)
+		return true;
+	/* a discarded function keeps its DIE with a tombstone address */
+	return cg_elf_is_code(&img->elf, addr) && !cg_elf_in_plt(&img->elf, addr);
+}
+
+static void note_copy(struct cg_image *img, uint32_t abstract, uint32_t func)
+{
+	Dwarf_Off off = img->subs[abstract].off;
+
+	/* the first copy stands for all: the call instruction, tried first,
+	 * picks the right clone wherever it can be decoded */
+	if (sp_u64map_get(&img->copies, off) == SP_NONE)
+		sp_u64map_put(&img->copies, off, func);
+}
+
+static uint32_t new_dwarf_func(struct cg_image *img, uint32_t si, uint64_t entry)
+{
+	struct sp_graph *g = img->g;
+	struct cg_decl d;
+	const struct cg_sym *sym;
+	uint32_t id;
+	struct sp_func *f;
+
+	cg_sub_resolve(img, si, &d);
+	sym = sym_at(&img->elf, entry, d.name, d.linkage);
+	id = sp_graph_add_func(g);
+	f = &g->funcs[id];
+	f->symbol = sym ? sym->name : NULL;
+	f->name = d.name ? d.name : d.linkage ? d.linkage : f->symbol;
+	if (!f->name)
+		f->name = sp_intern(g, "<anonymous>");
+	f->file = d.file;
+	f->line = d.line;
+	f->col = d.col;
+	f->addr = entry;
+	f->cu = img->subs[si].cu;
+	f->die = img->subs[si].off;
+	f->flags = SP_F_HAS_CODE;
+	if (!img->subs[si].all_calls)
+		f->flags |= SP_F_CALLS_INCOMPLETE;
+	if (d.abstract != SP_NONE) {
+		f->origin_die = img->subs[d.abstract].off;
+		note_copy(img, d.abstract, id);
+	}
+	return id;
+}
+
+static void make_dwarf_funcs(struct cg_image *img, size_t *rcap)
+{
+	size_t i;
+	uint32_t k;
+
+	for (i = 0; i < img->nsubs; i++) {
+		struct cg_sub *s = &img->subs[i];
+		uint64_t entry;
+		uint32_t id;
+
+		if (s->declaration || s->hi <= s->lo)
+			continue;
+		entry = sub_entry(img, s);
+		if (!addr_is_linked(img, entry))
+			continue;
+		id = sp_u64map_get(&img->func_by_addr, entry);
+		if (id == SP_NONE) {
+			id = new_dwarf_func(img, (uint32_t)i, entry);
+			sp_u64map_put(&img->func_by_addr, entry, id);
+			s = &img->subs[i];	/* resolving may have moved subs */
+			img->g->funcs[id].size = s->hi - s->lo;
+		}
+		s->func = id;
+		if (!s->nranges)
+			add_range(img, rcap, s->lo, s->hi, id);
+		for (k = 0; k < s->nranges; k++)
+			add_range(img, rcap, img->xranges[s->range_first + k].lo,
+				  img->xranges[s->range_first + k].hi, id);
+	}
+}
+
+/* DWARF subprograms without code, by name: where an ICF-folded function or
+ * a thunk keeps its declaration coordinates. */
+static void index_codeless(struct cg_image *img, struct sp_u64map *by_name)
+{
+	size_t i;
+
+	sp_u64map_init(by_name, img->nsubs / 4);
+	for (i = 0; i < img->nsubs; i++) {
+		const struct cg_sub *s = &img->subs[i];
+
+		if (s->hi > s->lo || s->declaration || !s->file)
+			continue;
+		if (s->linkage)
+			sp_u64map_put(by_name, (uintptr_t)s->linkage, (uint32_t)i);
+		if (s->name)
+			sp_u64map_put(by_name, (uintptr_t)s->name, (uint32_t)i);
+	}
+}
+
+static void make_symtab_funcs(struct cg_image *img, size_t *rcap)
+{
+	struct sp_graph *g = img->g;
+	struct sp_u64map by_name;
+	size_t i;
+
+	index_codeless(img, &by_name);
+	for (i = 0; i < img->elf.nsyms; i++) {
+		const struct cg_sym *sym = &img->elf.syms[i];
+		uint32_t id, si;
+		struct sp_func *f;
+
+		if (!sym->size || !addr_is_linked(img, sym->addr) ||
+		    sp_u64map_get(&img->func_by_addr, sym->addr) != SP_NONE ||
+		    cg_func_containing(img, sym->addr) != SP_NONE)
+			continue;	/* an alias, a .cold part, or not code */
+		id = sp_graph_add_func(g);
+		f = &g->funcs[id];
+		f->name = f->symbol = sym->name;
+		f->addr = sym->addr;
+		f->size = sym->size;
+		f->flags = SP_F_HAS_CODE | SP_F_SYMTAB_ONLY;
+		si = sp_u64map_get(&by_name, (uintptr_t)sym->name);
+		if (si != SP_NONE) {
+			f->file = img->subs[si].file;
+			f->line = img->subs[si].line;
+			f->col = img->subs[si].col;
+			f->cu = img->subs[si].cu;
+			if (img->subs[si].name)
+				f->name = img->subs[si].name;
+		}
+		sp_u64map_put(&img->func_by_addr, sym->addr, id);
+		add_range(img, rcap, sym->addr, sym->addr + sym->size, id);
+		img->stats.symtab_only++;
+	}
+	sp_u64map_release(&by_name);
+}
+
+static void sort_ranges(struct cg_image *img)
+{
+	if (img->nranges)
+		qsort(img->ranges, img->nranges, sizeof(*img->ranges), range_cmp);
+}
+
+/* ---- callee resolution ---- */
+
+static uint32_t extern_func(struct cg_image *img, const struct cg_decl *d)
+{
+	const char *name = d->linkage ? d->linkage : d->name;
+	struct sp_graph *g = img->g;
+	uint32_t id;
+
+	if (!name)
+		return SP_NONE;
+	id = sp_u64map_get(&img->extern_by_name, (uintptr_t)name);
+	if (id != SP_NONE)
+		return id;
+	id = sp_graph_add_func(g);
+	g->funcs[id].name = name;	/* "memset", not GCC's "__builtin_memset" */
+	g->funcs[id].symbol = name;
+	g->funcs[id].file = d->file;
+	g->funcs[id].line = d->line;
+	g->funcs[id].col = d->col;
+	g->funcs[id].flags = SP_F_EXTERNAL;
+	sp_u64map_put(&img->extern_by_name, (uintptr_t)name, id);
+	return id;
+}
+
+/* Global symbols by name, for declarations resolved across units; a weak
+ * default the linker overrode has no symbol left, so the winner is found. */
+static void index_global_names(struct cg_image *img, struct sp_u64map *by_name)
+{
+	size_t i;
+
+	sp_u64map_init(by_name, img->elf.nsyms);
+	for (i = 0; i < img->elf.nsyms; i++) {
+		const struct cg_sym *sym = &img->elf.syms[i];
+		uint32_t id = sp_u64map_get(&img->func_by_addr, sym->addr);
+
+		if (id == SP_NONE)
+			continue;
+		if (sym->bind != STB_LOCAL ||
+		    sp_u64map_get(by_name, (uintptr_t)sym->name) == SP_NONE)
+			sp_u64map_put(by_name, (uintptr_t)sym->name, id);
+	}
+}
+
+struct resolver {
+	struct cg_image *img;
+	struct sp_u64map by_name;
+};
+
+static uint32_t by_decl_name(struct resolver *r, const struct cg_decl *d)
+{
+	uint32_t id = SP_NONE;
+
+	if (d->linkage)
+		id = sp_u64map_get(&r->by_name, (uintptr_t)d->linkage);
+	if (id == SP_NONE && d->name)
+		id = sp_u64map_get(&r->by_name, (uintptr_t)d->name);
+	return id;
+}
+
+/* The function a DW_AT_call_origin names.  An abstract origin may have
+ * several concrete copies (clones): then only the instruction can tell, and
+ * the caller has already tried it. */
+static uint32_t resolve_origin(struct resolver *r, Dwarf_Off off)
+{
+	struct cg_image *img = r->img;
+	uint32_t si = cg_sub_at(img, off), id;
+	struct cg_decl d;
+
+	if (si == SP_NONE)
+		return SP_NONE;
+	id = img->subs[si].func;
+	if (id != SP_NONE && img->g->funcs[id].symbol)
+		return id;
+	cg_sub_resolve(img, si, &d);
+	if (id != SP_NONE) {
+		/* concrete but without a symbol: maybe a weak the linker overrode */
+		uint32_t winner = by_decl_name(r, &d);
+
+		return winner != SP_NONE ? winner : id;
+	}
+	id = sp_u64map_get(&img->copies, off);
+	if (id != SP_NONE)
+		return id;
+	id = by_decl_name(r, &d);
+	if (id != SP_NONE)
+		return id;
+	return extern_func(img, &d);
+}
+
+static uint32_t func_at(const struct cg_image *img, uint64_t addr)
+{
+	return sp_u64map_get(&img->func_by_addr, addr);
+}
+
+static void add_site_edge(struct resolver *r, const struct cg_site *site)
+{
+	struct cg_image *img = r->img;
+	uint32_t caller = cg_func_containing(img, site->ret_pc - 1), callee = SP_NONE;
+	enum sp_edge_kind kind = site->tail ? SP_EDGE_TAIL : SP_EDGE_CALL;
+	enum cg_insn insn = CG_INSN_NONE;
+	uint64_t addr = 0;
+
+	if (caller == SP_NONE && site->sub != SP_NONE)
+		caller = img->subs[site->sub].func;
+	if (caller == SP_NONE) {
+		img->stats.orphan_sites++;
+		return;
+	}
+	if (site->computed)
+		goto indirect;
+	if (site->target)
+		callee = func_at(img, site->target);
+	/* the instruction is the ground truth: clones share one abstract
+	 * origin, and a weak symbol may have been overridden */
+	if (callee == SP_NONE && img->elf.type != ET_REL)
+		insn = cg_decode_before(&img->elf, site->ret_pc, &addr);
+	if (callee == SP_NONE && (insn == CG_INSN_CALL || insn == CG_INSN_JMP)) {
+		callee = func_at(img, addr);
+		if (callee != SP_NONE) {
+			img->stats.edges_decoded++;
+			if (insn == CG_INSN_JMP)
+				kind = SP_EDGE_TAIL;
+		}
+	}
+	if (callee == SP_NONE && site->origin)
+		callee = resolve_origin(r, site->origin);
+	if (callee == SP_NONE)
+		goto indirect;
+	sp_graph_add_edge(img->g, caller, callee, kind, site->ret_pc);
+	return;
+indirect:
+	img->g->funcs[caller].n_indirect++;
+	img->stats.indirect++;
+}
+
+int cg_build(struct cg_image *img, struct sp_err *err)
+{
+	struct resolver r = { .img = img };
+	size_t rcap = 0, i;
+	uint32_t nfuncs;
+
+	sp_u64map_init(&img->func_by_addr, img->nsubs / 2 + img->elf.nsyms);
+	sp_u64map_init(&img->extern_by_name, 256);
+	sp_u64map_init(&img->copies, img->nsubs / 8);
+	make_dwarf_funcs(img, &rcap);
+	sort_ranges(img);
+	nfuncs = img->g->nfuncs;
+	make_symtab_funcs(img, &rcap);
+	sort_ranges(img);
+	index_global_names(img, &r.by_name);
+	for (i = 0; i < img->nsites; i++)
+		add_site_edge(&r, &img->sites[i]);
+	sp_u64map_release(&r.by_name);
+	/* functions without DWARF: their few instructions are their edges */
+	for (i = nfuncs; i < img->g->nfuncs; i++)
+		if ((img->g->funcs[i].flags & SP_F_SYMTAB_ONLY) &&
+		    cg_scan_function(img, (uint32_t)i, err))
+			return -1;
+	sp_graph_finalize(img->g);
+	return 0;
+}

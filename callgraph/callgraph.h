@@ -1,0 +1,38 @@
+/*
+ * callgraph.h - ELF + DWARF -> the functions and call edges of sp_graph.
+ *
+ *	struct cg_image *img;
+ *	if (cg_open(&img, path, &err) || cg_load(img, g, &err)) ...
+ *	su_match(g, ...);			frames from .su
+ *	cg_describe_dynamic(img, g, &err);	name the VLA behind dynamic frames
+ *	cg_close(img);
+ */
+#ifndef SP_CALLGRAPH_H
+#define SP_CALLGRAPH_H
+
+#include "common/error.h"
+#include "stackprof.h"
+
+struct cg_image;
+
+struct cg_stats {
+	uint32_t call_sites;	/* call-site DIEs read */
+	uint32_t edges_decoded;	/* targets taken from the call instruction */
+	uint32_t indirect;	/* call sites without a resolvable target */
+	uint32_t orphan_sites;	/* call sites in no known function */
+	uint32_t symtab_only;	/* functions known only from the symbol table */
+};
+
+/* Open an ELF file and its DWARF.  Errors: "'PATH': not an ELF file", ... */
+int cg_open(struct cg_image **img, const char *path, struct sp_err *err);
+/* Fill g with functions (DWARF subprograms with code, symbol-table-only
+ * functions, external callees), compile units and call edges, then
+ * finalize it.  Does one pass over .debug_info. */
+int cg_load(struct cg_image *img, struct sp_graph *g, struct sp_err *err);
+/* For every function whose frame is dynamic, find the cause in DWARF (a
+ * variable-length array) and set f->dyn_cause. */
+int cg_describe_dynamic(struct cg_image *img, struct sp_graph *g, struct sp_err *err);
+const struct cg_stats *cg_stats(const struct cg_image *img);
+void cg_close(struct cg_image *img);
+
+#endif

@@ -1,0 +1,196 @@
+/*
+ * dynamic.c - name what makes a frame dynamic.
+ *
+ * Run after the .su frames are merged, only for the functions whose frame
+ * is dynamic: re-reads their DIE subtrees (a few, so no cost to the main
+ * pass) looking for variable-length arrays, i.e. array types whose
+ * subrange bound is not a constant.  Inlined callees count: their VLAs
+ * live in this frame.
+ */
+#include "callgraph/internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "callgraph/dwarf_compat.h"
+
+#define MAX_DEPTH 64
+
+struct vla {
+	const char *name;	/* variable name, interned */
+	const char *file;
+	uint32_t line;
+};
+
+static bool die_attr(Dwarf_Die die, Dwarf_Half at, Dwarf_Attribute *a)
+{
+	Dwarf_Error derr = NULL;
+
+	return dwarf_attr(die, at, a, &derr) == DW_DLV_OK;
+}
+
+static Dwarf_Die ref_die(struct cg_image *img, Dwarf_Die die, Dwarf_Half at)
+{
+	Dwarf_Attribute a;
+	Dwarf_Off off = 0;
+	Dwarf_Die out = NULL;
+	Dwarf_Error derr = NULL;
+
+	if (!die_attr(die, at, &a))
+		return NULL;
+	if (dwarf_global_formref(a, &off, &derr) != DW_DLV_OK)
+		off = 0;
+	dwarf_dealloc(img->dbg, a, DW_DLA_ATTR);
+	if (off && dwarf_offdie_b(img->dbg, off, true, &out, &derr) != DW_DLV_OK)
+		out = NULL;
+	return out;
+}
+
+/* A subrange bound that is a reference or an expression: a VLA. */
+static bool bound_is_dynamic(Dwarf_Die sub)
+{
+	static const Dwarf_Half ats[] = { DW_AT_upper_bound, DW_AT_count };
+	size_t i;
+
+	for (i = 0; i < sizeof(ats) / sizeof(ats[0]); i++) {
+		Dwarf_Attribute a;
+		Dwarf_Half form = 0;
+		Dwarf_Error derr = NULL;
+		enum Dwarf_Form_Class cls;
+
+		if (!die_attr(sub, ats[i], &a))
+			continue;
+		dwarf_whatform(a, &form, &derr);
+		cls = dwarf_get_form_class(5, ats[i], 8, form);
+		if (cls == DW_FORM_CLASS_REFERENCE || cls == DW_FORM_CLASS_EXPRLOC ||
+		    cls == DW_FORM_CLASS_BLOCK)
+			return true;
+	}
+	return false;
+}
+
+static bool type_is_vla(struct cg_image *img, Dwarf_Die var)
+{
+	Dwarf_Die type = ref_die(img, var, DW_AT_type), child = NULL;
+	Dwarf_Half tag = 0;
+	Dwarf_Error derr = NULL;
+	bool vla = false;
+
+	if (!type)
+		return false;
+	if (dwarf_tag(type, &tag, &derr) == DW_DLV_OK && tag == DW_TAG_array_type &&
+	    dwarf_child(type, &child, &derr) == DW_DLV_OK) {
+		vla = bound_is_dynamic(child);
+		dwarf_dealloc_die(child);
+	}
+	dwarf_dealloc_die(type);
+	return vla;
+}
+
+static void describe_var(struct cg_image *img, uint32_t cu, Dwarf_Die var, struct vla *out)
+{
+	Dwarf_Die named = var, origin = ref_die(img, var, DW_AT_abstract_origin);
+	Dwarf_Attribute a;
+	Dwarf_Error derr = NULL;
+	char *name = NULL;
+
+	if (origin)
+		named = origin;
+	if (dwarf_diename(named, &name, &derr) == DW_DLV_OK)
+		out->name = sp_intern(img->g, name);
+	if (die_attr(named, DW_AT_decl_line, &a)) {
+		out->line = (uint32_t)cg_attr_udata(img->dbg, a);
+		dwarf_dealloc(img->dbg, a, DW_DLA_ATTR);
+	}
+	if (die_attr(named, DW_AT_decl_file, &a)) {
+		out->file = cg_cu_file(img, cu, cg_attr_udata(img->dbg, a));
+		dwarf_dealloc(img->dbg, a, DW_DLA_ATTR);
+	}
+	if (origin)
+		dwarf_dealloc_die(origin);
+}
+
+static bool var_is_vla(struct cg_image *img, Dwarf_Die var)
+{
+	Dwarf_Die origin;
+	bool vla = type_is_vla(img, var);
+
+	if (vla)
+		return true;
+	origin = ref_die(img, var, DW_AT_abstract_origin);
+	if (origin) {
+		vla = type_is_vla(img, origin);
+		dwarf_dealloc_die(origin);
+	}
+	return vla;
+}
+
+static bool find_vla(struct cg_image *img, uint32_t cu, Dwarf_Die parent, int depth,
+		     struct vla *out)
+{
+	Dwarf_Die child = NULL, next;
+	Dwarf_Error derr = NULL;
+	bool found = false;
+
+	if (depth > MAX_DEPTH || dwarf_child(parent, &child, &derr) != DW_DLV_OK)
+		return false;
+	while (!found) {
+		Dwarf_Half tag = 0;
+
+		if (dwarf_tag(child, &tag, &derr) == DW_DLV_OK) {
+			if (tag == DW_TAG_variable && var_is_vla(img, child)) {
+				describe_var(img, cu, child, out);
+				found = true;
+			} else if (tag == DW_TAG_lexical_block ||
+				   tag == DW_TAG_inlined_subroutine) {
+				found = find_vla(img, cu, child, depth + 1, out);
+			}
+		}
+		if (dwarf_siblingof_b(img->dbg, child, true, &next, &derr) != DW_DLV_OK)
+			break;
+		dwarf_dealloc_die(child);
+		child = next;
+	}
+	dwarf_dealloc_die(child);
+	return found;
+}
+
+static const char *cause_text(struct cg_image *img, const struct vla *v)
+{
+	char buf[512];
+	const char *file = v->file ? strrchr(v->file, '/') : NULL;
+
+	file = file ? file + 1 : v->file;
+	if (file)
+		snprintf(buf, sizeof(buf), "VLA '%s' at %s:%u",
+			 v->name ? v->name : "?", file, v->line);
+	else
+		snprintf(buf, sizeof(buf), "VLA '%s'", v->name ? v->name : "?");
+	return sp_intern(img->g, buf);
+}
+
+int cg_describe_dynamic(struct cg_image *img, struct sp_graph *g, struct sp_err *err)
+{
+	uint32_t i;
+
+	(void)err;	/* an unreadable subtree only loses the cause's name */
+	for (i = 0; i < g->nfuncs; i++) {
+		struct sp_func *f = &g->funcs[i];
+		Dwarf_Die die = NULL;
+		Dwarf_Error derr = NULL;
+		struct vla v = { 0 };
+
+		if ((f->qual != SP_QUAL_DYNAMIC && f->qual != SP_QUAL_BOUNDED) || !f->die ||
+		    f->cu == SP_NONE)
+			continue;
+		if (dwarf_offdie_b(img->dbg, f->die, true, &die, &derr) != DW_DLV_OK)
+			continue;
+		if (find_vla(img, f->cu, die, 0, &v))
+			f->dyn_cause = cause_text(img, &v);
+		else
+			f->dyn_cause = sp_intern(g, "alloca() or a dynamic stack adjustment "
+						    "(no variable-length array in DWARF)");
+		dwarf_dealloc_die(die);
+	}
+	return 0;
+}

@@ -1,0 +1,139 @@
+/* internal.h - state shared by the callgraph/ files; not for other stages. */
+#ifndef SP_CG_INTERNAL_H
+#define SP_CG_INTERNAL_H
+
+#include <dwarf.h>
+#include <gelf.h>
+#include <libdwarf.h>
+
+#include "callgraph/callgraph.h"
+#include "common/u64map.h"
+
+/* ---- ELF (elf.c) ---- */
+
+struct cg_sym {
+	uint64_t addr, size;
+	const char *name;	/* interned */
+	uint8_t bind;		/* STB_* */
+};
+
+struct cg_code {		/* one executable section */
+	uint64_t addr, size;
+	const unsigned char *bytes;	/* NULL for SHT_NOBITS */
+	bool is_plt;
+};
+
+struct cg_elf {
+	int fd;
+	Elf *elf;
+	uint16_t machine;
+	uint16_t type;		/* ET_EXEC, ET_DYN, ET_REL */
+	struct cg_sym *syms;	/* FUNC symbols, sorted by address */
+	size_t nsyms;
+	struct cg_code *code;
+	size_t ncode;
+	struct sp_u64map sym_by_addr;	/* address -> index of its best symbol */
+};
+
+int cg_elf_open(struct cg_elf *e, struct sp_graph *g, const char *path, struct sp_err *err);
+void cg_elf_close(struct cg_elf *e);
+/* Bytes of code at addr (at least len of them), or NULL. */
+const unsigned char *cg_elf_code_at(const struct cg_elf *e, uint64_t addr, size_t len);
+bool cg_elf_in_plt(const struct cg_elf *e, uint64_t addr);
+bool cg_elf_is_code(const struct cg_elf *e, uint64_t addr);
+
+/* ---- DWARF records (dwarf.c) ---- */
+
+/* One DW_TAG_subprogram DIE (concrete, abstract or declaration). */
+struct cg_sub {
+	Dwarf_Off off;
+	Dwarf_Off origin;	/* DW_AT_abstract_origin, 0 if none */
+	Dwarf_Off spec;		/* DW_AT_specification, 0 if none */
+	const char *name, *linkage;
+	const char *file;
+	uint32_t line, col;
+	uint32_t cu;		/* graph CU index */
+	uint64_t lo, hi;	/* main range; hi == 0 when no code */
+	uint32_t range_first, nranges;	/* extra ranges in cg_image.ranges */
+	bool all_calls;
+	bool declaration;
+	uint32_t func;		/* graph function id, SP_NONE */
+};
+
+/* One call-site DIE. */
+struct cg_site {
+	uint64_t ret_pc;	/* return address (DW_AT_call_return_pc / low_pc) */
+	Dwarf_Off origin;	/* callee DIE, 0 if none */
+	uint64_t target;	/* constant target address, 0 if none */
+	uint32_t sub;		/* enclosing subprogram record */
+	bool tail;
+	bool computed;		/* DW_AT_call_target is an expression: indirect */
+};
+
+struct cg_range {
+	uint64_t lo, hi;
+	uint32_t func;
+};
+
+struct cg_cu_files {		/* decl_file table of one CU */
+	char **names;
+	Dwarf_Signed count;
+	int base;		/* 0 for DWARF 5, 1 before */
+};
+
+struct cg_image {
+	const char *path;
+	struct cg_elf elf;
+	Dwarf_Debug dbg;
+	struct sp_graph *g;
+
+	struct cg_sub *subs;
+	size_t nsubs, subs_cap;
+	struct sp_u64map sub_by_off;	/* DIE offset -> subs index */
+	struct cg_site *sites;
+	size_t nsites, sites_cap;
+	struct cg_range *xranges;	/* DW_AT_ranges beyond the first */
+	size_t nxranges, xranges_cap;
+	struct cg_cu_files *files;	/* per graph CU */
+	Dwarf_Off *cu_die_off;		/* per graph CU: CU DIE offset */
+
+	struct cg_range *ranges;	/* every function range, sorted by lo */
+	size_t nranges;
+	struct sp_u64map func_by_addr;	/* entry address -> function id */
+	struct sp_u64map extern_by_name;	/* interned name pointer -> id */
+	struct sp_u64map copies;	/* abstract DIE offset -> first concrete func */
+	struct cg_stats stats;
+};
+
+/* dwarf.c */
+int cg_dwarf_walk(struct cg_image *img, struct sp_err *err);
+/* The record index for a DIE offset, reading the DIE on demand when the
+ * walk skipped it (members of a class).  SP_NONE if it is no subprogram.
+ * May move img->subs. */
+uint32_t cg_sub_at(struct cg_image *img, Dwarf_Off off);
+
+/* What a concrete subprogram's abstract_origin/specification chain says. */
+struct cg_decl {
+	const char *name, *linkage, *file;
+	uint32_t line, col;
+	uint32_t abstract;	/* record of the abstract origin, SP_NONE if none */
+};
+void cg_sub_resolve(struct cg_image *img, uint32_t idx, struct cg_decl *out);
+/* An unsigned constant of any form (implicit_const included), 0 if none. */
+uint64_t cg_attr_udata(Dwarf_Debug dbg, Dwarf_Attribute a);
+/* Entry n of a CU's decl_file table, interned; NULL if out of range. */
+const char *cg_cu_file(struct cg_image *img, uint32_t cu, Dwarf_Unsigned n);
+int cg_dwarf_err(struct cg_image *img, Dwarf_Error derr, struct sp_err *err, const char *what);
+
+/* build.c */
+int cg_build(struct cg_image *img, struct sp_err *err);
+uint32_t cg_func_containing(const struct cg_image *img, uint64_t addr);
+
+/* decode.c */
+enum cg_insn { CG_INSN_NONE, CG_INSN_CALL, CG_INSN_JMP, CG_INSN_ICALL, CG_INSN_IJMP };
+/* What instruction ends just before ret_pc, and its target for direct ones. */
+enum cg_insn cg_decode_before(const struct cg_elf *e, uint64_t ret_pc, uint64_t *target);
+/* Scan a function's code for direct calls/jumps and indirect calls. */
+int cg_scan_function(struct cg_image *img, uint32_t func, struct sp_err *err);
+
+#endif

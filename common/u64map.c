@@ -1,0 +1,87 @@
+#include "common/u64map.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+
+#define EMPTY UINT32_MAX
+
+static size_t slot_of(uint64_t key, size_t nslots)
+{
+	key ^= key >> 33;	/* murmur3 finaliser: addresses are not random */
+	key *= 0xff51afd7ed558ccdULL;
+	key ^= key >> 33;
+	return (size_t)key & (nslots - 1);
+}
+
+static void alloc_slots(struct sp_u64map *m, size_t nslots)
+{
+	m->nslots = nslots;
+	m->keys = sp_xmalloc(nslots * sizeof(*m->keys));
+	m->vals = sp_xmalloc(nslots * sizeof(*m->vals));
+	memset(m->vals, 0xff, nslots * sizeof(*m->vals));
+}
+
+void sp_u64map_init(struct sp_u64map *m, size_t expect)
+{
+	size_t n = 16;
+
+	while (n < expect * 2)
+		n *= 2;
+	m->count = 0;
+	alloc_slots(m, n);
+}
+
+void sp_u64map_release(struct sp_u64map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+static void u64map_grow(struct sp_u64map *m)
+{
+	uint64_t *keys = m->keys;
+	uint32_t *vals = m->vals;
+	size_t i, old = m->nslots;
+
+	alloc_slots(m, old * 2);
+	m->count = 0;
+	for (i = 0; i < old; i++)
+		if (vals[i] != EMPTY)
+			sp_u64map_put(m, keys[i], vals[i]);
+	free(keys);
+	free(vals);
+}
+
+void sp_u64map_put(struct sp_u64map *m, uint64_t key, uint32_t val)
+{
+	size_t j;
+
+	if ((m->count + 1) * 2 > m->nslots)
+		u64map_grow(m);
+	for (j = slot_of(key, m->nslots); m->vals[j] != EMPTY;
+	     j = (j + 1) & (m->nslots - 1)) {
+		if (m->keys[j] == key) {
+			m->vals[j] = val;
+			return;
+		}
+	}
+	m->keys[j] = key;
+	m->vals[j] = val;
+	m->count++;
+}
+
+uint32_t sp_u64map_get(const struct sp_u64map *m, uint64_t key)
+{
+	size_t j;
+
+	if (!m->nslots)
+		return EMPTY;
+	for (j = slot_of(key, m->nslots); m->vals[j] != EMPTY;
+	     j = (j + 1) & (m->nslots - 1))
+		if (m->keys[j] == key)
+			return m->vals[j];
+	return EMPTY;
+}

@@ -1,0 +1,32 @@
+/*
+ * xalloc.h - allocation that never returns NULL.
+ *
+ * The one exception to "library code never exits": like git's xmalloc,
+ * running out of memory prints "stackprof: out of memory" and exits 2,
+ * because no caller could do anything better and threading ENOMEM through
+ * every loader would hide the real error paths.
+ */
+#ifndef SP_XALLOC_H
+#define SP_XALLOC_H
+
+#include <stddef.h>
+#include <stdlib.h>
+
+_Noreturn void sp_die_oom(void);
+void *sp_xmalloc(size_t size);
+void *sp_xcalloc(size_t n, size_t size);
+void *sp_xrealloc(void *p, size_t size);
+char *sp_xstrdup(const char *s);
+
+/* Grow array p (of *cap elements) so that it holds at least n elements. */
+#define SP_ALLOC_GROW(p, n, cap) do { \
+	if ((size_t)(n) > (size_t)(cap)) { \
+		size_t sp_nc_ = (cap) ? (size_t)(cap) * 2 : 16; \
+		if (sp_nc_ < (size_t)(n)) \
+			sp_nc_ = (size_t)(n); \
+		(p) = sp_xrealloc((p), sp_nc_ * sizeof(*(p))); \
+		(cap) = sp_nc_; \
+	} \
+} while (0)
+
+#endif

@@ -1,0 +1,153 @@
+/*
+ * stackprof.h - the one in-memory model shared by every stage.
+ *
+ * Loaders (callgraph/, su/) fill a struct sp_graph; analysis/ annotates
+ * each function's struct sp_result; report/ only reads it through a
+ * const pointer.  Every name and path is interned in graph->strs, so two
+ * names are equal exactly when their pointers are.
+ */
+#ifndef STACKPROF_H
+#define STACKPROF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/strtab.h"
+
+#define SP_NONE UINT32_MAX
+
+/* What .su says about a frame; UNKNOWN means no frame data at all. */
+enum sp_qual {
+	SP_QUAL_UNKNOWN = 0,
+	SP_QUAL_STATIC,
+	SP_QUAL_DYNAMIC,	/* "dynamic": size not known at compile time */
+	SP_QUAL_BOUNDED,	/* "dynamic,bounded": bytes is an upper bound */
+};
+
+/* Where a frame size came from. */
+enum sp_frame_src {
+	SP_SRC_NONE = 0,
+	SP_SRC_SU,
+	SP_SRC_CFI,
+	SP_SRC_ANNOT,
+};
+
+/* sp_func.flags */
+#define SP_F_HAS_CODE		(1u << 0) /* has an address range in the image */
+#define SP_F_EXTERNAL		(1u << 1) /* declared only: not defined in the image */
+#define SP_F_CALLS_INCOMPLETE	(1u << 2) /* DWARF does not claim to list all calls */
+#define SP_F_SYMTAB_ONLY	(1u << 3) /* known from the ELF symbol table only */
+#define SP_F_RECURSIVE		(1u << 4) /* set by analysis: in a cycle */
+
+/* Why a total is unbounded or partial; index into sp_result.witness. */
+enum sp_cause {
+	SP_CAUSE_DYNAMIC = 0,	/* dynamic (unbounded) frame: unbounded */
+	SP_CAUSE_RECURSION,	/* recursion cycle: unbounded */
+	SP_CAUSE_INDIRECT,	/* indirect call: unbounded */
+	SP_CAUSE_UNKNOWN,	/* callee without frame data: partial */
+	SP_CAUSE_INCOMPLETE,	/* calls not listed in DWARF: partial */
+	SP_CAUSE__COUNT
+};
+
+/* The analysis result of one function, filled by sp_analyze(). */
+struct sp_result {
+	uint64_t total;		/* worst known path in bytes: exact when bounded,
+				 * otherwise a lower bound (the JSON "lower_bound") */
+	uint32_t next;		/* next function on the worst path, SP_NONE at its end */
+	uint8_t next_kind;	/* enum sp_edge_kind of the edge to next */
+	bool bounded;		/* no DYNAMIC/RECURSION/INDIRECT cause reachable */
+	bool partial;		/* an UNKNOWN/INCOMPLETE cause reachable */
+	bool overflow;		/* total saturated at UINT64_MAX */
+	uint32_t scc;		/* strongly connected component id */
+	/* One reachable function that exhibits each cause (SP_NONE if none):
+	 * the nearest one found, so the report can name it. */
+	uint32_t witness[SP_CAUSE__COUNT];
+};
+
+struct sp_func {
+	const char *name;	/* source name; the .su spelling once matched */
+	const char *symbol;	/* ELF symbol name, or NULL */
+	const char *file;	/* declaring file as .su/DWARF name it, or NULL */
+	uint32_t line, col;	/* declaration line/column, 0 when unknown */
+	uint64_t addr;		/* entry address (0 for external functions) */
+	uint64_t size;		/* bytes of code at addr */
+	uint32_t cu;		/* index into graph->cus, SP_NONE if none */
+	uint64_t die;		/* DIE offset of the concrete entry, 0 if none */
+	uint64_t origin_die;	/* DIE offset of its abstract origin, 0 if none */
+	uint64_t self;		/* own frame in bytes (valid when qual != UNKNOWN) */
+	enum sp_qual qual;
+	enum sp_frame_src src;
+	const char *dyn_cause;	/* e.g. "VLA 'buf' at a.c:5", NULL if unknown */
+	uint32_t flags;		/* SP_F_* */
+	uint32_t n_indirect;	/* indirect call sites in this function */
+	uint32_t edge_first;	/* into graph->edges, valid after finalize */
+	uint32_t edge_count;
+	struct sp_result res;
+};
+
+enum sp_edge_kind {
+	SP_EDGE_CALL = 0,	/* callee frame stacks on the caller's */
+	SP_EDGE_TAIL,		/* tail call: callee replaces the caller's frame */
+};
+
+struct sp_edge {
+	uint32_t from, to;	/* function ids */
+	uint8_t kind;		/* enum sp_edge_kind */
+	uint64_t pc;		/* return address of the call (0 when unknown) */
+};
+
+struct sp_cu {
+	const char *name;	/* DW_AT_name, as given to the compiler */
+	const char *comp_dir;	/* DW_AT_comp_dir, or NULL */
+	const char *producer;	/* DW_AT_producer, or NULL */
+	uint16_t dwarf_version;
+};
+
+struct sp_graph {
+	struct sp_arena arena;	/* nodes' strings and small data */
+	struct sp_strtab strs;	/* interned names and paths */
+	const char *binary;	/* path of the ELF, as given */
+	uint16_t machine;	/* ELF e_machine */
+
+	struct sp_func *funcs;
+	uint32_t nfuncs, funcs_cap;
+	struct sp_edge *edges;	/* sorted by (from, to, kind) after finalize */
+	uint32_t nedges, edges_cap;
+	struct sp_cu *cus;
+	uint32_t ncus, cus_cap;
+
+	/* .su statistics, filled by su_match() */
+	uint32_t su_rows;	/* rows read */
+	uint32_t su_matched;	/* rows given to a function */
+	uint32_t su_files;	/* .su files read */
+	bool finalized;
+};
+
+void sp_graph_init(struct sp_graph *g);
+void sp_graph_release(struct sp_graph *g);
+/* Returns the id of a new zeroed function (cu = SP_NONE, res.next = SP_NONE). */
+uint32_t sp_graph_add_func(struct sp_graph *g);
+void sp_graph_add_edge(struct sp_graph *g, uint32_t from, uint32_t to,
+		       enum sp_edge_kind kind, uint64_t pc);
+uint32_t sp_graph_add_cu(struct sp_graph *g);
+/* Sort edges, drop duplicates (a CALL and a TAIL to the same callee stay
+ * two edges), set edge_first/edge_count.  Call once, after loading. */
+void sp_graph_finalize(struct sp_graph *g);
+const char *sp_intern(struct sp_graph *g, const char *s);
+
+#define sp_func_for_each_edge(g, f, e) \
+	for ((e) = (g)->edges + (f)->edge_first; \
+	     (e) < (g)->edges + (f)->edge_first + (f)->edge_count; (e)++)
+
+/* Causes that make a total unbounded (as opposed to partial). */
+static inline bool sp_cause_unbounded(enum sp_cause c)
+{
+	return c == SP_CAUSE_DYNAMIC || c == SP_CAUSE_RECURSION ||
+	       c == SP_CAUSE_INDIRECT;
+}
+
+const char *sp_qual_name(enum sp_qual q);	/* "static", "dynamic", ... */
+
+#endif

@@ -1,0 +1,121 @@
+/* graph.c - lifecycle of the shared model (include/stackprof.h). */
+#include "stackprof.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+
+void sp_graph_init(struct sp_graph *g)
+{
+	memset(g, 0, sizeof(*g));
+	sp_arena_init(&g->arena);
+	sp_strtab_init(&g->strs);
+}
+
+void sp_graph_release(struct sp_graph *g)
+{
+	free(g->funcs);
+	free(g->edges);
+	free(g->cus);
+	sp_arena_release(&g->arena);
+	sp_strtab_release(&g->strs);
+	memset(g, 0, sizeof(*g));
+}
+
+uint32_t sp_graph_add_func(struct sp_graph *g)
+{
+	struct sp_func *f;
+	int c;
+
+	SP_ALLOC_GROW(g->funcs, (size_t)g->nfuncs + 1, g->funcs_cap);
+	f = &g->funcs[g->nfuncs];
+	memset(f, 0, sizeof(*f));
+	f->cu = SP_NONE;
+	f->res.next = SP_NONE;
+	f->res.scc = SP_NONE;
+	for (c = 0; c < SP_CAUSE__COUNT; c++)
+		f->res.witness[c] = SP_NONE;
+	return g->nfuncs++;
+}
+
+void sp_graph_add_edge(struct sp_graph *g, uint32_t from, uint32_t to,
+		       enum sp_edge_kind kind, uint64_t pc)
+{
+	struct sp_edge *e;
+
+	SP_ALLOC_GROW(g->edges, (size_t)g->nedges + 1, g->edges_cap);
+	e = &g->edges[g->nedges++];
+	e->from = from;
+	e->to = to;
+	e->kind = (uint8_t)kind;
+	e->pc = pc;
+}
+
+uint32_t sp_graph_add_cu(struct sp_graph *g)
+{
+	SP_ALLOC_GROW(g->cus, (size_t)g->ncus + 1, g->cus_cap);
+	memset(&g->cus[g->ncus], 0, sizeof(g->cus[0]));
+	return g->ncus++;
+}
+
+static int edge_cmp(const void *pa, const void *pb)
+{
+	const struct sp_edge *a = pa, *b = pb;
+
+	if (a->from != b->from)
+		return a->from < b->from ? -1 : 1;
+	if (a->to != b->to)
+		return a->to < b->to ? -1 : 1;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	return (a->pc > b->pc) - (a->pc < b->pc);
+}
+
+void sp_graph_finalize(struct sp_graph *g)
+{
+	uint32_t i, out = 0;
+
+	if (g->nedges)
+		qsort(g->edges, g->nedges, sizeof(*g->edges), edge_cmp);
+	/* keep the first (lowest pc) of each (from, to, kind) */
+	for (i = 0; i < g->nedges; i++) {
+		const struct sp_edge *e = &g->edges[i];
+
+		if (out && g->edges[out - 1].from == e->from &&
+		    g->edges[out - 1].to == e->to &&
+		    g->edges[out - 1].kind == e->kind)
+			continue;
+		g->edges[out++] = *e;
+	}
+	g->nedges = out;
+	for (i = 0; i < g->nfuncs; i++)
+		g->funcs[i].edge_first = g->funcs[i].edge_count = 0;
+	for (i = g->nedges; i-- > 0;) {
+		struct sp_func *f = &g->funcs[g->edges[i].from];
+
+		f->edge_first = i;
+		f->edge_count++;
+	}
+	g->finalized = true;
+}
+
+const char *sp_intern(struct sp_graph *g, const char *s)
+{
+	return s ? sp_strtab_intern(&g->strs, s, strlen(s)) : NULL;
+}
+
+const char *sp_qual_name(enum sp_qual q)
+{
+	switch (q) {
+	case SP_QUAL_STATIC:
+		return "static";
+	case SP_QUAL_DYNAMIC:
+		return "dynamic";
+	case SP_QUAL_BOUNDED:
+		return "dynamic,bounded";
+	case SP_QUAL_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}

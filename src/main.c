@@ -1,0 +1,375 @@
+/*
+ * main.c - parse the command line and wire the stages:
+ *
+ *	ELF + DWARF (callgraph/) -> .su frames (su/) -> solver (analysis/)
+ *	-> reports (report/)
+ *
+ * Only this file prints errors and chooses the exit status.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "callgraph/callgraph.h"
+#include "common/atomic.h"
+#include "common/size.h"
+#include "common/xalloc.h"
+#include "report/graphviz.h"
+#include "report/report.h"
+#include "stackprof.h"
+#include "su/su.h"
+
+enum { EXIT_BUDGET = 1, EXIT_BAD = 2 };
+
+struct options {
+	const char *elf;
+	const char **su_paths;	/* positional .su files/dirs */
+	size_t nsu;
+	const char **su_dirs;	/* --su-dir */
+	size_t nsu_dirs, su_dirs_cap;
+	const char **entries;	/* --entry specs */
+	size_t nentries, entries_cap;
+	const char *output;
+	const char *dot, *svg, *png;
+	bool json, keep_going, verbose, allow_unbounded, all;
+	bool has_budget;
+	uint64_t budget, min_total;
+	unsigned top, depth, graph_top;
+};
+
+static const char usage_text[] =
+"usage: stackprof [OPTIONS] ELF [SU-FILE|DIR ...]\n"
+"\n"
+"Worst-case stack depth of every function of ELF: GCC's -fstack-usage\n"
+"frames (.su) summed along the call graph that DWARF describes.\n"
+"\n"
+"  ELF                  executable, shared object or object file built with -g\n"
+"  SU-FILE|DIR          .su files, or directories searched recursively; when\n"
+"                       none are named they are found beside each compile\n"
+"                       unit's source and the ELF\n"
+"      --su-dir DIR     also search DIR for .su files (repeatable)\n"
+"      --entry NAME     report only this root (repeatable; FILE:NAME picks a\n"
+"                       static function of FILE)\n"
+"      --json           JSON report instead of text\n"
+"  -o, --output FILE    write the report to FILE instead of standard output\n"
+"      --top N          worst paths shown in the text report (default 10)\n"
+"      --budget BYTES   fail (exit 1) when a worst case exceeds BYTES (K, M, G)\n"
+"      --allow-unbounded  hold an unbounded total's lower bound against the\n"
+"                       budget instead of failing it\n"
+"      --dot FILE       write the call graph as Graphviz DOT\n"
+"      --svg FILE       ... as SVG\n"
+"      --png FILE       ... as PNG\n"
+"      --graph-top N    the picture shows the worst paths of N roots (default 1)\n"
+"      --depth N        ... pruned N calls below its roots\n"
+"      --min-total BYTES  ... without functions whose worst case is smaller\n"
+"      --all            ... of every function, unpruned\n"
+"      --keep-going     malformed .su lines are warnings, not errors\n"
+"  -v, --verbose        report unmatched .su rows and loader statistics\n"
+"  -h, --help           show this help\n"
+"  -V, --version        show the version\n"
+"\n"
+"Exit status: 0 success, 1 stack budget exceeded, 2 bad input or usage.\n";
+
+enum {
+	OPT_SU_DIR = 256, OPT_ENTRY, OPT_JSON, OPT_TOP, OPT_BUDGET, OPT_ALLOW_UNB,
+	OPT_KEEP_GOING, OPT_DOT, OPT_SVG, OPT_PNG, OPT_DEPTH, OPT_MIN_TOTAL, OPT_ALL,
+	OPT_GRAPH_TOP,
+};
+
+static const struct option long_opts[] = {
+	{ "su-dir", required_argument, NULL, OPT_SU_DIR },
+	{ "entry", required_argument, NULL, OPT_ENTRY },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "output", required_argument, NULL, 'o' },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "budget", required_argument, NULL, OPT_BUDGET },
+	{ "allow-unbounded", no_argument, NULL, OPT_ALLOW_UNB },
+	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
+	{ "dot", required_argument, NULL, OPT_DOT },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "png", required_argument, NULL, OPT_PNG },
+	{ "graph-top", required_argument, NULL, OPT_GRAPH_TOP },
+	{ "depth", required_argument, NULL, OPT_DEPTH },
+	{ "min-total", required_argument, NULL, OPT_MIN_TOTAL },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "stackprof: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'stackprof --help' for more information.\n");
+	return -1;
+}
+
+static int parse_count(const char *opt, const char *s, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (*s < '0' || *s > '9')
+		return bad_usage("invalid number for --%s", opt);
+	v = strtoul(s, &end, 10);
+	if (*end || v > 1000000000ul)
+		return bad_usage("invalid number for --%s", opt);
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_bytes(const char *opt, const char *s, uint64_t *out)
+{
+	if (sp_parse_size(s, out))
+		return bad_usage("invalid size for --%s (e.g. 4096, 8K, 1M)", opt);
+	return 0;
+}
+
+static void push(const char ***v, size_t *n, size_t *cap, const char *s)
+{
+	SP_ALLOC_GROW(*v, *n + 1, *cap);
+	(*v)[(*n)++] = s;
+}
+
+static int parse_option(struct options *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_SU_DIR:
+		push(&o->su_dirs, &o->nsu_dirs, &o->su_dirs_cap, arg);
+		return 0;
+	case OPT_ENTRY:
+		push(&o->entries, &o->nentries, &o->entries_cap, arg);
+		return 0;
+	case OPT_JSON:
+		o->json = true;
+		return 0;
+	case 'o':
+		o->output = arg;
+		return 0;
+	case OPT_TOP:
+		return parse_count("top", arg, &o->top);
+	case OPT_GRAPH_TOP:
+		return parse_count("graph-top", arg, &o->graph_top);
+	case OPT_DEPTH:
+		return parse_count("depth", arg, &o->depth);
+	case OPT_BUDGET:
+		o->has_budget = true;
+		return parse_bytes("budget", arg, &o->budget);
+	case OPT_MIN_TOTAL:
+		return parse_bytes("min-total", arg, &o->min_total);
+	case OPT_ALLOW_UNB:
+		o->allow_unbounded = true;
+		return 0;
+	case OPT_KEEP_GOING:
+		o->keep_going = true;
+		return 0;
+	case OPT_DOT:
+		o->dot = arg;
+		return 0;
+	case OPT_SVG:
+		o->svg = arg;
+		return 0;
+	case OPT_PNG:
+		o->png = arg;
+		return 0;
+	case OPT_ALL:
+		o->all = true;
+		return 0;
+	case 'v':
+		o->verbose = true;
+		return 0;
+	}
+	return bad_usage("%s", "invalid option");
+}
+
+/* Returns 1 when the command is done (--help, --version), -1 on bad usage. */
+static int parse_args(struct options *o, int argc, char **argv)
+{
+	int c;
+
+	o->top = 10;
+	o->graph_top = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:vhV", long_opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage_text, stdout);
+			return 1;
+		}
+		if (c == 'V') {
+			printf("stackprof %s\n", STACKPROF_VERSION);
+			return 1;
+		}
+		if (c == '?')
+			return bad_usage("unknown option '%s'", argv[optind - 1]);
+		if (c == ':')
+			return bad_usage("option '%s' needs a value", argv[optind - 1]);
+		if (parse_option(o, c, optarg))
+			return -1;
+	}
+	if (optind >= argc)
+		return bad_usage("%s", "no ELF file given");
+	o->elf = argv[optind++];
+	o->su_paths = (const char **)argv + optind;
+	o->nsu = (size_t)(argc - optind);
+	return 0;
+}
+
+static void print_warning(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "stackprof: warning: %s\n", msg);
+}
+
+static void print_note(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "stackprof: %s\n", msg);
+}
+
+static int load_frames(struct sp_graph *g, const struct options *o, struct sp_err *err)
+{
+	struct su_set set;
+	size_t i;
+	int ret = -1;
+
+	su_set_init(&set);
+	for (i = 0; i < o->nsu; i++)
+		if (su_add_path(&set, &g->strs, o->su_paths[i], o->keep_going,
+				print_warning, NULL, err))
+			goto out;
+	/* with .su files named, --su-dir adds more; without, it guides discovery */
+	for (i = 0; o->nsu && i < o->nsu_dirs; i++)
+		if (su_add_path(&set, &g->strs, o->su_dirs[i], o->keep_going,
+				print_warning, NULL, err))
+			goto out;
+	if (!o->nsu && su_discover(&set, g, o->elf, o->su_dirs, o->nsu_dirs,
+				   o->keep_going, print_warning, NULL, err))
+		goto out;
+	ret = su_match(g, &set, o->verbose ? print_note : NULL, NULL, err);
+out:
+	su_set_release(&set);
+	return ret;
+}
+
+static int load(struct sp_graph *g, const struct options *o, struct sp_err *err)
+{
+	struct cg_image *img = NULL;
+	int ret = -1;
+
+	if (cg_open(&img, o->elf, err) || cg_load(img, g, err) ||
+	    load_frames(g, o, err) || cg_describe_dynamic(img, g, err))
+		goto out;
+	if (o->verbose) {
+		const struct cg_stats *s = cg_stats(img);
+
+		fprintf(stderr, "stackprof: %u functions, %u edges, %u compile units; "
+			"%u call sites (%u decoded, %u indirect, %u outside functions); "
+			".su: %u rows in %u files, %u matched\n",
+			g->nfuncs, g->nedges, g->ncus, s->call_sites, s->edges_decoded,
+			s->indirect, s->orphan_sites, g->su_rows, g->su_files, g->su_matched);
+	}
+	ret = sp_analyze(g, err);
+out:
+	cg_close(img);
+	return ret;
+}
+
+static int resolve_entries(const struct sp_graph *g, const struct options *o,
+			   uint32_t **ids, size_t *n, struct sp_err *err)
+{
+	size_t i, cap = 0;
+
+	*ids = NULL;
+	*n = 0;
+	for (i = 0; i < o->nentries; i++)
+		if (sp_find_entries(g, o->entries[i], ids, n, &cap, err))
+			return -1;
+	return 0;
+}
+
+static int write_report(const struct sp_graph *g, const struct options *o,
+			const struct sp_report_opts *ro, struct sp_err *err)
+{
+	struct sp_atomic out;
+	FILE *fp = stdout;
+	int ret;
+
+	if (o->output) {
+		if (sp_atomic_open(&out, o->output, err))
+			return -1;
+		fp = out.fp;
+	}
+	ret = o->json ? sp_report_json(g, ro, fp, err) : sp_report_text(g, ro, fp, err);
+	if (!o->output)
+		return ret || fflush(stdout) ? -1 : 0;
+	if (ret) {
+		sp_atomic_abort(&out);
+		return -1;
+	}
+	return sp_atomic_commit(&out, err);
+}
+
+static int write_graphs(const struct sp_graph *g, const struct options *o,
+			const struct sp_report_opts *ro, struct sp_err *err)
+{
+	struct sp_gv_opts go = {
+		.roots = ro->entries, .nroots = ro->nentries, .top = o->graph_top,
+		.depth = o->depth, .min_total = o->min_total, .all = o->all,
+		.has_budget = o->has_budget, .budget = o->budget,
+	};
+
+	if (o->dot && sp_gv_export(g, &go, "dot", o->dot, err))
+		return -1;
+	if (o->svg && sp_gv_export(g, &go, "svg", o->svg, err))
+		return -1;
+	if (o->png && sp_gv_export(g, &go, "png", o->png, err))
+		return -1;
+	return 0;
+}
+
+static int run(const struct options *o, struct sp_graph *g, struct sp_err *err)
+{
+	struct sp_report_opts ro = {
+		.top = o->top, .has_budget = o->has_budget, .budget = o->budget,
+		.allow_unbounded = o->allow_unbounded,
+	};
+	uint32_t *entries = NULL;
+	size_t nentries = 0;
+	int ret = -1;
+
+	if (load(g, o, err) || resolve_entries(g, o, &entries, &nentries, err))
+		goto out;
+	ro.entries = entries;
+	ro.nentries = nentries;
+	if (write_report(g, o, &ro, err) || write_graphs(g, o, &ro, err))
+		goto out;
+	ret = 0;
+	if (o->has_budget && sp_report_budget(g, &ro, stderr))
+		ret = EXIT_BUDGET;
+out:
+	free(entries);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	struct sp_graph g;
+	struct sp_err err = { { 0 } };
+	int ret = parse_args(&o, argc, argv);
+
+	if (ret)
+		return ret > 0 ? 0 : EXIT_BAD;
+	sp_graph_init(&g);
+	ret = run(&o, &g, &err);
+	if (ret < 0)
+		fprintf(stderr, "stackprof: %s\n", err.msg);
+	sp_graph_release(&g);
+	free(o.su_dirs);
+	free(o.entries);
+	return ret < 0 ? EXIT_BAD : ret;
+}
