@@ -211,7 +211,8 @@ static void make_symtab_funcs(struct cg_image *img, size_t *rcap)
 		f->name = f->symbol = sym->name;
 		f->addr = sym->addr;
 		f->size = sym->size;
-		f->flags = SP_F_HAS_CODE | SP_F_SYMTAB_ONLY;
+		/* no DWARF: its calls are unknown until its code is read */
+		f->flags = SP_F_HAS_CODE | SP_F_SYMTAB_ONLY | SP_F_CALLS_INCOMPLETE;
 		si = sp_u64map_get(&by_name, (uintptr_t)sym->name);
 		if (si != SP_NONE) {
 			f->file = img->subs[si].file;
@@ -369,6 +370,99 @@ indirect:
 	img->stats.indirect++;
 }
 
+/* ---- merging the disassembly ---- */
+
+static uint64_t pair_key(uint32_t from, uint32_t to)
+{
+	return (uint64_t)from << 32 | to;
+}
+
+static void index_dwarf_pairs(const struct cg_image *img, struct sp_u64map *pairs)
+{
+	uint32_t i;
+
+	sp_u64map_init(pairs, img->g->nedges);
+	for (i = 0; i < img->g->nedges; i++)
+		sp_u64map_put(pairs, pair_key(img->g->edges[i].from, img->g->edges[i].to), 1);
+}
+
+/* Trust the code's indirect branches only where DWARF did not list calls:
+ * elsewhere DWARF already counted them, and knows jump tables from calls. */
+static bool wants_code_indirect(const struct cg_image *img, const struct sp_func *f)
+{
+	return img->opts.calls == CG_CALLS_DISASM || (f->flags & SP_F_CALLS_INCOMPLETE);
+}
+
+static void merge_dcall(struct cg_image *img, const struct cg_dcall *c,
+			struct sp_u64map *pairs, uint32_t *indirect)
+{
+	uint32_t caller = cg_func_containing(img, c->site - 1), callee;
+
+	if (caller == SP_NONE)
+		return;
+	if (c->kind == CG_INSN_ICALL || c->kind == CG_INSN_IJMP) {
+		if (wants_code_indirect(img, &img->g->funcs[caller]))
+			indirect[caller]++;
+		return;
+	}
+	callee = func_at(img, c->target);
+	if (callee == SP_NONE && img->elf.machine == EM_ARM)
+		callee = func_at(img, c->target | 1);
+	/* a jump to its own entry is a loop, not a tail call */
+	if (callee == SP_NONE || (c->kind == CG_INSN_JMP && callee == caller))
+		return;
+	if (sp_u64map_get(pairs, pair_key(caller, callee)) == SP_NONE) {
+		sp_u64map_put(pairs, pair_key(caller, callee), 1);
+		img->stats.disasm_edges++;
+	}
+	sp_graph_add_edge(img->g, caller, callee,
+			  c->kind == CG_INSN_CALL ? SP_EDGE_CALL : SP_EDGE_TAIL, c->site);
+}
+
+/* A function decoded to its end has shown every call it makes. */
+static void mark_complete(struct cg_image *img, const uint32_t *indirect)
+{
+	const struct cg_disasm *d = &img->disasm;
+	struct sp_u64map partial;
+	uint32_t i;
+	size_t k;
+
+	sp_u64map_init(&partial, d->npartial);
+	for (k = 0; k < d->npartial; k++)
+		sp_u64map_put(&partial, d->partial[k], 1);
+	for (i = 0; i < img->g->nfuncs; i++) {
+		struct sp_func *f = &img->g->funcs[i];
+
+		if (!(f->flags & SP_F_HAS_CODE) || !wants_code_indirect(img, f))
+			continue;
+		if (indirect[i] > f->n_indirect)
+			f->n_indirect = indirect[i];
+		if (sp_u64map_get(&partial, f->addr) == SP_NONE &&
+		    (f->flags & SP_F_CALLS_INCOMPLETE)) {
+			f->flags &= ~SP_F_CALLS_INCOMPLETE;
+			img->stats.disasm_completed++;
+		}
+	}
+	sp_u64map_release(&partial);
+}
+
+static void merge_disasm(struct cg_image *img)
+{
+	struct sp_u64map pairs;
+	uint32_t *indirect;
+	size_t k;
+
+	if (!img->disasm.elf)
+		return;		/* not run: --calls=dwarf or no decoder */
+	indirect = sp_xcalloc(img->g->nfuncs, sizeof(*indirect));
+	index_dwarf_pairs(img, &pairs);
+	for (k = 0; k < img->disasm.ncalls; k++)
+		merge_dcall(img, &img->disasm.calls[k], &pairs, indirect);
+	mark_complete(img, indirect);
+	sp_u64map_release(&pairs);
+	free(indirect);
+}
+
 int cg_build(struct cg_image *img, struct sp_err *err)
 {
 	struct resolver r = { .img = img };
@@ -384,14 +478,18 @@ int cg_build(struct cg_image *img, struct sp_err *err)
 	make_symtab_funcs(img, &rcap);
 	sort_ranges(img);
 	index_global_names(img, &r.by_name);
-	for (i = 0; i < img->nsites; i++)
+	for (i = 0; img->opts.calls != CG_CALLS_DISASM && i < img->nsites; i++)
 		add_site_edge(&r, &img->sites[i]);
 	sp_u64map_release(&r.by_name);
-	/* functions without DWARF: their few instructions are their edges */
-	for (i = nfuncs; i < img->g->nfuncs; i++)
-		if ((img->g->funcs[i].flags & SP_F_SYMTAB_ONLY) &&
-		    cg_scan_function(img, (uint32_t)i, err))
-			return -1;
+	if (img->disasm.elf) {
+		merge_disasm(img);
+	} else {
+		/* functions without DWARF: their few instructions are their edges */
+		for (i = nfuncs; i < img->g->nfuncs; i++)
+			if ((img->g->funcs[i].flags & SP_F_SYMTAB_ONLY) &&
+			    cg_scan_function(img, (uint32_t)i, err))
+				return -1;
+	}
 	sp_graph_finalize(img->g);
 	return 0;
 }

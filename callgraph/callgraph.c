@@ -35,15 +35,21 @@ static int open_dwarf(struct cg_image *img, struct sp_err *err)
 	return 0;
 }
 
-int cg_load(struct cg_image *img, struct sp_graph *g, struct sp_err *err)
+int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *opts,
+	    struct sp_err *err)
 {
 	img->g = g;
+	img->opts = *opts;
 	if (cg_elf_open(&img->elf, g, img->path, err) || open_dwarf(img, err))
 		return -1;
 	g->binary = sp_intern(g, img->path);
 	g->machine = img->elf.machine;
+	/* the code is decoded on a second core while the first reads DWARF */
+	if (opts->calls != CG_CALLS_DWARF && cg_disasm_supported(&img->elf) &&
+	    cg_disasm_start(&img->disasm, &img->elf, err))
+		return -1;
 	sp_u64map_init(&img->sub_by_off, 4096);
-	if (cg_dwarf_walk(img, err))
+	if (cg_dwarf_walk(img, err) || cg_disasm_finish(&img->disasm, img->path, err))
 		return -1;
 	if (!g->ncus)
 		return sp_err_set(err, "'%s': no DWARF compile units (build with -g)",
@@ -74,6 +80,7 @@ void cg_close(struct cg_image *img)
 
 	if (!img)
 		return;
+	cg_disasm_release(&img->disasm);
 	release_files(img);
 	if (img->dbg)
 		dwarf_finish(img->dbg, &derr);

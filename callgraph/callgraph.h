@@ -2,7 +2,7 @@
  * callgraph.h - ELF + DWARF -> the functions and call edges of sp_graph.
  *
  *	struct cg_image *img;
- *	if (cg_open(&img, path, &err) || cg_load(img, g, &err)) ...
+ *	if (cg_open(&img, path, &err) || cg_load(img, g, &opts, &err)) ...
  *	su_match(g, ...);			frames from .su
  *	cg_describe_dynamic(img, g, &err);	name the VLA behind dynamic frames
  *	cg_close(img);
@@ -15,12 +15,25 @@
 
 struct cg_image;
 
+/* Where call edges come from (--calls). */
+enum cg_calls {
+	CG_CALLS_BOTH = 0,	/* DWARF call sites, plus what the code shows beyond them */
+	CG_CALLS_DWARF,		/* DWARF call sites only */
+	CG_CALLS_DISASM,	/* the code only */
+};
+
+struct cg_options {
+	enum cg_calls calls;
+};
+
 struct cg_stats {
 	uint32_t call_sites;	/* call-site DIEs read */
 	uint32_t edges_decoded;	/* targets taken from the call instruction */
 	uint32_t indirect;	/* call sites without a resolvable target */
 	uint32_t orphan_sites;	/* call sites in no known function */
 	uint32_t symtab_only;	/* functions known only from the symbol table */
+	uint32_t disasm_edges;	/* caller->callee pairs only the code showed */
+	uint32_t disasm_completed;	/* functions whose calls the code completed */
 };
 
 /* Open an ELF file and its DWARF.  Errors: "'PATH': not an ELF file", ... */
@@ -28,7 +41,8 @@ int cg_open(struct cg_image **img, const char *path, struct sp_err *err);
 /* Fill g with functions (DWARF subprograms with code, symbol-table-only
  * functions, external callees), compile units and call edges, then
  * finalize it.  Does one pass over .debug_info. */
-int cg_load(struct cg_image *img, struct sp_graph *g, struct sp_err *err);
+int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *opts,
+	    struct sp_err *err);
 /* For every function whose frame is dynamic, find the cause in DWARF (a
  * variable-length array) and set f->dyn_cause. */
 int cg_describe_dynamic(struct cg_image *img, struct sp_graph *g, struct sp_err *err);

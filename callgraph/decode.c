@@ -171,8 +171,8 @@ int cg_scan_function(struct cg_image *img, uint32_t func, struct sp_err *err)
 	for (i = 0; i < n; i++)
 		scan_insn(img, func, arch, &insn[i]);
 	/* capstone stops at bytes it cannot decode: calls may hide there */
-	if (n == 0 || insn[n - 1].address + insn[n - 1].size < addr + f->size)
-		img->g->funcs[func].flags |= SP_F_CALLS_INCOMPLETE;
+	if (n && insn[n - 1].address + insn[n - 1].size == addr + f->size)
+		img->g->funcs[func].flags &= ~SP_F_CALLS_INCOMPLETE;
 	if (n)
 		cs_free(insn, n);
 	cs_close(&cs);

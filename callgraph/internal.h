@@ -3,6 +3,7 @@
 #define SP_CG_INTERNAL_H
 
 #include <dwarf.h>
+#include <pthread.h>
 #include <gelf.h>
 #include <libdwarf.h>
 
@@ -81,8 +82,35 @@ struct cg_cu_files {		/* decl_file table of one CU */
 	int base;		/* 0 for DWARF 5, 1 before */
 };
 
+enum cg_insn { CG_INSN_NONE, CG_INSN_CALL, CG_INSN_JMP, CG_INSN_ICALL, CG_INSN_IJMP };
+
+/* ---- the disassembly pass (disasm.c) ---- */
+
+struct cg_dcall {
+	uint64_t site;		/* address after the instruction */
+	uint64_t target;	/* direct target, 0 for indirect */
+	uint8_t kind;		/* enum cg_insn */
+};
+
+struct cg_disasm {
+	const struct cg_elf *elf;
+	struct cg_dcall *calls;
+	size_t ncalls, calls_cap;
+	uint64_t *partial;	/* symbols not decoded to their end */
+	size_t npartial, partial_cap;
+	pthread_t thread;
+	bool started, failed;
+};
+
+bool cg_disasm_supported(const struct cg_elf *e);
+int cg_disasm_start(struct cg_disasm *d, const struct cg_elf *e, struct sp_err *err);
+int cg_disasm_finish(struct cg_disasm *d, const char *path, struct sp_err *err);
+void cg_disasm_release(struct cg_disasm *d);
+
 struct cg_image {
 	const char *path;
+	struct cg_options opts;
+	struct cg_disasm disasm;
 	struct cg_elf elf;
 	Dwarf_Debug dbg;
 	struct sp_graph *g;
@@ -130,7 +158,6 @@ int cg_build(struct cg_image *img, struct sp_err *err);
 uint32_t cg_func_containing(const struct cg_image *img, uint64_t addr);
 
 /* decode.c */
-enum cg_insn { CG_INSN_NONE, CG_INSN_CALL, CG_INSN_JMP, CG_INSN_ICALL, CG_INSN_IJMP };
 /* What instruction ends just before ret_pc, and its target for direct ones. */
 enum cg_insn cg_decode_before(const struct cg_elf *e, uint64_t ret_pc, uint64_t *target);
 /* Scan a function's code for direct calls/jumps and indirect calls. */

@@ -35,6 +35,7 @@ struct options {
 	const char *dot, *svg, *png;
 	bool json, keep_going, verbose, allow_unbounded, all;
 	bool has_budget;
+	struct cg_options cg;
 	uint64_t budget, min_total;
 	unsigned top, depth, graph_top;
 };
@@ -65,6 +66,8 @@ static const char usage_text[] =
 "      --depth N        ... pruned N calls below its roots\n"
 "      --min-total BYTES  ... without functions whose worst case is smaller\n"
 "      --all            ... of every function, unpruned\n"
+"      --calls=SOURCE   where calls come from: dwarf (call-site DIEs), disasm\n"
+"                       (the machine code) or both (default)\n"
 "      --keep-going     malformed .su lines are warnings, not errors\n"
 "  -v, --verbose        report unmatched .su rows and loader statistics\n"
 "  -h, --help           show this help\n"
@@ -75,7 +78,7 @@ static const char usage_text[] =
 enum {
 	OPT_SU_DIR = 256, OPT_ENTRY, OPT_JSON, OPT_TOP, OPT_BUDGET, OPT_ALLOW_UNB,
 	OPT_KEEP_GOING, OPT_DOT, OPT_SVG, OPT_PNG, OPT_DEPTH, OPT_MIN_TOTAL, OPT_ALL,
-	OPT_GRAPH_TOP,
+	OPT_GRAPH_TOP, OPT_CALLS,
 };
 
 static const struct option long_opts[] = {
@@ -94,6 +97,7 @@ static const struct option long_opts[] = {
 	{ "depth", required_argument, NULL, OPT_DEPTH },
 	{ "min-total", required_argument, NULL, OPT_MIN_TOTAL },
 	{ "all", no_argument, NULL, OPT_ALL },
+	{ "calls", required_argument, NULL, OPT_CALLS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -126,6 +130,19 @@ static int parse_bytes(const char *opt, const char *s, uint64_t *out)
 {
 	if (sp_parse_size(s, out))
 		return bad_usage("invalid size for --%s (e.g. 4096, 8K, 1M)", opt);
+	return 0;
+}
+
+static int parse_calls(const char *s, enum cg_calls *out)
+{
+	if (!strcmp(s, "both"))
+		*out = CG_CALLS_BOTH;
+	else if (!strcmp(s, "dwarf"))
+		*out = CG_CALLS_DWARF;
+	else if (!strcmp(s, "disasm"))
+		*out = CG_CALLS_DISASM;
+	else
+		return bad_usage("invalid --calls '%s' (dwarf, disasm or both)", s);
 	return 0;
 }
 
@@ -182,6 +199,8 @@ static int parse_option(struct options *o, int c, const char *arg)
 	case 'v':
 		o->verbose = true;
 		return 0;
+	case OPT_CALLS:
+		return parse_calls(arg, &o->cg.calls);
 	}
 	return bad_usage("%s", "invalid option");
 }
@@ -260,7 +279,7 @@ static int load(struct sp_graph *g, const struct options *o, struct sp_err *err)
 	struct cg_image *img = NULL;
 	int ret = -1;
 
-	if (cg_open(&img, o->elf, err) || cg_load(img, g, err) ||
+	if (cg_open(&img, o->elf, err) || cg_load(img, g, &o->cg, err) ||
 	    load_frames(g, o, err) || cg_describe_dynamic(img, g, err))
 		goto out;
 	if (o->verbose) {
@@ -268,9 +287,11 @@ static int load(struct sp_graph *g, const struct options *o, struct sp_err *err)
 
 		fprintf(stderr, "stackprof: %u functions, %u edges, %u compile units; "
 			"%u call sites (%u decoded, %u indirect, %u outside functions); "
+			"code: %u more call pairs, %u functions completed; "
 			".su: %u rows in %u files, %u matched\n",
 			g->nfuncs, g->nedges, g->ncus, s->call_sites, s->edges_decoded,
-			s->indirect, s->orphan_sites, g->su_rows, g->su_files, g->su_matched);
+			s->indirect, s->orphan_sites, s->disasm_edges, s->disasm_completed,
+			g->su_rows, g->su_files, g->su_matched);
 	}
 	ret = sp_analyze(g, err);
 out:

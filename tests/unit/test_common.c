@@ -1,0 +1,127 @@
+/* Unit tests of common/: interning, the u64 map, atomic output files. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/atomic.h"
+#include "common/strtab.h"
+#include "common/u64map.h"
+#include "stackprof.h"
+
+static void test_intern_equal_pointers(void **state)
+{
+	struct sp_strtab t;
+	char buf[32];
+	const char *a, *b, *c;
+	int i;
+
+	(void)state;
+	sp_strtab_init(&t);
+	a = sp_strtab_intern(&t, "helper.constprop", 6);
+	b = sp_strtab_intern(&t, "helper", 6);
+	c = sp_strtab_intern(&t, "helper.constprop", 16);
+	assert_ptr_equal(a, b);
+	assert_string_equal(a, "helper");
+	assert_ptr_not_equal(a, c);
+	/* growth keeps earlier pointers valid and findable */
+	for (i = 0; i < 5000; i++) {
+		snprintf(buf, sizeof(buf), "f%d", i);
+		sp_strtab_intern(&t, buf, strlen(buf));
+	}
+	assert_ptr_equal(sp_strtab_intern(&t, "helper", 6), a);
+	assert_int_equal(t.count, 5002);
+	sp_strtab_release(&t);
+}
+
+static void test_u64map(void **state)
+{
+	struct sp_u64map m;
+	uint64_t k;
+
+	(void)state;
+	sp_u64map_init(&m, 4);
+	for (k = 0; k < 100000; k++)
+		sp_u64map_put(&m, k * 4096 + 0x400000, (uint32_t)k);
+	for (k = 0; k < 100000; k++)
+		assert_int_equal(sp_u64map_get(&m, k * 4096 + 0x400000), k);
+	assert_int_equal(sp_u64map_get(&m, 0x400001), UINT32_MAX);
+	sp_u64map_put(&m, 0x400000, 7);
+	assert_int_equal(sp_u64map_get(&m, 0x400000), 7);
+	assert_int_equal(m.count, 100000);
+	sp_u64map_release(&m);
+}
+
+static void test_graph_finalize_dedups(void **state)
+{
+	struct sp_graph g;
+	uint32_t a, b, c;
+
+	(void)state;
+	sp_graph_init(&g);
+	a = sp_graph_add_func(&g);
+	b = sp_graph_add_func(&g);
+	c = sp_graph_add_func(&g);
+	sp_graph_add_edge(&g, a, c, SP_EDGE_CALL, 30);
+	sp_graph_add_edge(&g, a, b, SP_EDGE_CALL, 20);
+	sp_graph_add_edge(&g, a, b, SP_EDGE_CALL, 10);
+	sp_graph_add_edge(&g, a, b, SP_EDGE_TAIL, 40);
+	sp_graph_add_edge(&g, c, b, SP_EDGE_CALL, 50);
+	sp_graph_finalize(&g);
+	assert_int_equal(g.nedges, 4);
+	assert_int_equal(g.funcs[a].edge_count, 3);
+	assert_int_equal(g.edges[g.funcs[a].edge_first].pc, 10);
+	assert_int_equal(g.funcs[b].edge_count, 0);
+	assert_int_equal(g.funcs[c].edge_count, 1);
+	assert_int_equal(g.edges[g.funcs[c].edge_first].to, b);
+	sp_graph_release(&g);
+}
+
+static void test_atomic_commit_and_abort(void **state)
+{
+	char dir[] = "/tmp/sp-atomicXXXXXX", path[64], bad[96];
+	struct sp_atomic a;
+	struct sp_err err;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	assert_int_equal(sp_atomic_open(&a, path, &err), 0);
+	fputs("{}\n", a.fp);
+	assert_int_equal(stat(path, &st), -1);	/* invisible until committed */
+	assert_int_equal(sp_atomic_commit(&a, &err), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 3);
+
+	assert_int_equal(sp_atomic_open(&a, path, &err), 0);
+	fputs("partial", a.fp);
+	sp_atomic_abort(&a);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 3);	/* the old file is untouched */
+
+	snprintf(bad, sizeof(bad), "%s/no/such/dir/out", dir);
+	assert_int_equal(sp_atomic_open(&a, bad, &err), -1);
+	assert_non_null(strstr(err.msg, "cannot write"));
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_intern_equal_pointers),
+		cmocka_unit_test(test_u64map),
+		cmocka_unit_test(test_graph_finalize_dedups),
+		cmocka_unit_test(test_atomic_commit_and_abort),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
