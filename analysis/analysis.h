@@ -1,0 +1,52 @@
+/*
+ * analysis.h - the solver: worst-case stack totals over the call graph.
+ *
+ * sp_analyze() fills every function's struct sp_result; the other calls
+ * only read what it left behind, for the reports.
+ */
+#ifndef SP_ANALYSIS_H
+#define SP_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "stackprof.h"
+
+/*
+ * Fill every function's res and set SP_F_RECURSIVE.  The graph must be
+ * finalized.  O(V + E), iterative (no recursion on the C stack).
+ */
+int sp_analyze(struct sp_graph *g, struct sp_err *err);
+
+/*
+ * The worst path of id: ids along res.next, starting with id.  Returns the
+ * length, at most max (and never more than g->nfuncs: it cannot loop).
+ * kinds[i], if kinds is non-NULL, is the enum sp_edge_kind of the edge
+ * that reaches out[i] (SP_EDGE_CALL for out[0]).  out may be NULL to
+ * measure the path only.
+ */
+size_t sp_worst_path(const struct sp_graph *g, uint32_t id, uint32_t *out,
+		     uint8_t *kinds, size_t max);
+
+/*
+ * Why id's total is unbounded or partial: one call of emit per cause kind
+ * present, naming the witness, e.g. "recursion even -> odd -> even".
+ * Returns the number of reasons.
+ */
+size_t sp_reasons(const struct sp_graph *g, uint32_t id,
+		  void (*emit)(void *ctx, const char *reason), void *ctx);
+
+/*
+ * Resolve an --entry spec, "NAME" or "FILE:NAME" (FILE matches a suffix of
+ * the function's file on path-component boundaries), against f->name and
+ * f->symbol.  When nothing matches exactly, GCC clone names such as
+ * "NAME.constprop.0" match NAME.  All matches are appended to *ids.
+ */
+int sp_find_entries(const struct sp_graph *g, const char *spec, uint32_t **ids,
+		    size_t *n, size_t *cap, struct sp_err *err);
+
+/* The name reports print for a function: its name, else its symbol. */
+const char *sp_func_label(const struct sp_func *f);
+
+#endif

@@ -1,0 +1,149 @@
+/*
+ * reasons.c - say in words why a total is unbounded or partial, naming
+ * the witness that sp_analyze() recorded for each cause.
+ */
+#include "analysis/analysis.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/u64map.h"
+#include "common/xalloc.h"
+
+/* A growable string; buf is never NULL once used. */
+struct text {
+	char *buf;
+	size_t len, cap;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void text_addf(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	SP_ALLOC_GROW(t->buf, t->len + (size_t)n + 1, t->cap);
+	va_start(ap, fmt);
+	vsnprintf(t->buf + t->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	t->len += (size_t)n;
+}
+
+const char *sp_func_label(const struct sp_func *f)
+{
+	if (f->name)
+		return f->name;
+	return f->symbol ? f->symbol : "?";
+}
+
+/*
+ * The shortest cycle through w, by BFS over w's component.  The visited
+ * map grows with what the search touches, not with the graph, so that a
+ * report asking for many functions stays linear in practice.
+ */
+static void cycle_through(const struct sp_graph *g, uint32_t w, struct text *t)
+{
+	struct sp_u64map parent;
+	uint32_t *queue = NULL, *chain = NULL;
+	size_t head = 0, tail = 0, qcap = 0, n = 0, ccap = 0, i;
+	uint32_t last = SP_NONE, scc = g->funcs[w].res.scc;
+
+	sp_u64map_init(&parent, 16);
+	SP_ALLOC_GROW(queue, 1, qcap);
+	queue[tail++] = w;
+	while (head < tail && last == SP_NONE) {
+		uint32_t x = queue[head++];
+		const struct sp_edge *e;
+
+		sp_func_for_each_edge(g, &g->funcs[x], e) {
+			if (e->to == w) {
+				last = x;
+				break;
+			}
+			if (g->funcs[e->to].res.scc != scc ||
+			    sp_u64map_get(&parent, e->to) != UINT32_MAX)
+				continue;
+			sp_u64map_put(&parent, e->to, x);
+			SP_ALLOC_GROW(queue, tail + 1, qcap);
+			queue[tail++] = e->to;
+		}
+	}
+	/* walk back from the closing edge; w was never given a parent */
+	for (; last != SP_NONE && last != w; last = sp_u64map_get(&parent, last)) {
+		SP_ALLOC_GROW(chain, n + 1, ccap);
+		chain[n++] = last;
+	}
+	text_addf(t, "recursion %s", sp_func_label(&g->funcs[w]));
+	for (i = n; i-- > 0;)
+		text_addf(t, " -> %s", sp_func_label(&g->funcs[chain[i]]));
+	text_addf(t, " -> %s", sp_func_label(&g->funcs[w]));
+	free(chain);
+	free(queue);
+	sp_u64map_release(&parent);
+}
+
+static void dynamic_reason(const struct sp_func *f, struct text *t)
+{
+	text_addf(t, "dynamic frame in %s", sp_func_label(f));
+	if (f->file && f->line)
+		text_addf(t, " at %s:%u", f->file, f->line);
+	else if (f->file)
+		text_addf(t, " in %s", f->file);
+	if (f->dyn_cause)
+		text_addf(t, " (%s)", f->dyn_cause);
+}
+
+static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
+		     struct text *t)
+{
+	const struct sp_func *f = &g->funcs[w];
+
+	switch (c) {
+	case SP_CAUSE_DYNAMIC:
+		dynamic_reason(f, t);
+		return;
+	case SP_CAUSE_RECURSION:
+		cycle_through(g, w, t);
+		return;
+	case SP_CAUSE_INDIRECT:
+		text_addf(t, "indirect call in %s", sp_func_label(f));
+		return;
+	case SP_CAUSE_UNKNOWN:
+		text_addf(t, "unknown frame size for %s", sp_func_label(f));
+		return;
+	case SP_CAUSE_INCOMPLETE:
+	case SP_CAUSE__COUNT:
+		break;
+	}
+	text_addf(t, "calls not listed in DWARF in %s", sp_func_label(f));
+}
+
+size_t sp_reasons(const struct sp_graph *g, uint32_t id,
+		  void (*emit)(void *ctx, const char *reason), void *ctx)
+{
+	const struct sp_result *r;
+	struct text t = { NULL, 0, 0 };
+	size_t count = 0;
+	int c;
+
+	if (id >= g->nfuncs)
+		return 0;
+	r = &g->funcs[id].res;
+	for (c = 0; c < SP_CAUSE__COUNT; c++) {
+		if (r->witness[c] >= g->nfuncs)
+			continue;
+		t.len = 0;
+		describe(g, (enum sp_cause)c, r->witness[c], &t);
+		emit(ctx, t.buf);
+		count++;
+	}
+	free(t.buf);
+	return count;
+}

@@ -1,0 +1,190 @@
+/*
+ * budget.c - which functions a report covers, and the budget check:
+ * GCC-style diagnostics so that editors and CI jump to the function.
+ */
+#include "report/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "common/xalloc.h"
+
+struct select_key {
+	uint64_t total;
+	const char *name, *file;
+	uint32_t id;
+};
+
+/* NULL sorts before any string, so functions without a file come first */
+static int strcmp_null(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a != NULL) - (b != NULL);
+	return strcmp(a, b);
+}
+
+static int select_cmp(const void *pa, const void *pb)
+{
+	const struct select_key *a = pa, *b = pb;
+	int c;
+
+	if (a->total != b->total)
+		return a->total > b->total ? -1 : 1;
+	if ((c = strcmp_null(a->name, b->name)))
+		return c;
+	if ((c = strcmp_null(a->file, b->file)))
+		return c;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+static void key_of(const struct sp_graph *g, uint32_t id, struct select_key *k)
+{
+	const struct sp_func *f = &g->funcs[id];
+
+	k->total = f->res.total;
+	k->name = sp_func_label(f);
+	k->file = f->file;
+	k->id = id;
+}
+
+/*
+ * Without --entry: every function with code, except those known only by
+ * their symbol and without any frame data (crt1's _start, assembly stubs):
+ * nothing about them can be bounded, so listing them, each ">= 0+", would
+ * fail every budget of every program.  Their callers still see them.
+ */
+static bool default_root(const struct sp_func *f)
+{
+	if (!(f->flags & SP_F_HAS_CODE))
+		return false;
+	return !(f->flags & SP_F_SYMTAB_ONLY) || f->qual != SP_QUAL_UNKNOWN;
+}
+
+size_t sp_report_select(const struct sp_graph *g, const struct sp_report_opts *o,
+			uint32_t **ids)
+{
+	struct select_key *keys;
+	size_t i, n = 0, out = 0;
+	bool entries = o && o->entries && o->nentries;
+	size_t max = entries ? o->nentries : g->nfuncs;
+
+	*ids = NULL;
+	if (!max)
+		return 0;
+	keys = sp_xmalloc(max * sizeof(*keys));
+	for (i = 0; i < max; i++) {
+		uint32_t id = entries ? o->entries[i] : (uint32_t)i;
+
+		if (id >= g->nfuncs)
+			continue;
+		if (!entries && !default_root(&g->funcs[id]))
+			continue;
+		key_of(g, id, &keys[n++]);
+	}
+	if (n)
+		qsort(keys, n, sizeof(*keys), select_cmp);
+	/* an entry named twice sorts next to itself: keep it once */
+	for (i = 0; i < n; i++)
+		if (!out || keys[i].id != keys[i - 1].id)
+			keys[out++] = keys[i];
+	if (out) {
+		*ids = sp_xmalloc(out * sizeof(**ids));
+		for (i = 0; i < out; i++)
+			(*ids)[i] = keys[i].id;
+	}
+	free(keys);
+	return out;
+}
+
+/* GCC's "file:line:col: " so editors can jump; the binary when unknown. */
+static void print_where(const struct sp_graph *g, const struct sp_func *f, FILE *diag)
+{
+	if (f->file && f->line)
+		fprintf(diag, "%s:%u:%u: ", f->file, f->line, f->col ? f->col : 1);
+	else if (f->file)
+		fprintf(diag, "%s: ", f->file);
+	else
+		fprintf(diag, "%s: ", g->binary ? g->binary : "stackprof");
+}
+
+static void print_via(const struct sp_graph *g, uint32_t id, FILE *diag)
+{
+	size_t n = sp_worst_path(g, id, NULL, NULL, SIZE_MAX), i;
+	uint32_t *path = sp_xmalloc((n ? n : 1) * sizeof(*path));
+
+	n = sp_worst_path(g, id, path, NULL, n);
+	fputs(" via ", diag);
+	for (i = 0; i < n; i++)
+		fprintf(diag, "%s%s", i ? " \u2192 " : "", sp_func_label(&g->funcs[path[i]]));
+	free(path);
+}
+
+/* Collects the first want reasons, joined by "; ". */
+struct reason_join {
+	FILE *diag;
+	size_t want, seen;
+};
+
+static void join_reason(void *ctx, const char *reason)
+{
+	struct reason_join *j = ctx;
+
+	if (j->seen < j->want)
+		fprintf(j->diag, "%s%s", j->seen ? "; " : "", reason);
+	j->seen++;
+}
+
+/*
+ * sp_reasons() lists the unbounded causes (DYNAMIC, RECURSION, INDIRECT)
+ * first, so the first as many reasons as there are such witnesses are
+ * exactly why the total has no bound.
+ */
+static void print_unbounded_reasons(const struct sp_graph *g, uint32_t id, FILE *diag)
+{
+	const struct sp_result *r = &g->funcs[id].res;
+	struct reason_join j = { diag, 0, 0 };
+	int c;
+
+	for (c = 0; c < SP_CAUSE__COUNT; c++)
+		if (sp_cause_unbounded((enum sp_cause)c) && r->witness[c] != SP_NONE)
+			j.want++;
+	sp_reasons(g, id, join_reason, &j);
+}
+
+static bool over_budget(const struct sp_result *r, const struct sp_report_opts *o)
+{
+	if (!r->bounded && !o->allow_unbounded)
+		return true;
+	return r->total > o->budget;
+}
+
+size_t sp_report_budget(const struct sp_graph *g, const struct sp_report_opts *o,
+			FILE *diag)
+{
+	uint32_t *ids;
+	size_t n = sp_report_select(g, o, &ids), i, over = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct sp_func *f = &g->funcs[ids[i]];
+
+		if (!over_budget(&f->res, o))
+			continue;
+		over++;
+		print_where(g, f, diag);
+		if (!f->res.bounded && !o->allow_unbounded) {
+			fputs("error: stack usage unbounded (", diag);
+			print_unbounded_reasons(g, ids[i], diag);
+			fprintf(diag, "), at least %llu bytes",
+				(unsigned long long)f->res.total);
+		} else {
+			fprintf(diag, "error: stack budget exceeded: %llu > %llu bytes",
+				(unsigned long long)f->res.total,
+				(unsigned long long)o->budget);
+		}
+		print_via(g, ids[i], diag);
+		fputc('\n', diag);
+	}
+	free(ids);
+	return over;
+}

@@ -1,0 +1,191 @@
+/*
+ * json.c - the machine report, built and serialized by json-c.
+ *
+ * A kernel has ~10^5 functions with paths dozens of frames deep: as one
+ * json-c tree that is gigabytes.  So json-c serializes the envelope with
+ * an empty "functions" array, and then each function object on its own,
+ * which is spliced into that array re-indented exactly as json-c would
+ * have printed the whole tree.
+ */
+#include "report/report.h"
+
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "common/xalloc.h"
+
+#define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)
+/* how json-c pretty-prints the last member when it is an empty array */
+#define EMPTY_TAIL "[\n  ]\n}"
+
+static json_object *json_str(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;	/* NULL is JSON null */
+}
+
+static const char *frame_source_name(enum sp_frame_src src)
+{
+	switch (src) {
+	case SP_SRC_SU:
+		return "su";
+	case SP_SRC_CFI:
+		return "cfi";
+	case SP_SRC_ANNOT:
+		return "annotation";
+	case SP_SRC_NONE:
+		break;
+	}
+	return NULL;
+}
+
+static json_object *json_self(const struct sp_func *f)
+{
+	return f->qual == SP_QUAL_UNKNOWN ? NULL : json_object_new_uint64(f->self);
+}
+
+static json_object *path_frame(const struct sp_func *f, bool tail)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_str(sp_func_label(f)));
+	json_object_object_add(o, "file", json_str(f->file));
+	json_object_object_add(o, "line", json_object_new_int64(f->line));
+	json_object_object_add(o, "self", json_self(f));
+	json_object_object_add(o, "tail", json_object_new_boolean(tail));
+	return o;
+}
+
+static void add_paths(const struct sp_graph *g, uint32_t id, json_object *o)
+{
+	size_t n = sp_worst_path(g, id, NULL, NULL, SIZE_MAX), i;
+	uint32_t *ids = sp_xmalloc(n * sizeof(*ids));
+	uint8_t *kinds = sp_xmalloc(n * sizeof(*kinds));
+	json_object *path = json_object_new_array_ext((int)n);
+	json_object *detail = json_object_new_array_ext((int)n);
+
+	n = sp_worst_path(g, id, ids, kinds, n);
+	for (i = 0; i < n; i++) {
+		const struct sp_func *f = &g->funcs[ids[i]];
+
+		json_object_array_add(path, json_str(sp_func_label(f)));
+		json_object_array_add(detail, path_frame(f, kinds[i] == SP_EDGE_TAIL));
+	}
+	json_object_object_add(o, "path", path);
+	json_object_object_add(o, "path_detail", detail);
+	free(ids);
+	free(kinds);
+}
+
+static void add_reason(void *ctx, const char *reason)
+{
+	json_object_array_add(ctx, json_object_new_string(reason));
+}
+
+static json_object *func_object(const struct sp_graph *g, uint32_t id)
+{
+	const struct sp_func *f = &g->funcs[id];
+	const struct sp_result *r = &f->res;
+	json_object *o = json_object_new_object(), *reasons = json_object_new_array();
+
+	json_object_object_add(o, "name", json_str(sp_func_label(f)));
+	json_object_object_add(o, "symbol", json_str(f->symbol));
+	json_object_object_add(o, "file", json_str(f->file));
+	json_object_object_add(o, "line", json_object_new_int64(f->line));
+	json_object_object_add(o, "col", json_object_new_int64(f->col));
+	json_object_object_add(o, "self", json_self(f));
+	json_object_object_add(o, "qualifier", json_str(sp_qual_name(f->qual)));
+	json_object_object_add(o, "frame_source", json_str(frame_source_name(f->src)));
+	json_object_object_add(o, "dynamic_cause", json_str(f->dyn_cause));
+	json_object_object_add(o, "total",
+			       r->bounded ? json_object_new_uint64(r->total) : NULL);
+	json_object_object_add(o, "lower_bound", json_object_new_uint64(r->total));
+	json_object_object_add(o, "bounded", json_object_new_boolean(r->bounded));
+	json_object_object_add(o, "partial", json_object_new_boolean(r->partial));
+	json_object_object_add(o, "recursive",
+			       json_object_new_boolean(f->flags & SP_F_RECURSIVE));
+	add_paths(g, id, o);
+	sp_reasons(g, id, add_reason, reasons);
+	json_object_object_add(o, "reasons", reasons);
+	return o;
+}
+
+static json_object *envelope(const struct sp_graph *g)
+{
+	json_object *root = json_object_new_object(), *su = json_object_new_object();
+
+	json_object_object_add(su, "files", json_object_new_int64(g->su_files));
+	json_object_object_add(su, "rows", json_object_new_int64(g->su_rows));
+	json_object_object_add(su, "matched", json_object_new_int64(g->su_matched));
+	json_object_object_add(root, "version", json_object_new_int(1));
+	json_object_object_add(root, "binary", json_str(g->binary));
+	json_object_object_add(root, "su", su);
+	/* last, so that its serialization ends the text: see EMPTY_TAIL */
+	json_object_object_add(root, "functions", json_object_new_array());
+	return root;
+}
+
+/* Pretty output never has a raw newline inside a string (json-c escapes
+ * it), so every '\n' is structure and takes the extra indentation. */
+static void put_indented(const char *s, const char *indent, FILE *out)
+{
+	const char *nl;
+
+	while ((nl = strchr(s, '\n'))) {
+		fwrite(s, 1, (size_t)(nl - s) + 1, out);
+		fputs(indent, out);
+		s = nl + 1;
+	}
+	fputs(s, out);
+}
+
+static void put_functions(const struct sp_graph *g, const uint32_t *ids, size_t n,
+			  FILE *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		json_object *o = func_object(g, ids[i]);
+
+		fputs(i ? ",\n    " : "\n    ", out);
+		put_indented(json_object_to_json_string_ext(o, JSON_FLAGS), "    ", out);
+		json_object_put(o);
+	}
+}
+
+/* The fallback if json-c ever prints an empty array differently. */
+static void put_whole_tree(const struct sp_graph *g, json_object *root,
+			   const uint32_t *ids, size_t n, FILE *out)
+{
+	json_object *funcs = json_object_object_get(root, "functions");
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(funcs, func_object(g, ids[i]));
+	fputs(json_object_to_json_string_ext(root, JSON_FLAGS), out);
+}
+
+int sp_report_json(const struct sp_graph *g, const struct sp_report_opts *o,
+		   FILE *out, struct sp_err *err)
+{
+	uint32_t *ids;
+	size_t n = sp_report_select(g, o, &ids);
+	json_object *root = envelope(g);
+	const char *text = json_object_to_json_string_ext(root, JSON_FLAGS);
+	size_t len = strlen(text), tail = strlen(EMPTY_TAIL);
+
+	if (len > tail && !strcmp(text + len - tail, EMPTY_TAIL)) {
+		fwrite(text, 1, len - tail + 1, out);	/* up to and with '[' */
+		put_functions(g, ids, n, out);
+		fputs(text + len - tail + 1, out);
+	} else {
+		put_whole_tree(g, root, ids, n, out);
+	}
+	fputc('\n', out);
+	json_object_put(root);
+	free(ids);
+	if (ferror(out))
+		return sp_err_set(err, "cannot write the JSON report");
+	return 0;
+}

@@ -1,0 +1,52 @@
+/*
+ * report.h - what the analysis found, as text, JSON or budget diagnostics.
+ *
+ * Reports only read the graph (after sp_analyze()) and write to a FILE
+ * they are given; they never open, close or print anywhere else.
+ */
+#ifndef SP_REPORT_H
+#define SP_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/error.h"
+#include "stackprof.h"
+
+struct sp_report_opts {
+	unsigned top;			/* worst paths printed in text (default 10) */
+	bool has_budget;
+	uint64_t budget;		/* bytes, when has_budget */
+	bool allow_unbounded;		/* unbounded: hold the lower bound to the budget */
+	const uint32_t *entries;	/* roots to report; NULL/0: all functions */
+	size_t nentries;
+};
+
+/*
+ * The functions a report covers: the entries (each once), or else every
+ * function with SP_F_HAS_CODE except SP_F_SYMTAB_ONLY ones without frame
+ * data (_start and other code outside the sources); sorted by res.total
+ * descending, then name, then file.  *ids is malloc'ed (the caller frees
+ * it, NULL when empty).
+ */
+size_t sp_report_select(const struct sp_graph *g, const struct sp_report_opts *o,
+			uint32_t **ids);
+
+/* A table of every selected function, then the top worst paths. */
+int sp_report_text(const struct sp_graph *g, const struct sp_report_opts *o,
+		   FILE *out, struct sp_err *err);
+
+/* {"version":1, "binary", "su", "functions":[...]} via json-c. */
+int sp_report_json(const struct sp_graph *g, const struct sp_report_opts *o,
+		   FILE *out, struct sp_err *err);
+
+/*
+ * One GCC-style "FILE:LINE:COL: error: ..." line on diag for each selected
+ * function over o->budget.  Returns how many were over.
+ */
+size_t sp_report_budget(const struct sp_graph *g, const struct sp_report_opts *o,
+			FILE *diag);
+
+#endif

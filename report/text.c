@@ -1,0 +1,240 @@
+/*
+ * text.c - the human report: a table of every function, then the worst
+ * paths frame by frame with the reasons a total has no bound.
+ */
+#include "report/report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "common/xalloc.h"
+
+#define NAME_WIDTH_MAX 40	/* one C++ name must not push every row right */
+#define CELL 48
+
+/*
+ * A total is "N", "N+" when partial (frames without data count 0) or
+ * ">= N" when unbounded (N is the worst path found).  The '+' slot is
+ * always there so that the digits line up.
+ */
+static void total_cell(const struct sp_result *r, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%" PRIu64 "%c", r->bounded ? "" : ">= ", r->total,
+		 r->partial ? '+' : ' ');
+}
+
+static void self_cell(const struct sp_func *f, char *buf, size_t size)
+{
+	if (f->qual == SP_QUAL_UNKNOWN)
+		snprintf(buf, size, "?");
+	else
+		snprintf(buf, size, "%" PRIu64, f->self);
+}
+
+static void location_cell(const struct sp_func *f, char *buf, size_t size)
+{
+	if (f->file && f->line)
+		snprintf(buf, size, "%s:%u", f->file, f->line);
+	else
+		snprintf(buf, size, "%s", f->file ? f->file : "-");
+}
+
+static int width_of(const char *s, int max)
+{
+	size_t n = strlen(s);
+
+	return n > (size_t)max ? max : (int)n;
+}
+
+struct table_widths {
+	int total, self, qual, name;
+};
+
+static void measure_table(const struct sp_graph *g, const uint32_t *ids, size_t n,
+			  struct table_widths *w)
+{
+	char cell[CELL];
+	size_t i;
+
+	w->total = (int)strlen("TOTAL ");
+	w->self = (int)strlen("SELF");
+	w->qual = (int)strlen("QUALIFIER");
+	w->name = (int)strlen("FUNCTION");
+	for (i = 0; i < n; i++) {
+		const struct sp_func *f = &g->funcs[ids[i]];
+		int k;
+
+		total_cell(&f->res, cell, sizeof(cell));
+		if ((k = width_of(cell, CELL)) > w->total)
+			w->total = k;
+		self_cell(f, cell, sizeof(cell));
+		if ((k = width_of(cell, CELL)) > w->self)
+			w->self = k;
+		if ((k = width_of(sp_qual_name(f->qual), CELL)) > w->qual)
+			w->qual = k;
+		if ((k = width_of(sp_func_label(f), NAME_WIDTH_MAX)) > w->name)
+			w->name = k;
+	}
+}
+
+static void print_table(const struct sp_graph *g, const uint32_t *ids, size_t n,
+			FILE *out)
+{
+	struct table_widths w;
+	char tcell[CELL], scell[CELL], loc[4096];
+	size_t i;
+
+	measure_table(g, ids, n, &w);
+	fprintf(out, "  %*s  %*s  %-*s  %-*s  %s\n", w.total, "TOTAL ", w.self, "SELF",
+		w.qual, "QUALIFIER", w.name, "FUNCTION", "LOCATION");
+	for (i = 0; i < n; i++) {
+		const struct sp_func *f = &g->funcs[ids[i]];
+
+		total_cell(&f->res, tcell, sizeof(tcell));
+		self_cell(f, scell, sizeof(scell));
+		location_cell(f, loc, sizeof(loc));
+		fprintf(out, "  %*s  %*s  %-*s  %-*s  %s\n", w.total, tcell, w.self, scell,
+			w.qual, sp_qual_name(f->qual), w.name, sp_func_label(f), loc);
+	}
+	fputs("\n  '>= N' unbounded: there is no bound, N is the deepest path found\n"
+	      "  'N+'   partial: frames without data (SELF '?') count 0\n", out);
+}
+
+/* The marks of a path frame, " [dynamic] [tail]", or "" for none. */
+static void marks_cell(const struct sp_func *f, uint8_t kind, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s%s%s%s",
+		 f->qual == SP_QUAL_DYNAMIC || f->qual == SP_QUAL_BOUNDED ? " [dynamic]" : "",
+		 f->flags & SP_F_RECURSIVE ? " [recursive]" : "",
+		 f->n_indirect ? " [indirect]" : "",
+		 f->qual == SP_QUAL_UNKNOWN ? " [unknown]" : "",
+		 kind == SP_EDGE_TAIL ? " [tail]" : "");
+}
+
+struct path {
+	uint32_t *ids;
+	uint8_t *kinds;
+	uint64_t *cum;		/* stack in use while each frame runs */
+	size_t n;
+};
+
+/* A tail callee's frame replaces its caller's instead of adding to it. */
+static void path_load(const struct sp_graph *g, uint32_t id, struct path *p)
+{
+	size_t n = sp_worst_path(g, id, NULL, NULL, SIZE_MAX), i;
+
+	p->ids = sp_xmalloc(n * sizeof(*p->ids));
+	p->kinds = sp_xmalloc(n * sizeof(*p->kinds));
+	p->cum = sp_xmalloc(n * sizeof(*p->cum));
+	p->n = sp_worst_path(g, id, p->ids, p->kinds, n);
+	for (i = 0; i < p->n; i++) {
+		const struct sp_func *f = &g->funcs[p->ids[i]];
+		uint64_t self = f->qual != SP_QUAL_UNKNOWN ? f->self : 0;
+		uint64_t base = 0;
+
+		if (i) {
+			const struct sp_func *prev = &g->funcs[p->ids[i - 1]];
+
+			base = p->cum[i - 1];
+			if (p->kinds[i] == SP_EDGE_TAIL && prev->qual != SP_QUAL_UNKNOWN)
+				base -= prev->self < base ? prev->self : base;
+		}
+		p->cum[i] = base > UINT64_MAX - self ? UINT64_MAX : base + self;
+	}
+}
+
+static void path_release(struct path *p)
+{
+	free(p->ids);
+	free(p->kinds);
+	free(p->cum);
+}
+
+static void print_reason(void *ctx, const char *reason)
+{
+	fprintf(ctx, "    reason: %s\n", reason);
+}
+
+static void print_path_head(const struct sp_func *f, unsigned rank, FILE *out)
+{
+	fprintf(out, "\n#%u %s: ", rank, sp_func_label(f));
+	if (!f->res.bounded)
+		fprintf(out, "at least %" PRIu64 " bytes, unbounded", f->res.total);
+	else
+		fprintf(out, "%" PRIu64 " bytes%s", f->res.total,
+			f->res.partial ? " or more (partial)" : "");
+	fputs(f->res.overflow ? " (saturated: the sum overflowed)\n" : "\n", out);
+}
+
+static void print_path(const struct sp_graph *g, uint32_t id, unsigned rank, FILE *out)
+{
+	struct path p;
+	char scell[CELL], ccell[CELL], marks[80], loc[4096];
+	int wself = (int)strlen("SELF"), wcum = (int)strlen("STACK"), wname = 8;
+	int wloc = (int)strlen("LOCATION");
+	size_t i;
+
+	path_load(g, id, &p);
+	for (i = 0; i < p.n; i++) {
+		const struct sp_func *f = &g->funcs[p.ids[i]];
+		int k;
+
+		self_cell(f, scell, sizeof(scell));
+		snprintf(ccell, sizeof(ccell), "%" PRIu64, p.cum[i]);
+		if ((k = width_of(scell, CELL)) > wself)
+			wself = k;
+		if ((k = width_of(ccell, CELL)) > wcum)
+			wcum = k;
+		if ((k = width_of(sp_func_label(f), NAME_WIDTH_MAX)) > wname)
+			wname = k;
+		location_cell(f, loc, sizeof(loc));
+		if ((k = width_of(loc, NAME_WIDTH_MAX)) > wloc)
+			wloc = k;
+	}
+	print_path_head(&g->funcs[id], rank, out);
+	fprintf(out, "    %*s  %*s  %-*s  %s\n", wself, "SELF", wcum, "STACK",
+		wname, "FUNCTION", "LOCATION");
+	for (i = 0; i < p.n; i++) {
+		const struct sp_func *f = &g->funcs[p.ids[i]];
+
+		self_cell(f, scell, sizeof(scell));
+		location_cell(f, loc, sizeof(loc));
+		marks_cell(f, p.kinds[i], marks, sizeof(marks));
+		/* pad the location only when marks follow: no trailing blanks */
+		fprintf(out, "    %*s  %*" PRIu64 "  %-*s  %-*s%s\n", wself, scell, wcum,
+			p.cum[i], wname, sp_func_label(f), marks[0] ? wloc : 0, loc, marks);
+	}
+	sp_reasons(g, id, print_reason, out);
+	path_release(&p);
+}
+
+static void print_header(const struct sp_graph *g, size_t n, FILE *out)
+{
+	fprintf(out, "Worst-case stack usage of %s: %zu function%s\n",
+		g->binary ? g->binary : "(unnamed binary)", n, n == 1 ? "" : "s");
+	fprintf(out, "Frames from %u .su file%s: %u of %u rows matched\n\n",
+		g->su_files, g->su_files == 1 ? "" : "s", g->su_matched, g->su_rows);
+}
+
+int sp_report_text(const struct sp_graph *g, const struct sp_report_opts *o,
+		   FILE *out, struct sp_err *err)
+{
+	uint32_t *ids;
+	size_t n = sp_report_select(g, o, &ids), i;
+
+	print_header(g, n, out);
+	if (n)
+		print_table(g, ids, n, out);
+	else
+		fputs("  no functions with code\n", out);
+	if (n && o->top)
+		fprintf(out, "\nWorst path%s:\n", n > 1 && o->top > 1 ? "s" : "");
+	for (i = 0; i < n && i < o->top; i++)
+		print_path(g, ids[i], (unsigned)i + 1, out);
+	free(ids);
+	if (ferror(out))
+		return sp_err_set(err, "cannot write the text report");
+	return 0;
+}

@@ -1,0 +1,617 @@
+/* Unit tests of analysis/: the solver, reasons and --entry resolution. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "stackprof.h"
+
+static uint32_t fn(struct sp_graph *g, const char *name, uint64_t self, enum sp_qual q)
+{
+	uint32_t id = sp_graph_add_func(g);
+	struct sp_func *f = &g->funcs[id];
+
+	f->name = name ? sp_intern(g, name) : NULL;
+	f->self = self;
+	f->qual = q;
+	f->src = q == SP_QUAL_UNKNOWN ? SP_SRC_NONE : SP_SRC_SU;
+	f->flags = SP_F_HAS_CODE;
+	return id;
+}
+
+static uint32_t fs(struct sp_graph *g, const char *name, uint64_t self)
+{
+	return fn(g, name, self, SP_QUAL_STATIC);
+}
+
+static void call(struct sp_graph *g, uint32_t from, uint32_t to)
+{
+	sp_graph_add_edge(g, from, to, SP_EDGE_CALL, 0);
+}
+
+static void tail(struct sp_graph *g, uint32_t from, uint32_t to)
+{
+	sp_graph_add_edge(g, from, to, SP_EDGE_TAIL, 0);
+}
+
+static void solve(struct sp_graph *g)
+{
+	struct sp_err err = { { 0 } };
+
+	sp_graph_finalize(g);
+	assert_int_equal(sp_analyze(g, &err), 0);
+}
+
+static const struct sp_result *res(const struct sp_graph *g, uint32_t id)
+{
+	return &g->funcs[id].res;
+}
+
+/* The worst path of id as "a b c", for comparing whole paths at once. */
+static const char *path_str(const struct sp_graph *g, uint32_t id)
+{
+	static char buf[512];
+	uint32_t ids[64];
+	size_t n = sp_worst_path(g, id, ids, NULL, 64), i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+					i ? " " : "", sp_func_label(&g->funcs[ids[i]]));
+	return buf;
+}
+
+struct reasons {
+	char text[8][256];
+	size_t n;
+};
+
+static void collect_reason(void *ctx, const char *reason)
+{
+	struct reasons *r = ctx;
+
+	assert_true(r->n < 8);
+	snprintf(r->text[r->n++], sizeof(r->text[0]), "%s", reason);
+}
+
+static size_t reasons_of(const struct sp_graph *g, uint32_t id, struct reasons *r)
+{
+	size_t n;
+
+	memset(r, 0, sizeof(*r));
+	n = sp_reasons(g, id, collect_reason, r);
+	assert_int_equal(n, r->n);
+	return n;
+}
+
+/* A lower bound must be a real path: distinct frames summing to it. */
+static void assert_simple_path_sums(const struct sp_graph *g, uint32_t id)
+{
+	uint32_t ids[64];
+	uint8_t kinds[64];
+	size_t n = sp_worst_path(g, id, ids, kinds, 64), i, j;
+	uint64_t sum = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i; j++)
+			assert_int_not_equal(ids[i], ids[j]);
+		assert_int_equal(kinds[i], SP_EDGE_CALL);
+		sum += g->funcs[ids[i]].self;
+	}
+	assert_int_equal(sum, res(g, id)->total);
+}
+
+static void test_chain(void **state)
+{
+	struct sp_graph g;
+	uint32_t a, b, c;
+
+	(void)state;
+	sp_graph_init(&g);
+	a = fs(&g, "a", 16);
+	b = fs(&g, "b", 32);
+	c = fs(&g, "c", 8);
+	call(&g, a, b);
+	call(&g, b, c);
+	solve(&g);
+	assert_int_equal(res(&g, c)->total, 8);
+	assert_int_equal(res(&g, b)->total, 40);
+	assert_int_equal(res(&g, a)->total, 56);
+	assert_string_equal(path_str(&g, a), "a b c");
+	assert_int_equal(res(&g, c)->next, SP_NONE);
+	assert_true(res(&g, a)->bounded);
+	assert_false(res(&g, a)->partial);
+	assert_false(g.funcs[a].flags & SP_F_RECURSIVE);
+	assert_int_not_equal(res(&g, a)->scc, res(&g, b)->scc);
+	sp_graph_release(&g);
+}
+
+static void test_diamond(void **state)
+{
+	struct sp_graph g;
+	uint32_t top, light, heavy, leaf;
+
+	(void)state;
+	sp_graph_init(&g);
+	top = fs(&g, "top", 10);
+	light = fs(&g, "light", 20);
+	heavy = fs(&g, "heavy", 100);	/* higher id: not picked by order */
+	leaf = fs(&g, "leaf", 5);
+	call(&g, top, light);
+	call(&g, top, heavy);
+	call(&g, light, leaf);
+	call(&g, heavy, leaf);
+	solve(&g);
+	assert_int_equal(res(&g, top)->total, 115);
+	assert_string_equal(path_str(&g, top), "top heavy leaf");
+	assert_int_equal(res(&g, light)->total, 25);
+	sp_graph_release(&g);
+}
+
+static void test_tie_lowest_id(void **state)
+{
+	struct sp_graph g;
+	uint32_t top, x, y;
+
+	(void)state;
+	sp_graph_init(&g);
+	top = fs(&g, "top", 1);
+	y = fs(&g, "y", 7);
+	x = fs(&g, "x", 7);
+	call(&g, top, x);
+	call(&g, top, y);
+	solve(&g);
+	assert_int_equal(res(&g, top)->next, y);
+	assert_int_equal(res(&g, top)->total, 8);
+	(void)x;
+	sp_graph_release(&g);
+}
+
+static void test_self_recursion(void **state)
+{
+	struct sp_graph g;
+	struct reasons r;
+	uint32_t main_, rec, leaf;
+
+	(void)state;
+	sp_graph_init(&g);
+	main_ = fs(&g, "main", 16);
+	rec = fs(&g, "rec", 24);
+	leaf = fs(&g, "leaf", 8);
+	call(&g, main_, rec);
+	call(&g, rec, rec);
+	call(&g, rec, leaf);
+	solve(&g);
+	assert_true(g.funcs[rec].flags & SP_F_RECURSIVE);
+	assert_false(g.funcs[main_].flags & SP_F_RECURSIVE);
+	assert_false(g.funcs[leaf].flags & SP_F_RECURSIVE);
+	assert_false(res(&g, rec)->bounded);
+	assert_false(res(&g, main_)->bounded);
+	assert_true(res(&g, leaf)->bounded);
+	assert_int_equal(res(&g, rec)->total, 32);
+	assert_int_equal(res(&g, main_)->total, 48);
+	assert_string_equal(path_str(&g, main_), "main rec leaf");
+	assert_int_equal(res(&g, main_)->witness[SP_CAUSE_RECURSION], rec);
+	assert_int_equal(reasons_of(&g, main_, &r), 1);
+	assert_string_equal(r.text[0], "recursion rec -> rec");
+	sp_graph_release(&g);
+}
+
+static void test_mutual_recursion(void **state)
+{
+	struct sp_graph g;
+	struct reasons r;
+	uint32_t even, odd, leaf;
+
+	(void)state;
+	sp_graph_init(&g);
+	even = fs(&g, "even", 16);
+	odd = fs(&g, "odd", 32);
+	leaf = fs(&g, "leaf", 4);
+	call(&g, even, odd);
+	call(&g, odd, even);
+	call(&g, odd, leaf);
+	solve(&g);
+	assert_true(g.funcs[even].flags & SP_F_RECURSIVE);
+	assert_true(g.funcs[odd].flags & SP_F_RECURSIVE);
+	assert_int_equal(res(&g, even)->scc, res(&g, odd)->scc);
+	assert_int_not_equal(res(&g, even)->scc, res(&g, leaf)->scc);
+	assert_false(res(&g, even)->bounded);
+	assert_false(res(&g, odd)->bounded);
+	assert_simple_path_sums(&g, even);
+	assert_simple_path_sums(&g, odd);
+	/* even is discovered first, so it may go through odd */
+	assert_int_equal(res(&g, even)->total, 52);
+	assert_string_equal(path_str(&g, even), "even odd leaf");
+	assert_int_equal(res(&g, odd)->total, 36);
+	assert_int_equal(reasons_of(&g, even, &r), 1);
+	assert_string_equal(r.text[0], "recursion even -> odd -> even");
+	assert_int_equal(reasons_of(&g, odd, &r), 1);
+	assert_string_equal(r.text[0], "recursion odd -> even -> odd");
+	sp_graph_release(&g);
+}
+
+/* The cycle's ids are lower than its caller's: Tarjan starts inside it. */
+static void test_cycle_below_caller(void **state)
+{
+	struct sp_graph g;
+	struct reasons r;
+	uint32_t a, b, c, main_;
+
+	(void)state;
+	sp_graph_init(&g);
+	a = fs(&g, "a", 16);
+	b = fs(&g, "b", 16);
+	c = fs(&g, "c", 16);
+	main_ = fs(&g, "main", 8);
+	call(&g, a, b);
+	call(&g, b, c);
+	call(&g, c, a);
+	call(&g, main_, b);
+	solve(&g);
+	assert_false(g.funcs[main_].flags & SP_F_RECURSIVE);
+	assert_false(res(&g, main_)->bounded);
+	assert_false(res(&g, main_)->partial);
+	assert_int_equal(res(&g, main_)->witness[SP_CAUSE_RECURSION], b);
+	assert_simple_path_sums(&g, a);
+	assert_simple_path_sums(&g, b);
+	assert_simple_path_sums(&g, c);
+	assert_simple_path_sums(&g, main_);
+	assert_int_equal(res(&g, a)->total, 48);	/* a b c */
+	assert_int_equal(res(&g, main_)->total, 8 + res(&g, b)->total);
+	assert_int_equal(reasons_of(&g, main_, &r), 1);
+	assert_string_equal(r.text[0], "recursion b -> c -> a -> b");
+	sp_graph_release(&g);
+}
+
+static void test_tail_call(void **state)
+{
+	struct sp_graph g;
+	uint32_t ids[8];
+	uint8_t kinds[8];
+	uint32_t small_caller, big, caller, small;
+
+	(void)state;
+	sp_graph_init(&g);
+	small_caller = fs(&g, "small_caller", 10);
+	big = fs(&g, "big", 500);
+	caller = fs(&g, "caller", 100);
+	small = fs(&g, "small", 10);
+	tail(&g, small_caller, big);
+	tail(&g, caller, small);
+	call(&g, caller, small);
+	solve(&g);
+	/* max(10, 500), not 10 + 500 */
+	assert_int_equal(res(&g, small_caller)->total, 500);
+	assert_int_equal(sp_worst_path(&g, small_caller, ids, kinds, 8), 2);
+	assert_int_equal(ids[1], big);
+	assert_int_equal(kinds[0], SP_EDGE_CALL);
+	assert_int_equal(kinds[1], SP_EDGE_TAIL);
+	/* max(100 + 10, 10): the plain call wins */
+	assert_int_equal(res(&g, caller)->total, 110);
+	assert_int_equal(res(&g, caller)->next_kind, SP_EDGE_CALL);
+	sp_graph_release(&g);
+}
+
+static void test_tail_loses_to_own_frame(void **state)
+{
+	struct sp_graph g;
+	uint32_t caller, callee;
+
+	(void)state;
+	sp_graph_init(&g);
+	caller = fs(&g, "caller", 200);
+	callee = fs(&g, "callee", 50);
+	tail(&g, caller, callee);
+	solve(&g);
+	assert_int_equal(res(&g, caller)->total, 200);
+	assert_int_equal(res(&g, caller)->next, SP_NONE);
+	sp_graph_release(&g);
+}
+
+static void test_unknown_callee(void **state)
+{
+	struct sp_graph g;
+	struct reasons r;
+	uint32_t main_, memset_;
+
+	(void)state;
+	sp_graph_init(&g);
+	main_ = fs(&g, "main", 16);
+	memset_ = fn(&g, "memset", 999, SP_QUAL_UNKNOWN);
+	g.funcs[memset_].flags = SP_F_EXTERNAL;
+	call(&g, main_, memset_);
+	solve(&g);
+	assert_int_equal(res(&g, memset_)->total, 0);
+	assert_int_equal(res(&g, main_)->total, 16);
+	assert_true(res(&g, main_)->bounded);
+	assert_true(res(&g, main_)->partial);
+	assert_true(res(&g, memset_)->partial);
+	assert_int_equal(res(&g, main_)->witness[SP_CAUSE_UNKNOWN], memset_);
+	assert_int_equal(reasons_of(&g, main_, &r), 1);
+	assert_string_equal(r.text[0], "unknown frame size for memset");
+	sp_graph_release(&g);
+}
+
+static void test_indirect_and_incomplete(void **state)
+{
+	struct sp_graph g;
+	struct reasons r;
+	uint32_t main_, heavy, tiny, ind;
+
+	(void)state;
+	sp_graph_init(&g);
+	main_ = fs(&g, "main", 8);
+	heavy = fs(&g, "heavy", 1000);
+	tiny = fs(&g, "tiny", 8);
+	ind = fs(&g, "ind", 32);
+	g.funcs[ind].n_indirect = 2;
+	g.funcs[main_].flags |= SP_F_CALLS_INCOMPLETE;
+	call(&g, main_, heavy);
+	call(&g, main_, tiny);
+	call(&g, tiny, ind);
+	solve(&g);
+	/* the cause is off the worst path, yet makes main unbounded */
+	assert_string_equal(path_str(&g, main_), "main heavy");
+	assert_false(res(&g, main_)->bounded);
+	assert_true(res(&g, main_)->partial);
+	assert_true(res(&g, heavy)->bounded);
+	assert_false(res(&g, heavy)->partial);
+	assert_int_equal(reasons_of(&g, main_, &r), 2);
+	assert_string_equal(r.text[0], "indirect call in ind");
+	assert_string_equal(r.text[1], "calls not listed in DWARF in main");
+	sp_graph_release(&g);
+}
+
+static void test_dynamic_vs_bounded(void **state)
+{
+	struct sp_graph g;
+	struct reasons r;
+	uint32_t vla, bnd, user;
+
+	(void)state;
+	sp_graph_init(&g);
+	vla = fn(&g, "vla", 64, SP_QUAL_DYNAMIC);
+	g.funcs[vla].file = sp_intern(&g, "a.c");
+	g.funcs[vla].line = 5;
+	g.funcs[vla].dyn_cause = sp_intern(&g, "VLA 'buf' at a.c:5");
+	bnd = fn(&g, "bnd", 48, SP_QUAL_BOUNDED);
+	user = fs(&g, "user", 16);
+	call(&g, user, bnd);
+	solve(&g);
+	assert_false(res(&g, vla)->bounded);
+	assert_int_equal(res(&g, vla)->total, 64);
+	assert_int_equal(reasons_of(&g, vla, &r), 1);
+	assert_string_equal(r.text[0], "dynamic frame in vla at a.c:5 (VLA 'buf' at a.c:5)");
+	assert_true(res(&g, bnd)->bounded);
+	assert_true(res(&g, user)->bounded);
+	assert_int_equal(res(&g, user)->total, 64);
+	assert_int_equal(reasons_of(&g, user, &r), 0);
+	sp_graph_release(&g);
+}
+
+/* A member of a cycle sees the causes found anywhere in the cycle. */
+static void test_scc_shares_causes(void **state)
+{
+	struct sp_graph g;
+	uint32_t a, b, vla;
+
+	(void)state;
+	sp_graph_init(&g);
+	a = fs(&g, "a", 8);
+	b = fs(&g, "b", 8);
+	vla = fn(&g, "vla", 8, SP_QUAL_DYNAMIC);
+	call(&g, a, b);
+	call(&g, b, a);
+	call(&g, b, vla);
+	solve(&g);
+	assert_int_equal(res(&g, a)->witness[SP_CAUSE_DYNAMIC], vla);
+	assert_int_equal(res(&g, b)->witness[SP_CAUSE_DYNAMIC], vla);
+	assert_int_equal(res(&g, a)->witness[SP_CAUSE_UNKNOWN], SP_NONE);
+	sp_graph_release(&g);
+}
+
+#define DEEP 200000
+
+static void test_deep_chain(void **state)
+{
+	struct sp_graph g;
+	uint32_t i, *path;
+
+	(void)state;
+	sp_graph_init(&g);
+	for (i = 0; i < DEEP; i++)
+		fs(&g, NULL, 1 + (i & 1));
+	for (i = 0; i + 1 < DEEP; i++)
+		call(&g, i, i + 1);
+	solve(&g);
+	assert_int_equal(res(&g, 0)->total, DEEP / 2 * 3);
+	assert_true(res(&g, 0)->bounded);
+	path = malloc(DEEP * sizeof(*path));
+	assert_non_null(path);
+	assert_int_equal(sp_worst_path(&g, 0, path, NULL, DEEP), DEEP);
+	assert_int_equal(path[DEEP - 1], DEEP - 1);
+	assert_int_equal(sp_worst_path(&g, 0, path, NULL, 3), 3);
+	assert_int_equal(sp_worst_path(&g, 0, NULL, NULL, SIZE_MAX), DEEP);
+	free(path);
+	sp_graph_release(&g);
+}
+
+/* One deep cycle: a single component, its lower bound the whole ring. */
+static void test_deep_ring(void **state)
+{
+	struct sp_graph g;
+	uint32_t i;
+
+	(void)state;
+	sp_graph_init(&g);
+	for (i = 0; i < DEEP; i++)
+		fs(&g, NULL, 2);
+	for (i = 0; i < DEEP; i++)
+		call(&g, i, (i + 1) % DEEP);
+	solve(&g);
+	assert_int_equal(res(&g, 0)->total, 2 * DEEP);
+	assert_int_equal(res(&g, 0)->scc, res(&g, DEEP - 1)->scc);
+	assert_true(g.funcs[DEEP / 2].flags & SP_F_RECURSIVE);
+	assert_false(res(&g, 7)->bounded);
+	assert_int_equal(sp_worst_path(&g, 0, NULL, NULL, SIZE_MAX), DEEP);
+	sp_graph_release(&g);
+}
+
+static void test_overflow_saturates(void **state)
+{
+	struct sp_graph g;
+	uint32_t top, mid, leaf, ok;
+
+	(void)state;
+	sp_graph_init(&g);
+	top = fs(&g, "top", 5);
+	mid = fs(&g, "mid", UINT64_MAX - 10);
+	leaf = fs(&g, "leaf", 100);
+	ok = fs(&g, "ok", 7);
+	call(&g, top, mid);
+	call(&g, mid, leaf);
+	call(&g, ok, leaf);
+	solve(&g);
+	assert_true(res(&g, mid)->total == UINT64_MAX);
+	assert_true(res(&g, mid)->overflow);
+	assert_true(res(&g, top)->total == UINT64_MAX);
+	assert_true(res(&g, top)->overflow);
+	assert_false(res(&g, leaf)->overflow);
+	assert_false(res(&g, ok)->overflow);
+	assert_int_equal(res(&g, ok)->total, 107);
+	sp_graph_release(&g);
+}
+
+static void test_not_finalized(void **state)
+{
+	struct sp_graph g;
+	struct sp_err err = { { 0 } };
+
+	(void)state;
+	sp_graph_init(&g);
+	fs(&g, "a", 1);
+	assert_int_equal(sp_analyze(&g, &err), -1);
+	assert_string_equal(err.msg, "call graph not finalized before analysis");
+	sp_graph_release(&g);
+}
+
+static void test_reanalyze_is_idempotent(void **state)
+{
+	struct sp_graph g;
+	struct sp_err err;
+	uint32_t a, b;
+
+	(void)state;
+	sp_graph_init(&g);
+	a = fs(&g, "a", 4);
+	b = fs(&g, "b", 4);
+	call(&g, a, b);
+	call(&g, b, a);
+	solve(&g);
+	g.edges[1].to = b;	/* b -> a becomes b -> b: a leaves the cycle */
+	sp_graph_finalize(&g);
+	assert_int_equal(sp_analyze(&g, &err), 0);
+	assert_false(g.funcs[a].flags & SP_F_RECURSIVE);
+	assert_true(g.funcs[b].flags & SP_F_RECURSIVE);
+	assert_int_equal(res(&g, a)->total, 8);
+	sp_graph_release(&g);
+}
+
+static uint32_t fn_at(struct sp_graph *g, const char *name, const char *file)
+{
+	uint32_t id = fs(g, name, 8);
+
+	g->funcs[id].file = sp_intern(g, file);
+	return id;
+}
+
+static void test_find_entries(void **state)
+{
+	struct sp_graph g;
+	struct sp_err err = { { 0 } };
+	uint32_t *ids = NULL;
+	size_t n = 0, cap = 0;
+	uint32_t ha, hb, main_, clone, cu;
+
+	(void)state;
+	sp_graph_init(&g);
+	ha = fn_at(&g, "helper", "a.c");
+	hb = fn_at(&g, "helper", "src/b.c");
+	main_ = fn_at(&g, "main", "src/main.c");
+	g.funcs[main_].symbol = sp_intern(&g, "main_sym");
+	clone = fn_at(&g, "work.constprop", "src/b.c");
+	cu = sp_graph_add_cu(&g);
+	g.cus[cu].comp_dir = sp_intern(&g, "/home/me/proj");
+	g.funcs[hb].cu = cu;
+	solve(&g);
+
+	assert_int_equal(sp_find_entries(&g, "helper", &ids, &n, &cap, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(ids[0], ha);
+	assert_int_equal(ids[1], hb);
+
+	n = 0;
+	assert_int_equal(sp_find_entries(&g, "b.c:helper", &ids, &n, &cap, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ids[0], hb);
+	assert_int_equal(sp_find_entries(&g, "src/b.c:helper", &ids, &n, &cap, &err), 0);
+	assert_int_equal(sp_find_entries(&g, "/home/me/proj/src/b.c:helper", &ids, &n,
+					 &cap, &err), 0);
+	assert_int_equal(sp_find_entries(&g, "proj/src/b.c:helper", &ids, &n, &cap, &err), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(ids[3], hb);
+
+	/* a suffix that cuts a component is no match */
+	assert_int_equal(sp_find_entries(&g, "rc/b.c:helper", &ids, &n, &cap, &err), -1);
+	assert_string_equal(err.msg, "no function named 'rc/b.c:helper'");
+	assert_int_equal(sp_find_entries(&g, "/other/proj/src/b.c:helper", &ids, &n,
+					 &cap, &err), -1);
+	assert_int_equal(sp_find_entries(&g, "a.c:main", &ids, &n, &cap, &err), -1);
+	assert_int_equal(sp_find_entries(&g, "nosuch", &ids, &n, &cap, &err), -1);
+	assert_string_equal(err.msg, "no function named 'nosuch'");
+	assert_int_equal(n, 4);
+
+	/* the symbol name, and GCC clones by their source name */
+	n = 0;
+	assert_int_equal(sp_find_entries(&g, "main_sym", &ids, &n, &cap, &err), 0);
+	assert_int_equal(sp_find_entries(&g, "b.c:work", &ids, &n, &cap, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(ids[0], main_);
+	assert_int_equal(ids[1], clone);
+	assert_int_equal(sp_find_entries(&g, "wor", &ids, &n, &cap, &err), -1);
+	free(ids);
+	sp_graph_release(&g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_chain),
+		cmocka_unit_test(test_diamond),
+		cmocka_unit_test(test_tie_lowest_id),
+		cmocka_unit_test(test_self_recursion),
+		cmocka_unit_test(test_mutual_recursion),
+		cmocka_unit_test(test_cycle_below_caller),
+		cmocka_unit_test(test_tail_call),
+		cmocka_unit_test(test_tail_loses_to_own_frame),
+		cmocka_unit_test(test_unknown_callee),
+		cmocka_unit_test(test_indirect_and_incomplete),
+		cmocka_unit_test(test_dynamic_vs_bounded),
+		cmocka_unit_test(test_scc_shares_causes),
+		cmocka_unit_test(test_deep_chain),
+		cmocka_unit_test(test_deep_ring),
+		cmocka_unit_test(test_overflow_saturates),
+		cmocka_unit_test(test_not_finalized),
+		cmocka_unit_test(test_reanalyze_is_idempotent),
+		cmocka_unit_test(test_find_entries),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
