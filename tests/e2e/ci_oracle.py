@@ -1,0 +1,491 @@
+#!/usr/bin/env python3
+"""ci_oracle.py - an independent worst-case stack oracle for stackprof.
+
+Reads GCC's -fcallgraph-info=su,da graphs (.ci, VCG text) of one program,
+merges them by node title, computes every defined function's worst case
+with its own search, then checks stackprof's --json report against it.
+
+    ci_oracle.py [--tail CALLER=CALLEE ...] [--objdump ELF] [--print]
+                 [--json REPORT] CI|DIR ...
+
+REPORT is stackprof's --json output ("-" for standard input); each CI|DIR
+is a .ci file or a directory searched recursively for them.  The .su
+beside each .ci names the functions that must all be in the report.
+
+It shares nothing with stackprof: GCC's own graph, not DWARF, is the
+source of the calls.  Its rules:
+  - total = self + the largest callee total; callees without a frame
+    (externals such as printf) count 0 and make the total partial;
+  - __indirect_call counts 0 and makes the total unbounded;
+  - a "dynamic" frame (not "dynamic,bounded") anywhere below makes it
+    unbounded, its known bytes still count toward the lower bound;
+  - recursion makes it unbounded; the oracle's value is then the largest
+    sum over simple paths (no function twice);
+  - GCC sums a tail call like any other, so a tail call must be named
+    with --tail, or found by --objdump ELF (a jmp to another function's
+    entry in objdump -d): the callee's frame replaces the caller's,
+    total(caller) = max(self + normal callees, total(tail callees)).
+
+Exit: 0 all agree, 1 some differ, 2 bad usage or unreadable input.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+INDIRECT = "__indirect_call"
+
+ATTR_RE = re.compile(r'(\w+)\s*:\s*"((?:[^"\\]|\\.)*)"')
+BYTES_RE = re.compile(r'^(\d+) bytes \((static|dynamic|dynamic,bounded)\)$')
+LOC_RE = re.compile(r'^(.*):(\d+):(\d+)$')
+SU_RE = re.compile(r'^(.*):(\d+):(\d+):(.+)\t(\d+)\t(\S+)$')
+
+
+class OracleError(Exception):
+    pass
+
+
+class Node:
+    def __init__(self, title, name, file, line, self_bytes, qual):
+        self.title = title
+        self.name = name
+        self.file = file
+        self.line = line
+        self.self_bytes = self_bytes    # None for an external declaration
+        self.qual = qual
+        self.succ = []                  # titles, in file order
+        self.tails = set()              # titles reached by a tail call
+
+    @property
+    def defined(self):
+        return self.self_bytes is not None
+
+    def key(self):
+        return (self.name, self.file, self.line)
+
+
+def unescape(s):
+    return re.sub(r'\\(.)', lambda m: '\n' if m.group(1) == 'n' else m.group(1), s)
+
+
+def parse_label(title, label):
+    """'name\\nfile:line:col\\nN bytes (qual)\\n...' -> Node."""
+    lines = label.split('\n')
+    name = lines[0] if lines else title
+    file, line = None, 0
+    if len(lines) > 1:
+        m = LOC_RE.match(lines[1])
+        if m:
+            file, line = m.group(1), int(m.group(2))
+    self_bytes = qual = None
+    if len(lines) > 2:
+        m = BYTES_RE.match(lines[2])
+        if m:
+            self_bytes, qual = int(m.group(1)), m.group(2)
+    return Node(title, name, file, line, self_bytes, qual)
+
+
+def parse_ci(path, nodes, edges):
+    try:
+        with open(path, encoding='utf-8', errors='replace') as fp:
+            text = fp.read()
+    except OSError as e:
+        raise OracleError(f"{path}: {e.strerror}")
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        raw = raw.strip()
+        if raw.startswith('node:'):
+            attrs = dict((k, unescape(v)) for k, v in ATTR_RE.findall(raw))
+            if 'title' not in attrs:
+                raise OracleError(f"{path}:{lineno}: node without a title")
+            node = parse_label(attrs['title'], attrs.get('label', attrs['title']))
+            old = nodes.get(node.title)
+            # a definition wins over the declarations other units saw
+            if old is None or (node.defined and not old.defined):
+                nodes[node.title] = node
+            elif node.defined and old.defined and \
+                    (node.key(), node.self_bytes) != (old.key(), old.self_bytes):
+                raise OracleError(f"{path}:{lineno}: '{node.title}' defined twice")
+        elif raw.startswith('edge:'):
+            attrs = dict((k, unescape(v)) for k, v in ATTR_RE.findall(raw))
+            if 'sourcename' not in attrs or 'targetname' not in attrs:
+                raise OracleError(f"{path}:{lineno}: edge without its ends")
+            edges.append((attrs['sourcename'], attrs['targetname']))
+
+
+def parse_su(path):
+    """The (name, file, line) of every row of a .su file."""
+    keys = []
+    try:
+        with open(path, encoding='utf-8', errors='replace') as fp:
+            for lineno, raw in enumerate(fp, 1):
+                raw = raw.rstrip('\n')
+                if not raw:
+                    continue
+                m = SU_RE.match(raw)
+                if not m:
+                    raise OracleError(f"{path}:{lineno}: malformed .su line")
+                keys.append((m.group(4), m.group(1), int(m.group(2))))
+    except OSError as e:
+        raise OracleError(f"{path}: {e.strerror}")
+    return keys
+
+
+def find_ci(paths):
+    found = []
+    for p in paths:
+        if os.path.isdir(p):
+            for root, dirs, files in os.walk(p):
+                dirs.sort()
+                found += [os.path.join(root, f) for f in sorted(files)
+                          if f.endswith('.ci')]
+        elif os.path.isfile(p):
+            found.append(p)
+        else:
+            raise OracleError(f"{p}: no such file or directory")
+    if not found:
+        raise OracleError("no .ci files found in " + ' '.join(paths))
+    return found
+
+
+class Graph:
+    def __init__(self, ci_files, tails, objdump=None):
+        self.nodes = {}
+        edges = []
+        for path in ci_files:
+            parse_ci(path, self.nodes, edges)
+        for src, dst in edges:
+            if src not in self.nodes:
+                raise OracleError(f"edge from unknown node '{src}'")
+            if dst not in self.nodes:
+                self.nodes[dst] = Node(dst, dst, None, 0, None, None)
+            if dst not in self.nodes[src].succ:
+                self.nodes[src].succ.append(dst)
+        self.apply_tails(tails)
+        if objdump:
+            self.objdump_tails(objdump)
+        self.scc_of = {}
+        self.cyclic = set()     # titles of functions in a cycle
+        self.tarjan()
+        self.memo = {}
+
+    def lookup(self, name):
+        """A title or a label name, which must then be unique."""
+        if name in self.nodes:
+            return self.nodes[name]
+        hits = [n for n in self.nodes.values() if n.name == name and n.defined]
+        if len(hits) != 1:
+            raise OracleError(f"--tail: '{name}' names {len(hits)} functions")
+        return hits[0]
+
+    def apply_tails(self, tails):
+        for spec in tails:
+            if '=' not in spec:
+                raise OracleError(f"--tail '{spec}': want CALLER=CALLEE")
+            caller, callee = (self.lookup(s) for s in spec.split('=', 1))
+            if callee.title not in caller.succ:
+                raise OracleError(f"--tail '{spec}': GCC lists no such call")
+            caller.tails.add(callee.title)
+
+    def by_symbol(self, sym):
+        """The node of an ELF symbol: a global's title is its name, a
+        static's is "file.c:name"; None when unknown or ambiguous."""
+        if sym in self.nodes:
+            return self.nodes[sym]
+        hits = [n for t, n in self.nodes.items() if t.endswith(':' + sym)]
+        if len(hits) > 1:
+            print(f"ci_oracle: warning: symbol '{sym}' is ambiguous, "
+                  f"its tail calls are not known", file=sys.stderr)
+        return hits[0] if len(hits) == 1 else None
+
+    def objdump_tails(self, elf):
+        """Tail calls: a jmp to the entry of another function."""
+        try:
+            dis = subprocess.run(['objdump', '-d', '--no-show-raw-insn', elf],
+                                 capture_output=True, text=True, check=False)
+        except OSError as e:
+            raise OracleError(f"objdump: {e.strerror}")
+        if dis.returncode:
+            raise OracleError(f"objdump -d {elf} failed: {dis.stderr.strip()}")
+        func = None
+        for line in dis.stdout.splitlines():
+            m = re.match(r'^[0-9a-f]+ <([^>]+)>:$', line)
+            if m:
+                # a .cold part's jumps belong to its function
+                func = re.sub(r'\.cold(\.\d+)?$', '', m.group(1))
+                continue
+            m = re.search(r'\sjmp\s+[0-9a-f]+ <([^>+]+)>\s*$', line)
+            if not m or not func:
+                continue
+            target = re.sub(r'@plt$', '', m.group(1))
+            if target == func or re.search(r'\.cold(\.\d+)?$', target):
+                continue
+            caller, callee = self.by_symbol(func), self.by_symbol(target)
+            if caller and callee and callee.title in caller.succ:
+                caller.tails.add(callee.title)
+
+    def tarjan(self):
+        """Strongly connected components, iteratively (no recursion limit)."""
+        index, low, on_stack, stack, counter = {}, {}, set(), [], [0]
+        for root in self.nodes:
+            if root in index:
+                continue
+            work = [(root, 0)]
+            while work:
+                v, i = work.pop()
+                if i == 0:
+                    index[v] = low[v] = counter[0]
+                    counter[0] += 1
+                    stack.append(v)
+                    on_stack.add(v)
+                succ = self.nodes[v].succ
+                if i < len(succ):
+                    work.append((v, i + 1))
+                    w = succ[i]
+                    if w not in index:
+                        work.append((w, 0))
+                    elif w in on_stack:
+                        low[v] = min(low[v], index[w])
+                    continue
+                if low[v] == index[v]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        comp.append(w)
+                        if w == v:
+                            break
+                    for w in comp:
+                        self.scc_of[w] = v
+                    if len(comp) > 1 or v in self.nodes[v].succ:
+                        self.cyclic.update(comp)
+                if work:
+                    u = work[-1][0]
+                    low[u] = min(low[u], low[v])
+
+    def best(self, title, visited):
+        """Largest sum over simple paths from title; visited holds the
+        functions of title's component already on the path."""
+        node = self.nodes[title]
+        if not node.defined:
+            return 0
+        normal, tail = 0, 0
+        for s in node.succ:
+            if self.scc_of[s] == self.scc_of[title]:
+                if s in visited:
+                    continue
+                v = self.best(s, visited | {s})
+            else:
+                v = self.value(s)
+            if s in node.tails:
+                tail = max(tail, v)
+            else:
+                normal = max(normal, v)
+        return max(node.self_bytes + normal, tail)
+
+    def value(self, title):
+        if title not in self.memo:
+            self.memo[title] = self.best(title, frozenset([title]))
+        return self.memo[title]
+
+    def has_call(self, caller, callee):
+        """Does a function labelled caller call one labelled callee?"""
+        return any(self.nodes[s].name == callee
+                   for n in self.nodes.values() if n.name == caller
+                   for s in n.succ)
+
+    def reach(self, title):
+        """Every title reachable from title, title included."""
+        seen, todo = {title}, [title]
+        while todo:
+            for s in self.nodes[todo.pop()].succ:
+                if s not in seen:
+                    seen.add(s)
+                    todo.append(s)
+        return seen
+
+    def expect(self, title):
+        node = self.nodes[title]
+        reach = self.reach(title)
+        defined = [self.nodes[t] for t in reach if self.nodes[t].defined]
+        e = {
+            'value': self.value(title),
+            'self': node.self_bytes,
+            'qual': node.qual,
+            'indirect': INDIRECT in reach,
+            'dynamic': any(n.qual == 'dynamic' for n in defined),
+            'partial': any(not self.nodes[t].defined and t != INDIRECT for t in reach),
+            'recursive': title in self.cyclic,
+            'recursion': any(t in self.cyclic for t in reach),
+        }
+        e['bounded'] = not (e['indirect'] or e['dynamic'] or e['recursion'])
+        return e
+
+
+def has_reason(func, word):
+    return any(word in r for r in func.get('reasons') or [])
+
+
+def compare(graph, e, f):
+    """The differences between the oracle's expectation e and report entry f."""
+    bad = []
+    if f.get('self') != e['self']:
+        bad.append(f"self {f.get('self')} != .ci {e['self']}")
+    if f.get('qualifier') != e['qual']:
+        bad.append(f"qualifier {f.get('qualifier')} != .ci {e['qual']}")
+    if f.get('bounded') != e['bounded']:
+        bad.append(f"bounded {f.get('bounded')} != oracle {e['bounded']}")
+    if e['bounded']:
+        if f.get('total') != e['value']:
+            bad.append(f"total {f.get('total')} != oracle {e['value']}")
+    else:
+        if f.get('total') is not None:
+            bad.append(f"total {f.get('total')} should be null (unbounded)")
+        lb = f.get('lower_bound')
+        if not isinstance(lb, int):
+            bad.append(f"lower_bound {lb!r} is not a number")
+        elif e['recursion']:
+            if not e['self'] <= lb <= e['value']:
+                bad.append(f"lower_bound {lb} not within [self {e['self']}, "
+                           f"max simple path {e['value']}]")
+        elif lb != e['value']:
+            bad.append(f"lower_bound {lb} != oracle {e['value']}")
+    if e['recursive'] != bool(f.get('recursive')):
+        bad.append(f"recursive {f.get('recursive')} != oracle {e['recursive']}")
+    if e['recursion'] and not has_reason(f, 'recursion'):
+        bad.append("no reason names the recursion")
+    if e['indirect'] and not has_reason(f, 'indirect'):
+        bad.append("no reason names the indirect call")
+    if e['dynamic'] and not has_reason(f, 'dynamic'):
+        bad.append("no reason names the dynamic frame")
+    if e['partial'] and not f.get('partial'):
+        bad.append("not partial, yet it reaches an external function")
+    bad += check_path(graph, f)
+    return bad
+
+
+def check_path(graph, f):
+    """The worst path must start at the function, follow calls that GCC
+    lists and its frames must add up to the lower bound (tail calls
+    replacing their caller's frame)."""
+    path, detail = f.get('path'), f.get('path_detail')
+    if not path or path[0] != f.get('name'):
+        return [f"path {path!r} does not start with the function"]
+    if not isinstance(detail, list) or [d.get('name') for d in detail] != path:
+        return ["path_detail does not follow path"]
+    for a, b in zip(path, path[1:]):
+        if not graph.has_call(a, b):
+            return [f"path {' -> '.join(path)}: GCC lists no call {a} -> {b}"]
+    stack = deepest = 0
+    prev = 0
+    for i, d in enumerate(detail):
+        own = d.get('self') or 0
+        if i and d.get('tail'):
+            stack -= prev
+        stack += own
+        deepest = max(deepest, stack)
+        prev = own
+    if deepest != f.get('lower_bound'):
+        return [f"path {' -> '.join(path)} adds up to {deepest}, "
+                f"not lower_bound {f.get('lower_bound')}"]
+    return []
+
+
+def group(items, key):
+    out = {}
+    for it in items:
+        out.setdefault(key(it), []).append(it)
+    return out
+
+
+def check(graph, report, su_keys):
+    funcs = report.get('functions')
+    if not isinstance(funcs, list):
+        raise OracleError("report has no \"functions\" array")
+    by_key = group(funcs, lambda f: (f.get('name'), f.get('file'), f.get('line')))
+    defined = [n for n in graph.nodes.values() if n.defined]
+    agree, differ = 0, []
+    for key, nodes in sorted(group(defined, Node.key).items(),
+                             key=lambda kv: tuple(str(x) for x in kv[0])):
+        label = f"{key[0]} ({key[1]}:{key[2]})"
+        entries = by_key.get(key, [])
+        if len(entries) != len(nodes):
+            differ.append((label, [f"{len(nodes)} in .ci, {len(entries)} in the report"]))
+            continue
+        # copies of one header function: pair them by frame size
+        exps = sorted((graph.expect(n.title) for n in nodes),
+                      key=lambda e: (e['self'], e['value']))
+        entries = sorted(entries, key=lambda f: (f.get('self') or 0,
+                                                 f.get('lower_bound') or 0))
+        for e, f in zip(exps, entries):
+            bad = compare(graph, e, f)
+            if bad:
+                differ.append((label, bad))
+            else:
+                agree += 1
+    for key in sorted(set(su_keys), key=lambda k: tuple(str(x) for x in k)):
+        if key not in by_key:
+            differ.append((f"{key[0]} ({key[1]}:{key[2]})",
+                           ["in a .su file but not in the report"]))
+    return agree, differ
+
+
+def print_expectations(graph):
+    for n in sorted((n for n in graph.nodes.values() if n.defined),
+                    key=lambda n: (str(n.file), n.line, n.name)):
+        e = graph.expect(n.title)
+        flags = [k for k in ('indirect', 'dynamic', 'recursive', 'recursion',
+                             'partial') if e[k]]
+        print(f"{n.name}\t{n.file}:{n.line}\tself={e['self']}\t"
+              f"{'total' if e['bounded'] else 'lower'}={e['value']}\t{','.join(flags)}")
+
+
+def load_report(path):
+    try:
+        if path == '-':
+            return json.load(sys.stdin)
+        with open(path, encoding='utf-8') as fp:
+            return json.load(fp)
+    except OSError as e:
+        raise OracleError(f"{path}: {e.strerror}")
+    except ValueError as e:
+        raise OracleError(f"{path}: not JSON: {e}")
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--json', help="stackprof --json report ('-': stdin)")
+    ap.add_argument('--tail', action='append', default=[],
+                    metavar='CALLER=CALLEE', help='this call is a tail call')
+    ap.add_argument('--objdump', metavar='ELF',
+                    help="find the tail calls in ELF's machine code")
+    ap.add_argument('--print', action='store_true',
+                    help="print the oracle's own figures")
+    ap.add_argument('paths', nargs='+', metavar='CI|DIR')
+    args = ap.parse_args(argv)
+    try:
+        ci_files = find_ci(args.paths)
+        graph = Graph(ci_files, args.tail, args.objdump)
+        if args.print:
+            print_expectations(graph)
+        if not args.json:
+            return 0
+        su_keys = []
+        for ci in ci_files:
+            su = ci[:-3] + '.su'
+            if os.path.exists(su):
+                su_keys += parse_su(su)
+        agree, differ = check(graph, load_report(args.json), su_keys)
+    except OracleError as e:
+        print(f"ci_oracle: {e}", file=sys.stderr)
+        return 2
+    for label, bad in differ:
+        print(f"  differ: {label}: " + '; '.join(bad))
+    print(f"{agree} functions agree, {len(differ)} differ")
+    return 1 if differ else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

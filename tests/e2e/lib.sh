@@ -1,0 +1,124 @@
+# lib.sh - sourced by every tests/e2e/tNNNN-*.sh; they run from the repo
+# root, drive ./stackprof over the built samples and keep their scratch
+# files in tests/e2e/out/TEST/.  A test prints what went wrong and exits
+# non-zero; run.sh reports it.
+set -u
+
+SP=./stackprof
+ORACLE="python3 tests/e2e/ci_oracle.py"
+TEST=$(basename "$0" .sh)
+OUT=tests/e2e/out/$TEST
+failures=0
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+fail()
+{
+	echo "  not ok: $*"
+	failures=$((failures + 1))
+}
+
+# The test's exit status: run last.
+finish()
+{
+	[ "$failures" -eq 0 ]
+}
+
+# need_sample NAME: the sample program must be built (make -C samples)
+need_sample()
+{
+	if [ ! -x "samples/$1/$1" ]; then
+		echo "  samples/$1/$1 is not built (make -C samples)"
+		exit 1
+	fi
+}
+
+# run_sp ARGS...: ./stackprof with stdout, stderr and status in $OUT
+run_sp()
+{
+	"$SP" "$@" >"$OUT/stdout" 2>"$OUT/stderr"
+	rc=$?
+	return 0
+}
+
+# expect_rc WANT DESC: the last run_sp's status
+expect_rc()
+{
+	if [ "$rc" -ne "$1" ]; then
+		fail "$2: exit $rc, want $1"
+		sed 's/^/    stderr: /' "$OUT/stderr" | head -5
+	fi
+}
+
+# jget REPORT EXPR: evaluate the Python expression EXPR over the JSON
+# report and print it as JSON.  In EXPR, j is the report, fn(name, file)
+# the one function of that name (and file suffix), fns(name) all of them.
+jget()
+{
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+def fns(name, file=None):
+    return [f for f in j["functions"] if f["name"] == name and
+            (file is None or (f["file"] or "").endswith(file))]
+def fn(name, file=None):
+    hits = fns(name, file)
+    if len(hits) != 1:
+        sys.exit(f"jget: {len(hits)} functions named {name} {file or ''}")
+    return hits[0]
+print(json.dumps(eval(sys.argv[2])))
+PY
+}
+
+# expect_eq DESC GOT WANT
+expect_eq()
+{
+	if [ "$2" != "$3" ]; then
+		fail "$1: got '$2', want '$3'"
+	fi
+}
+
+# su_self FILE.su NAME: the frame size .su gives NAME
+su_self()
+{
+	awk -F'\t' -v name="$2" '{ n = $1; sub(/^.*:/, "", n); if (n == name) print $2 }' "$1"
+}
+
+# oracle_value SAMPLE NAME [ORACLE ARGS]: the oracle's total (or lower
+# bound) of NAME, from its --print listing
+oracle_value()
+{
+	_s=$1 _n=$2
+	shift 2
+	$ORACLE --print "$@" "samples/$_s" |
+		awk -F'\t' -v name="$_n" '$1 == name { sub(/^[a-z]*=/, "", $4); print $4 }'
+}
+
+# Bad input: exit 2, exactly one line "stackprof: ..." on stderr matching
+# the extended regex PATTERN, nothing on stdout, no report file (-o) and
+# no temporary file left behind, no core dump.
+# expect_bad DESC PATTERN ARGS...
+expect_bad()
+{
+	_desc=$1 _pat=$2
+	shift 2
+	rm -f "$OUT"/report*
+	run_sp -o "$OUT/report" "$@"
+	expect_rc 2 "$_desc"
+	if [ "$(wc -l <"$OUT/stderr")" -ne 1 ]; then
+		fail "$_desc: want one line on stderr, got:"
+		sed 's/^/    /' "$OUT/stderr" | head -5
+	elif ! grep -Eq "^stackprof: .*$_pat" "$OUT/stderr"; then
+		fail "$_desc: stderr '$(cat "$OUT/stderr")' does not match '$_pat'"
+	fi
+	if [ -s "$OUT/stdout" ]; then
+		fail "$_desc: wrote to stdout"
+	fi
+	if ls "$OUT" | grep -q '^report'; then
+		fail "$_desc: left $(ls "$OUT" | grep '^report' | tr '\n' ' ')behind"
+	fi
+	if [ -e core ] || ls "$OUT" | grep -q '^core'; then
+		fail "$_desc: dumped core"
+	fi
+}
