@@ -259,6 +259,26 @@ static uint32_t extern_func(struct cg_image *img, const struct cg_decl *d)
 	return id;
 }
 
+static uint32_t extern_named(struct cg_image *img, const char *name)
+{
+	struct cg_decl d = { .name = name, .linkage = name, .abstract = SP_NONE };
+
+	return extern_func(img, &d);
+}
+
+/* A direct call's target: a function, or the external one behind a PLT stub. */
+static uint32_t callee_at(struct cg_image *img, uint64_t addr)
+{
+	uint32_t id = sp_u64map_get(&img->func_by_addr, addr);
+	const char *plt;
+
+	if (id == SP_NONE && img->elf.machine == EM_ARM)
+		id = sp_u64map_get(&img->func_by_addr, addr | 1);
+	if (id == SP_NONE && (plt = cg_elf_plt_name(&img->elf, addr)))
+		id = extern_named(img, plt);
+	return id;
+}
+
 /* Global symbols by name, for declarations resolved across units; a weak
  * default the linker overrode has no symbol left, so the winner is found. */
 static void index_global_names(struct cg_image *img, struct sp_u64map *by_name)
@@ -405,9 +425,7 @@ static void merge_dcall(struct cg_image *img, const struct cg_dcall *c,
 			indirect[caller]++;
 		return;
 	}
-	callee = func_at(img, c->target);
-	if (callee == SP_NONE && img->elf.machine == EM_ARM)
-		callee = func_at(img, c->target | 1);
+	callee = callee_at(img, c->target);
 	/* a jump to its own entry is a loop, not a tail call */
 	if (callee == SP_NONE || (c->kind == CG_INSN_JMP && callee == caller))
 		return;

@@ -130,7 +130,7 @@ static void scan_insn(struct cg_image *img, uint32_t func, cs_arch arch, const c
 	struct sp_func *f = &img->g->funcs[func];
 	bool call = insn_in_group(in, CS_GRP_CALL);
 	bool jump = insn_in_group(in, CS_GRP_JUMP);
-	uint64_t target, base = f->addr & ~(uint64_t)1;
+	uint64_t target, base = cg_code_addr(&img->elf, f->addr);
 	uint32_t callee;
 
 	if (!call && !jump)
@@ -154,7 +154,7 @@ static void scan_insn(struct cg_image *img, uint32_t func, cs_arch arch, const c
 int cg_scan_function(struct cg_image *img, uint32_t func, struct sp_err *err)
 {
 	const struct sp_func *f = &img->g->funcs[func];
-	uint64_t addr = f->addr & ~(uint64_t)1;
+	uint64_t addr = cg_code_addr(&img->elf, f->addr);
 	const unsigned char *code = cg_elf_code_at(&img->elf, addr, f->size);
 	cs_arch arch;
 	cs_mode mode;

@@ -115,7 +115,7 @@ static void record(struct cg_disasm *d, const cs_insn *in, enum cg_insn kind)
 static void scan_sym(struct cg_disasm *d, csh cs, cs_arch arch, cs_insn *in,
 		     const struct cg_elf *e, const struct cg_sym *sym)
 {
-	uint64_t addr = sym->addr & ~(uint64_t)1, pc = addr;
+	uint64_t addr = cg_code_addr(e, sym->addr), pc = addr;
 	const uint8_t *code = cg_elf_code_at(e, addr, sym->size);
 	size_t left = sym->size;
 

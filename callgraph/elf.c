@@ -70,11 +70,57 @@ static void elf_read_symtab(struct cg_elf *e, struct sp_graph *g, Elf_Scn *scn,
 	}
 }
 
+/* x86-64 PLT stubs are 16 bytes each, in .rela.plt order: in .plt.sec
+ * from its start (IBT builds), else in .plt after the one-stub header. */
+static void elf_read_plt(struct cg_elf *e, struct sp_graph *g, Elf_Scn *rela,
+			 uint64_t plt, uint64_t plt_sec)
+{
+	GElf_Shdr sh, dsh;
+	Elf_Data *d, *dd;
+	Elf_Scn *dyn;
+	size_t i, n;
+
+	if (e->machine != EM_X86_64 || !rela || !gelf_getshdr(rela, &sh) || !sh.sh_entsize)
+		return;
+	dyn = elf_getscn(e->elf, sh.sh_link);
+	d = elf_getdata(rela, NULL);
+	if (!dyn || !gelf_getshdr(dyn, &dsh) || !d || !(dd = elf_getdata(dyn, NULL)))
+		return;
+	n = sh.sh_size / sh.sh_entsize;
+	e->plt_names = sp_xcalloc(n, sizeof(*e->plt_names));
+	e->nplt = n;
+	e->plt_stride = 16;
+	e->plt_base = plt_sec ? plt_sec : plt + 16;
+	for (i = 0; i < n; i++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getrela(d, (int)i, &r) ||
+		    !gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym))
+			continue;
+		name = elf_strptr(e->elf, dsh.sh_link, sym.st_name);
+		if (name && *name)
+			e->plt_names[i] = sp_intern(g, name);
+	}
+}
+
+const char *cg_elf_plt_name(const struct cg_elf *e, uint64_t addr)
+{
+	uint64_t i;
+
+	if (!e->nplt || addr < e->plt_base || (addr - e->plt_base) % e->plt_stride)
+		return NULL;
+	i = (addr - e->plt_base) / e->plt_stride;
+	return i < e->nplt ? e->plt_names[i] : NULL;
+}
+
 static int elf_scan_sections(struct cg_elf *e, struct sp_graph *g,
 			     const char *path, struct sp_err *err)
 {
 	size_t shstrndx, code_cap = 0, sym_cap = 0;
-	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL, *rela_plt = NULL;
+	uint64_t plt = 0, plt_sec = 0;
 	GElf_Shdr sh, symsh;
 
 	if (elf_getshdrstrndx(e->elf, &shstrndx))
@@ -91,9 +137,16 @@ static int elf_scan_sections(struct cg_elf *e, struct sp_graph *g,
 			symtab = scn;
 		else if (sh.sh_type == SHT_DYNSYM)
 			dynsym = scn;
-		else if ((sh.sh_flags & SHF_EXECINSTR) && sh.sh_size)
+		else if (sh.sh_type == SHT_RELA && name && !strcmp(name, ".rela.plt"))
+			rela_plt = scn;
+		if ((sh.sh_flags & SHF_EXECINSTR) && sh.sh_size)
 			elf_add_code(e, &code_cap, scn, &sh, name);
+		if (name && !strcmp(name, ".plt"))
+			plt = sh.sh_addr;
+		else if (name && !strcmp(name, ".plt.sec"))
+			plt_sec = sh.sh_addr;
 	}
+	elf_read_plt(e, g, rela_plt, plt, plt_sec);
 	/* .dynsym only when stripped of .symtab: it lacks the local functions */
 	if (!symtab)
 		symtab = dynsym;
@@ -176,6 +229,7 @@ void cg_elf_close(struct cg_elf *e)
 		close(e->fd);
 	free(e->syms);
 	free(e->code);
+	free(e->plt_names);
 	if (e->sym_by_addr.nslots)
 		sp_u64map_release(&e->sym_by_addr);
 	memset(e, 0, sizeof(*e));

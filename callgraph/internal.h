@@ -34,6 +34,9 @@ struct cg_elf {
 	struct cg_code *code;
 	size_t ncode;
 	struct sp_u64map sym_by_addr;	/* address -> index of its best symbol */
+	const char **plt_names;		/* name of each PLT stub, by slot */
+	size_t nplt;
+	uint64_t plt_base, plt_stride;	/* stub i is at plt_base + i * plt_stride */
 };
 
 int cg_elf_open(struct cg_elf *e, struct sp_graph *g, const char *path, struct sp_err *err);
@@ -41,7 +44,14 @@ void cg_elf_close(struct cg_elf *e);
 /* Bytes of code at addr (at least len of them), or NULL. */
 const unsigned char *cg_elf_code_at(const struct cg_elf *e, uint64_t addr, size_t len);
 bool cg_elf_in_plt(const struct cg_elf *e, uint64_t addr);
+/* The external function a PLT stub jumps to (interned), or NULL. */
+const char *cg_elf_plt_name(const struct cg_elf *e, uint64_t addr);
 bool cg_elf_is_code(const struct cg_elf *e, uint64_t addr);
+/* Where a function's code starts: bit 0 of an ARM address only says Thumb. */
+static inline uint64_t cg_code_addr(const struct cg_elf *e, uint64_t addr)
+{
+	return e->machine == EM_ARM ? addr & ~(uint64_t)1 : addr;
+}
 
 /* ---- DWARF records (dwarf.c) ---- */
 

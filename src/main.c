@@ -312,44 +312,61 @@ static int resolve_entries(const struct sp_graph *g, const struct options *o,
 	return 0;
 }
 
-static int write_report(const struct sp_graph *g, const struct options *o,
-			const struct sp_report_opts *ro, struct sp_err *err)
-{
-	struct sp_atomic out;
-	FILE *fp = stdout;
-	int ret;
+/*
+ * The pictures and the report (-o or stdout): every file is written to a
+ * temporary first and only renamed once all of them are whole, so that an
+ * exit 2 leaves no output behind; stdout comes last for the same reason.
+ * One graphviz context serves every picture (see report/graphviz.h).
+ */
+enum { OUT_DOT, OUT_SVG, OUT_PNG, OUT_REPORT, OUT__COUNT };
 
-	if (o->output) {
-		if (sp_atomic_open(&out, o->output, err))
-			return -1;
-		fp = out.fp;
-	}
-	ret = o->json ? sp_report_json(g, ro, fp, err) : sp_report_text(g, ro, fp, err);
-	if (!o->output)
-		return ret || fflush(stdout) ? -1 : 0;
-	if (ret) {
-		sp_atomic_abort(&out);
-		return -1;
-	}
-	return sp_atomic_commit(&out, err);
-}
-
-static int write_graphs(const struct sp_graph *g, const struct options *o,
-			const struct sp_report_opts *ro, struct sp_err *err)
+static int write_one(struct sp_gv *gv, const struct sp_graph *g,
+		     const struct options *o, const struct sp_report_opts *ro,
+		     int which, FILE *fp, struct sp_err *err)
 {
+	static const char *const formats[] = { "dot", "svg", "png" };
 	struct sp_gv_opts go = {
 		.roots = ro->entries, .nroots = ro->nentries, .top = o->graph_top,
 		.depth = o->depth, .min_total = o->min_total, .all = o->all,
 		.has_budget = o->has_budget, .budget = o->budget,
 	};
 
-	if (o->dot && sp_gv_export(g, &go, "dot", o->dot, err))
+	if (which != OUT_REPORT)
+		return sp_gv_render(gv, g, &go, formats[which], fp, err);
+	return o->json ? sp_report_json(g, ro, fp, err) : sp_report_text(g, ro, fp, err);
+}
+
+static int write_outputs(const struct sp_graph *g, const struct options *o,
+			 const struct sp_report_opts *ro, struct sp_err *err)
+{
+	const char *paths[OUT__COUNT] = { o->dot, o->svg, o->png, o->output };
+	struct sp_atomic out[OUT__COUNT] = { { 0 } };
+	struct sp_gv *gv = NULL;
+	int i, ret = -1;
+
+	if ((o->svg || o->png) && !(gv = sp_gv_new(err)))
 		return -1;
-	if (o->svg && sp_gv_export(g, &go, "svg", o->svg, err))
-		return -1;
-	if (o->png && sp_gv_export(g, &go, "png", o->png, err))
-		return -1;
-	return 0;
+	for (i = 0; i < OUT__COUNT; i++) {
+		if (!paths[i] && i != OUT_REPORT)
+			continue;
+		if (paths[i] && sp_atomic_open(&out[i], paths[i], err))
+			goto out_abort;
+		if (write_one(gv, g, o, ro, i, paths[i] ? out[i].fp : stdout, err))
+			goto out_abort;
+	}
+	if (!o->output && fflush(stdout))
+		goto out_abort;
+	for (i = 0; i < OUT__COUNT; i++)
+		if (paths[i] && sp_atomic_commit(&out[i], err))
+			goto out_abort;
+	ret = 0;
+out_abort:
+	/* committed files stay (a rename cannot be undone); the rest go */
+	for (i = 0; i < OUT__COUNT; i++)
+		if (paths[i])
+			sp_atomic_abort(&out[i]);
+	sp_gv_free(gv);
+	return ret;
 }
 
 static int run(const struct options *o, struct sp_graph *g, struct sp_err *err)
@@ -366,7 +383,7 @@ static int run(const struct options *o, struct sp_graph *g, struct sp_err *err)
 		goto out;
 	ro.entries = entries;
 	ro.nentries = nentries;
-	if (write_report(g, o, &ro, err) || write_graphs(g, o, &ro, err))
+	if (write_outputs(g, o, &ro, err))
 		goto out;
 	ret = 0;
 	if (o->has_budget && sp_report_budget(g, &ro, stderr))
