@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/xalloc.h"
@@ -20,6 +21,20 @@ int sp_atomic_open(struct sp_atomic *a, const char *path, struct sp_err *err)
 	if (fd < 0) {
 		int e = errno;
 
+		free(a->tmp);
+		a->tmp = NULL;
+		a->fp = NULL;
+		return sp_err_set(err, "cannot write '%s': %s", path, strerror(e));
+	}
+	/* mkstemp makes 0600; an output file gets what open(2) would give */
+	mode_t mask = umask(0);
+
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask)) {
+		int e = errno;
+
+		close(fd);
+		unlink(a->tmp);
 		free(a->tmp);
 		a->tmp = NULL;
 		a->fp = NULL;

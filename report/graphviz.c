@@ -21,6 +21,9 @@
 #define GV_ROOT		(1u << 0)
 #define GV_PATH		(1u << 1)	/* on the worst path of a root */
 #define GV_NEAR		(1u << 2)	/* direct callee of a GV_PATH function */
+/* Beyond this many functions the paths' callees are left out: dot's layout
+ * grows much faster than linearly, and a kernel's worst path has hundreds. */
+#define GV_NEAR_MAX	80
 #define GV_SHOWN	(1u << 3)
 
 #define GV_FONT		"Helvetica"
@@ -33,6 +36,7 @@ struct gv_view {
 	uint8_t *mark;		/* GV_* per function */
 	uint32_t nshown;
 	uint64_t heat_max;	/* the total drawn fully red */
+	bool near;		/* direct callees of the paths are shown too */
 	Agraph_t *ag;
 	Agnode_t **nodes;	/* per function, NULL when not shown */
 	Agedge_t **edges;	/* per graph edge, NULL when not drawn */
@@ -210,7 +214,14 @@ static void gv_select(struct gv_view *v)
 		for (i = 0; i < g->nfuncs; i++)
 			v->mark[i] |= GV_SHOWN;
 	} else {
+		uint32_t near = 0;
+
 		for (i = 0; i < g->nfuncs; i++)
+			if (v->mark[i] & GV_PATH)
+				sp_func_for_each_edge(g, &g->funcs[i], e)
+					near += gv_valid(g, e->to);
+		v->near = near <= GV_NEAR_MAX;
+		for (i = 0; v->near && i < g->nfuncs; i++)
 			if (v->mark[i] & GV_PATH)
 				sp_func_for_each_edge(g, &g->funcs[i], e)
 					if (gv_valid(g, e->to))
@@ -459,11 +470,12 @@ static void gv_graph_label(struct gv_buf *b, const struct gv_view *v)
 	if (o->all) {
 		gv_addf(b, "all %u functions", v->g->nfuncs);
 	} else {
-		gv_addf(b, "showing %u of %u functions: worst path%s of %s%zu %s%s and %s callees",
+		gv_addf(b, "showing %u of %u functions: worst path%s of %s%zu %s%s",
 			v->nshown, v->g->nfuncs, v->nroots == 1 ? "" : "s",
 			o->nroots ? "" : "the top ", v->nroots,
-			o->nroots ? "given entr" : "entr", v->nroots == 1 ? "y" : "ies",
-			v->nroots == 1 ? "its" : "their");
+			o->nroots ? "given entr" : "entr", v->nroots == 1 ? "y" : "ies");
+		if (v->near)
+			gv_addf(b, " and %s callees", v->nroots == 1 ? "its" : "their");
 		if (o->depth)
 			gv_addf(b, ", depth <= %u", o->depth);
 		if (o->min_total)
