@@ -75,25 +75,6 @@ enum cg_insn cg_decode_before(const struct cg_elf *e, uint64_t ret_pc, uint64_t 
 	return CG_INSN_NONE;
 }
 
-static int cs_mode_for(const struct cg_elf *e, uint64_t addr, cs_arch *arch, cs_mode *mode)
-{
-	switch (e->machine) {
-	case EM_X86_64:
-		*arch = CS_ARCH_X86, *mode = CS_MODE_64;
-		return 0;
-	case EM_386:
-		*arch = CS_ARCH_X86, *mode = CS_MODE_32;
-		return 0;
-	case EM_AARCH64:
-		*arch = CS_ARCH_ARM64, *mode = CS_MODE_ARM;
-		return 0;
-	case EM_ARM:
-		*arch = CS_ARCH_ARM, *mode = (addr & 1) ? CS_MODE_THUMB : CS_MODE_ARM;
-		return 0;
-	}
-	return -1;
-}
-
 /* The immediate target of a direct branch, if it has one. */
 static bool insn_imm_target(cs_arch arch, const cs_insn *in, uint64_t *target)
 {
@@ -162,7 +143,7 @@ int cg_scan_function(struct cg_image *img, uint32_t func, struct sp_err *err)
 	cs_insn *insn;
 	size_t n, i;
 
-	if (!code || cs_mode_for(&img->elf, f->addr, &arch, &mode))
+	if (!code || cg_cs_setup(&img->elf, img->elf.machine == EM_ARM && (f->addr & 1), &arch, &mode))
 		return 0;	/* no bytes or no decoder: the node stays a leaf, partial */
 	if (cs_open(arch, mode, &cs) != CS_ERR_OK)
 		return sp_err_set(err, "capstone cannot decode this architecture");

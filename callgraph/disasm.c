@@ -16,7 +16,7 @@
 
 #include "common/xalloc.h"
 
-static int cs_setup(const struct cg_elf *e, bool thumb, cs_arch *arch, cs_mode *mode)
+int cg_cs_setup(const struct cg_elf *e, bool thumb, cs_arch *arch, cs_mode *mode)
 {
 	switch (e->machine) {
 	case EM_X86_64:
@@ -40,7 +40,7 @@ bool cg_disasm_supported(const struct cg_elf *e)
 	cs_arch arch;
 	cs_mode mode;
 
-	return e->type != ET_REL && cs_setup(e, false, &arch, &mode) == 0;
+	return e->type != ET_REL && cg_cs_setup(e, false, &arch, &mode) == 0;
 }
 
 /* "0xffffffff81001234" (x86, Intel syntax) or "#0x8000" (ARM): a direct
@@ -150,7 +150,7 @@ static void *disasm_thread(void *arg)
 	int t;
 
 	for (t = 0; t < 2; t++) {	/* [1]: Thumb, for ARM symbols with bit 0 set */
-		if (cs_setup(e, t == 1, &arch, &mode) || cs_open(arch, mode, &cs[t]) != CS_ERR_OK) {
+		if (cg_cs_setup(e, t == 1, &arch, &mode) || cs_open(arch, mode, &cs[t]) != CS_ERR_OK) {
 			d->failed = true;
 			return NULL;
 		}

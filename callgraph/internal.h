@@ -3,6 +3,7 @@
 #define SP_CG_INTERNAL_H
 
 #include <dwarf.h>
+#include <capstone/capstone.h>
 #include <pthread.h>
 #include <gelf.h>
 #include <libdwarf.h>
@@ -113,6 +114,8 @@ struct cg_disasm {
 };
 
 bool cg_disasm_supported(const struct cg_elf *e);
+/* capstone's architecture and mode for this ELF (Thumb when asked). */
+int cg_cs_setup(const struct cg_elf *e, bool thumb, cs_arch *arch, cs_mode *mode);
 int cg_disasm_start(struct cg_disasm *d, const struct cg_elf *e, struct sp_err *err);
 int cg_disasm_finish(struct cg_disasm *d, const char *path, struct sp_err *err);
 void cg_disasm_release(struct cg_disasm *d);
