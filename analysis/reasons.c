@@ -9,32 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/strbuf.h"
 #include "common/u64map.h"
 #include "common/xalloc.h"
-
-/* A growable string; buf is never NULL once used. */
-struct text {
-	char *buf;
-	size_t len, cap;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void text_addf(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		n = 0;
-	SP_ALLOC_GROW(t->buf, t->len + (size_t)n + 1, t->cap);
-	va_start(ap, fmt);
-	vsnprintf(t->buf + t->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	t->len += (size_t)n;
-}
 
 const char *sp_func_label(const struct sp_func *f)
 {
@@ -48,7 +25,7 @@ const char *sp_func_label(const struct sp_func *f)
  * map grows with what the search touches, not with the graph, so that a
  * report asking for many functions stays linear in practice.
  */
-static void cycle_through(const struct sp_graph *g, uint32_t w, struct text *t)
+static void cycle_through(const struct sp_graph *g, uint32_t w, struct sp_strbuf *t)
 {
 	struct sp_u64map parent;
 	uint32_t *queue = NULL, *chain = NULL;
@@ -80,28 +57,28 @@ static void cycle_through(const struct sp_graph *g, uint32_t w, struct text *t)
 		SP_ALLOC_GROW(chain, n + 1, ccap);
 		chain[n++] = last;
 	}
-	text_addf(t, "recursion %s", sp_func_label(&g->funcs[w]));
+	sp_strbuf_addf(t, "recursion %s", sp_func_label(&g->funcs[w]));
 	for (i = n; i-- > 0;)
-		text_addf(t, " -> %s", sp_func_label(&g->funcs[chain[i]]));
-	text_addf(t, " -> %s", sp_func_label(&g->funcs[w]));
+		sp_strbuf_addf(t, " -> %s", sp_func_label(&g->funcs[chain[i]]));
+	sp_strbuf_addf(t, " -> %s", sp_func_label(&g->funcs[w]));
 	free(chain);
 	free(queue);
 	sp_u64map_release(&parent);
 }
 
-static void dynamic_reason(const struct sp_func *f, struct text *t)
+static void dynamic_reason(const struct sp_func *f, struct sp_strbuf *t)
 {
-	text_addf(t, "dynamic frame in %s", sp_func_label(f));
+	sp_strbuf_addf(t, "dynamic frame in %s", sp_func_label(f));
 	if (f->file && f->line)
-		text_addf(t, " at %s:%u", f->file, f->line);
+		sp_strbuf_addf(t, " at %s:%u", f->file, f->line);
 	else if (f->file)
-		text_addf(t, " in %s", f->file);
+		sp_strbuf_addf(t, " in %s", f->file);
 	if (f->dyn_cause)
-		text_addf(t, " (%s)", f->dyn_cause);
+		sp_strbuf_addf(t, " (%s)", f->dyn_cause);
 }
 
 static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
-		     struct text *t)
+		     struct sp_strbuf *t)
 {
 	const struct sp_func *f = &g->funcs[w];
 
@@ -113,23 +90,23 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 		cycle_through(g, w, t);
 		return;
 	case SP_CAUSE_INDIRECT:
-		text_addf(t, "indirect call in %s", sp_func_label(f));
+		sp_strbuf_addf(t, "indirect call in %s", sp_func_label(f));
 		return;
 	case SP_CAUSE_UNKNOWN:
-		text_addf(t, "unknown frame size for %s", sp_func_label(f));
+		sp_strbuf_addf(t, "unknown frame size for %s", sp_func_label(f));
 		return;
 	case SP_CAUSE_INCOMPLETE:
 	case SP_CAUSE__COUNT:
 		break;
 	}
-	text_addf(t, "calls not listed in DWARF in %s", sp_func_label(f));
+	sp_strbuf_addf(t, "calls not listed in DWARF in %s", sp_func_label(f));
 }
 
 size_t sp_reasons(const struct sp_graph *g, uint32_t id,
 		  void (*emit)(void *ctx, const char *reason), void *ctx)
 {
 	const struct sp_result *r;
-	struct text t = { NULL, 0, 0 };
+	struct sp_strbuf t = { NULL, 0, 0 };
 	size_t count = 0;
 	int c;
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/atomic.h"
+#include "common/strbuf.h"
 #include "common/xalloc.h"
 
 /* gv_view.mark bits */
@@ -42,48 +43,24 @@ struct gv_view {
 	Agedge_t **edges;	/* per graph edge, NULL when not drawn */
 };
 
-/* A growable string: the labels are built from several pieces. */
-struct gv_buf {
-	char *s;
-	size_t len, cap;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void gv_addf(struct gv_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	SP_ALLOC_GROW(b->s, b->len + (size_t)n + 1, b->cap);
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
 /*
  * Graphviz gives backslashes in labels a meaning ("\n", "\N"), so text
  * from the input has each one doubled to stay literal.
  */
-static void gv_add_text(struct gv_buf *b, const char *s)
+static void gv_add_text(struct sp_strbuf *b, const char *s)
 {
 	for (; *s; s++) {
-		SP_ALLOC_GROW(b->s, b->len + 3, b->cap);
+		SP_ALLOC_GROW(b->buf, b->len + 3, b->cap);
 		if (*s == '\\')
-			b->s[b->len++] = '\\';
-		b->s[b->len++] = *s;
-		b->s[b->len] = '\0';
+			b->buf[b->len++] = '\\';
+		b->buf[b->len++] = *s;
+		b->buf[b->len] = '\0';
 	}
 }
 
-static const char *gv_str(const struct gv_buf *b)
+static const char *gv_str(const struct sp_strbuf *b)
 {
-	return b->s ? b->s : "";
+	return b->buf ? b->buf : "";
 }
 
 static bool gv_valid(const struct sp_graph *g, uint32_t id)
@@ -241,12 +218,12 @@ static void gv_select(struct gv_view *v)
 
 /* ---- building the cgraph graph ---- */
 
-static void gv_add_total(struct gv_buf *b, const struct sp_func *f)
+static void gv_add_total(struct sp_strbuf *b, const struct sp_func *f)
 {
 	if (f->res.overflow)
-		gv_addf(b, "overflow");
+		sp_strbuf_addf(b, "overflow");
 	else
-		gv_addf(b, "%s%llu B", f->res.bounded ? "" : ">= ",
+		sp_strbuf_addf(b, "%s%llu B", f->res.bounded ? "" : ">= ",
 			(unsigned long long)f->res.total);
 }
 
@@ -262,42 +239,42 @@ static const char *gv_basename(const char *file)
 	return slash ? slash + 1 : file;
 }
 
-static void gv_node_label(struct gv_buf *b, const struct sp_func *f)
+static void gv_node_label(struct sp_strbuf *b, const struct sp_func *f)
 {
 	gv_add_text(b, f->name ? f->name : "?");
 	if (f->file) {
-		gv_addf(b, " (");
+		sp_strbuf_addf(b, " (");
 		gv_add_text(b, gv_basename(f->file));
-		gv_addf(b, ")");
+		sp_strbuf_addf(b, ")");
 	}
 	if (f->qual == SP_QUAL_UNKNOWN)
-		gv_addf(b, "\\nself ?");
+		sp_strbuf_addf(b, "\\nself ?");
 	else
-		gv_addf(b, "\\nself %llu B", (unsigned long long)f->self);
-	gv_addf(b, "\\ntotal ");
+		sp_strbuf_addf(b, "\\nself %llu B", (unsigned long long)f->self);
+	sp_strbuf_addf(b, "\\ntotal ");
 	gv_add_total(b, f);
 	/* "self ?" already says it of a function without frame data */
 	if (f->res.partial && f->qual != SP_QUAL_UNKNOWN)
-		gv_addf(b, " (partial)");
+		sp_strbuf_addf(b, " (partial)");
 	if (gv_is_dynamic(f)) {
-		gv_addf(b, "\\n%s", sp_qual_name(f->qual));
+		sp_strbuf_addf(b, "\\n%s", sp_qual_name(f->qual));
 		if (f->dyn_cause) {
-			gv_addf(b, ": ");
+			sp_strbuf_addf(b, ": ");
 			gv_add_text(b, f->dyn_cause);
 		}
 	}
 }
 
-static void gv_node_tooltip(struct gv_buf *b, const struct sp_func *f)
+static void gv_node_tooltip(struct sp_strbuf *b, const struct sp_func *f)
 {
 	if (f->file) {
 		gv_add_text(b, f->file);
 		if (f->line)
-			gv_addf(b, ":%u", f->line);
+			sp_strbuf_addf(b, ":%u", f->line);
 		return;
 	}
 	gv_add_text(b, f->name ? f->name : "?");
-	gv_addf(b, " (%s)", (f->flags & SP_F_EXTERNAL) ? "external" : "no source location");
+	sp_strbuf_addf(b, " (%s)", (f->flags & SP_F_EXTERNAL) ? "external" : "no source location");
 }
 
 /*
@@ -306,16 +283,16 @@ static void gv_node_tooltip(struct gv_buf *b, const struct sp_func *f)
  */
 static Agnode_t *gv_new_node(Agraph_t *ag, const struct sp_func *f, uint32_t id)
 {
-	struct gv_buf name = { 0 };
+	struct sp_strbuf name = { 0 };
 	Agnode_t *n;
 
 	if (f->file)
-		gv_addf(&name, "%s:", f->file);
-	gv_addf(&name, "%s", f->name ? f->name : "?");
-	if (agnode(ag, name.s, 0) || !strcmp(name.s, "<indirect>"))
-		gv_addf(&name, "#%u", id);
-	n = agnode(ag, name.s, 1);
-	free(name.s);
+		sp_strbuf_addf(&name, "%s:", f->file);
+	sp_strbuf_addf(&name, "%s", f->name ? f->name : "?");
+	if (agnode(ag, name.buf, 0) || !strcmp(name.buf, "<indirect>"))
+		sp_strbuf_addf(&name, "#%u", id);
+	n = agnode(ag, name.buf, 1);
+	free(name.buf);
 	return n;
 }
 
@@ -354,15 +331,15 @@ static void gv_add_to_cluster(struct gv_view *v, Agnode_t *n, const struct sp_fu
 static void gv_add_node(struct gv_view *v, uint32_t id)
 {
 	const struct sp_func *f = &v->g->funcs[id];
-	struct gv_buf label = { 0 }, tip = { 0 };
+	struct sp_strbuf label = { 0 }, tip = { 0 };
 	Agnode_t *n = gv_new_node(v->ag, f, id);
 	char fill[8];
 
 	gv_node_label(&label, f);
 	gv_node_tooltip(&tip, f);
 	gv_heat(fill, f->res.total, v->heat_max);
-	agsafeset(n, "label", label.s, "");
-	agsafeset(n, "tooltip", tip.s, "");
+	agsafeset(n, "label", label.buf, "");
+	agsafeset(n, "tooltip", tip.buf, "");
 	agsafeset(n, "fillcolor", fill, "white");
 	if (gv_is_dynamic(f))
 		agsafeset(n, "shape", "octagon", "box");
@@ -373,8 +350,8 @@ static void gv_add_node(struct gv_view *v, uint32_t id)
 	if ((f->flags & SP_F_RECURSIVE) && f->res.scc != SP_NONE)
 		gv_add_to_cluster(v, n, f);
 	v->nodes[id] = n;
-	free(label.s);
-	free(tip.s);
+	free(label.buf);
+	free(tip.buf);
 }
 
 static void gv_add_edges(struct gv_view *v)
@@ -442,7 +419,7 @@ static void gv_mark_path_edges(struct gv_view *v, uint32_t root)
 	gv_for_each_path_step(g, root, id, steps) {
 		const struct sp_func *f = &g->funcs[id];
 		const struct sp_func *callee = &g->funcs[f->res.next];
-		struct gv_buf label = { 0 };
+		struct sp_strbuf label = { 0 };
 		Agedge_t *e;
 
 		if (!v->nodes[id] || !v->nodes[f->res.next])
@@ -454,34 +431,34 @@ static void gv_mark_path_edges(struct gv_view *v, uint32_t root)
 		agsafeset(e, "color", "red", "");
 		agsafeset(e, "fontcolor", "red", "");
 		agsafeset(e, "penwidth", "3", "");
-		agsafeset(e, "label", label.s, "");
-		free(label.s);
+		agsafeset(e, "label", label.buf, "");
+		free(label.buf);
 	}
 }
 
-static void gv_graph_label(struct gv_buf *b, const struct gv_view *v)
+static void gv_graph_label(struct sp_strbuf *b, const struct gv_view *v)
 {
 	const struct sp_gv_opts *o = v->o;
 
 	if (v->g->binary) {
 		gv_add_text(b, gv_basename(v->g->binary));
-		gv_addf(b, ": ");
+		sp_strbuf_addf(b, ": ");
 	}
 	if (o->all) {
-		gv_addf(b, "all %u functions", v->g->nfuncs);
+		sp_strbuf_addf(b, "all %u functions", v->g->nfuncs);
 	} else {
-		gv_addf(b, "showing %u of %u functions: worst path%s of %s%zu %s%s",
+		sp_strbuf_addf(b, "showing %u of %u functions: worst path%s of %s%zu %s%s",
 			v->nshown, v->g->nfuncs, v->nroots == 1 ? "" : "s",
 			o->nroots ? "" : "the top ", v->nroots,
 			o->nroots ? "given entr" : "entr", v->nroots == 1 ? "y" : "ies");
 		if (v->near)
-			gv_addf(b, " and %s callees", v->nroots == 1 ? "its" : "their");
+			sp_strbuf_addf(b, " and %s callees", v->nroots == 1 ? "its" : "their");
 		if (o->depth)
-			gv_addf(b, ", depth <= %u", o->depth);
+			sp_strbuf_addf(b, ", depth <= %u", o->depth);
 		if (o->min_total)
-			gv_addf(b, ", total >= %llu B", (unsigned long long)o->min_total);
+			sp_strbuf_addf(b, ", total >= %llu B", (unsigned long long)o->min_total);
 	}
-	gv_addf(b, "\\nheat relative to %s %llu B",
+	sp_strbuf_addf(b, "\\nheat relative to %s %llu B",
 		o->has_budget && o->budget ? "the budget" : "the largest total",
 		(unsigned long long)v->heat_max);
 }
@@ -504,7 +481,7 @@ static void gv_set_defaults(Agraph_t *ag)
 static void gv_build(struct gv_view *v)
 {
 	const struct sp_graph *g = v->g;
-	struct gv_buf label = { 0 };
+	struct sp_strbuf label = { 0 };
 	uint32_t i;
 	size_t r;
 
@@ -519,7 +496,7 @@ static void gv_build(struct gv_view *v)
 		gv_mark_path_edges(v, v->roots[r]);
 	gv_graph_label(&label, v);
 	agsafeset(v->ag, "label", (char *)gv_str(&label), "");
-	free(label.s);
+	free(label.buf);
 }
 
 /* ---- writing ---- */

@@ -1,0 +1,15 @@
+/* strbuf.h - a growable string, for text built from several pieces. */
+#ifndef SP_STRBUF_H
+#define SP_STRBUF_H
+
+#include <stddef.h>
+
+struct sp_strbuf {
+	char *buf;		/* NUL-terminated once anything was added */
+	size_t len, cap;
+};
+
+__attribute__((format(printf, 2, 3)))
+void sp_strbuf_addf(struct sp_strbuf *sb, const char *fmt, ...);
+
+#endif
