@@ -69,7 +69,9 @@ e2e: stackprof samples
 test: unit e2e
 
 demo: stackprof samples
-	./stackprof --top 3 samples/chain
+	./stackprof --top 2 samples/chain/chain
+	./stackprof --top 2 samples/recursion/recursion
+	./stackprof --top 1 samples/vla/vla
 
 install: stackprof
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
