@@ -3,7 +3,10 @@
 # DWARF, for the kernel-scale benchmarks.  The tree is cached outside the
 # repository: nothing of it is ever committed.
 #
-#   bench/build-kernel.sh [dwarf4|dwarf5] [extra KCFLAGS]
+#   bench/build-kernel.sh [dwarf4|dwarf5|modules] [extra KCFLAGS]
+#
+# "modules" is DWARF 4 with CONFIG_MODULES=y and the 8250 serial driver
+# (8250.ko, 8250_base.ko, serial_base.ko...) built as loadable modules.
 #   STACKPROF_KERNEL_CACHE=/tmp/stackprof-kernel   where trees are kept
 #
 # Prints the path of the built vmlinux on its last line.
@@ -38,12 +41,17 @@ if [ ! -f "$tree/vmlinux" ]; then
 	done
 	case "$variant" in
 	dwarf5) scripts/config --disable DEBUG_INFO_DWARF4 --enable DEBUG_INFO_DWARF5 ;;
+	modules)
+		scripts/config --disable DEBUG_INFO_DWARF5 --enable DEBUG_INFO_DWARF4 \
+			--enable MODULES --enable MODULE_UNLOAD \
+			--module SERIAL_8250 --module SERIAL_CORE
+		targets="vmlinux modules" ;;
 	*) scripts/config --disable DEBUG_INFO_DWARF5 --enable DEBUG_INFO_DWARF4 ;;
 	esac
 	scripts/config --disable DEBUG_INFO_NONE --disable DEBUG_INFO_REDUCED \
 		--disable DEBUG_INFO_SPLIT --disable DEBUG_INFO_BTF
 	make -s olddefconfig
-	make -s -j"$(nproc)" vmlinux \
+	make -s -j"$(nproc)" ${targets:-vmlinux} \
 		KCFLAGS="-fstack-usage -fcallgraph-info=su,da $extra" >build.log 2>&1 ||
 		{ tail -n 30 build.log >&2; exit 1; }
 fi

@@ -349,6 +349,20 @@ static uint32_t func_at(const struct cg_image *img, uint64_t addr)
 	return sp_u64map_get(&img->func_by_addr, addr);
 }
 
+/* The callee of the direct branch ending at site whose encoded target is
+ * addr: in a relocatable object the relocation says, and a symbol it
+ * leaves undefined is a function of another ELF, found by name later. */
+static uint32_t branch_callee(struct cg_image *img, uint64_t site, uint64_t addr)
+{
+	const struct cg_reloc *rel = cg_elf_branch_reloc(&img->elf, site);
+
+	if (!rel)
+		return callee_at(img, addr);
+	if (rel->name)
+		return extern_named(img, rel->name);
+	return callee_at(img, rel->target);
+}
+
 static void add_site_edge(struct resolver *r, const struct cg_site *site)
 {
 	struct cg_image *img = r->img;
@@ -369,10 +383,11 @@ static void add_site_edge(struct resolver *r, const struct cg_site *site)
 		callee = func_at(img, site->target);
 	/* the instruction is the ground truth: clones share one abstract
 	 * origin, and a weak symbol may have been overridden */
-	if (callee == SP_NONE && img->elf.type != ET_REL)
+	if (callee == SP_NONE)
 		insn = cg_decode_before(&img->elf, site->ret_pc, &addr);
 	if (callee == SP_NONE && (insn == CG_INSN_CALL || insn == CG_INSN_JMP)) {
-		callee = func_at(img, addr);
+		callee = img->elf.type == ET_REL ? branch_callee(img, site->ret_pc, addr) :
+			 func_at(img, addr);
 		if (callee != SP_NONE) {
 			img->stats.edges_decoded++;
 			if (insn == CG_INSN_JMP)
@@ -425,7 +440,7 @@ static void merge_dcall(struct cg_image *img, const struct cg_dcall *c,
 			indirect[caller]++;
 		return;
 	}
-	callee = callee_at(img, c->target);
+	callee = branch_callee(img, c->site, c->target);
 	/* a jump to its own entry is a loop, not a tail call */
 	if (callee == SP_NONE || (c->kind == CG_INSN_JMP && callee == caller))
 		return;
@@ -448,7 +463,7 @@ static void mark_complete(struct cg_image *img, const uint32_t *indirect)
 	sp_u64map_init(&partial, d->npartial);
 	for (k = 0; k < d->npartial; k++)
 		sp_u64map_put(&partial, d->partial[k], 1);
-	for (i = 0; i < img->g->nfuncs; i++) {
+	for (i = img->func_first; i < img->g->nfuncs; i++) {
 		struct sp_func *f = &img->g->funcs[i];
 
 		if (!(f->flags & SP_F_HAS_CODE) || !wants_code_indirect(img, f))

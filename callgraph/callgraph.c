@@ -1,7 +1,9 @@
 /* callgraph.c - open, load and close an image: the stage's public face. */
 #include "callgraph/internal.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "callgraph/dwarf_compat.h"
 #include "common/xalloc.h"
@@ -21,7 +23,9 @@ int cg_open(struct cg_image **out, const char *path, struct sp_err *err)
 static int open_dwarf(struct cg_image *img, struct sp_err *err)
 {
 	Dwarf_Error derr = NULL;
-	int res = cg_dwarf_init(img->elf.fd, &img->dbg, &derr);
+	int res = img->elf.type == ET_REL ?
+		  cg_dwobj_init(&img->dwobj, &img->elf, &img->dbg, &derr) :
+		  cg_dwarf_init(img->elf.fd, &img->dbg, &derr);
 
 	if (res == DW_DLV_NO_ENTRY)
 		return sp_err_set(err, "'%s': no DWARF debug information (build with -g)",
@@ -40,6 +44,8 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 {
 	img->g = g;
 	img->opts = *opts;
+	img->func_first = g->nfuncs;
+	img->cu_first = g->ncus;
 	if (cg_elf_open(&img->elf, g, img->path, err) || open_dwarf(img, err))
 		return -1;
 	g->binary = sp_intern(g, img->path);
@@ -51,10 +57,74 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 	sp_u64map_init(&img->sub_by_off, 4096);
 	if (cg_dwarf_walk(img, err) || cg_disasm_finish(&img->disasm, img->path, err))
 		return -1;
-	if (!g->ncus)
+	if (!img->ncus_own)
 		return sp_err_set(err, "'%s': no DWARF compile units (build with -g)",
 				  img->path);
-	return cg_build(img, err);
+	if (cg_build(img, err))
+		return -1;
+	img->func_end = g->nfuncs;
+	return 0;
+}
+
+static void index_exports(const struct cg_image *img, struct sp_u64map *by_name)
+{
+	size_t i;
+
+	for (i = 0; i < img->elf.nsyms; i++) {
+		const struct cg_sym *sym = &img->elf.syms[i];
+		uint32_t id;
+
+		if (sym->bind == STB_LOCAL ||
+		    sp_u64map_get(by_name, (uintptr_t)sym->name) != SP_NONE)
+			continue;
+		id = sp_u64map_get(&img->func_by_addr, sym->addr);
+		if (id != SP_NONE)
+			sp_u64map_put(by_name, (uintptr_t)sym->name, id);
+	}
+}
+
+void cg_link(struct cg_image *const *imgs, size_t n, struct sp_graph *g,
+	     uint32_t *linked)
+{
+	struct sp_u64map by_name;
+	size_t i, cap = 0;
+	uint32_t k;
+
+	*linked = 0;
+	for (i = 0; i < n; i++)
+		cap += imgs[i]->elf.nsyms;
+	sp_u64map_init(&by_name, cap);
+	for (i = 0; i < n; i++)
+		index_exports(imgs[i], &by_name);
+	for (k = 0; k < g->nedges; k++) {
+		const struct sp_func *f = &g->funcs[g->edges[k].to];
+		const char *name = f->symbol ? f->symbol : f->name;
+		uint32_t id;
+
+		if (!(f->flags & SP_F_EXTERNAL) || !name)
+			continue;
+		id = sp_u64map_get(&by_name, (uintptr_t)name);
+		if (id != SP_NONE) {
+			g->edges[k].to = id;
+			(*linked)++;
+		}
+	}
+	sp_u64map_release(&by_name);
+	sp_graph_finalize(g);
+}
+
+bool cg_is_elf_file(const char *path)
+{
+	unsigned char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool elf;
+
+	if (fd < 0)
+		return false;
+	elf = read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic) &&
+	      !memcmp(magic, ELFMAG, SELFMAG);
+	close(fd);
+	return elf;
 }
 
 const struct cg_stats *cg_stats(const struct cg_image *img)
@@ -66,7 +136,7 @@ static void release_files(struct cg_image *img)
 {
 	uint32_t i;
 
-	for (i = 0; img->files && img->g && i < img->g->ncus; i++)
+	for (i = 0; img->files && img->g && i < img->ncus_own; i++)
 		if (img->files[i].names)
 			cg_dealloc_srcfiles(img->dbg, img->files[i].names,
 					    img->files[i].count);
@@ -82,8 +152,11 @@ void cg_close(struct cg_image *img)
 		return;
 	cg_disasm_release(&img->disasm);
 	release_files(img);
-	if (img->dbg)
+	if (img->dbg && img->dwobj.elf)
+		dwarf_object_finish(img->dbg, &derr);
+	else if (img->dbg)
 		dwarf_finish(img->dbg, &derr);
+	cg_dwobj_release(&img->dwobj);
 	cg_elf_close(&img->elf);
 	free(img->subs);
 	free(img->sites);

@@ -47,6 +47,16 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
  * variable-length array) and set f->dyn_cause. */
 int cg_describe_dynamic(struct cg_image *img, struct sp_graph *g, struct sp_err *err);
 const struct cg_stats *cg_stats(const struct cg_image *img);
+/*
+ * Several images in one graph (vmlinux and its modules): a call to an
+ * external function that another image defines as a global symbol is
+ * redirected to that definition (earlier images win), then the graph is
+ * finalized again.  *linked counts the redirected call edges.
+ */
+void cg_link(struct cg_image *const *imgs, size_t n, struct sp_graph *g,
+	     uint32_t *linked);
+/* Does path name a readable file that starts with the ELF magic? */
+bool cg_is_elf_file(const char *path);
 void cg_close(struct cg_image *img);
 
 #endif

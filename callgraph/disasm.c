@@ -40,7 +40,7 @@ bool cg_disasm_supported(const struct cg_elf *e)
 	cs_arch arch;
 	cs_mode mode;
 
-	return e->type != ET_REL && cg_cs_setup(e, false, &arch, &mode) == 0;
+	return cg_cs_setup(e, false, &arch, &mode) == 0;
 }
 
 /* "0xffffffff81001234" (x86, Intel syntax) or "#0x8000" (ARM): a direct

@@ -34,9 +34,12 @@ int cg_dwarf_err(struct cg_image *img, Dwarf_Error derr, struct sp_err *err,
 
 const char *cg_cu_file(struct cg_image *img, uint32_t cu, Dwarf_Unsigned n)
 {
-	const struct cg_cu_files *f = &img->files[cu];
+	const struct cg_cu_files *f;
 	Dwarf_Signed i;
 
+	if (cu < img->cu_first || cu - img->cu_first >= img->ncus_own)
+		return NULL;
+	f = &img->files[cu - img->cu_first];
 	if (!f->names || n < (Dwarf_Unsigned)f->base)
 		return NULL;
 	i = (Dwarf_Signed)(n - (Dwarf_Unsigned)f->base);
@@ -470,7 +473,7 @@ static const char *die_string(struct cg_image *img, Dwarf_Die die, Dwarf_Half at
 
 static void read_cu_files(struct cg_image *img, Dwarf_Die cu_die, struct walk_cu *wc)
 {
-	struct cg_cu_files *f = &img->files[wc->cu];
+	struct cg_cu_files *f = &img->files[wc->cu - img->cu_first];
 	Dwarf_Error derr = NULL;
 
 	f->base = wc->version >= 5 ? 0 : 1;
@@ -499,9 +502,11 @@ static uint32_t begin_cu(struct cg_image *img, Dwarf_Die cu_die, uint16_t versio
 		dwarf_dealloc_error(img->dbg, derr), derr = NULL;
 	if (dwarf_dieoffset(cu_die, &off, &derr) != DW_DLV_OK && derr)
 		dwarf_dealloc_error(img->dbg, derr);
-	img->files = sp_xrealloc(img->files, g->ncus * sizeof(*img->files));
-	img->cu_die_off = sp_xrealloc(img->cu_die_off, g->ncus * sizeof(*img->cu_die_off));
-	img->cu_die_off[cu] = off;
+	img->ncus_own = cu - img->cu_first + 1;
+	img->files = sp_xrealloc(img->files, img->ncus_own * sizeof(*img->files));
+	img->cu_die_off = sp_xrealloc(img->cu_die_off,
+				      img->ncus_own * sizeof(*img->cu_die_off));
+	img->cu_die_off[cu - img->cu_first] = off;
 	wc->cu = cu;
 	wc->version = version;
 	wc->base = lo;
@@ -544,7 +549,7 @@ int cg_dwarf_walk(struct cg_image *img, struct sp_err *err)
 
 static uint32_t cu_of_die_offset(const struct cg_image *img, Dwarf_Off cu_off)
 {
-	uint32_t lo = 0, hi = img->g->ncus;
+	uint32_t lo = 0, hi = img->ncus_own;
 
 	/* CU DIE offsets increase in walk order */
 	while (lo < hi) {
@@ -555,7 +560,8 @@ static uint32_t cu_of_die_offset(const struct cg_image *img, Dwarf_Off cu_off)
 		else
 			hi = mid;
 	}
-	return lo < img->g->ncus && img->cu_die_off[lo] == cu_off ? lo : SP_NONE;
+	return lo < img->ncus_own && img->cu_die_off[lo] == cu_off ?
+	       img->cu_first + lo : SP_NONE;
 }
 
 uint32_t cg_sub_at(struct cg_image *img, Dwarf_Off off)

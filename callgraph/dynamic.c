@@ -174,7 +174,7 @@ int cg_describe_dynamic(struct cg_image *img, struct sp_graph *g, struct sp_err 
 	uint32_t i;
 
 	(void)err;	/* an unreadable subtree only loses the cause's name */
-	for (i = 0; i < g->nfuncs; i++) {
+	for (i = img->func_first; i < img->func_end && i < g->nfuncs; i++) {
 		struct sp_func *f = &g->funcs[i];
 		Dwarf_Die die = NULL;
 		Dwarf_Error derr = NULL;

@@ -33,9 +33,11 @@ static void elf_add_code(struct cg_elf *e, size_t *cap, Elf_Scn *scn,
 	Elf_Data *d = sh->sh_type == SHT_NOBITS ? NULL : elf_rawdata(scn, NULL);
 	struct cg_code *c;
 
+	size_t ndx = elf_ndxscn(scn);
+
 	SP_ALLOC_GROW(e->code, e->ncode + 1, *cap);
 	c = &e->code[e->ncode++];
-	c->addr = sh->sh_addr;
+	c->addr = sh->sh_addr + (ndx < e->nsec ? e->sec_base[ndx] : 0);
 	c->size = sh->sh_size;
 	c->bytes = d && d->d_size >= sh->sh_size ? d->d_buf : NULL;
 	c->is_plt = name && !strncmp(name, ".plt", 4);
@@ -62,7 +64,8 @@ static void elf_read_symtab(struct cg_elf *e, struct sp_graph *g, Elf_Scn *scn,
 		if (!name || !*name)
 			continue;
 		SP_ALLOC_GROW(e->syms, e->nsyms + 1, *cap);
-		e->syms[e->nsyms].addr = sym.st_value;
+		e->syms[e->nsyms].addr = sym.st_value +
+			(sym.st_shndx < e->nsec ? e->sec_base[sym.st_shndx] : 0);
 		e->syms[e->nsyms].size = sym.st_size;
 		e->syms[e->nsyms].name = sp_intern(g, name);
 		e->syms[e->nsyms].bind = GELF_ST_BIND(sym.st_info);
@@ -115,6 +118,167 @@ const char *cg_elf_plt_name(const struct cg_elf *e, uint64_t addr)
 	return i < e->nplt ? e->plt_names[i] : NULL;
 }
 
+/* Where a relocatable object's allocated sections would be if linked:
+ * one after the other from 64 KiB, each aligned; 0 stays "no address". */
+static int elf_layout(struct cg_elf *e, const char *path, struct sp_err *err)
+{
+	uint64_t next = 0x10000;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (e->type != ET_REL)
+		return 0;
+	if (elf_getshdrnum(e->elf, &e->nsec))
+		return sp_err_set(err, "'%s': bad section header table: %s",
+				  path, elf_errmsg(-1));
+	e->sec_base = sp_xcalloc(e->nsec ? e->nsec : 1, sizeof(*e->sec_base));
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		uint64_t align;
+		size_t ndx = elf_ndxscn(scn);
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || ndx >= e->nsec)
+			continue;
+		align = sh.sh_addralign > 1 && sh.sh_addralign < 0x10000 ? sh.sh_addralign : 1;
+		next = (next + align - 1) & ~(align - 1);
+		if (sh.sh_size > UINT64_MAX / 4 - next)
+			return sp_err_set(err, "'%s': section too large", path);
+		e->sec_base[ndx] = next;
+		next += sh.sh_size ? sh.sh_size : 1;
+	}
+	return 0;
+}
+
+bool cg_elf_sym_value(const struct cg_elf *e, size_t i, uint64_t *value,
+		      const char **name, struct sp_graph *g)
+{
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	Elf_Data *d;
+	const char *s;
+
+	*name = NULL;
+	if (!e->symtab || !gelf_getshdr(e->symtab, &sh) ||
+	    !(d = elf_getdata(e->symtab, NULL)) || i > INT32_MAX ||
+	    !gelf_getsym(d, (int)i, &sym))
+		return false;
+	if (sym.st_shndx == SHN_UNDEF) {
+		s = elf_strptr(e->elf, sh.sh_link, sym.st_name);
+		*name = s && *s && g ? sp_intern(g, s) : NULL;
+		return false;
+	}
+	*value = sym.st_value + (sym.st_shndx < e->nsec ? e->sec_base[sym.st_shndx] : 0);
+	return true;
+}
+
+/* Branch relocation types, and where the branch lands relative to S + A:
+ * x86's rel32 counts from the end of its 4-byte field, arm64's imm26 from
+ * the instruction that holds it. */
+static bool branch_reloc_type(uint16_t machine, uint32_t type, int64_t *bias)
+{
+	switch (machine) {
+	case EM_X86_64:
+		*bias = 4;
+		return type == R_X86_64_PC32 || type == R_X86_64_PLT32;
+	case EM_386:
+		*bias = 4;
+		return type == R_386_PC32 || type == R_386_PLT32;
+	case EM_AARCH64:
+		*bias = 0;
+		return type == R_AARCH64_CALL26 || type == R_AARCH64_JUMP26;
+	}
+	return false;
+}
+
+static int64_t rel_addend(const Elf_Data *target, uint64_t off)
+{
+	const unsigned char *p = target ? target->d_buf : NULL;
+
+	if (!p || off > target->d_size || target->d_size - off < 4)
+		return 0;
+	return (int32_t)((uint32_t)p[off] | (uint32_t)p[off + 1] << 8 |
+			 (uint32_t)p[off + 2] << 16 | (uint32_t)p[off + 3] << 24);
+}
+
+static void add_branch_reloc(struct cg_elf *e, struct sp_graph *g, size_t *cap,
+			     uint64_t site, size_t sym, int64_t addend)
+{
+	struct cg_reloc *r;
+	uint64_t value = 0;
+	const char *name;
+	bool defined = cg_elf_sym_value(e, sym, &value, &name, g);
+
+	if (!defined && !name)
+		return;
+	SP_ALLOC_GROW(e->relocs, e->nrelocs + 1, *cap);
+	r = &e->relocs[e->nrelocs];
+	r->target = defined ? value + (uint64_t)addend : 0;
+	r->name = defined ? NULL : name;
+	sp_u64map_put(&e->reloc_at, site, (uint32_t)e->nrelocs++);
+}
+
+/* The relocations of one code section's branches. */
+static void elf_read_branch_relocs(struct cg_elf *e, struct sp_graph *g, Elf_Scn *rel,
+				   const GElf_Shdr *sh, size_t *cap)
+{
+	Elf_Scn *code = elf_getscn(e->elf, sh->sh_info);
+	Elf_Data *d = elf_getdata(rel, NULL), *cd;
+	GElf_Shdr csh;
+	size_t i, n;
+
+	if (!code || !gelf_getshdr(code, &csh) || !(csh.sh_flags & SHF_EXECINSTR) ||
+	    !d || !sh->sh_entsize || sh->sh_info >= e->nsec)
+		return;
+	cd = csh.sh_type == SHT_NOBITS ? NULL : elf_rawdata(code, NULL);
+	n = sh->sh_size / sh->sh_entsize;
+	for (i = 0; i < n && i <= INT32_MAX; i++) {
+		GElf_Rela r;
+		GElf_Rel rl;
+		int64_t bias, addend;
+
+		if (sh->sh_type == SHT_RELA) {
+			if (!gelf_getrela(d, (int)i, &r))
+				continue;
+			addend = r.r_addend;
+		} else {
+			if (!gelf_getrel(d, (int)i, &rl))
+				continue;
+			r.r_offset = rl.r_offset;
+			r.r_info = rl.r_info;
+			addend = rel_addend(cd, rl.r_offset);
+		}
+		if (!branch_reloc_type(e->machine, (uint32_t)GELF_R_TYPE(r.r_info), &bias) ||
+		    r.r_offset > csh.sh_size)
+			continue;
+		add_branch_reloc(e, g, cap, e->sec_base[sh->sh_info] + r.r_offset + 4,
+				 GELF_R_SYM(r.r_info), addend + bias);
+	}
+}
+
+static void elf_read_relocs(struct cg_elf *e, struct sp_graph *g)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t cap = 0;
+
+	sp_u64map_init(&e->reloc_at, 256);
+	if (e->type != ET_REL || !e->symtab)
+		return;
+	while ((scn = elf_nextscn(e->elf, scn)))
+		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL) &&
+		    elf_getscn(e->elf, sh.sh_link) == e->symtab)
+			elf_read_branch_relocs(e, g, scn, &sh, &cap);
+}
+
+const struct cg_reloc *cg_elf_branch_reloc(const struct cg_elf *e, uint64_t site)
+{
+	uint32_t i;
+
+	if (!e->nrelocs)
+		return NULL;
+	i = sp_u64map_get(&e->reloc_at, site);
+	return i == SP_NONE ? NULL : &e->relocs[i];
+}
+
 static int elf_scan_sections(struct cg_elf *e, struct sp_graph *g,
 			     const char *path, struct sp_err *err)
 {
@@ -126,6 +290,8 @@ static int elf_scan_sections(struct cg_elf *e, struct sp_graph *g,
 	if (elf_getshdrstrndx(e->elf, &shstrndx))
 		return sp_err_set(err, "'%s': bad section header table: %s",
 				  path, elf_errmsg(-1));
+	if (elf_layout(e, path, err))
+		return -1;
 	while ((scn = elf_nextscn(e->elf, scn))) {
 		const char *name;
 
@@ -152,6 +318,8 @@ static int elf_scan_sections(struct cg_elf *e, struct sp_graph *g,
 		symtab = dynsym;
 	if (symtab && gelf_getshdr(symtab, &symsh))
 		elf_read_symtab(e, g, symtab, &symsh, &sym_cap);
+	e->symtab = symtab;
+	elf_read_relocs(e, g);
 	return 0;
 }
 
@@ -230,6 +398,10 @@ void cg_elf_close(struct cg_elf *e)
 	free(e->syms);
 	free(e->code);
 	free(e->plt_names);
+	free(e->sec_base);
+	free(e->relocs);
+	if (e->reloc_at.nslots)
+		sp_u64map_release(&e->reloc_at);
 	if (e->sym_by_addr.nslots)
 		sp_u64map_release(&e->sym_by_addr);
 	memset(e, 0, sizeof(*e));

@@ -25,6 +25,13 @@ struct cg_code {		/* one executable section */
 	bool is_plt;
 };
 
+/* A branch in a relocatable object: its displacement is filled in by the
+ * linker, so the target is the relocation's symbol. */
+struct cg_reloc {
+	uint64_t target;	/* where it lands, when its symbol is defined here */
+	const char *name;	/* interned symbol name when undefined (another ELF) */
+};
+
 struct cg_elf {
 	int fd;
 	Elf *elf;
@@ -38,6 +45,15 @@ struct cg_elf {
 	const char **plt_names;		/* name of each PLT stub, by slot */
 	size_t nplt;
 	uint64_t plt_base, plt_stride;	/* stub i is at plt_base + i * plt_stride */
+	/* ET_REL: every allocated section gets its own address range, as a
+	 * linker would lay it out, so that -ffunction-sections code does not
+	 * all start at 0 (reloc.c relocates the DWARF to the same layout) */
+	uint64_t *sec_base;		/* by section index, 0 when not allocated */
+	size_t nsec;
+	Elf_Scn *symtab;		/* .symtab, for relocations */
+	struct cg_reloc *relocs;	/* branch relocations of the code */
+	size_t nrelocs;
+	struct sp_u64map reloc_at;	/* address of the relocated field -> relocs index */
 };
 
 int cg_elf_open(struct cg_elf *e, struct sp_graph *g, const char *path, struct sp_err *err);
@@ -48,11 +64,33 @@ bool cg_elf_in_plt(const struct cg_elf *e, uint64_t addr);
 /* The external function a PLT stub jumps to (interned), or NULL. */
 const char *cg_elf_plt_name(const struct cg_elf *e, uint64_t addr);
 bool cg_elf_is_code(const struct cg_elf *e, uint64_t addr);
+/* ET_REL: the relocation of the branch whose 4-byte displacement (x86) or
+ * instruction (arm64) ends at site, or NULL. */
+const struct cg_reloc *cg_elf_branch_reloc(const struct cg_elf *e, uint64_t site);
+/* ET_REL: the value of symbol index i in the laid-out sections; false when
+ * undefined (*name is then its name, interned in g) or unreadable. */
+bool cg_elf_sym_value(const struct cg_elf *e, size_t i, uint64_t *value,
+		      const char **name, struct sp_graph *g);
 /* Where a function's code starts: bit 0 of an ARM address only says Thumb. */
 static inline uint64_t cg_code_addr(const struct cg_elf *e, uint64_t addr)
 {
 	return e->machine == EM_ARM ? addr & ~(uint64_t)1 : addr;
 }
+
+/* ---- relocated DWARF of an ET_REL object (reloc.c) ---- */
+
+struct cg_dwobj {
+	struct cg_elf *elf;
+	size_t nsec, shstrndx;
+	unsigned char **copies;	/* by section index: relocated .debug_* or NULL */
+	bool msb, elf64;
+	Dwarf_Obj_Access_Interface iface;
+};
+
+/* dwarf_object_init_b over e's sections, its DWARF relocated to e's layout. */
+int cg_dwobj_init(struct cg_dwobj *o, struct cg_elf *e, Dwarf_Debug *dbg,
+		  Dwarf_Error *derr);
+void cg_dwobj_release(struct cg_dwobj *o);
 
 /* ---- DWARF records (dwarf.c) ---- */
 
@@ -126,7 +164,12 @@ struct cg_image {
 	struct cg_disasm disasm;
 	struct cg_elf elf;
 	Dwarf_Debug dbg;
+	struct cg_dwobj dwobj;		/* ET_REL: what dbg reads */
 	struct sp_graph *g;
+	/* what this image added to the graph (several images share one) */
+	uint32_t func_first, func_end;
+	uint32_t cu_first;		/* graph CU index of files[0], cu_die_off[0] */
+	uint32_t ncus_own;		/* CUs this image added */
 
 	struct cg_sub *subs;
 	size_t nsubs, subs_cap;

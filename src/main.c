@@ -24,9 +24,10 @@
 enum { EXIT_BUDGET = 1, EXIT_BAD = 2 };
 
 struct options {
-	const char *elf;
+	const char **elfs;	/* positional ELF files: the image, then modules */
+	size_t nelfs, elfs_cap;
 	const char **su_paths;	/* positional .su files/dirs */
-	size_t nsu;
+	size_t nsu, su_cap;
 	const char **su_dirs;	/* --su-dir */
 	size_t nsu_dirs, su_dirs_cap;
 	const char **entries;	/* --entry specs */
@@ -41,12 +42,14 @@ struct options {
 };
 
 static const char usage_text[] =
-"usage: stackprof [OPTIONS] ELF [SU-FILE|DIR ...]\n"
+"usage: stackprof [OPTIONS] ELF [ELF|SU-FILE|DIR ...]\n"
 "\n"
 "Worst-case stack depth of every function of ELF: GCC's -fstack-usage\n"
 "frames (.su) summed along the call graph that DWARF describes.\n"
 "\n"
-"  ELF                  executable, shared object or object file built with -g\n"
+"  ELF                  executable, shared object or object file built with -g;\n"
+"                       more ELF files (kernel modules...) join its call graph,\n"
+"                       their calls to each other resolved by symbol name\n"
 "  SU-FILE|DIR          .su files, or directories searched recursively; when\n"
 "                       none are named they are found beside each compile\n"
 "                       unit's source and the ELF\n"
@@ -231,9 +234,15 @@ static int parse_args(struct options *o, int argc, char **argv)
 	}
 	if (optind >= argc)
 		return bad_usage("%s", "no ELF file given");
-	o->elf = argv[optind++];
-	o->su_paths = (const char **)argv + optind;
-	o->nsu = (size_t)(argc - optind);
+	/* the first is the image; later ELF files are more images (modules),
+	 * anything else is a .su file or directory */
+	push(&o->elfs, &o->nelfs, &o->elfs_cap, argv[optind++]);
+	for (; optind < argc; optind++) {
+		if (cg_is_elf_file(argv[optind]))
+			push(&o->elfs, &o->nelfs, &o->elfs_cap, argv[optind]);
+		else
+			push(&o->su_paths, &o->nsu, &o->su_cap, argv[optind]);
+	}
 	return 0;
 }
 
@@ -265,37 +274,69 @@ static int load_frames(struct sp_graph *g, const struct options *o, struct sp_er
 		if (su_add_path(&set, &g->strs, o->su_dirs[i], o->keep_going,
 				print_warning, NULL, err))
 			goto out;
-	if (!o->nsu && su_discover(&set, g, o->elf, o->su_dirs, o->nsu_dirs,
-				   o->keep_going, print_warning, NULL, err))
-		goto out;
+	for (i = 0; !o->nsu && i < o->nelfs; i++)
+		if (su_discover(&set, g, o->elfs[i], o->su_dirs, o->nsu_dirs,
+				o->keep_going, print_warning, NULL, err))
+			goto out;
 	ret = su_match(g, &set, o->verbose ? print_note : NULL, NULL, err);
 out:
 	su_set_release(&set);
 	return ret;
 }
 
+static void print_stats(const struct sp_graph *g, struct cg_image *const *imgs,
+			size_t n, uint32_t linked)
+{
+	struct cg_stats s = { 0 };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct cg_stats *t = cg_stats(imgs[i]);
+
+		s.call_sites += t->call_sites;
+		s.edges_decoded += t->edges_decoded;
+		s.indirect += t->indirect;
+		s.orphan_sites += t->orphan_sites;
+		s.disasm_edges += t->disasm_edges;
+		s.disasm_completed += t->disasm_completed;
+	}
+	fprintf(stderr, "stackprof: %u functions, %u edges, %u compile units; "
+		"%u call sites (%u decoded, %u indirect, %u outside functions); "
+		"code: %u more call pairs, %u functions completed; "
+		".su: %u rows in %u files, %u matched\n",
+		g->nfuncs, g->nedges, g->ncus, s.call_sites, s.edges_decoded,
+		s.indirect, s.orphan_sites, s.disasm_edges, s.disasm_completed,
+		g->su_rows, g->su_files, g->su_matched);
+	if (n > 1)
+		fprintf(stderr, "stackprof: %zu ELF inputs, %u calls linked by name "
+			"between them\n", n, linked);
+}
+
 static int load(struct sp_graph *g, const struct options *o, struct sp_err *err)
 {
-	struct cg_image *img = NULL;
+	struct cg_image **imgs = sp_xcalloc(o->nelfs, sizeof(*imgs));
+	uint32_t linked = 0;
+	size_t i;
 	int ret = -1;
 
-	if (cg_open(&img, o->elf, err) || cg_load(img, g, &o->cg, err) ||
-	    load_frames(g, o, err) || cg_describe_dynamic(img, g, err))
+	for (i = 0; i < o->nelfs; i++)
+		if (cg_open(&imgs[i], o->elfs[i], err) || cg_load(imgs[i], g, &o->cg, err))
+			goto out;
+	g->binary = sp_intern(g, o->elfs[0]);
+	if (o->nelfs > 1)
+		cg_link(imgs, o->nelfs, g, &linked);
+	if (load_frames(g, o, err))
 		goto out;
-	if (o->verbose) {
-		const struct cg_stats *s = cg_stats(img);
-
-		fprintf(stderr, "stackprof: %u functions, %u edges, %u compile units; "
-			"%u call sites (%u decoded, %u indirect, %u outside functions); "
-			"code: %u more call pairs, %u functions completed; "
-			".su: %u rows in %u files, %u matched\n",
-			g->nfuncs, g->nedges, g->ncus, s->call_sites, s->edges_decoded,
-			s->indirect, s->orphan_sites, s->disasm_edges, s->disasm_completed,
-			g->su_rows, g->su_files, g->su_matched);
-	}
+	for (i = 0; i < o->nelfs; i++)
+		if (cg_describe_dynamic(imgs[i], g, err))
+			goto out;
+	if (o->verbose)
+		print_stats(g, imgs, o->nelfs, linked);
 	ret = sp_analyze(g, err);
 out:
-	cg_close(img);
+	for (i = 0; i < o->nelfs; i++)
+		cg_close(imgs[i]);
+	free(imgs);
 	return ret;
 }
 
@@ -409,5 +450,7 @@ int main(int argc, char **argv)
 	sp_graph_release(&g);
 	free(o.su_dirs);
 	free(o.entries);
+	free(o.elfs);
+	free(o.su_paths);
 	return ret < 0 ? EXIT_BAD : ret;
 }

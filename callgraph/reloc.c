@@ -1,0 +1,246 @@
+/*
+ * reloc.c - the DWARF of a relocatable object (.o, .ko), relocated.
+ *
+ * In an object built with -ffunction-sections (or with .init.text,
+ * .exit.text... as every kernel module has) each code section starts at
+ * 0, so DW_AT_low_pc and call return addresses of different functions
+ * collide.  elf.c lays the allocated sections out one after the other;
+ * here every .debug_* section that has a .rela/.rel section is copied
+ * and relocated against that layout, and libdwarf reads the copies
+ * through its object-access interface instead of reading the file.
+ */
+#include "callgraph/internal.h"
+
+#include <string.h>
+
+#include "common/xalloc.h"
+
+static struct cg_dwobj *dwobj_of(void *obj)
+{
+	return obj;
+}
+
+static int get_section_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *out,
+			    int *error)
+{
+	struct cg_dwobj *o = dwobj_of(obj);
+	Elf_Scn *scn = elf_getscn(o->elf->elf, i);
+	GElf_Shdr sh;
+
+	(void)error;
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return DW_DLV_NO_ENTRY;
+	memset(out, 0, sizeof(*out));
+	out->addr = i < o->elf->nsec ? o->elf->sec_base[i] : 0;
+	out->type = sh.sh_type;
+	out->size = sh.sh_size;
+	out->name = elf_strptr(o->elf->elf, o->shstrndx, sh.sh_name);
+	if (!out->name)
+		out->name = "";
+	/* the relocations are applied here: libdwarf must not see them as such */
+	if (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL) {
+		out->link = sh.sh_link;
+		out->info = sh.sh_info;
+	}
+	out->entrysize = sh.sh_entsize;
+	return DW_DLV_OK;
+}
+
+static Dwarf_Endianness get_byte_order(void *obj)
+{
+	return dwobj_of(obj)->msb ? DW_OBJECT_MSB : DW_OBJECT_LSB;
+}
+
+static Dwarf_Small get_length_size(void *obj)
+{
+	(void)obj;
+	return 4;	/* 32-bit DWARF offsets, as libdwarf's own ELF reader says */
+}
+
+static Dwarf_Small get_pointer_size(void *obj)
+{
+	return dwobj_of(obj)->elf64 ? 8 : 4;
+}
+
+static Dwarf_Unsigned get_section_count(void *obj)
+{
+	return dwobj_of(obj)->nsec;
+}
+
+static int load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *error)
+{
+	struct cg_dwobj *o = dwobj_of(obj);
+	Elf_Scn *scn;
+	Elf_Data *d;
+
+	(void)error;
+	if (i < o->nsec && o->copies[i]) {
+		*data = o->copies[i];
+		return DW_DLV_OK;
+	}
+	scn = elf_getscn(o->elf->elf, i);
+	d = scn ? elf_rawdata(scn, NULL) : NULL;
+	if (!d || !d->d_buf || !d->d_size)
+		return DW_DLV_NO_ENTRY;
+	*data = d->d_buf;
+	return DW_DLV_OK;
+}
+
+static const Dwarf_Obj_Access_Methods methods = {
+	get_section_info, get_byte_order, get_length_size, get_pointer_size,
+	get_section_count, load_section, NULL,
+};
+
+/* Absolute relocations as GCC emits them in .debug_*: size 8 or 4, or 0
+ * for a type that is not applied (TLS offsets of variables, ...). */
+static unsigned abs_reloc_size(uint16_t machine, uint32_t type)
+{
+	switch (machine) {
+	case EM_X86_64:
+		return type == R_X86_64_64 ? 8 :
+		       type == R_X86_64_32 || type == R_X86_64_32S ? 4 : 0;
+	case EM_386:
+		return type == R_386_32 ? 4 : 0;
+	case EM_AARCH64:
+		return type == R_AARCH64_ABS64 ? 8 : type == R_AARCH64_ABS32 ? 4 : 0;
+	case EM_ARM:
+		return type == R_ARM_ABS32 ? 4 : 0;
+	}
+	return 0;
+}
+
+static uint64_t get_le(const unsigned char *p, unsigned size)
+{
+	uint64_t v = 0;
+
+	while (size--)
+		v = v << 8 | p[size];
+	return v;
+}
+
+static void put_le(unsigned char *p, unsigned size, uint64_t v)
+{
+	unsigned k;
+
+	for (k = 0; k < size; k++, v >>= 8)
+		p[k] = (unsigned char)v;
+}
+
+static void apply_one(struct cg_dwobj *o, unsigned char *buf, size_t len,
+		      uint64_t off, uint64_t info, bool rela, int64_t addend)
+{
+	unsigned size = abs_reloc_size(o->elf->machine, (uint32_t)GELF_R_TYPE(info));
+	uint64_t value = 0;
+	const char *name;
+
+	if (!size || off > len || len - off < size)
+		return;		/* hostile or unknown: leave the bytes as they are */
+	if (!rela)
+		addend = (int64_t)get_le(buf + off, size);
+	/* an undefined symbol's value is 0, as ld -r would leave it */
+	cg_elf_sym_value(o->elf, GELF_R_SYM(info), &value, &name, NULL);
+	put_le(buf + off, size, value + (uint64_t)addend);
+}
+
+/* Copy the section that rel relocates, if it is DWARF, and apply rel. */
+static void relocate_section(struct cg_dwobj *o, Elf_Scn *rel, const GElf_Shdr *sh)
+{
+	Elf_Scn *target = elf_getscn(o->elf->elf, sh->sh_info);
+	Elf_Data *rd = elf_getdata(rel, NULL), *td;
+	GElf_Shdr tsh;
+	const char *name;
+	size_t i, n;
+
+	if (!target || !gelf_getshdr(target, &tsh) || (tsh.sh_flags & SHF_ALLOC) ||
+	    sh->sh_info >= o->nsec || !rd || !sh->sh_entsize)
+		return;
+	name = elf_strptr(o->elf->elf, o->shstrndx, tsh.sh_name);
+	if (!name || strncmp(name, ".debug_", 7) || !(td = elf_rawdata(target, NULL)) ||
+	    !td->d_buf || !td->d_size)
+		return;
+	if (!o->copies[sh->sh_info]) {
+		o->copies[sh->sh_info] = sp_xmalloc(td->d_size);
+		memcpy(o->copies[sh->sh_info], td->d_buf, td->d_size);
+	}
+	n = sh->sh_size / sh->sh_entsize;
+	for (i = 0; i < n && i <= INT32_MAX; i++) {
+		GElf_Rela r;
+		GElf_Rel rl;
+
+		if (sh->sh_type == SHT_RELA && gelf_getrela(rd, (int)i, &r))
+			apply_one(o, o->copies[sh->sh_info], td->d_size, r.r_offset,
+				  r.r_info, true, r.r_addend);
+		else if (sh->sh_type == SHT_REL && gelf_getrel(rd, (int)i, &rl))
+			apply_one(o, o->copies[sh->sh_info], td->d_size, rl.r_offset,
+				  rl.r_info, false, 0);
+	}
+}
+
+static void dwobj_setup(struct cg_dwobj *o, struct cg_elf *e)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+
+	o->elf = e;
+	o->nsec = e->nsec;
+	o->copies = sp_xcalloc(o->nsec ? o->nsec : 1, sizeof(*o->copies));
+	if (elf_getshdrstrndx(e->elf, &o->shstrndx))
+		o->shstrndx = 0;
+	if (gelf_getehdr(e->elf, &eh)) {
+		o->msb = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+		o->elf64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
+	}
+	while ((scn = elf_nextscn(e->elf, scn)))
+		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL))
+			relocate_section(o, scn, &sh);
+	o->iface.object = o;
+	o->iface.methods = &methods;
+}
+
+/*
+ * libdwarf 20210528 asks a process-wide hook for section flags while it
+ * sets up any object, and its own ELF reader (dwarf_init_b) points the
+ * hook at itself: an object set up after an executable would be read as
+ * that reader's.  Point it at this object's sections for the setup.  Weak:
+ * later libdwarf releases have no such hook.
+ */
+extern int (*_dwarf_get_elf_flags_func_ptr)(void *obj, Dwarf_Half i,
+					     Dwarf_Unsigned *flags,
+					     Dwarf_Unsigned *align, int *error)
+	__attribute__((weak));
+
+static int get_section_flags(void *obj, Dwarf_Half i, Dwarf_Unsigned *flags,
+			     Dwarf_Unsigned *align, int *error)
+{
+	struct cg_dwobj *o = dwobj_of(obj);
+	Elf_Scn *scn = elf_getscn(o->elf->elf, i);
+	GElf_Shdr sh;
+
+	(void)error;
+	*flags = *align = 0;
+	if (scn && gelf_getshdr(scn, &sh)) {
+		*flags = sh.sh_flags;
+		*align = sh.sh_addralign;
+	}
+	return DW_DLV_OK;
+}
+
+int cg_dwobj_init(struct cg_dwobj *o, struct cg_elf *e, Dwarf_Debug *dbg,
+		  Dwarf_Error *derr)
+{
+	dwobj_setup(o, e);
+	if (&_dwarf_get_elf_flags_func_ptr)
+		_dwarf_get_elf_flags_func_ptr = get_section_flags;
+	return dwarf_object_init_b(&o->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, derr);
+}
+
+void cg_dwobj_release(struct cg_dwobj *o)
+{
+	size_t i;
+
+	for (i = 0; o->copies && i < o->nsec; i++)
+		free(o->copies[i]);
+	free(o->copies);
+	memset(o, 0, sizeof(*o));
+}

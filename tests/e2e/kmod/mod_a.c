@@ -1,0 +1,41 @@
+/* mod_a.c - a module's entry points: a system call, an interrupt handler
+ * and static helpers, each in its own section (-ffunction-sections). */
+int core_log(const char *msg, int level);
+void core_fill(char *buf, int n);
+int modb_work(int n);
+
+volatile int moda_sink;
+
+static __attribute__((noinline)) int moda_helper(int n)
+{
+	char buf[96];
+
+	core_fill(buf, n);
+	moda_sink += buf[n & 63];
+	return buf[1];
+}
+
+static __attribute__((noinline)) int moda_deep(int n)
+{
+	char buf[400];
+
+	core_fill(buf, n);
+	moda_sink += buf[n & 127];
+	return moda_helper(buf[2]) + buf[3];
+}
+
+long __x64_sys_frob(int n)
+{
+	int r = moda_deep(n) + modb_work(n);
+
+	moda_sink += r;
+	return r;
+}
+
+int frob_irq_handler(int irq)
+{
+	int r = moda_helper(irq) + core_log("irq", irq);
+
+	moda_sink += r;
+	return r;
+}

@@ -1,0 +1,15 @@
+/* other.c - a second module: calls into the first one and the core. */
+int modb_work(int n);
+int core_log(const char *msg, int level);
+
+volatile int other_sink;
+
+long __x64_sys_other(int n)
+{
+	char buf[48];
+
+	buf[0] = (char)n;
+	other_sink += modb_work(buf[0]);
+	other_sink += core_log(buf, n);
+	return other_sink;
+}
