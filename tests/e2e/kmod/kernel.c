@@ -1,4 +1,4 @@
-/* core.c - the "kernel" image the module test links against: functions
+/* kernel.c - the "kernel" image the module test links against: functions
  * that the relocatable modules call by name. */
 #include <string.h>
 
