@@ -46,6 +46,33 @@ size_t sp_reasons(const struct sp_graph *g, uint32_t id,
 int sp_find_entries(const struct sp_graph *g, const char *spec, uint32_t **ids,
 		    size_t *n, size_t *cap, struct sp_err *err);
 
+/*
+ * Like sp_find_entries() for a shell pattern (fnmatch) over the names and
+ * symbols of functions with code: "__x64_sys_*", "*_irq_handler".
+ */
+int sp_find_entries_glob(const struct sp_graph *g, const char *pattern,
+			 uint32_t **ids, size_t *n, size_t *cap, struct sp_err *err);
+
+/* Kernel entry points by the stack they run on (analysis/kernel.c). */
+enum sp_kclass {
+	SP_KCLASS_NONE = 0,
+	SP_KCLASS_SYSCALL,	/* __x64_sys_* ... (sys_* without arch wrappers) */
+	SP_KCLASS_IRQ,		/* IDT interrupt entries, irq_handler_t functions */
+	SP_KCLASS_EXCEPTION,	/* asm_exc_*, exc_* */
+	SP_KCLASS__COUNT
+};
+
+struct sp_kernel_entries {
+	uint32_t *ids[SP_KCLASS__COUNT];	/* per class, worst total first */
+	size_t n[SP_KCLASS__COUNT], cap[SP_KCLASS__COUNT];
+};
+
+/* Classify every function (after sp_analyze(): sorted by res.total). */
+void sp_kernel_entries(const struct sp_graph *g, struct sp_kernel_entries *out);
+void sp_kernel_entries_release(struct sp_kernel_entries *k);
+const char *sp_kclass_name(enum sp_kclass c);	/* "syscall", "irq", "exception" */
+const char *sp_kclass_stack(enum sp_kclass c);	/* the stack the class runs on */
+
 /* The name reports print for a function: its name, else its symbol. */
 const char *sp_func_label(const struct sp_func *f);
 

@@ -3,6 +3,7 @@
  */
 #include "analysis/analysis.h"
 
+#include <fnmatch.h>
 #include <string.h>
 
 #include "common/xalloc.h"
@@ -106,4 +107,27 @@ int sp_find_entries(const struct sp_graph *g, const char *spec, uint32_t **ids,
 			return 0;
 	}
 	return sp_err_set(err, "no function named '%s'", spec);
+}
+
+int sp_find_entries_glob(const struct sp_graph *g, const char *pattern,
+			 uint32_t **ids, size_t *n, size_t *cap, struct sp_err *err)
+{
+	size_t found = 0;
+	uint32_t i;
+
+	for (i = 0; i < g->nfuncs; i++) {
+		const struct sp_func *f = &g->funcs[i];
+
+		if (!(f->flags & SP_F_HAS_CODE))
+			continue;
+		if ((!f->name || fnmatch(pattern, f->name, 0)) &&
+		    (!f->symbol || fnmatch(pattern, f->symbol, 0)))
+			continue;
+		SP_ALLOC_GROW(*ids, *n + 1, *cap);
+		(*ids)[(*n)++] = i;
+		found++;
+	}
+	if (!found)
+		return sp_err_set(err, "no function matches '%s'", pattern);
+	return 0;
 }

@@ -40,6 +40,7 @@ enum sp_frame_src {
 #define SP_F_CALLS_INCOMPLETE	(1u << 2) /* DWARF does not claim to list all calls */
 #define SP_F_SYMTAB_ONLY	(1u << 3) /* known from the ELF symbol table only */
 #define SP_F_RECURSIVE		(1u << 4) /* set by analysis: in a cycle */
+#define SP_F_IRQ_HANDLER	(1u << 5) /* irqreturn_t f(int, void *): passed to request_irq */
 
 /* Why a total is unbounded or partial; index into sp_result.witness. */
 enum sp_cause {

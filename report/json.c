@@ -111,7 +111,7 @@ static json_object *func_object(const struct sp_graph *g, uint32_t id)
 	return o;
 }
 
-static json_object *envelope(const struct sp_graph *g)
+static json_object *envelope(const struct sp_graph *g, const struct sp_report_opts *o)
 {
 	json_object *root = json_object_new_object(), *su = json_object_new_object();
 
@@ -121,6 +121,8 @@ static json_object *envelope(const struct sp_graph *g)
 	json_object_object_add(root, "version", json_object_new_int(1));
 	json_object_object_add(root, "binary", json_str(g->binary));
 	json_object_object_add(root, "su", su);
+	if (o->kernel_summary)
+		json_object_object_add(root, "kernel", sp_report_kernel_json(g));
 	/* last, so that its serialization ends the text: see EMPTY_TAIL */
 	json_object_object_add(root, "functions", json_object_new_array());
 	return root;
@@ -171,7 +173,7 @@ int sp_report_json(const struct sp_graph *g, const struct sp_report_opts *o,
 {
 	uint32_t *ids;
 	size_t n = sp_report_select(g, o, &ids);
-	json_object *root = envelope(g);
+	json_object *root = envelope(g, o);
 	const char *text = json_object_to_json_string_ext(root, JSON_FLAGS);
 	size_t len = strlen(text), tail = strlen(EMPTY_TAIL);
 

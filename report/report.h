@@ -22,6 +22,7 @@ struct sp_report_opts {
 	bool allow_unbounded;		/* unbounded: hold the lower bound to the budget */
 	const uint32_t *entries;	/* roots to report; NULL/0: all functions */
 	size_t nentries;
+	bool kernel_summary;		/* --kernel-summary: entry points by class */
 };
 
 /*
@@ -41,6 +42,14 @@ int sp_report_text(const struct sp_graph *g, const struct sp_report_opts *o,
 /* {"version":1, "binary", "su", "functions":[...]} via json-c. */
 int sp_report_json(const struct sp_graph *g, const struct sp_report_opts *o,
 		   FILE *out, struct sp_err *err);
+
+/* --kernel-summary in text: per class (system calls, interrupt handlers,
+ * exception entries) the o->top worst entries and the worst one's path. */
+int sp_report_kernel_text(const struct sp_graph *g, const struct sp_report_opts *o,
+			  FILE *out, struct sp_err *err);
+/* ... in JSON: {"syscall": {"stack", "count", "entries": [...]}, "irq", ...},
+ * a json_object (json-c) the caller owns. */
+struct json_object *sp_report_kernel_json(const struct sp_graph *g);
 
 /*
  * One GCC-style "FILE:LINE:COL: error: ..." line on diag for each selected

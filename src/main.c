@@ -36,6 +36,9 @@ struct options {
 	const char *dot, *svg, *png;
 	bool json, keep_going, verbose, allow_unbounded, all;
 	bool has_budget;
+	const char **entry_globs;	/* --entry-glob patterns */
+	size_t nentry_globs, entry_globs_cap;
+	bool kernel_summary;
 	struct cg_options cg;
 	uint64_t budget, min_total;
 	unsigned top, depth, graph_top;
@@ -75,13 +78,17 @@ static const char usage_text[] =
 "  -v, --verbose        report unmatched .su rows and loader statistics\n"
 "  -h, --help           show this help\n"
 "  -V, --version        show the version\n"
+"      --entry-glob PATTERN  report only the roots whose name matches the\n"
+"                       shell pattern, e.g. '__x64_sys_*' (repeatable)\n"
+"      --kernel-summary the worst system calls, interrupt handlers and\n"
+"                       exception entries, class by class (in JSON: \"kernel\")\n"
 "\n"
 "Exit status: 0 success, 1 stack budget exceeded, 2 bad input or usage.\n";
 
 enum {
 	OPT_SU_DIR = 256, OPT_ENTRY, OPT_JSON, OPT_TOP, OPT_BUDGET, OPT_ALLOW_UNB,
 	OPT_KEEP_GOING, OPT_DOT, OPT_SVG, OPT_PNG, OPT_DEPTH, OPT_MIN_TOTAL, OPT_ALL,
-	OPT_GRAPH_TOP, OPT_CALLS,
+	OPT_GRAPH_TOP, OPT_CALLS, OPT_ENTRY_GLOB, OPT_KERNEL_SUMMARY,
 };
 
 static const struct option long_opts[] = {
@@ -104,6 +111,8 @@ static const struct option long_opts[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
+	{ "entry-glob", required_argument, NULL, OPT_ENTRY_GLOB },
+	{ "kernel-summary", no_argument, NULL, OPT_KERNEL_SUMMARY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -204,6 +213,12 @@ static int parse_option(struct options *o, int c, const char *arg)
 		return 0;
 	case OPT_CALLS:
 		return parse_calls(arg, &o->cg.calls);
+	case OPT_ENTRY_GLOB:
+		push(&o->entry_globs, &o->nentry_globs, &o->entry_globs_cap, arg);
+		return 0;
+	case OPT_KERNEL_SUMMARY:
+		o->kernel_summary = true;
+		return 0;
 	}
 	return bad_usage("%s", "invalid option");
 }
@@ -327,9 +342,12 @@ static int load(struct sp_graph *g, const struct options *o, struct sp_err *err)
 		cg_link(imgs, o->nelfs, g, &linked);
 	if (load_frames(g, o, err))
 		goto out;
-	for (i = 0; i < o->nelfs; i++)
+	for (i = 0; i < o->nelfs; i++) {
 		if (cg_describe_dynamic(imgs[i], g, err))
 			goto out;
+		if (o->kernel_summary)
+			cg_mark_irq_handlers(imgs[i], g);
+	}
 	if (o->verbose)
 		print_stats(g, imgs, o->nelfs, linked);
 	ret = sp_analyze(g, err);
@@ -349,6 +367,9 @@ static int resolve_entries(const struct sp_graph *g, const struct options *o,
 	*n = 0;
 	for (i = 0; i < o->nentries; i++)
 		if (sp_find_entries(g, o->entries[i], ids, n, &cap, err))
+			return -1;
+	for (i = 0; i < o->nentry_globs; i++)
+		if (sp_find_entries_glob(g, o->entry_globs[i], ids, n, &cap, err))
 			return -1;
 	return 0;
 }
@@ -374,7 +395,11 @@ static int write_one(struct sp_gv *gv, const struct sp_graph *g,
 
 	if (which != OUT_REPORT)
 		return sp_gv_render(gv, g, &go, formats[which], fp, err);
-	return o->json ? sp_report_json(g, ro, fp, err) : sp_report_text(g, ro, fp, err);
+	if (o->json)
+		return sp_report_json(g, ro, fp, err);
+	if (o->kernel_summary)
+		return sp_report_kernel_text(g, ro, fp, err);
+	return sp_report_text(g, ro, fp, err);
 }
 
 static int write_outputs(const struct sp_graph *g, const struct options *o,
@@ -414,7 +439,7 @@ static int run(const struct options *o, struct sp_graph *g, struct sp_err *err)
 {
 	struct sp_report_opts ro = {
 		.top = o->top, .has_budget = o->has_budget, .budget = o->budget,
-		.allow_unbounded = o->allow_unbounded,
+		.allow_unbounded = o->allow_unbounded, .kernel_summary = o->kernel_summary,
 	};
 	uint32_t *entries = NULL;
 	size_t nentries = 0;
@@ -451,6 +476,7 @@ int main(int argc, char **argv)
 	free(o.su_dirs);
 	free(o.entries);
 	free(o.elfs);
+	free(o.entry_globs);
 	free(o.su_paths);
 	return ret < 0 ? EXIT_BAD : ret;
 }

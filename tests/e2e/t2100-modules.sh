@@ -5,17 +5,7 @@
 # agree with ci_oracle.py over GCC's own .ci files of the same sources.
 . tests/e2e/lib.sh
 
-src=tests/e2e/kmod
-flags="-O2 -g -fno-optimize-sibling-calls -fstack-usage -fcallgraph-info=su,da"
-cp "$src"/*.c "$OUT"/
-(
-	cd "$OUT" &&
-	gcc $flags -c kernel.c && gcc kernel.o -o kernel &&
-	gcc $flags -ffunction-sections -c mod_a.c &&
-	gcc $flags -ffunction-sections -c mod_b.c &&
-	ld -r mod_a.o mod_b.o -o mod.ko &&
-	gcc $flags -ffunction-sections -c other.c -o other.ko
-) || { fail "cannot build the modules"; finish; exit; }
+sh tests/e2e/kmod/build.sh "$OUT" || { fail "cannot build the modules"; finish; exit; }
 
 # the sections really overlap: several code sections, all at address 0
 ntext=$(readelf -SW "$OUT/mod.ko" | grep -c ' \.text\.[a-z_]')

@@ -1,5 +1,8 @@
 /* mod_a.c - a module's entry points: a system call, an interrupt handler
  * and static helpers, each in its own section (-ffunction-sections). */
+/* as <linux/irqreturn.h> spells it: a handler is irqreturn_t f(int, void *) */
+typedef enum irqreturn { IRQ_NONE, IRQ_HANDLED } irqreturn_t;
+
 int core_log(const char *msg, int level);
 void core_fill(char *buf, int n);
 int modb_work(int n);
@@ -32,10 +35,10 @@ long __x64_sys_frob(int n)
 	return r;
 }
 
-int frob_irq_handler(int irq)
+irqreturn_t frob_irq_handler(int irq, void *dev)
 {
-	int r = moda_helper(irq) + core_log("irq", irq);
+	int r = moda_helper(irq) + core_log(dev, irq);
 
 	moda_sink += r;
-	return r;
+	return r ? IRQ_HANDLED : IRQ_NONE;
 }

@@ -1,0 +1,138 @@
+/*
+ * kernel.c - a kernel's entry points by class: each class runs on its own
+ * stack with its own budget (the task's thread stack for system calls,
+ * the per-CPU IRQ stack for interrupts), so each is summarised apart.
+ *
+ * Classes are recognised by the names the kernel's entry macros generate
+ * (SYSCALL_DEFINEn, DEFINE_IDTENTRY*) and, for device interrupt handlers
+ * whatever their name, by the irq_handler_t type (SP_F_IRQ_HANDLER).
+ */
+#include "analysis/analysis.h"
+
+#include <string.h>
+
+#include "common/xalloc.h"
+
+static bool has_prefix(const char *s, const char *p)
+{
+	return s && !strncmp(s, p, strlen(p));
+}
+
+/* The arch wrappers that sys_call_table points at (x86-64, ia32, arm64,
+ * riscv, s390): the outermost C frame of a system call. */
+static bool is_syscall_wrapper(const char *s)
+{
+	static const char *const prefixes[] = {
+		"__x64_sys_", "__ia32_sys_", "__ia32_compat_sys_", "__x64_compat_sys_",
+		"__arm64_sys_", "__arm64_compat_sys_", "__riscv_sys_", "__s390x_sys_",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (has_prefix(s, prefixes[i]))
+			return true;
+	return false;
+}
+
+static bool is_exception_entry(const char *s)
+{
+	return has_prefix(s, "asm_exc_") || has_prefix(s, "exc_") ||
+	       has_prefix(s, "asm_noist_exc_") || has_prefix(s, "noist_exc_");
+}
+
+/* x86 DEFINE_IDTENTRY_IRQ/SYSVEC entry points and their C bodies. */
+static bool is_irq_entry(const char *s)
+{
+	return has_prefix(s, "asm_sysvec_") || has_prefix(s, "sysvec_") ||
+	       (s && (!strcmp(s, "asm_common_interrupt") || !strcmp(s, "common_interrupt") ||
+		      !strcmp(s, "asm_spurious_interrupt") || !strcmp(s, "spurious_interrupt")));
+}
+
+static enum sp_kclass classify(const struct sp_func *f, bool wrappers)
+{
+	const char *s = f->symbol ? f->symbol : f->name;
+
+	if (!(f->flags & SP_F_HAS_CODE))
+		return SP_KCLASS_NONE;
+	if (is_exception_entry(s))
+		return SP_KCLASS_EXCEPTION;
+	if (is_irq_entry(s) || (f->flags & SP_F_IRQ_HANDLER))
+		return SP_KCLASS_IRQ;
+	if (is_syscall_wrapper(s) || (!wrappers && has_prefix(s, "sys_")))
+		return SP_KCLASS_SYSCALL;
+	return SP_KCLASS_NONE;
+}
+
+static int by_total(const void *pa, const void *pb, void *ctx)
+{
+	const struct sp_graph *g = ctx;
+	const struct sp_func *a = &g->funcs[*(const uint32_t *)pa];
+	const struct sp_func *b = &g->funcs[*(const uint32_t *)pb];
+	const char *na = sp_func_label(a), *nb = sp_func_label(b);
+
+	if (a->res.total != b->res.total)
+		return a->res.total < b->res.total ? 1 : -1;
+	return strcmp(na ? na : "", nb ? nb : "");
+}
+
+void sp_kernel_entries(const struct sp_graph *g, struct sp_kernel_entries *out)
+{
+	bool wrappers = false;
+	uint32_t i;
+	int c;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < g->nfuncs && !wrappers; i++)
+		wrappers = (g->funcs[i].flags & SP_F_HAS_CODE) &&
+			   is_syscall_wrapper(g->funcs[i].symbol ? g->funcs[i].symbol
+								 : g->funcs[i].name);
+	for (i = 0; i < g->nfuncs; i++) {
+		enum sp_kclass k = classify(&g->funcs[i], wrappers);
+		size_t *n = &out->n[k];
+
+		if (k == SP_KCLASS_NONE)
+			continue;
+		SP_ALLOC_GROW(out->ids[k], *n + 1, out->cap[k]);
+		out->ids[k][(*n)++] = i;
+	}
+	for (c = 0; c < SP_KCLASS__COUNT; c++)
+		if (out->n[c])
+			qsort_r(out->ids[c], out->n[c], sizeof(uint32_t), by_total, (void *)g);
+}
+
+void sp_kernel_entries_release(struct sp_kernel_entries *k)
+{
+	int c;
+
+	for (c = 0; c < SP_KCLASS__COUNT; c++)
+		free(k->ids[c]);
+	memset(k, 0, sizeof(*k));
+}
+
+const char *sp_kclass_name(enum sp_kclass c)
+{
+	switch (c) {
+	case SP_KCLASS_SYSCALL:
+		return "syscall";
+	case SP_KCLASS_IRQ:
+		return "irq";
+	case SP_KCLASS_EXCEPTION:
+		return "exception";
+	default:
+		return NULL;
+	}
+}
+
+const char *sp_kclass_stack(enum sp_kclass c)
+{
+	switch (c) {
+	case SP_KCLASS_SYSCALL:
+		return "the task's thread stack";
+	case SP_KCLASS_IRQ:
+		return "the per-CPU IRQ stack";
+	case SP_KCLASS_EXCEPTION:
+		return "the thread stack, or an IST stack (NMI, #DF, #MC, #DB)";
+	default:
+		return NULL;
+	}
+}

@@ -1,0 +1,177 @@
+/*
+ * kernel.c - --kernel-summary: the worst system calls, interrupt handlers
+ * and exception entries, class by class, since each class runs on its own
+ * stack (see analysis/kernel.c for how they are recognised).
+ */
+#include "report/report.h"
+
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "common/xalloc.h"
+
+#define CELL 48
+
+static const char *const class_title[SP_KCLASS__COUNT] = {
+	[SP_KCLASS_SYSCALL] = "System calls",
+	[SP_KCLASS_IRQ] = "Interrupt handlers",
+	[SP_KCLASS_EXCEPTION] = "Exception entries",
+};
+
+/* "N", "N+" (partial) or ">= N" (unbounded), as the main text report. */
+static void total_cell(const struct sp_result *r, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%" PRIu64 "%c", r->bounded ? "" : ">= ", r->total,
+		 r->partial ? '+' : ' ');
+}
+
+static void self_cell(const struct sp_func *f, char *buf, size_t size)
+{
+	if (f->qual == SP_QUAL_UNKNOWN)
+		snprintf(buf, size, "?");
+	else
+		snprintf(buf, size, "%" PRIu64, f->self);
+}
+
+static void location_cell(const struct sp_func *f, char *buf, size_t size)
+{
+	if (f->file && f->line)
+		snprintf(buf, size, "%s:%u", f->file, f->line);
+	else
+		snprintf(buf, size, "%s", f->file ? f->file : "-");
+}
+
+static void print_reason(void *ctx, const char *reason)
+{
+	fprintf(ctx, "    reason: %s\n", reason);
+}
+
+/* The FUNCTION column: the longest name, within reason. */
+static int name_width(const struct sp_graph *g, const uint32_t *ids, size_t n)
+{
+	int w = 8;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int len = (int)strlen(sp_func_label(&g->funcs[ids[i]]));
+
+		if (len > w)
+			w = len < 40 ? len : 40;
+	}
+	return w;
+}
+
+static void print_worst_path(const struct sp_graph *g, uint32_t id, FILE *out)
+{
+	size_t n = sp_worst_path(g, id, NULL, NULL, SIZE_MAX), i;
+	uint32_t *ids = sp_xmalloc((n ? n : 1) * sizeof(*ids));
+	char self[CELL], total[CELL], loc[CELL * 4];
+	int w;
+
+	n = sp_worst_path(g, id, ids, NULL, n);
+	w = name_width(g, ids, n);
+	fprintf(out, "  worst path of %s (TOTAL: from that frame down):\n",
+		sp_func_label(&g->funcs[id]));
+	fprintf(out, "    %6s %9s  %-*s  %s\n", "SELF", "TOTAL", w, "FUNCTION", "LOCATION");
+	for (i = 0; i < n; i++) {
+		const struct sp_func *f = &g->funcs[ids[i]];
+
+		self_cell(f, self, sizeof(self));
+		total_cell(&f->res, total, sizeof(total));
+		location_cell(f, loc, sizeof(loc));
+		fprintf(out, "    %6s %9s  %-*s  %s\n", self, total, w, sp_func_label(f), loc);
+	}
+	sp_reasons(g, id, print_reason, out);
+	free(ids);
+}
+
+static void print_class(const struct sp_graph *g, const struct sp_kernel_entries *k,
+			enum sp_kclass c, unsigned top, FILE *out)
+{
+	size_t i, n = k->n[c] < top ? k->n[c] : top;
+	int w = name_width(g, k->ids[c], n);
+	char total[CELL], self[CELL], loc[CELL * 4];
+
+	fprintf(out, "\n%s: %zu, on %s\n", class_title[c], k->n[c], sp_kclass_stack(c));
+	if (!k->n[c])
+		return;
+	fprintf(out, "  %9s %6s  %-*s  %s\n", "TOTAL", "SELF", w, "FUNCTION", "LOCATION");
+	for (i = 0; i < n; i++) {
+		const struct sp_func *f = &g->funcs[k->ids[c][i]];
+
+		total_cell(&f->res, total, sizeof(total));
+		self_cell(f, self, sizeof(self));
+		location_cell(f, loc, sizeof(loc));
+		fprintf(out, "  %9s %6s  %-*s  %s\n", total, self, w, sp_func_label(f), loc);
+	}
+	if (k->n[c] > n)
+		fprintf(out, "  ... %zu more (--top)\n", k->n[c] - n);
+	print_worst_path(g, k->ids[c][0], out);
+}
+
+int sp_report_kernel_text(const struct sp_graph *g, const struct sp_report_opts *o,
+			  FILE *out, struct sp_err *err)
+{
+	struct sp_kernel_entries k;
+	int c;
+
+	sp_kernel_entries(g, &k);
+	fprintf(out, "Kernel entry points of %s, by the stack each runs on\n",
+		g->binary ? g->binary : "?");
+	for (c = SP_KCLASS_SYSCALL; c < SP_KCLASS__COUNT; c++)
+		print_class(g, &k, (enum sp_kclass)c, o->top, out);
+	fputs("\n'>= N' unbounded (N is the deepest path found), 'N+' partial\n", out);
+	sp_kernel_entries_release(&k);
+	if (ferror(out))
+		return sp_err_set(err, "cannot write the report");
+	return 0;
+}
+
+static json_object *entry_object(const struct sp_graph *g, uint32_t id)
+{
+	const struct sp_func *f = &g->funcs[id];
+	size_t n = sp_worst_path(g, id, NULL, NULL, SIZE_MAX), i;
+	uint32_t *ids = sp_xmalloc((n ? n : 1) * sizeof(*ids));
+	json_object *o = json_object_new_object(), *path = json_object_new_array();
+
+	n = sp_worst_path(g, id, ids, NULL, n);
+	for (i = 0; i < n; i++)
+		json_object_array_add(path, json_object_new_string(sp_func_label(&g->funcs[ids[i]])));
+	json_object_object_add(o, "name", json_object_new_string(sp_func_label(f)));
+	json_object_object_add(o, "file", f->file ? json_object_new_string(f->file) : NULL);
+	json_object_object_add(o, "line", json_object_new_int64(f->line));
+	json_object_object_add(o, "total",
+			       f->res.bounded ? json_object_new_uint64(f->res.total) : NULL);
+	json_object_object_add(o, "lower_bound", json_object_new_uint64(f->res.total));
+	json_object_object_add(o, "bounded", json_object_new_boolean(f->res.bounded));
+	json_object_object_add(o, "partial", json_object_new_boolean(f->res.partial));
+	json_object_object_add(o, "path", path);
+	free(ids);
+	return o;
+}
+
+json_object *sp_report_kernel_json(const struct sp_graph *g)
+{
+	struct sp_kernel_entries k;
+	json_object *root = json_object_new_object();
+	int c;
+
+	sp_kernel_entries(g, &k);
+	for (c = SP_KCLASS_SYSCALL; c < SP_KCLASS__COUNT; c++) {
+		json_object *cls = json_object_new_object(), *arr = json_object_new_array();
+		size_t i;
+
+		for (i = 0; i < k.n[c]; i++)
+			json_object_array_add(arr, entry_object(g, k.ids[c][i]));
+		json_object_object_add(cls, "stack",
+				       json_object_new_string(sp_kclass_stack((enum sp_kclass)c)));
+		json_object_object_add(cls, "count", json_object_new_int64((int64_t)k.n[c]));
+		json_object_object_add(cls, "entries", arr);
+		json_object_object_add(root, sp_kclass_name((enum sp_kclass)c), cls);
+	}
+	sp_kernel_entries_release(&k);
+	return root;
+}

@@ -1,0 +1,58 @@
+#!/bin/sh
+# --entry-glob and --kernel-summary over the module test programs: system
+# calls by their __x64_sys_ names, interrupt handlers by their
+# irqreturn_t (int, void *) type; totals from ci_oracle.py.
+. tests/e2e/lib.sh
+
+sh tests/e2e/kmod/build.sh "$OUT" || { fail "cannot build the modules"; finish; exit; }
+elfs="$OUT/kernel $OUT/mod.ko $OUT/other.ko"
+
+# the oracle's lower bound of NAME, from GCC's .ci files alone
+oracle()
+{
+	$ORACLE --print "$OUT" | awk -F'\t' -v name="$1" \
+		'$1 == name { sub(/^[a-z]*=/, "", $4); print $4 }'
+}
+frob=$(oracle __x64_sys_frob)
+other=$(oracle __x64_sys_other)
+irq=$(oracle frob_irq_handler)
+[ -n "$frob" ] && [ -n "$other" ] && [ -n "$irq" ] || fail "the oracle has no totals"
+
+run_sp --json --entry-glob '__x64_sys_*' $elfs
+expect_rc 0 "--entry-glob"
+cp "$OUT/stdout" "$OUT/glob.json"
+expect_eq "--entry-glob roots" \
+	"$(jget "$OUT/glob.json" 'sorted(f["name"] for f in j["functions"])')" \
+	'["__x64_sys_frob", "__x64_sys_other"]'
+expect_eq "__x64_sys_frob = oracle" \
+	"$(jget "$OUT/glob.json" 'fn("__x64_sys_frob")["lower_bound"]')" "$frob"
+
+run_sp --json --kernel-summary $elfs
+expect_rc 0 "--kernel-summary --json"
+cp "$OUT/stdout" "$OUT/summary.json"
+expect_eq "system calls, worst first" \
+	"$(jget "$OUT/summary.json" '[(e["name"], e["lower_bound"]) for e in j["kernel"]["syscall"]["entries"]]')" \
+	"[[\"__x64_sys_other\", $other], [\"__x64_sys_frob\", $frob]]"
+expect_eq "the interrupt handler, found by its type" \
+	"$(jget "$OUT/summary.json" '[(e["name"], e["lower_bound"]) for e in j["kernel"]["irq"]["entries"]]')" \
+	"[[\"frob_irq_handler\", $irq]]"
+expect_eq "no exception entries" \
+	"$(jget "$OUT/summary.json" 'j["kernel"]["exception"]["count"]')" 0
+expect_eq "the path crosses modules" \
+	"$(jget "$OUT/summary.json" 'j["kernel"]["syscall"]["entries"][0]["path"]')" \
+	'["__x64_sys_other", "modb_work", "core_log", "core_fill"]'
+expect_eq "the full report is still there" \
+	"$(jget "$OUT/summary.json" 'fn("moda_helper")["lower_bound"]')" "$(oracle moda_helper)"
+
+run_sp --kernel-summary --top 1 $elfs
+expect_rc 0 "--kernel-summary text"
+grep -q '^System calls: 2, on ' "$OUT/stdout" || fail "no system call heading"
+grep -q '^Interrupt handlers: 1, on ' "$OUT/stdout" || fail "no interrupt heading"
+grep -q '\.\.\. 1 more (--top)' "$OUT/stdout" || fail "--top 1 does not cut the list"
+grep -Eq "^ +$other\+? +[0-9]+ +__x64_sys_other " "$OUT/stdout" ||
+	fail "no '$other __x64_sys_other' row"
+grep -q 'worst path of __x64_sys_other' "$OUT/stdout" || fail "no worst path"
+
+expect_bad "glob without a match" "no function matches 'nothing_\*'" \
+	--entry-glob 'nothing_*' $elfs
+finish
