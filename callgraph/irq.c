@@ -65,9 +65,10 @@ static bool params_are_handlers(Dwarf_Debug dbg, Dwarf_Die fn)
 			     n == 1 ? type_is(dbg, c, DW_TAG_pointer_type, NULL) : false;
 			n++;
 		}
+		next = NULL;
 		res = dwarf_siblingof_b(dbg, c, true, &next, &derr);
 		dwarf_dealloc_die(c);
-		c = next;
+		c = res == DW_DLV_OK ? next : NULL;
 	}
 	if (c)
 		dwarf_dealloc_die(c);
