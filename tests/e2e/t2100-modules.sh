@@ -61,6 +61,25 @@ run_sp -v "$OUT/kernel" "$OUT/mod.ko" "$OUT/other.ko"
 grep -q "3 ELF inputs, [1-9][0-9]* calls linked by name" "$OUT/stderr" ||
 	fail "-v does not count the calls linked by name"
 
+# i386 objects carry REL relocations (addends in the bytes): DWARF and
+# branches alike.  The sources include no header, so no multilib is needed.
+if [ "$(uname -m)" = x86_64 ]; then
+	mkdir -p "$OUT/m32"
+	(
+		cd "$OUT/m32" && cp ../mod_a.c ../mod_b.c . &&
+		gcc -m32 -O2 -g -fno-optimize-sibling-calls -fstack-usage \
+			-fcallgraph-info=su,da -ffunction-sections -c mod_a.c mod_b.c &&
+		ld -m elf_i386 -r mod_a.o mod_b.o -o mod.ko
+	) || fail "cannot build the i386 module"
+	for calls in both dwarf disasm; do
+		run_sp --json --calls=$calls "$OUT/m32/mod.ko"
+		expect_rc 0 "i386 mod.ko --calls=$calls"
+		cp "$OUT/stdout" "$OUT/m32/$calls.json"
+		oracle_check "i386 mod.ko --calls=$calls" "$OUT/m32/$calls.json" \
+			"$OUT/m32/mod_a.ci" "$OUT/m32/mod_b.ci"
+	done
+fi
+
 # a bad second input is bad input, named
 head -c 100 "$OUT/mod.ko" >"$OUT/mod-bad.ko"
 expect_bad "truncated module" "mod-bad.ko" "$OUT/kernel" "$OUT/mod-bad.ko"
