@@ -185,18 +185,41 @@ static bool branch_reloc_type(uint16_t machine, uint32_t type, int64_t *bias)
 	case EM_AARCH64:
 		*bias = 0;
 		return type == R_AARCH64_CALL26 || type == R_AARCH64_JUMP26;
+	case EM_ARM:	/* the PC reads 8 ahead in ARM state, 4 in Thumb */
+		*bias = type == R_ARM_THM_PC22 || type == R_ARM_THM_JUMP24 ? 4 : 8;
+		return type == R_ARM_CALL || type == R_ARM_JUMP24 || type == R_ARM_PC24 ||
+		       type == R_ARM_THM_PC22 || type == R_ARM_THM_JUMP24;
 	}
 	return false;
 }
 
-static int64_t rel_addend(const Elf_Data *target, uint64_t off)
+/* Thumb-2 BL/B.W: S:I1:I2:imm10:imm11:0 with I = !(J ^ S). */
+static int64_t thumb_branch_imm(uint32_t hw1, uint32_t hw2)
+{
+	uint32_t s = (hw1 >> 10) & 1, j1 = (hw2 >> 13) & 1, j2 = (hw2 >> 11) & 1;
+	uint32_t i1 = !(j1 ^ s), i2 = !(j2 ^ s);
+	uint32_t imm = s << 24 | i1 << 23 | i2 << 22 | (hw1 & 0x3ff) << 12 | (hw2 & 0x7ff) << 1;
+
+	return (int32_t)(imm << 7) >> 7;	/* sign-extend 25 bits */
+}
+
+/* A REL relocation's addend is what the field already holds: a plain word
+ * on i386, the branch's own immediate on ARM. */
+static int64_t rel_addend(uint16_t machine, uint32_t type, const Elf_Data *target,
+			  uint64_t off)
 {
 	const unsigned char *p = target ? target->d_buf : NULL;
+	uint32_t w;
 
 	if (!p || off > target->d_size || target->d_size - off < 4)
 		return 0;
-	return (int32_t)((uint32_t)p[off] | (uint32_t)p[off + 1] << 8 |
-			 (uint32_t)p[off + 2] << 16 | (uint32_t)p[off + 3] << 24);
+	w = (uint32_t)p[off] | (uint32_t)p[off + 1] << 8 | (uint32_t)p[off + 2] << 16 |
+	    (uint32_t)p[off + 3] << 24;
+	if (machine != EM_ARM)
+		return (int32_t)w;
+	if (type == R_ARM_THM_PC22 || type == R_ARM_THM_JUMP24)
+		return thumb_branch_imm(w & 0xffff, w >> 16);
+	return (int32_t)((w & 0x00ffffffu) << 8) >> 6;	/* imm24 * 4, signed */
 }
 
 static void add_branch_reloc(struct cg_elf *e, struct sp_graph *g, size_t *cap,
@@ -244,7 +267,8 @@ static void elf_read_branch_relocs(struct cg_elf *e, struct sp_graph *g, Elf_Scn
 				continue;
 			r.r_offset = rl.r_offset;
 			r.r_info = rl.r_info;
-			addend = rel_addend(cd, rl.r_offset);
+			addend = rel_addend(e->machine, (uint32_t)GELF_R_TYPE(rl.r_info), cd,
+					    rl.r_offset);
 		}
 		if (!branch_reloc_type(e->machine, (uint32_t)GELF_R_TYPE(r.r_info), &bias) ||
 		    r.r_offset > csh.sh_size)
