@@ -223,6 +223,16 @@ static int parse_option(struct options *o, int c, const char *arg)
 	return bad_usage("%s", "invalid option");
 }
 
+static bool is_listed(const char *const *v, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return true;
+	return false;
+}
+
 /* Returns 1 when the command is done (--help, --version), -1 on bad usage. */
 static int parse_args(struct options *o, int argc, char **argv)
 {
@@ -253,6 +263,8 @@ static int parse_args(struct options *o, int argc, char **argv)
 	 * anything else is a .su file or directory */
 	push(&o->elfs, &o->nelfs, &o->elfs_cap, argv[optind++]);
 	for (; optind < argc; optind++) {
+		if (is_listed(o->elfs, o->nelfs, argv[optind]))
+			continue;	/* a file named twice (overlapping globs) loads once */
 		if (cg_is_elf_file(argv[optind]))
 			push(&o->elfs, &o->nelfs, &o->elfs_cap, argv[optind]);
 		else

@@ -57,6 +57,12 @@ expect_eq "modules first: same worst path" \
 	"$(jget "$OUT/stdout" 'fn("__x64_sys_other")["path"]')" \
 	'["__x64_sys_other", "modb_work", "core_log", "core_fill"]'
 
+# a module named twice (overlapping globs) is loaded once
+run_sp --json "$OUT/kernel" "$OUT/mod.ko" "$OUT/other.ko" "$OUT/mod.ko"
+expect_rc 0 "mod.ko named twice"
+expect_eq "mod.ko named twice: one modb_work" \
+	"$(jget "$OUT/stdout" 'len(fns("modb_work"))')" 1
+
 run_sp -v "$OUT/kernel" "$OUT/mod.ko" "$OUT/other.ko"
 grep -q "3 ELF inputs, [1-9][0-9]* calls linked by name" "$OUT/stderr" ||
 	fail "-v does not count the calls linked by name"
