@@ -4,7 +4,9 @@
  * the per-CPU IRQ stack for interrupts), so each is summarised apart.
  *
  * Classes are recognised by the names the kernel's entry macros generate
- * (SYSCALL_DEFINEn, DEFINE_IDTENTRY*) and, for device interrupt handlers
+ * (SYSCALL_DEFINEn, DEFINE_IDTENTRY*), by a syscall wrapper symbol that is
+ * only an alias of the function (SP_F_SYSCALL: SYSCALL_DEFINE0's
+ * __do_sys_fork, sys_ni_posix_timers) and, for device interrupt handlers
  * whatever their name, by the irq_handler_t type (SP_F_IRQ_HANDLER).
  */
 #include "analysis/analysis.h"
@@ -16,22 +18,6 @@
 static bool has_prefix(const char *s, const char *p)
 {
 	return s && !strncmp(s, p, strlen(p));
-}
-
-/* The arch wrappers that sys_call_table points at (x86-64, ia32, arm64,
- * riscv, s390): the outermost C frame of a system call. */
-static bool is_syscall_wrapper(const char *s)
-{
-	static const char *const prefixes[] = {
-		"__x64_sys_", "__ia32_sys_", "__ia32_compat_sys_", "__x64_compat_sys_",
-		"__arm64_sys_", "__arm64_compat_sys_", "__riscv_sys_", "__s390x_sys_",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (has_prefix(s, prefixes[i]))
-			return true;
-	return false;
 }
 
 static bool is_exception_entry(const char *s)
@@ -58,7 +44,7 @@ static enum sp_kclass classify(const struct sp_func *f, bool wrappers)
 		return SP_KCLASS_EXCEPTION;
 	if (is_irq_entry(s) || (f->flags & SP_F_IRQ_HANDLER))
 		return SP_KCLASS_IRQ;
-	if (is_syscall_wrapper(s) || (!wrappers && has_prefix(s, "sys_")))
+	if ((sp_syscall_wrapper_name(s) || (f->flags & SP_F_SYSCALL)) || (!wrappers && has_prefix(s, "sys_")))
 		return SP_KCLASS_SYSCALL;
 	return SP_KCLASS_NONE;
 }
@@ -84,8 +70,9 @@ void sp_kernel_entries(const struct sp_graph *g, struct sp_kernel_entries *out)
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < g->nfuncs && !wrappers; i++)
 		wrappers = (g->funcs[i].flags & SP_F_HAS_CODE) &&
-			   is_syscall_wrapper(g->funcs[i].symbol ? g->funcs[i].symbol
-								 : g->funcs[i].name);
+			   ((g->funcs[i].flags & SP_F_SYSCALL) ||
+			    sp_syscall_wrapper_name(g->funcs[i].symbol ? g->funcs[i].symbol
+								       : g->funcs[i].name));
 	for (i = 0; i < g->nfuncs; i++) {
 		enum sp_kclass k = classify(&g->funcs[i], wrappers);
 		size_t *n = &out->n[k];

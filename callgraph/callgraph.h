@@ -56,8 +56,9 @@ const struct cg_stats *cg_stats(const struct cg_image *img);
 void cg_link(struct cg_image *const *imgs, size_t n, struct sp_graph *g,
 	     uint32_t *linked);
 /* Set SP_F_IRQ_HANDLER on the image's functions typed like an
- * irq_handler_t (irqreturn_t f(int, void *)). */
-void cg_mark_irq_handlers(struct cg_image *img, struct sp_graph *g);
+ * irq_handler_t (irqreturn_t f(int, void *)), SP_F_SYSCALL on those a
+ * syscall wrapper symbol aliases. */
+void cg_mark_kernel_entries(struct cg_image *img, struct sp_graph *g);
 /* Does path name a readable file that starts with the ELF magic? */
 bool cg_is_elf_file(const char *path);
 void cg_close(struct cg_image *img);

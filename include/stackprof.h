@@ -41,6 +41,7 @@ enum sp_frame_src {
 #define SP_F_SYMTAB_ONLY	(1u << 3) /* known from the ELF symbol table only */
 #define SP_F_RECURSIVE		(1u << 4) /* set by analysis: in a cycle */
 #define SP_F_IRQ_HANDLER	(1u << 5) /* irqreturn_t f(int, void *): passed to request_irq */
+#define SP_F_SYSCALL		(1u << 6) /* a syscall wrapper symbol names its address */
 
 /* Why a total is unbounded or partial; index into sp_result.witness. */
 enum sp_cause {
@@ -150,5 +151,8 @@ static inline bool sp_cause_unbounded(enum sp_cause c)
 }
 
 const char *sp_qual_name(enum sp_qual q);	/* "static", "dynamic", ... */
+/* A system call's outermost C function as sys_call_table names it:
+ * "__x64_sys_read", "__arm64_sys_read"... (model/kernel.c). */
+bool sp_syscall_wrapper_name(const char *s);
 
 #endif

@@ -358,7 +358,7 @@ static int load(struct sp_graph *g, const struct options *o, struct sp_err *err)
 		if (cg_describe_dynamic(imgs[i], g, err))
 			goto out;
 		if (o->kernel_summary)
-			cg_mark_irq_handlers(imgs[i], g);
+			cg_mark_kernel_entries(imgs[i], g);
 	}
 	if (o->verbose)
 		print_stats(g, imgs, o->nelfs, linked);

@@ -16,7 +16,9 @@ oracle()
 frob=$(oracle __x64_sys_frob)
 other=$(oracle __x64_sys_other)
 irq=$(oracle frob_irq_handler)
-[ -n "$frob" ] && [ -n "$other" ] && [ -n "$irq" ] || fail "the oracle has no totals"
+ping=$(oracle __do_sys_ping)
+[ -n "$frob" ] && [ -n "$other" ] && [ -n "$irq" ] && [ -n "$ping" ] ||
+	fail "the oracle has no totals"
 
 run_sp --json --entry-glob '__x64_sys_*' $elfs
 expect_rc 0 "--entry-glob"
@@ -30,9 +32,10 @@ expect_eq "__x64_sys_frob = oracle" \
 run_sp --json --kernel-summary $elfs
 expect_rc 0 "--kernel-summary --json"
 cp "$OUT/stdout" "$OUT/summary.json"
+# __x64_sys_ping is an alias of __do_sys_ping (SYSCALL_DEFINE0)
 expect_eq "system calls, worst first" \
 	"$(jget "$OUT/summary.json" '[(e["name"], e["lower_bound"]) for e in j["kernel"]["syscall"]["entries"]]')" \
-	"[[\"__x64_sys_other\", $other], [\"__x64_sys_frob\", $frob]]"
+	"[[\"__x64_sys_other\", $other], [\"__x64_sys_frob\", $frob], [\"__do_sys_ping\", $ping]]"
 expect_eq "the interrupt handler, found by its type" \
 	"$(jget "$OUT/summary.json" '[(e["name"], e["lower_bound"]) for e in j["kernel"]["irq"]["entries"]]')" \
 	"[[\"frob_irq_handler\", $irq]]"
@@ -46,9 +49,9 @@ expect_eq "the full report is still there" \
 
 run_sp --kernel-summary --top 1 $elfs
 expect_rc 0 "--kernel-summary text"
-grep -q '^System calls: 2, on ' "$OUT/stdout" || fail "no system call heading"
+grep -q '^System calls: 3, on ' "$OUT/stdout" || fail "no system call heading"
 grep -q '^Interrupt handlers: 1, on ' "$OUT/stdout" || fail "no interrupt heading"
-grep -q '\.\.\. 1 more (--top)' "$OUT/stdout" || fail "--top 1 does not cut the list"
+grep -q '\.\.\. 2 more (--top)' "$OUT/stdout" || fail "--top 1 does not cut the list"
 grep -Eq "^ +$other\+? +[0-9]+ +__x64_sys_other " "$OUT/stdout" ||
 	fail "no '$other __x64_sys_other' row"
 grep -q 'worst path of __x64_sys_other' "$OUT/stdout" || fail "no worst path"

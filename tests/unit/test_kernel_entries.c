@@ -37,7 +37,7 @@ static void test_classes(void **state)
 	struct sp_graph g;
 	struct sp_kernel_entries k;
 	uint32_t read, write, plain_sys, irq_typed, common, sysvec, exc, asm_exc,
-		 not_handler, declared;
+		 not_handler, declared, fork;
 
 	(void)state;
 	sp_graph_init(&g);
@@ -53,8 +53,11 @@ static void test_classes(void **state)
 	/* a name ending in _interrupt is not enough: the type says */
 	not_handler = add(&g, "perf_event_account_interrupt", SP_F_HAS_CODE, 40);
 	declared = add(&g, "__x64_sys_open", SP_F_EXTERNAL, 0);
+	/* SYSCALL_DEFINE0: __x64_sys_fork is an alias the loader saw */
+	fork = add(&g, "__do_sys_fork", SP_F_HAS_CODE | SP_F_SYSCALL, 20);
 	sp_kernel_entries(&g, &k);
-	assert_int_equal(k.n[SP_KCLASS_SYSCALL], 2);
+	assert_int_equal(k.n[SP_KCLASS_SYSCALL], 3);
+	assert_int_equal(k.ids[SP_KCLASS_SYSCALL][2], fork);
 	/* worst first */
 	assert_int_equal(k.ids[SP_KCLASS_SYSCALL][0], write);
 	assert_int_equal(k.ids[SP_KCLASS_SYSCALL][1], read);
@@ -90,6 +93,16 @@ static void test_sys_without_wrappers(void **state)
 	sp_graph_release(&g);
 }
 
+static void test_wrapper_names(void **state)
+{
+	(void)state;
+	assert_true(sp_syscall_wrapper_name("__x64_sys_read"));
+	assert_true(sp_syscall_wrapper_name("__arm64_sys_openat"));
+	assert_false(sp_syscall_wrapper_name("__se_sys_read"));
+	assert_false(sp_syscall_wrapper_name("ksys_read"));
+	assert_false(sp_syscall_wrapper_name(NULL));
+}
+
 static void test_entry_glob(void **state)
 {
 	struct sp_graph g;
@@ -119,6 +132,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_sys_without_wrappers),
+		cmocka_unit_test(test_wrapper_names),
 		cmocka_unit_test(test_entry_glob),
 	};
 
