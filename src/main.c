@@ -16,6 +16,7 @@
 #include "common/atomic.h"
 #include "common/size.h"
 #include "common/xalloc.h"
+#include "report/diff.h"
 #include "report/graphviz.h"
 #include "report/report.h"
 #include "stackprof.h"
@@ -42,6 +43,9 @@ struct options {
 	struct cg_options cg;
 	uint64_t budget, min_total;
 	unsigned top, depth, graph_top;
+	bool diff, has_growth_limit;	/* --diff OLD NEW, --fail-on-growth */
+	const char *diff_old, *diff_new;
+	uint64_t growth_limit;
 };
 
 static const char usage_text[] =
@@ -82,6 +86,11 @@ static const char usage_text[] =
 "                       shell pattern, e.g. '__x64_sys_*' (repeatable)\n"
 "      --kernel-summary the worst system calls, interrupt handlers and\n"
 "                       exception entries, class by class (in JSON: \"kernel\")\n"
+"      --diff OLD.json NEW.json  compare two --json reports: functions whose\n"
+"                       worst case or frame grew or shrank, new dynamic\n"
+"                       frames, new recursion, largest growth first\n"
+"      --fail-on-growth BYTES  with --diff: exit 1 when a worst case grew\n"
+"                       by more than BYTES\n"
 "\n"
 "Exit status: 0 success, 1 stack budget exceeded, 2 bad input or usage.\n";
 
@@ -89,6 +98,7 @@ enum {
 	OPT_SU_DIR = 256, OPT_ENTRY, OPT_JSON, OPT_TOP, OPT_BUDGET, OPT_ALLOW_UNB,
 	OPT_KEEP_GOING, OPT_DOT, OPT_SVG, OPT_PNG, OPT_DEPTH, OPT_MIN_TOTAL, OPT_ALL,
 	OPT_GRAPH_TOP, OPT_CALLS, OPT_ENTRY_GLOB, OPT_KERNEL_SUMMARY,
+	OPT_DIFF, OPT_FAIL_ON_GROWTH,
 };
 
 static const struct option long_opts[] = {
@@ -113,6 +123,8 @@ static const struct option long_opts[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ "entry-glob", required_argument, NULL, OPT_ENTRY_GLOB },
 	{ "kernel-summary", no_argument, NULL, OPT_KERNEL_SUMMARY },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "fail-on-growth", required_argument, NULL, OPT_FAIL_ON_GROWTH },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -219,6 +231,12 @@ static int parse_option(struct options *o, int c, const char *arg)
 	case OPT_KERNEL_SUMMARY:
 		o->kernel_summary = true;
 		return 0;
+	case OPT_DIFF:
+		o->diff = true;
+		return 0;
+	case OPT_FAIL_ON_GROWTH:
+		o->has_growth_limit = true;
+		return parse_bytes("fail-on-growth", arg, &o->growth_limit);
 	}
 	return bad_usage("%s", "invalid option");
 }
@@ -257,6 +275,15 @@ static int parse_args(struct options *o, int argc, char **argv)
 		if (parse_option(o, c, optarg))
 			return -1;
 	}
+	if (o->diff) {
+		if (argc - optind != 2)
+			return bad_usage("%s", "--diff needs two JSON reports: OLD NEW");
+		o->diff_old = argv[optind];
+		o->diff_new = argv[optind + 1];
+		return 0;
+	}
+	if (o->has_growth_limit)
+		return bad_usage("%s", "--fail-on-growth needs --diff");
 	if (optind >= argc)
 		return bad_usage("%s", "no ELF file given");
 	/* the first is the image; later ELF files are more images (modules),
@@ -471,6 +498,39 @@ out:
 	return ret;
 }
 
+/* --diff: no ELF, two reports; exit 1 when a total grew past the limit. */
+static int run_diff(const struct options *o, struct sp_err *err)
+{
+	struct sp_diff d;
+	struct sp_atomic out = { 0 };
+	int ret = -1;
+
+	sp_diff_init(&d);
+	if (sp_diff_load(&d, o->diff_old, o->diff_new, err))
+		goto out;
+	if (o->output) {
+		if (sp_atomic_open(&out, o->output, err) ||
+		    sp_diff_print(&d, out.fp, err) || sp_atomic_commit(&out, err))
+			goto out_abort;
+	} else if (sp_diff_print(&d, stdout, err) || fflush(stdout)) {
+		goto out;
+	}
+	ret = 0;
+	if (o->has_growth_limit && d.max_growth > 0 &&
+	    (uint64_t)d.max_growth > o->growth_limit) {
+		fprintf(stderr, "stackprof: stack growth of %lld bytes exceeds "
+			"--fail-on-growth %llu\n", (long long)d.max_growth,
+			(unsigned long long)o->growth_limit);
+		ret = EXIT_BUDGET;
+	}
+out_abort:
+	if (o->output)
+		sp_atomic_abort(&out);
+out:
+	sp_diff_release(&d);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
@@ -481,7 +541,7 @@ int main(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? 0 : EXIT_BAD;
 	sp_graph_init(&g);
-	ret = run(&o, &g, &err);
+	ret = o.diff ? run_diff(&o, &err) : run(&o, &g, &err);
 	if (ret < 0)
 		fprintf(stderr, "stackprof: %s\n", err.msg);
 	sp_graph_release(&g);
