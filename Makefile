@@ -5,6 +5,9 @@
 #   make demo       build the samples and analyse them
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make V=1        show the commands
+#   make fuzz       libFuzzer campaigns, FUZZ_TIME seconds each (clang)
+#   make check-asan the suite with -fsanitize=address,undefined
+#   make check-valgrind  valgrind memcheck over the samples
 
 VERSION := 0.1.0
 PREFIX  ?= /usr/local
@@ -38,9 +41,11 @@ LIB      := $(O)/libstackprof.a
 UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 
-all: stackprof
+BIN     ?= stackprof
 
-stackprof: $(O)/src/main.o $(LIB)
+all: $(BIN)
+
+$(BIN): $(O)/src/main.o $(LIB)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
@@ -82,7 +87,43 @@ clean:
 	rm -rf $(O) stackprof
 	$(MAKE) -s -C samples clean
 
-.PHONY: all samples unit e2e test demo install clean
+# Reliability (tests/fuzz, tests/e2e/t30xx).  The fuzzers and the
+# sanitizer build live in their own O= trees, with their own binary.
+FUZZERS     := fuzz_su fuzz_elf
+FUZZ_TIME   ?= 60
+FUZZ_O      := build-fuzz
+FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=all
+ASAN_O      := build-asan
+ASAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	       -fno-sanitize-recover=all
+export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
+
+$(O)/fuzz/%: $(O)/tests/fuzz/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+.PRECIOUS: $(O)/tests/fuzz/%.o
+
+fuzz-build:
+	$(Q)$(MAKE) -s O=$(FUZZ_O) CC=clang BIN=$(FUZZ_O)/stackprof \
+		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+		$(FUZZERS:%=$(FUZZ_O)/fuzz/%)
+
+fuzz: fuzz-build samples
+	$(Q)sh tests/fuzz/run.sh $(FUZZ_O) $(FUZZ_TIME) $(FUZZERS)
+
+check-asan:
+	$(Q)$(MAKE) -s samples
+	$(Q)$(MAKE) -s O=$(ASAN_O) BIN=$(ASAN_O)/stackprof CFLAGS="$(ASAN_CFLAGS)" \
+		$(ASAN_O)/stackprof unit
+	$(Q)STACKPROF=$(ASAN_O)/stackprof sh tests/e2e/run.sh
+	$(Q)sh tests/fuzz/kernel-run.sh $(ASAN_O)/stackprof
+
+check-valgrind: stackprof samples
+	$(Q)sh tests/fuzz/valgrind.sh ./stackprof
+
+.PHONY: all samples unit e2e test demo install clean fuzz fuzz-build check-asan check-valgrind
 .DELETE_ON_ERROR:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -34,7 +34,11 @@ static int open_dwarf(struct cg_image *img, struct sp_err *err)
 		img->dbg = NULL;
 		sp_err_set(err, "'%s': cannot read DWARF: %s", img->path,
 			   derr ? dwarf_errmsg(derr) : "unknown error");
-		return -1;	/* derr belongs to no dbg: libdwarf frees it */
+		/* with no dbg libdwarf malloc'ed derr on its own: ours to free
+		 * (found by fuzz_elf) */
+		if (derr)
+			dwarf_dealloc_error(NULL, derr);
+		return -1;
 	}
 	return 0;
 }
@@ -46,7 +50,8 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 	img->opts = *opts;
 	img->func_first = g->nfuncs;
 	img->cu_first = g->ncus;
-	if (cg_elf_open(&img->elf, g, img->path, err) || open_dwarf(img, err))
+	if (cg_elf_open(&img->elf, g, img->path, err) ||
+	    cg_check_dwarf_lists(&img->elf, img->path, err) || open_dwarf(img, err))
 		return -1;
 	g->binary = sp_intern(g, img->path);
 	g->machine = img->elf.machine;

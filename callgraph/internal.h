@@ -57,6 +57,9 @@ struct cg_elf {
 };
 
 int cg_elf_open(struct cg_elf *e, struct sp_graph *g, const char *path, struct sp_err *err);
+/* Refuse a .debug_rnglists/.debug_loclists table header that does not fit
+ * (libdwarf 20210528 frees twice on one): "'PATH': corrupt SECTION section". */
+int cg_check_dwarf_lists(const struct cg_elf *e, const char *path, struct sp_err *err);
 void cg_elf_close(struct cg_elf *e);
 /* Bytes of code at addr (at least len of them), or NULL. */
 const unsigned char *cg_elf_code_at(const struct cg_elf *e, uint64_t addr, size_t len);

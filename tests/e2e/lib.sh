@@ -4,7 +4,7 @@
 # non-zero; run.sh reports it.
 set -u
 
-SP=./stackprof
+SP=${STACKPROF:-./stackprof}	# make check-asan runs the suite on its own build
 ORACLE="python3 tests/e2e/ci_oracle.py"
 TEST=$(basename "$0" .sh)
 OUT=tests/e2e/out/$TEST

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Every input the fuzzers ever crashed on (tests/data/fuzz/elf, su; see
+# make fuzz) is bad input now: exit 2, one line naming the file, no
+# report file, no crash.  A .su input is read against the chain sample.
+. tests/e2e/lib.sh
+need_sample chain
+n=0
+for f in tests/data/fuzz/elf/*; do
+	[ -f "$f" ] || continue
+	expect_bad "fuzz_elf regression $(basename "$f")" "'$f'" "$f"
+	n=$((n + 1))
+done
+for f in tests/data/fuzz/su/*; do
+	[ -f "$f" ] || continue
+	run_sp -o "$OUT/report" samples/chain/chain "$f"
+	case $rc in
+	0) ;;
+	2) expect_bad "fuzz_su regression $(basename "$f")" "$f" samples/chain/chain "$f" ;;
+	*) fail "fuzz_su regression $(basename "$f"): exit $rc" ;;
+	esac
+	n=$((n + 1))
+done
+[ $n -gt 0 ] || fail "no regression inputs in tests/data/fuzz"
+finish

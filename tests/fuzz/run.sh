@@ -1,0 +1,35 @@
+#!/bin/sh
+# run.sh O SECONDS FUZZER... - make fuzz: replay each fuzzer's regression
+# inputs (tests/data/fuzz/NAME/, every crash found so far), then fuzz
+# for SECONDS with one job, niced, from a corpus seeded with the samples.
+# A crash leaves O/crashes/NAME-crash-* and fails the run.
+set -u
+o=$1 secs=$2
+shift 2
+status=0
+for name in "$@"; do
+	bin=$o/fuzz/$name corpus=$o/corpus/$name reg=tests/data/fuzz/${name#fuzz_}
+	mkdir -p "$corpus" "$o/crashes"
+	case $name in
+	fuzz_su) for f in tests/data/su/*.su tests/data/bad/*.su samples/*/*.su; do
+			cp "$f" "$corpus/$(echo "$f" | tr / _)"
+		done ;;
+	fuzz_elf) for s in samples/*/; do
+			p=$s$(basename "$s")
+			[ -x "$p" ] && cp "$p" "$corpus/$(basename "$s")"
+		done
+		cp tests/data/bad/not-elf.txt "$corpus/" ;;
+	esac
+	if [ -d "$reg" ] && ! "$bin" -runs=0 "$reg"/* >"$o/$name.replay.log" 2>&1; then
+		echo "$name: a regression input crashes again (see $o/$name.replay.log)"
+		status=1
+	fi
+	echo "== $name: $secs s"
+	nice -n 10 "$bin" -max_total_time="$secs" -jobs=1 -workers=1 -max_len=262144 \
+		-rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix="$o/crashes/$name-" "$corpus" >"$o/$name.log" 2>&1 || status=1
+	grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "$o/$name.log" |
+		sed "s/^/  /"
+	ls "$o/crashes" | grep "^$name-" | sed 's/^/  crash: /'
+done
+exit $status
