@@ -152,11 +152,27 @@ static void print_unbounded_reasons(const struct sp_graph *g, uint32_t id, FILE 
 	sp_reasons(g, id, join_reason, &j);
 }
 
-static bool over_budget(const struct sp_result *r, const struct sp_report_opts *o)
+bool sp_report_over_budget(const struct sp_func *f, const struct sp_report_opts *o)
 {
-	if (!r->bounded && !o->allow_unbounded)
+	if (!f->res.bounded && !o->allow_unbounded)
 		return true;
-	return r->total > o->budget;
+	return f->res.total > o->budget;
+}
+
+void sp_report_budget_message(const struct sp_graph *g, const struct sp_report_opts *o,
+			      uint32_t id, FILE *diag)
+{
+	const struct sp_func *f = &g->funcs[id];
+
+	if (!f->res.bounded && !o->allow_unbounded) {
+		fputs("stack usage unbounded (", diag);
+		print_unbounded_reasons(g, id, diag);
+		fprintf(diag, "), at least %llu bytes", (unsigned long long)f->res.total);
+	} else {
+		fprintf(diag, "stack budget exceeded: %llu > %llu bytes",
+			(unsigned long long)f->res.total, (unsigned long long)o->budget);
+	}
+	print_via(g, id, diag);
 }
 
 size_t sp_report_budget(const struct sp_graph *g, const struct sp_report_opts *o,
@@ -168,21 +184,12 @@ size_t sp_report_budget(const struct sp_graph *g, const struct sp_report_opts *o
 	for (i = 0; i < n; i++) {
 		const struct sp_func *f = &g->funcs[ids[i]];
 
-		if (!over_budget(&f->res, o))
+		if (!sp_report_over_budget(f, o))
 			continue;
 		over++;
 		print_where(g, f, diag);
-		if (!f->res.bounded && !o->allow_unbounded) {
-			fputs("error: stack usage unbounded (", diag);
-			print_unbounded_reasons(g, ids[i], diag);
-			fprintf(diag, "), at least %llu bytes",
-				(unsigned long long)f->res.total);
-		} else {
-			fprintf(diag, "error: stack budget exceeded: %llu > %llu bytes",
-				(unsigned long long)f->res.total,
-				(unsigned long long)o->budget);
-		}
-		print_via(g, ids[i], diag);
+		fputs("error: ", diag);
+		sp_report_budget_message(g, o, ids[i], diag);
 		fputc('\n', diag);
 	}
 	free(ids);

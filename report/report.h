@@ -57,5 +57,20 @@ struct json_object *sp_report_kernel_json(const struct sp_graph *g);
  */
 size_t sp_report_budget(const struct sp_graph *g, const struct sp_report_opts *o,
 			FILE *diag);
+/* Is f over o->budget (unbounded counts unless o->allow_unbounded)? */
+bool sp_report_over_budget(const struct sp_func *f, const struct sp_report_opts *o);
+/* The diagnostic's text after "error: ": "stack budget exceeded: N > B
+ * bytes via main -> ..." or "stack usage unbounded (...), at least N bytes via ...". */
+void sp_report_budget_message(const struct sp_graph *g, const struct sp_report_opts *o,
+			      uint32_t id, FILE *diag);
+
+/*
+ * SARIF 2.1.0 via json-c, for code-scanning UIs: one result per selected
+ * function over the budget (rule "stack-budget", error; only with a
+ * budget) and per dynamic frame (rule "dynamic-frame": warning, or note
+ * when "dynamic,bounded"), located at the function's declaration.
+ */
+int sp_report_sarif(const struct sp_graph *g, const struct sp_report_opts *o,
+		    FILE *out, struct sp_err *err);
 
 #endif

@@ -34,7 +34,7 @@ struct options {
 	const char **entries;	/* --entry specs */
 	size_t nentries, entries_cap;
 	const char *output;
-	const char *dot, *svg, *png;
+	const char *dot, *svg, *png, *sarif;
 	bool json, keep_going, verbose, allow_unbounded, all;
 	bool has_budget;
 	const char **entry_globs;	/* --entry-glob patterns */
@@ -91,6 +91,8 @@ static const char usage_text[] =
 "                       frames, new recursion, largest growth first\n"
 "      --fail-on-growth BYTES  with --diff: exit 1 when a worst case grew\n"
 "                       by more than BYTES\n"
+"      --sarif FILE     write budget violations and dynamic frames as SARIF\n"
+"                       2.1.0, for code-scanning UIs\n"
 "\n"
 "Exit status: 0 success, 1 stack budget exceeded, 2 bad input or usage.\n";
 
@@ -98,7 +100,7 @@ enum {
 	OPT_SU_DIR = 256, OPT_ENTRY, OPT_JSON, OPT_TOP, OPT_BUDGET, OPT_ALLOW_UNB,
 	OPT_KEEP_GOING, OPT_DOT, OPT_SVG, OPT_PNG, OPT_DEPTH, OPT_MIN_TOTAL, OPT_ALL,
 	OPT_GRAPH_TOP, OPT_CALLS, OPT_ENTRY_GLOB, OPT_KERNEL_SUMMARY,
-	OPT_DIFF, OPT_FAIL_ON_GROWTH,
+	OPT_DIFF, OPT_FAIL_ON_GROWTH, OPT_SARIF,
 };
 
 static const struct option long_opts[] = {
@@ -125,6 +127,7 @@ static const struct option long_opts[] = {
 	{ "kernel-summary", no_argument, NULL, OPT_KERNEL_SUMMARY },
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "fail-on-growth", required_argument, NULL, OPT_FAIL_ON_GROWTH },
+	{ "sarif", required_argument, NULL, OPT_SARIF },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -237,6 +240,9 @@ static int parse_option(struct options *o, int c, const char *arg)
 	case OPT_FAIL_ON_GROWTH:
 		o->has_growth_limit = true;
 		return parse_bytes("fail-on-growth", arg, &o->growth_limit);
+	case OPT_SARIF:
+		o->sarif = arg;
+		return 0;
 	}
 	return bad_usage("%s", "invalid option");
 }
@@ -419,7 +425,7 @@ static int resolve_entries(const struct sp_graph *g, const struct options *o,
  * exit 2 leaves no output behind; stdout comes last for the same reason.
  * One graphviz context serves every picture (see report/graphviz.h).
  */
-enum { OUT_DOT, OUT_SVG, OUT_PNG, OUT_REPORT, OUT__COUNT };
+enum { OUT_DOT, OUT_SVG, OUT_PNG, OUT_SARIF, OUT_REPORT, OUT__COUNT };
 
 static int write_one(struct sp_gv *gv, const struct sp_graph *g,
 		     const struct options *o, const struct sp_report_opts *ro,
@@ -432,6 +438,8 @@ static int write_one(struct sp_gv *gv, const struct sp_graph *g,
 		.has_budget = o->has_budget, .budget = o->budget,
 	};
 
+	if (which == OUT_SARIF)
+		return sp_report_sarif(g, ro, fp, err);
 	if (which != OUT_REPORT)
 		return sp_gv_render(gv, g, &go, formats[which], fp, err);
 	if (o->json)
@@ -444,7 +452,7 @@ static int write_one(struct sp_gv *gv, const struct sp_graph *g,
 static int write_outputs(const struct sp_graph *g, const struct options *o,
 			 const struct sp_report_opts *ro, struct sp_err *err)
 {
-	const char *paths[OUT__COUNT] = { o->dot, o->svg, o->png, o->output };
+	const char *paths[OUT__COUNT] = { o->dot, o->svg, o->png, o->sarif, o->output };
 	struct sp_atomic out[OUT__COUNT] = { { 0 } };
 	struct sp_gv *gv = NULL;
 	int i, ret = -1;

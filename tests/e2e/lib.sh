@@ -122,3 +122,16 @@ expect_bad()
 		fail "$_desc: dumped core"
 	fi
 }
+
+# A python that has jsonschema (Debian's python3-jsonschema lives in
+# /usr/bin/python3; a pyenv python3 earlier on PATH may lack it), or
+# nothing.
+schema_python()
+{
+	for _py in /usr/bin/python3 python3; do
+		if "$_py" -c 'import jsonschema' 2>/dev/null; then
+			echo "$_py"
+			return
+		fi
+	done
+}
