@@ -69,9 +69,34 @@ static bool bound_is_dynamic(Dwarf_Die sub)
 	return false;
 }
 
+static bool is_qualifier(Dwarf_Half tag)
+{
+	return tag == DW_TAG_volatile_type || tag == DW_TAG_const_type ||
+	       tag == DW_TAG_restrict_type || tag == DW_TAG_typedef;
+}
+
+/* The type of die with its qualifiers and typedefs taken off: a
+ * "volatile char v[n]" is a volatile_type over the array type. */
+static Dwarf_Die bare_type(struct cg_image *img, Dwarf_Die die)
+{
+	Dwarf_Die type = ref_die(img, die, DW_AT_type), next;
+	Dwarf_Half tag = 0;
+	Dwarf_Error derr = NULL;
+	int depth;
+
+	for (depth = 0; type && depth < MAX_DEPTH; depth++) {
+		if (dwarf_tag(type, &tag, &derr) != DW_DLV_OK || !is_qualifier(tag))
+			break;
+		next = ref_die(img, type, DW_AT_type);
+		dwarf_dealloc_die(type);
+		type = next;
+	}
+	return type;
+}
+
 static bool type_is_vla(struct cg_image *img, Dwarf_Die var)
 {
-	Dwarf_Die type = ref_die(img, var, DW_AT_type), child = NULL;
+	Dwarf_Die type = bare_type(img, var), child = NULL;
 	Dwarf_Half tag = 0;
 	Dwarf_Error derr = NULL;
 	bool vla = false;
