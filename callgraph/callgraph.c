@@ -23,9 +23,10 @@ int cg_open(struct cg_image **out, const char *path, struct sp_err *err)
 static int open_dwarf(struct cg_image *img, struct sp_err *err)
 {
 	Dwarf_Error derr = NULL;
-	int res = img->elf.type == ET_REL ?
-		  cg_dwobj_init(&img->dwobj, &img->elf, &img->dbg, &derr) :
-		  cg_dwarf_init(img->elf.fd, &img->dbg, &derr);
+	/* every image through the object interface: libdwarf then reads the
+	 * sections where libelf mapped them instead of copying them to the
+	 * heap (ET_REL objects get relocated copies) */
+	int res = cg_dwobj_init(&img->dwobj, &img->elf, &img->dbg, &derr);
 
 	if (res == DW_DLV_NO_ENTRY)
 		return sp_err_set(err, "'%s': no DWARF debug information (build with -g)",
@@ -141,10 +142,8 @@ static void release_files(struct cg_image *img)
 {
 	uint32_t i;
 
-	for (i = 0; img->files && img->g && i < img->ncus_own; i++)
-		if (img->files[i].names)
-			cg_dealloc_srcfiles(img->dbg, img->files[i].names,
-					    img->files[i].count);
+	for (i = 0; img->files && i < img->ncus_own; i++)
+		free(img->files[i].names);
 	free(img->files);
 	free(img->cu_die_off);
 }

@@ -45,7 +45,7 @@ const char *cg_cu_file(struct cg_image *img, uint32_t cu, Dwarf_Unsigned n)
 	i = (Dwarf_Signed)(n - (Dwarf_Unsigned)f->base);
 	if (i >= f->count)
 		return NULL;
-	return sp_intern(img->g, f->names[i]);
+	return f->names[i];
 }
 
 /* ---- ranges ---- */
@@ -475,14 +475,24 @@ static void read_cu_files(struct cg_image *img, Dwarf_Die cu_die, struct walk_cu
 {
 	struct cg_cu_files *f = &img->files[wc->cu - img->cu_first];
 	Dwarf_Error derr = NULL;
+	Dwarf_Signed i;
+	char **names = NULL;
 
 	f->base = wc->version >= 5 ? 0 : 1;
-	if (dwarf_srcfiles(cu_die, &f->names, &f->count, &derr) != DW_DLV_OK) {
+	f->names = NULL;
+	f->count = 0;
+	if (dwarf_srcfiles(cu_die, &names, &f->count, &derr) != DW_DLV_OK) {
 		if (derr)
 			dwarf_dealloc_error(img->dbg, derr);
-		f->names = NULL;
 		f->count = 0;
+		return;
 	}
+	/* libdwarf's list and line-table context would live to dwarf_finish:
+	 * 12 MB on a kernel; the interned names are shared across CUs */
+	f->names = sp_xmalloc((size_t)(f->count ? f->count : 1) * sizeof(*f->names));
+	for (i = 0; i < f->count; i++)
+		f->names[i] = sp_intern(img->g, names[i]);
+	cg_dealloc_srcfiles(img->dbg, names, f->count);
 }
 
 static uint32_t begin_cu(struct cg_image *img, Dwarf_Die cu_die, uint16_t version,
@@ -542,6 +552,7 @@ int cg_dwarf_walk(struct cg_image *img, struct sp_err *err)
 		dwarf_dealloc_die(cu_die);
 		if (res)
 			return -1;
+		cg_dwobj_info_done(&img->dwobj, next);
 	}
 }
 

@@ -88,12 +88,22 @@ struct cg_dwobj {
 	unsigned char **copies;	/* by section index: relocated .debug_* or NULL */
 	bool msb, elf64;
 	Dwarf_Obj_Access_Interface iface;
+	/* a linked image: the file mapped read-only, sections served from it,
+	 * so .debug_info is page cache that the walk can hand back */
+	unsigned char *map;
+	size_t map_len;
+	size_t info_ndx;		/* .debug_info's section index, 0 if none */
+	uint64_t info_off, info_size;	/* its place in the file */
+	uint64_t info_dropped;		/* bytes of it already handed back */
 };
 
 /* dwarf_object_init_b over e's sections, its DWARF relocated to e's layout. */
 int cg_dwobj_init(struct cg_dwobj *o, struct cg_elf *e, Dwarf_Debug *dbg,
 		  Dwarf_Error *derr);
 void cg_dwobj_release(struct cg_dwobj *o);
+/* The walk is past offset `upto` of .debug_info: drop those pages from
+ * the process (a later read faults them back in from the page cache). */
+void cg_dwobj_info_done(struct cg_dwobj *o, uint64_t upto);
 
 /* ---- DWARF records (dwarf.c) ---- */
 
@@ -129,7 +139,7 @@ struct cg_range {
 };
 
 struct cg_cu_files {		/* decl_file table of one CU */
-	char **names;
+	const char **names;	/* interned: libdwarf's copies are freed at once */
 	Dwarf_Signed count;
 	int base;		/* 0 for DWARF 5, 1 before */
 };

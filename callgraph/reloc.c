@@ -12,6 +12,8 @@
 #include "callgraph/internal.h"
 
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "common/xalloc.h"
 
@@ -31,7 +33,8 @@ static int get_section_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *o
 	if (!scn || !gelf_getshdr(scn, &sh))
 		return DW_DLV_NO_ENTRY;
 	memset(out, 0, sizeof(*out));
-	out->addr = i < o->elf->nsec ? o->elf->sec_base[i] : 0;
+	out->addr = i < o->elf->nsec ? o->elf->sec_base[i] :
+		    o->elf->type == ET_REL ? 0 : sh.sh_addr;
 	out->type = sh.sh_type;
 	out->size = sh.sh_size;
 	out->name = elf_strptr(o->elf->elf, o->shstrndx, sh.sh_name);
@@ -79,6 +82,15 @@ static int load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *error)
 		return DW_DLV_OK;
 	}
 	scn = elf_getscn(o->elf->elf, i);
+	if (o->map && scn) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || !sh.sh_size ||
+		    sh.sh_offset > o->map_len || sh.sh_size > o->map_len - sh.sh_offset)
+			return DW_DLV_NO_ENTRY;
+		*data = o->map + sh.sh_offset;
+		return DW_DLV_OK;
+	}
 	d = scn ? elf_rawdata(scn, NULL) : NULL;
 	if (!d || !d->d_buf || !d->d_size)
 		return DW_DLV_NO_ENTRY;
@@ -176,6 +188,52 @@ static void relocate_section(struct cg_dwobj *o, Elf_Scn *rel, const GElf_Shdr *
 	}
 }
 
+/* A linked image: map the file once more, read-only, to serve sections
+ * from (libelf does not say whether it mapped or read the file, and only
+ * a file mapping may be handed back by cg_dwobj_info_done). */
+static void dwobj_map(struct cg_dwobj *o, struct cg_elf *e)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	off_t len = lseek(e->fd, 0, SEEK_END);
+	void *p;
+
+	if (len <= 0)
+		return;
+	p = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, e->fd, 0);
+	if (p == MAP_FAILED)
+		return;		/* libelf's data serves then */
+	o->map = p;
+	o->map_len = (size_t)len;
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(e->elf, o->shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".debug_info")) {
+			o->info_ndx = elf_ndxscn(scn);
+			o->info_off = sh.sh_offset;
+			o->info_size = sh.sh_size;
+		}
+	}
+}
+
+void cg_dwobj_info_done(struct cg_dwobj *o, uint64_t upto)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), lo, hi;
+
+	if (!o->map || !o->info_ndx || upto > o->info_size)
+		return;
+	/* whole pages only: the next unit starts on the last one */
+	lo = (o->info_off + o->info_dropped + page - 1) / page * page;
+	hi = (o->info_off + upto) / page * page;
+	if (hi > lo && hi <= o->map_len)
+		madvise(o->map + lo, hi - lo, MADV_DONTNEED);
+	if (hi > o->info_off + o->info_dropped)
+		o->info_dropped = hi - o->info_off;
+}
+
 static void dwobj_setup(struct cg_dwobj *o, struct cg_elf *e)
 {
 	Elf_Scn *scn = NULL;
@@ -184,6 +242,8 @@ static void dwobj_setup(struct cg_dwobj *o, struct cg_elf *e)
 
 	o->elf = e;
 	o->nsec = e->nsec;
+	if (e->type != ET_REL && elf_getshdrnum(e->elf, &o->nsec))
+		o->nsec = 0;
 	o->copies = sp_xcalloc(o->nsec ? o->nsec : 1, sizeof(*o->copies));
 	if (elf_getshdrstrndx(e->elf, &o->shstrndx))
 		o->shstrndx = 0;
@@ -191,9 +251,12 @@ static void dwobj_setup(struct cg_dwobj *o, struct cg_elf *e)
 		o->msb = eh.e_ident[EI_DATA] == ELFDATA2MSB;
 		o->elf64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
 	}
-	while ((scn = elf_nextscn(e->elf, scn)))
+	/* a linked image's .debug_* are final (--emit-relocs keeps .rela.*) */
+	while (e->type == ET_REL && (scn = elf_nextscn(e->elf, scn)))
 		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL))
 			relocate_section(o, scn, &sh);
+	if (e->type != ET_REL)
+		dwobj_map(o, e);
 	o->iface.object = o;
 	o->iface.methods = &methods;
 }
@@ -242,5 +305,7 @@ void cg_dwobj_release(struct cg_dwobj *o)
 	for (i = 0; o->copies && i < o->nsec; i++)
 		free(o->copies[i]);
 	free(o->copies);
+	if (o->map)
+		munmap(o->map, o->map_len);
 	memset(o, 0, sizeof(*o));
 }
