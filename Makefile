@@ -3,6 +3,7 @@
 #   make            build ./stackprof
 #   make test       build, then run every unit and end-to-end test
 #   make demo       build the samples and analyse them
+#   make bench      time stackprof on a kernel against its peers (bench/run.sh)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make V=1        show the commands
 #   make fuzz       libFuzzer campaigns, FUZZ_TIME seconds each (clang)
@@ -78,6 +79,15 @@ demo: stackprof samples
 	./stackprof --top 2 samples/recursion/recursion
 	./stackprof --top 1 samples/vla/vla
 
+# kernel-scale timings: never part of `make test`
+$(O)/bench/dwarfwalk: bench/dwarfwalk.c
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(DWARF_LIBS)
+
+bench: stackprof $(O)/bench/dwarfwalk
+	$(Q)sh bench/run.sh
+
 install: stackprof
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 stackprof $(DESTDIR)$(PREFIX)/bin/stackprof
@@ -123,7 +133,7 @@ check-asan:
 check-valgrind: stackprof samples
 	$(Q)sh tests/fuzz/valgrind.sh ./stackprof
 
-.PHONY: all samples unit e2e test demo install clean fuzz fuzz-build check-asan check-valgrind
+.PHONY: all samples unit e2e test demo bench install clean fuzz fuzz-build check-asan check-valgrind
 .DELETE_ON_ERROR:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -22,8 +22,14 @@ enum cg_calls {
 	CG_CALLS_DISASM,	/* the code only */
 };
 
+/* Called after each compile unit of an image's DWARF walk, and once with
+ * done == total at its end; the library itself never prints. */
+typedef void cg_progress_fn(void *arg, const char *path, uint32_t done, uint32_t total);
+
 struct cg_options {
 	enum cg_calls calls;
+	cg_progress_fn *progress;	/* NULL: no progress calls */
+	void *progress_arg;
 };
 
 struct cg_stats {

@@ -524,8 +524,18 @@ static uint32_t begin_cu(struct cg_image *img, Dwarf_Die cu_die, uint16_t versio
 	return cu;
 }
 
+static void report_progress(const struct cg_image *img, uint32_t done, uint32_t total)
+{
+	if (img->opts.progress)
+		img->opts.progress(img->opts.progress_arg, img->path,
+				   done < total ? done : total, total);
+}
+
 int cg_dwarf_walk(struct cg_image *img, struct sp_err *err)
 {
+	uint32_t done = 0, total = img->opts.progress ?
+				  cg_dwobj_count_units(&img->dwobj) : 0;
+
 	for (;;) {
 		Dwarf_Unsigned hlen, abbrev_off, typeoff, next;
 		Dwarf_Half version, asize, lsize, esize, cutype;
@@ -538,8 +548,10 @@ int cg_dwarf_walk(struct cg_image *img, struct sp_err *err)
 		res = dwarf_next_cu_header_d(img->dbg, true, &hlen, &version, &abbrev_off,
 					     &asize, &lsize, &esize, &sig, &typeoff,
 					     &next, &cutype, &derr);
-		if (res == DW_DLV_NO_ENTRY)
+		if (res == DW_DLV_NO_ENTRY) {
+			report_progress(img, total, total);
 			return 0;
+		}
 		if (res != DW_DLV_OK)
 			return cg_dwarf_err(img, derr, err, "corrupt compile unit header");
 		res = dwarf_siblingof_b(img->dbg, NULL, true, &cu_die, &derr);
@@ -553,6 +565,7 @@ int cg_dwarf_walk(struct cg_image *img, struct sp_err *err)
 		if (res)
 			return -1;
 		cg_dwobj_info_done(&img->dwobj, next);
+		report_progress(img, ++done, total);
 	}
 }
 

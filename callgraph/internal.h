@@ -101,6 +101,8 @@ struct cg_dwobj {
 int cg_dwobj_init(struct cg_dwobj *o, struct cg_elf *e, Dwarf_Debug *dbg,
 		  Dwarf_Error *derr);
 void cg_dwobj_release(struct cg_dwobj *o);
+/* The compile units in .debug_info, counted from their headers alone. */
+uint32_t cg_dwobj_count_units(const struct cg_dwobj *o);
 /* The walk is past offset `upto` of .debug_info: drop those pages from
  * the process (a later read faults them back in from the page cache). */
 void cg_dwobj_info_done(struct cg_dwobj *o, uint64_t upto);

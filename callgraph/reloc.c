@@ -193,8 +193,6 @@ static void relocate_section(struct cg_dwobj *o, Elf_Scn *rel, const GElf_Shdr *
  * a file mapping may be handed back by cg_dwobj_info_done). */
 static void dwobj_map(struct cg_dwobj *o, struct cg_elf *e)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
 	off_t len = lseek(e->fd, 0, SEEK_END);
 	void *p;
 
@@ -205,6 +203,13 @@ static void dwobj_map(struct cg_dwobj *o, struct cg_elf *e)
 		return;		/* libelf's data serves then */
 	o->map = p;
 	o->map_len = (size_t)len;
+}
+
+static void find_debug_info(struct cg_dwobj *o, struct cg_elf *e)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
 	while ((scn = elf_nextscn(e->elf, scn))) {
 		const char *name;
 
@@ -217,6 +222,44 @@ static void dwobj_map(struct cg_dwobj *o, struct cg_elf *e)
 			o->info_size = sh.sh_size;
 		}
 	}
+}
+
+static uint64_t read_uint(const unsigned char *p, unsigned n, bool msb)
+{
+	uint64_t v = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)p[msb ? n - 1 - i : i] << (8 * i);
+	return v;
+}
+
+uint32_t cg_dwobj_count_units(const struct cg_dwobj *o)
+{
+	Dwarf_Small *data = NULL;
+	uint64_t off = 0, size = o->info_size;
+	uint32_t n = 0;
+	int error = 0;
+
+	if (!o->info_ndx || load_section((void *)o, (Dwarf_Half)o->info_ndx, &data,
+					 &error) != DW_DLV_OK)
+		return 0;
+	/* each unit starts with its length: 4 bytes, or 0xffffffff and 8 */
+	while (size - off >= 4) {
+		uint64_t len = read_uint(data + off, 4, o->msb), hdr = 4;
+
+		if (len == 0xffffffff) {
+			if (size - off < 12)
+				break;
+			len = read_uint(data + off + 4, 8, o->msb);
+			hdr = 12;
+		}
+		if (len > size - off - hdr)
+			break;
+		off += hdr + len;
+		n++;
+	}
+	return n;
 }
 
 void cg_dwobj_info_done(struct cg_dwobj *o, uint64_t upto)
@@ -255,6 +298,7 @@ static void dwobj_setup(struct cg_dwobj *o, struct cg_elf *e)
 	while (e->type == ET_REL && (scn = elf_nextscn(e->elf, scn)))
 		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL))
 			relocate_section(o, scn, &sh);
+	find_debug_info(o, e);
 	if (e->type != ET_REL)
 		dwobj_map(o, e);
 	o->iface.object = o;

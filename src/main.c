@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "analysis/analysis.h"
 #include "callgraph/callgraph.h"
@@ -94,6 +96,8 @@ static const char usage_text[] =
 "      --sarif FILE     write budget violations and dynamic frames as SARIF\n"
 "                       2.1.0, for code-scanning UIs\n"
 "\n"
+"On a terminal, a run that takes over a second shows the compile units read\n"
+"on standard error (STACKPROF_PROGRESS_DELAY=SECONDS changes the second).\n"
 "Exit status: 0 success, 1 stack budget exceeded, 2 bad input or usage.\n";
 
 enum {
@@ -372,15 +376,59 @@ static void print_stats(const struct sp_graph *g, struct cg_image *const *imgs,
 			"between them\n", n, linked);
 }
 
+/* The DWARF walk's progress line: only on a terminal and only once the
+ * run has taken STACKPROF_PROGRESS_DELAY seconds (default 1), so that
+ * pipes, files and quick runs stay silent. */
+struct progress {
+	struct timespec start;
+	double delay;
+	bool shown;
+};
+
+static void show_progress(void *arg, const char *path, uint32_t done, uint32_t total)
+{
+	struct progress *p = arg;
+	struct timespec now;
+
+	if (done >= total) {
+		if (p->shown)
+			fputs("\r\033[K", stderr);	/* the line goes when the walk ends */
+		p->shown = false;
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((double)(now.tv_sec - p->start.tv_sec) +
+	    (double)(now.tv_nsec - p->start.tv_nsec) / 1e9 < p->delay)
+		return;
+	fprintf(stderr, "\rstackprof: %s: %u/%u compile units read", path, done, total);
+	p->shown = true;
+}
+
+static void setup_progress(struct cg_options *cg, struct progress *p)
+{
+	const char *delay = getenv("STACKPROF_PROGRESS_DELAY");
+
+	if (!isatty(STDERR_FILENO))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &p->start);
+	p->delay = delay && *delay ? strtod(delay, NULL) : 1.0;
+	p->shown = false;
+	cg->progress = show_progress;
+	cg->progress_arg = p;
+}
+
 static int load(struct sp_graph *g, const struct options *o, struct sp_err *err)
 {
 	struct cg_image **imgs = sp_xcalloc(o->nelfs, sizeof(*imgs));
+	struct cg_options cg = o->cg;
+	struct progress progress;
 	uint32_t linked = 0;
 	size_t i;
 	int ret = -1;
 
+	setup_progress(&cg, &progress);
 	for (i = 0; i < o->nelfs; i++)
-		if (cg_open(&imgs[i], o->elfs[i], err) || cg_load(imgs[i], g, &o->cg, err))
+		if (cg_open(&imgs[i], o->elfs[i], err) || cg_load(imgs[i], g, &cg, err))
 			goto out;
 	g->binary = sp_intern(g, o->elfs[0]);
 	if (o->nelfs > 1)
