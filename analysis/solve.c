@@ -56,10 +56,11 @@ static void solver_release(struct solver *s)
 	free(s->dfs);
 }
 
-/* A frame without data counts 0 (and is reported as an UNKNOWN cause). */
+/* A frame without data counts 0 (and is reported as an UNKNOWN cause);
+ * a leaf's red zone adds to its frame. */
 static uint64_t frame_self(const struct sp_func *f)
 {
-	return f->qual != SP_QUAL_UNKNOWN ? f->self : 0;
+	return sp_frame_bytes(f);
 }
 
 static uint64_t add_saturating(uint64_t a, uint64_t b, bool *overflow)

@@ -4,6 +4,8 @@
  *	struct cg_image *img;
  *	if (cg_open(&img, path, &err) || cg_load(img, g, &opts, &err)) ...
  *	su_match(g, ...);			frames from .su
+ *	cg_cfi_frames(img, g);			frames from CFI where .su has none
+ *	cg_red_zones(img, g, &err);		x86-64 leaves' red zone
  *	cg_describe_dynamic(img, g, &err);	name the VLA behind dynamic frames
  *	cg_close(img);
  */
@@ -40,6 +42,10 @@ struct cg_stats {
 	uint32_t symtab_only;	/* functions known only from the symbol table */
 	uint32_t disasm_edges;	/* caller->callee pairs only the code showed */
 	uint32_t disasm_completed;	/* functions whose calls the code completed */
+	uint32_t cfi_frames;	/* frames taken from CFI (no .su row) */
+	uint32_t cfi_checked;	/* static .su frames that CFI also gives */
+	uint32_t cfi_agree;	/* ... and CFI says the same */
+	uint32_t red_zone_funcs;	/* leaves given red-zone bytes */
 };
 
 /* Open an ELF file and its DWARF.  Errors: "'PATH': not an ELF file", ... */
@@ -52,6 +58,13 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 /* For every function whose frame is dynamic, find the cause in DWARF (a
  * variable-length array) and set f->dyn_cause. */
 int cg_describe_dynamic(struct cg_image *img, struct sp_graph *g, struct sp_err *err);
+/* After su_match: the image's functions still without a frame take the
+ * largest CFA offset of their CFI (.debug_frame, .eh_frame) as frame,
+ * src = SP_SRC_CFI; .su frames are only compared with it (cg_stats). */
+void cg_cfi_frames(struct cg_image *img, struct sp_graph *g);
+/* x86-64: set red_zone of every leaf that uses stack below %rsp; nothing
+ * when a compile unit of the image was built with -mno-red-zone. */
+int cg_red_zones(struct cg_image *img, struct sp_graph *g, struct sp_err *err);
 const struct cg_stats *cg_stats(const struct cg_image *img);
 /*
  * Several images in one graph (vmlinux and its modules): a call to an

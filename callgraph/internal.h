@@ -224,6 +224,12 @@ uint64_t cg_attr_udata(Dwarf_Debug dbg, Dwarf_Attribute a);
 const char *cg_cu_file(struct cg_image *img, uint32_t cu, Dwarf_Unsigned n);
 int cg_dwarf_err(struct cg_image *img, Dwarf_Error derr, struct sp_err *err, const char *what);
 
+/* redzone.c */
+/* Decode the code of one function: 1 and *red_zone (0 or more) for a leaf,
+ * 0 when it calls or does not decode to its end. */
+int cg_red_zone_scan(csh cs, const uint8_t *code, size_t size, uint64_t addr,
+		     uint32_t *red_zone);
+
 /* build.c */
 int cg_build(struct cg_image *img, struct sp_err *err);
 uint32_t cg_func_containing(const struct cg_image *img, uint64_t addr);

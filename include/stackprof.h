@@ -81,6 +81,8 @@ struct sp_func {
 	uint64_t self;		/* own frame in bytes (valid when qual != UNKNOWN) */
 	enum sp_qual qual;
 	enum sp_frame_src src;
+	uint32_t red_zone;	/* x86-64 leaf: bytes it uses below %rsp beyond its
+				 * frame, which .su and CFI do not count */
 	const char *dyn_cause;	/* e.g. "VLA 'buf' at a.c:5", NULL if unknown */
 	uint32_t flags;		/* SP_F_* */
 	uint32_t n_indirect;	/* indirect call sites in this function */
@@ -154,5 +156,14 @@ const char *sp_qual_name(enum sp_qual q);	/* "static", "dynamic", ... */
 /* A system call's outermost C function as sys_call_table names it:
  * "__x64_sys_read", "__arm64_sys_read"... (model/kernel.c). */
 bool sp_syscall_wrapper_name(const char *s);
+
+/* The bytes a frame adds to a path: its frame (0 when unknown) plus the
+ * red zone it uses. */
+static inline uint64_t sp_frame_bytes(const struct sp_func *f)
+{
+	uint64_t self = f->qual != SP_QUAL_UNKNOWN ? f->self : 0;
+
+	return self > UINT64_MAX - f->red_zone ? UINT64_MAX : self + f->red_zone;
+}
 
 #endif

@@ -53,6 +53,8 @@ static json_object *path_frame(const struct sp_func *f, bool tail)
 	json_object_object_add(o, "file", json_str(f->file));
 	json_object_object_add(o, "line", json_object_new_int64(f->line));
 	json_object_object_add(o, "self", json_self(f));
+	json_object_object_add(o, "frame_source", json_str(frame_source_name(f->src)));
+	json_object_object_add(o, "red_zone", json_object_new_int64(f->red_zone));
 	json_object_object_add(o, "tail", json_object_new_boolean(tail));
 	return o;
 }
@@ -64,6 +66,7 @@ static void add_paths(const struct sp_graph *g, uint32_t id, json_object *o)
 	uint8_t *kinds = sp_xmalloc(n * sizeof(*kinds));
 	json_object *path = json_object_new_array_ext((int)n);
 	json_object *detail = json_object_new_array_ext((int)n);
+	uint64_t red_zone = 0;
 
 	n = sp_worst_path(g, id, ids, kinds, n);
 	for (i = 0; i < n; i++) {
@@ -71,9 +74,11 @@ static void add_paths(const struct sp_graph *g, uint32_t id, json_object *o)
 
 		json_object_array_add(path, json_str(sp_func_label(f)));
 		json_object_array_add(detail, path_frame(f, kinds[i] == SP_EDGE_TAIL));
+		red_zone += f->red_zone;
 	}
 	json_object_object_add(o, "path", path);
 	json_object_object_add(o, "path_detail", detail);
+	json_object_object_add(o, "path_red_zone", json_object_new_uint64(red_zone));
 	free(ids);
 	free(kinds);
 }
@@ -97,6 +102,7 @@ static json_object *func_object(const struct sp_graph *g, uint32_t id)
 	json_object_object_add(o, "self", json_self(f));
 	json_object_object_add(o, "qualifier", json_str(sp_qual_name(f->qual)));
 	json_object_object_add(o, "frame_source", json_str(frame_source_name(f->src)));
+	json_object_object_add(o, "red_zone", json_object_new_int64(f->red_zone));
 	json_object_object_add(o, "dynamic_cause", json_str(f->dyn_cause));
 	json_object_object_add(o, "total",
 			       r->bounded ? json_object_new_uint64(r->total) : NULL);

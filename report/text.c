@@ -25,12 +25,24 @@ static void total_cell(const struct sp_result *r, char *buf, size_t size)
 		 r->partial ? '+' : ' ');
 }
 
+/* "48", "?" when unknown; a leaf's red zone follows: "16+20". */
 static void self_cell(const struct sp_func *f, char *buf, size_t size)
 {
+	int n;
+
 	if (f->qual == SP_QUAL_UNKNOWN)
-		snprintf(buf, size, "?");
+		n = snprintf(buf, size, "?");
 	else
-		snprintf(buf, size, "%" PRIu64, f->self);
+		n = snprintf(buf, size, "%" PRIu64, f->self);
+	if (f->red_zone && n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, "+%" PRIu32, f->red_zone);
+}
+
+/* "static", or "static (cfi)" for a frame the CFI gave */
+static void qual_cell(const struct sp_func *f, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s", sp_qual_name(f->qual),
+		 f->src == SP_SRC_CFI ? " (cfi)" : "");
 }
 
 static void location_cell(const struct sp_func *f, char *buf, size_t size)
@@ -72,18 +84,29 @@ static void measure_table(const struct sp_graph *g, const uint32_t *ids, size_t 
 		self_cell(f, cell, sizeof(cell));
 		if ((k = width_of(cell, CELL)) > w->self)
 			w->self = k;
-		if ((k = width_of(sp_qual_name(f->qual), CELL)) > w->qual)
+		qual_cell(f, cell, sizeof(cell));
+		if ((k = width_of(cell, CELL)) > w->qual)
 			w->qual = k;
 		if ((k = width_of(sp_func_label(f), NAME_WIDTH_MAX)) > w->name)
 			w->name = k;
 	}
 }
 
+static bool has_red_zone(const struct sp_graph *g, const uint32_t *ids, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (g->funcs[ids[i]].red_zone)
+			return true;
+	return false;
+}
+
 static void print_table(const struct sp_graph *g, const uint32_t *ids, size_t n,
 			FILE *out)
 {
 	struct table_widths w;
-	char tcell[CELL], scell[CELL], loc[4096];
+	char tcell[CELL], scell[CELL], qcell[CELL], loc[4096];
 	size_t i;
 
 	measure_table(g, ids, n, &w);
@@ -94,22 +117,30 @@ static void print_table(const struct sp_graph *g, const uint32_t *ids, size_t n,
 
 		total_cell(&f->res, tcell, sizeof(tcell));
 		self_cell(f, scell, sizeof(scell));
+		qual_cell(f, qcell, sizeof(qcell));
 		location_cell(f, loc, sizeof(loc));
 		fprintf(out, "  %*s  %*s  %-*s  %-*s  %s\n", w.total, tcell, w.self, scell,
-			w.qual, sp_qual_name(f->qual), w.name, sp_func_label(f), loc);
+			w.qual, qcell, w.name, sp_func_label(f), loc);
 	}
 	fputs("\n  '>= N' unbounded: there is no bound, N is the deepest path found\n"
 	      "  'N+'   partial: frames without data (SELF '?') count 0\n", out);
+	if (has_red_zone(g, ids, n))
+		fputs("  SELF 'N+R': a frame of N bytes and R more below %rsp (red zone)\n", out);
 }
 
 /* The marks of a path frame, " [dynamic] [tail]", or "" for none. */
 static void marks_cell(const struct sp_func *f, uint8_t kind, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%s%s%s%s",
+	char rz[32] = "";
+
+	if (f->red_zone)
+		snprintf(rz, sizeof(rz), " [red-zone %" PRIu32 "]", f->red_zone);
+	snprintf(buf, size, "%s%s%s%s%s%s%s",
 		 f->qual == SP_QUAL_DYNAMIC || f->qual == SP_QUAL_BOUNDED ? " [dynamic]" : "",
 		 f->flags & SP_F_RECURSIVE ? " [recursive]" : "",
 		 f->n_indirect ? " [indirect]" : "",
 		 f->qual == SP_QUAL_UNKNOWN ? " [unknown]" : "",
+		 f->src == SP_SRC_CFI ? " [cfi]" : "", rz,
 		 kind == SP_EDGE_TAIL ? " [tail]" : "");
 }
 
@@ -131,15 +162,15 @@ static void path_load(const struct sp_graph *g, uint32_t id, struct path *p)
 	p->n = sp_worst_path(g, id, p->ids, p->kinds, n);
 	for (i = 0; i < p->n; i++) {
 		const struct sp_func *f = &g->funcs[p->ids[i]];
-		uint64_t self = f->qual != SP_QUAL_UNKNOWN ? f->self : 0;
+		uint64_t self = sp_frame_bytes(f);
 		uint64_t base = 0;
 
 		if (i) {
 			const struct sp_func *prev = &g->funcs[p->ids[i - 1]];
 
 			base = p->cum[i - 1];
-			if (p->kinds[i] == SP_EDGE_TAIL && prev->qual != SP_QUAL_UNKNOWN)
-				base -= prev->self < base ? prev->self : base;
+			if (p->kinds[i] == SP_EDGE_TAIL)
+				base -= sp_frame_bytes(prev) < base ? sp_frame_bytes(prev) : base;
 		}
 		p->cum[i] = base > UINT64_MAX - self ? UINT64_MAX : base + self;
 	}

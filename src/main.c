@@ -363,6 +363,10 @@ static void print_stats(const struct sp_graph *g, struct cg_image *const *imgs,
 		s.orphan_sites += t->orphan_sites;
 		s.disasm_edges += t->disasm_edges;
 		s.disasm_completed += t->disasm_completed;
+		s.cfi_frames += t->cfi_frames;
+		s.cfi_checked += t->cfi_checked;
+		s.cfi_agree += t->cfi_agree;
+		s.red_zone_funcs += t->red_zone_funcs;
 	}
 	fprintf(stderr, "stackprof: %u functions, %u edges, %u compile units; "
 		"%u call sites (%u decoded, %u indirect, %u outside functions); "
@@ -371,6 +375,9 @@ static void print_stats(const struct sp_graph *g, struct cg_image *const *imgs,
 		g->nfuncs, g->nedges, g->ncus, s.call_sites, s.edges_decoded,
 		s.indirect, s.orphan_sites, s.disasm_edges, s.disasm_completed,
 		g->su_rows, g->su_files, g->su_matched);
+	fprintf(stderr, "stackprof: CFI: %u frames where .su has none, %u of %u "
+		".su frames agree with it; red zone: %u leaves\n", s.cfi_frames,
+		s.cfi_agree, s.cfi_checked, s.red_zone_funcs);
 	if (n > 1)
 		fprintf(stderr, "stackprof: %zu ELF inputs, %u calls linked by name "
 			"between them\n", n, linked);
@@ -436,7 +443,8 @@ static int load(struct sp_graph *g, const struct options *o, struct sp_err *err)
 	if (load_frames(g, o, err))
 		goto out;
 	for (i = 0; i < o->nelfs; i++) {
-		if (cg_describe_dynamic(imgs[i], g, err))
+		cg_cfi_frames(imgs[i], g);
+		if (cg_red_zones(imgs[i], g, err) || cg_describe_dynamic(imgs[i], g, err))
 			goto out;
 		if (o->kernel_summary)
 			cg_mark_kernel_entries(imgs[i], g);

@@ -7,6 +7,7 @@ with its own search, then checks stackprof's --json report against it.
 
     ci_oracle.py [--tail CALLER=CALLEE ...] [--objdump ELF] [--print]
                  [--json REPORT] CI|DIR ...
+    ci_oracle.py --red-zones ELF
 
 REPORT is stackprof's --json output ("-" for standard input); each CI|DIR
 is a .ci file or a directory searched recursively for them.  The .su
@@ -21,6 +22,10 @@ source of the calls.  Its rules:
     unbounded, its known bytes still count toward the lower bound;
   - recursion makes it unbounded; the oracle's value is then the largest
     sum over simple paths (no function twice);
+  - an x86-64 leaf may use up to 128 bytes below %rsp (the red zone),
+    which neither .su nor .ci counts: the "red_zone" bytes the report
+    gives a function are added to its .ci frame (t1000 checks those
+    bytes against the machine code and a painted stack);
   - GCC sums a tail call like any other, so a tail call must be named
     with --tail, or found by --objdump ELF (a jmp to another function's
     entry in objdump -d): the callee's frame replaces the caller's,
@@ -56,6 +61,8 @@ class Node:
         self.line = line
         self.self_bytes = self_bytes    # None for an external declaration
         self.qual = qual
+        self.red = 0                    # red-zone bytes (objdump, report)
+        self.red_known = False          # red from objdump's code
         self.succ = []                  # titles, in file order
         self.tails = set()              # titles reached by a tail call
 
@@ -150,6 +157,96 @@ def find_ci(paths):
     return found
 
 
+def objdump(elf):
+    try:
+        dis = subprocess.run(['objdump', '-d', '--no-show-raw-insn', elf],
+                             capture_output=True, text=True, check=False)
+    except OSError as e:
+        raise OracleError(f"objdump: {e.strerror}")
+    if dis.returncode:
+        raise OracleError(f"objdump -d {elf} failed: {dis.stderr.strip()}")
+    return dis.stdout
+
+
+HEX = r'(-?)0x([0-9a-f]+)'
+
+
+def leaf_red_zone(insns):
+    """The red zone of one function from its objdump lines, None when it
+    calls: how far the deepest byte it touches lies below its deepest
+    %rsp.  Depths count down from the entry %rsp: push/pop, sub/add of a
+    constant to %rsp, mov %rsp,%rbp (then -N(%rbp) is known), leave.
+    Straight-line reading: after a ret the code is taken to run at the
+    deepest %rsp (the body the epilogue left)."""
+    depth = deepest = touched = 0
+    rbp = None
+    for ins in insns:
+        op = ins.split()[0] if ins.split() else ''
+        if op.startswith('call'):
+            return None
+        for sign, num, reg in re.findall(HEX + r'\(%(rsp|rbp)[,)]', ins):
+            n = int(num, 16) * (-1 if sign else 1)
+            if op in ('lea', 'nop', 'nopw', 'nopl'):
+                continue
+            if reg == 'rsp':
+                touched = max(touched, depth - n)
+            elif rbp is not None:
+                touched = max(touched, rbp - n)
+        m = re.match(r'(sub|add)\s+\$' + HEX + r',%rsp$', ins)
+        if op == 'push':
+            depth += 8
+        elif op == 'pop':
+            depth -= 8
+        elif m:
+            n = int(m.group(3), 16)
+            depth += n if m.group(1) == 'sub' else -n
+        elif re.match(r'mov\s+%rsp,%rbp$', ins):
+            rbp = depth
+        elif op == 'leave':
+            depth, rbp = rbp - 8, None
+        elif op.startswith('ret'):
+            depth = deepest
+        deepest = max(deepest, depth)
+    return max(0, touched - deepest)
+
+
+def objdump_red_zones(elf):
+    """{symbol: [red-zone bytes of each function of that name]}"""
+    out, func, insns = {}, None, []
+
+    def close():
+        if func:
+            r = leaf_red_zone(insns)
+            out.setdefault(func, []).append(r or 0)
+    for line in objdump(elf).splitlines():
+        m = re.match(r'^[0-9a-f]+ <([^>]+)>:$', line)
+        if m:
+            close()
+            func, insns = m.group(1), []
+            continue
+        m = re.match(r'^\s+[0-9a-f]+:\s+(.*)$', line)
+        if m and func:
+            insns.append(re.sub(r'\s+#.*$', '', m.group(1)).strip())
+    close()
+    return out
+
+
+def check_red_zones(report, elf):
+    """Every function's red_zone in the report equals the one objdump's
+    code gives (the functions of one symbol name compared as a set)."""
+    want = objdump_red_zones(elf)
+    got = {}
+    for f in report.get('functions') or []:
+        if f.get('symbol'):
+            got.setdefault(f['symbol'], []).append(f.get('red_zone') or 0)
+    bad = []
+    for sym, reds in sorted(got.items()):
+        w = sorted(want.get(sym, []))[:len(reds)] if sym in want else None
+        if w is not None and sorted(reds) != sorted(want[sym]):
+            bad.append((f"{sym}", [f"red_zone {sorted(reds)}, objdump gives {sorted(want[sym])}"]))
+    return bad
+
+
 class Graph:
     def __init__(self, ci_files, tails, objdump=None):
         self.nodes = {}
@@ -166,6 +263,7 @@ class Graph:
         self.apply_tails(tails)
         if objdump:
             self.objdump_tails(objdump)
+            self.objdump_reds(objdump)
         self.scc_of = {}
         self.cyclic = set()     # titles of functions in a cycle
         self.order = []         # components, callees before callers
@@ -211,17 +309,27 @@ class Graph:
                   f"its tail calls are not known", file=sys.stderr)
         return hits[0] if len(hits) == 1 else None
 
+    def objdump_reds(self, elf):
+        """Red zones from the code: a symbol's, when every function of
+        that name has the same (else the report's, set_red_zones)."""
+        for sym, reds in objdump_red_zones(elf).items():
+            if len(set(reds)) != 1:
+                continue
+            nodes = [self.nodes[sym]] if sym in self.nodes else \
+                [n for t, n in self.nodes.items()
+                 if ':' in t and t.rsplit(':', 1)[1] == sym]
+            # GCC's clone "f.constprop.0" is "f.constprop" in .ci
+            base = re.sub(r'\.\d+$', '', sym)
+            if not nodes and base != sym:
+                nodes = [n for n in self.nodes.values() if n.name == base]
+            for n in nodes:
+                if n.defined:
+                    n.red, n.red_known = reds[0], True
+
     def objdump_tails(self, elf):
         """Tail calls: a jmp to the entry of another function."""
-        try:
-            dis = subprocess.run(['objdump', '-d', '--no-show-raw-insn', elf],
-                                 capture_output=True, text=True, check=False)
-        except OSError as e:
-            raise OracleError(f"objdump: {e.strerror}")
-        if dis.returncode:
-            raise OracleError(f"objdump -d {elf} failed: {dis.stderr.strip()}")
         func = None
-        for line in dis.stdout.splitlines():
+        for line in objdump(elf).splitlines():
             m = re.match(r'^[0-9a-f]+ <([^>]+)>:$', line)
             if m:
                 # a .cold part's jumps belong to its function
@@ -295,12 +403,24 @@ class Graph:
                 tail = max(tail, v)
             else:
                 normal = max(normal, v)
-        return max(node.self_bytes + normal, tail)
+        return max(node.self_bytes + node.red + normal, tail)
 
     def value(self, title):
         if title not in self.memo:
             self.memo[title] = self.best(title, frozenset([title]))
         return self.memo[title]
+
+    def set_red_zones(self, report):
+        """Each function's red zone, from the report entry of the same
+        name, place and frame (header copies differ by frame)."""
+        red = {}
+        for f in report.get('functions') or []:
+            if f.get('red_zone'):
+                red[(f.get('name'), f.get('file'), f.get('line'), f.get('self'))] = f['red_zone']
+        for n in self.nodes.values():
+            if n.defined and not n.red_known:
+                n.red = red.get(n.key() + (n.self_bytes,), 0)
+        self.memo = {}
 
     def has_call(self, caller, callee):
         """Does a function labelled caller call one labelled callee?"""
@@ -357,7 +477,7 @@ class Graph:
                 tail = max(tail, v)
             else:
                 normal = max(normal, v)
-        return max(node.self_bytes + normal, tail)
+        return max(node.self_bytes + node.red + normal, tail)
 
     def expect(self, title):
         if self.fast is not None:
@@ -439,7 +559,7 @@ def check_path(graph, f):
     stack = deepest = 0
     prev = 0
     for i, d in enumerate(detail):
-        own = d.get('self') or 0
+        own = (d.get('self') or 0) + (d.get('red_zone') or 0)
         if i and d.get('tail'):
             stack -= prev
         stack += own
@@ -496,7 +616,8 @@ def print_expectations(graph):
         e = graph.expect(n.title)
         flags = [k for k in ('indirect', 'dynamic', 'recursive', 'recursion',
                              'partial') if e[k]]
-        print(f"{n.name}\t{n.file}:{n.line}\tself={e['self']}\t"
+        red = f"+{n.red}" if n.red else ""
+        print(f"{n.name}\t{n.file}:{n.line}\tself={e['self']}{red}\t"
               f"{'total' if e['bounded'] else 'lower'}={e['value']}\t{','.join(flags)}")
 
 
@@ -519,28 +640,45 @@ def main(argv):
                     metavar='CALLER=CALLEE', help='this call is a tail call')
     ap.add_argument('--objdump', metavar='ELF',
                     help="find the tail calls in ELF's machine code")
+    ap.add_argument('--red-zones', metavar='ELF',
+                    help="print each function's red zone from objdump -d")
     ap.add_argument('--print', action='store_true',
                     help="print the oracle's own figures")
     ap.add_argument('--fast', action='store_true',
                     help='linear time: no path search through cycles, '
                     'a recursive function only gets lower_bound >= self')
-    ap.add_argument('paths', nargs='+', metavar='CI|DIR')
+    ap.add_argument('paths', nargs='*', metavar='CI|DIR')
     args = ap.parse_args(argv)
+    if not args.paths and not args.red_zones:
+        ap.error('the following arguments are required: CI|DIR')
+    if args.red_zones:
+        try:
+            for sym, reds in sorted(objdump_red_zones(args.red_zones).items()):
+                print(f"{sym}\t{' '.join(map(str, reds))}")
+        except OracleError as e:
+            print(f"ci_oracle: {e}", file=sys.stderr)
+            return 2
+        return 0
     try:
         ci_files = find_ci(args.paths)
         graph = Graph(ci_files, args.tail, args.objdump)
+        report = load_report(args.json) if args.json else None
+        if report is not None:
+            graph.set_red_zones(report)
         if args.fast:
             graph.fast_mode()
         if args.print:
             print_expectations(graph)
-        if not args.json:
+        if report is None:
             return 0
         su_keys = []
         for ci in ci_files:
             su = ci[:-3] + '.su'
             if os.path.exists(su):
                 su_keys += parse_su(su)
-        agree, differ = check(graph, load_report(args.json), su_keys)
+        agree, differ = check(graph, report, su_keys)
+        if args.objdump:
+            differ += check_red_zones(report, args.objdump)
     except OracleError as e:
         print(f"ci_oracle: {e}", file=sys.stderr)
         return 2

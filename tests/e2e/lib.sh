@@ -86,12 +86,12 @@ su_self()
 }
 
 # oracle_value SAMPLE NAME [ORACLE ARGS]: the oracle's total (or lower
-# bound) of NAME, from its --print listing
+# bound) of NAME, from its --print listing (red zones from objdump)
 oracle_value()
 {
 	_s=$1 _n=$2
 	shift 2
-	$ORACLE --print "$@" "samples/$_s" |
+	$ORACLE --print --objdump "samples/$_s/$_s" "$@" "samples/$_s" |
 		awk -F'\t' -v name="$_n" '$1 == name { sub(/^[a-z]*=/, "", $4); print $4 }'
 }
 

@@ -11,6 +11,10 @@ b_self=$(su_self samples/statics/b.su helper)
 [ -n "$a_self" ] && [ -n "$b_self" ] && [ "$a_self" != "$b_self" ] ||
 	fail "the two helpers of samples/statics must have different frames"
 
+# the helpers are leaves: their red zone (from objdump) adds to the total
+red=$($ORACLE --red-zones $bin | awk '$1 == "helper" && $2 == $3 { print $2 }')
+[ -n "$red" ] || fail "objdump: the two helpers' red zones differ"
+
 names()
 {
 	jget "$OUT/stdout" 'sorted((f["name"], f["file"]) for f in j["functions"])'
@@ -30,7 +34,8 @@ for spec in statics/b.c:helper b.c:helper; do
 	expect_rc 0 "--entry $spec"
 	expect_eq "--entry $spec" "$(names)" '[["helper", "statics/b.c"]]'
 	expect_eq "--entry $spec: self" "$(jget $OUT/stdout 'j["functions"][0]["self"]')" "$b_self"
-	expect_eq "--entry $spec: total" "$(jget $OUT/stdout 'j["functions"][0]["total"]')" "$b_self"
+	expect_eq "--entry $spec: total" "$(jget $OUT/stdout 'j["functions"][0]["total"]')" \
+		"$((b_self + red))"
 done
 
 run_sp --json --entry statics/a.c:helper $bin

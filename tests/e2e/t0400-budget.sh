@@ -8,7 +8,7 @@ need_sample recursion
 
 RE='^[^:]+:[0-9]+:[0-9]+: error: stack budget exceeded: [0-9]+ > [0-9]+ bytes via '
 bin=samples/chain/chain
-$ORACLE --print samples/chain >"$OUT/oracle" || fail "oracle"
+$ORACLE --print --objdump $bin samples/chain >"$OUT/oracle" || fail "oracle"
 # the two deepest totals of the chain sample
 worst=$(awk -F'\t' '{ sub(/^total=/, "", $4); print $4 }' "$OUT/oracle" | sort -rn | sed -n 1p)
 second=$(awk -F'\t' '{ sub(/^total=/, "", $4); print $4 }' "$OUT/oracle" | sort -rn | sed -n 2p)

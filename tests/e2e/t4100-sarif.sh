@@ -30,7 +30,7 @@ PY
 
 # chain: a budget just below the worst total: the functions over it are
 # the ones the oracle puts over it
-$ORACLE --print samples/chain >"$OUT/oracle" || fail "oracle"
+$ORACLE --print --objdump samples/chain/chain samples/chain >"$OUT/oracle" || fail "oracle"
 second=$(awk -F'\t' '{ sub(/^total=/, "", $4); print $4 }' "$OUT/oracle" | sort -rn | sed -n 2p)
 over=$(awk -F'\t' -v b="$second" '{ sub(/^total=/, "", $4); if ($4 + 0 > b) n++ } END { print n + 0 }' "$OUT/oracle")
 run_sp --budget "$second" --sarif "$OUT/chain.sarif" samples/chain/chain

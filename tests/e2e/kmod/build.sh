@@ -1,10 +1,11 @@
 #!/bin/sh
 # build.sh DIR: build the module test programs in DIR (t2100, t2110):
 # kernel (an executable), mod.ko (mod_a.o + mod_b.o by ld -r) and
-# other.ko, the modules with -ffunction-sections as the kernel's are.
+# other.ko, the modules with -ffunction-sections as the kernel's are,
+# all with -mno-red-zone as the kernel (so no red zone is added).
 set -e
 src=$(dirname "$0")
-flags="-O2 -g -fno-optimize-sibling-calls -fstack-usage -fcallgraph-info=su,da"
+flags="-O2 -g -fno-optimize-sibling-calls -mno-red-zone -fstack-usage -fcallgraph-info=su,da"
 cp "$src"/*.c "$1"/
 cd "$1"
 gcc $flags -c kernel.c
