@@ -8,7 +8,8 @@ trap 'rm -rf "$out"' EXIT
 vg()
 {
 	runs=$((runs + 1))
-	valgrind -q --error-exitcode=99 --leak-check=full \
+	valgrind -q --error-exitcode=99 --leak-check=full --num-callers=40 \
+		--suppressions=tests/fuzz/valgrind.supp \
 		--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect \
 		"$sp" "$@" >/dev/null 2>"$out/log"
 	if [ $? -eq 99 ]; then
