@@ -8,12 +8,34 @@
 
 #include "common/xalloc.h"
 
+/*
+ * An existing output that is no regular file (/dev/null, /dev/full, a
+ * pipe, a terminal) is written in place: a temporary file renamed over
+ * it would replace the device node itself (as root, in /dev), and a
+ * device holds no partial file to clean up.  A directory is refused.
+ */
+static int atomic_open_special(struct sp_atomic *a, const char *path,
+			       const struct stat *st, struct sp_err *err)
+{
+	if (S_ISDIR(st->st_mode))
+		return sp_err_set(err, "cannot write '%s': %s", path, strerror(EISDIR));
+	a->fp = fopen(path, "w");
+	if (!a->fp)
+		return sp_err_set(err, "cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
 int sp_atomic_open(struct sp_atomic *a, const char *path, struct sp_err *err)
 {
 	size_t n = strlen(path);
+	struct stat st;
 	int fd;
 
 	a->path = path;
+	a->tmp = NULL;
+	a->fp = NULL;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return atomic_open_special(a, path, &st, err);
 	a->tmp = sp_xmalloc(n + sizeof(".tmpXXXXXX"));
 	memcpy(a->tmp, path, n);
 	memcpy(a->tmp + n, ".tmpXXXXXX", sizeof(".tmpXXXXXX"));
@@ -53,19 +75,24 @@ int sp_atomic_open(struct sp_atomic *a, const char *path, struct sp_err *err)
 
 int sp_atomic_commit(struct sp_atomic *a, struct sp_err *err)
 {
-	int failed = ferror(a->fp);
+	int failed = ferror(a->fp), e = 0;
 
 	/* fclose reports what buffered writes could not: a full disk */
-	if (fclose(a->fp))
+	errno = 0;
+	if (fclose(a->fp)) {
 		failed = 1;
-	a->fp = NULL;
-	if (!failed && rename(a->tmp, a->path) == 0) {
-		free(a->tmp);
-		a->tmp = NULL;
-		return 0;
+		e = errno;
 	}
-	sp_err_set(err, "cannot write '%s': %s", a->path,
-		   errno ? strerror(errno) : "write error");
+	a->fp = NULL;
+	if (!failed) {
+		if (!a->tmp || rename(a->tmp, a->path) == 0) {
+			free(a->tmp);
+			a->tmp = NULL;
+			return 0;
+		}
+		e = errno;
+	}
+	sp_err_set(err, "cannot write '%s': %s", a->path, e ? strerror(e) : "write error");
 	sp_atomic_abort(a);
 	return -1;
 }

@@ -114,6 +114,40 @@ static void test_atomic_commit_and_abort(void **state)
 	rmdir(dir);
 }
 
+/* a device is written in place, never replaced by a renamed file */
+static void test_atomic_device_in_place(void **state)
+{
+	struct sp_atomic a;
+	struct sp_err err;
+	struct stat st;
+	char dir[] = "/tmp/sp-atomicXXXXXX";
+
+	(void)state;
+	/* (a /dev/null already replaced by a file, as an older stackprof
+	 * run as root did, is no device to test with) */
+	if (stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode)) {
+		assert_int_equal(sp_atomic_open(&a, "/dev/null", &err), 0);
+		fputs("{}\n", a.fp);
+		assert_int_equal(sp_atomic_commit(&a, &err), 0);
+		assert_int_equal(stat("/dev/null", &st), 0);
+		assert_true(S_ISCHR(st.st_mode));
+	}
+
+	if (stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode)) {
+		assert_int_equal(sp_atomic_open(&a, "/dev/full", &err), 0);
+		fputs("{}\n", a.fp);
+		assert_int_equal(sp_atomic_commit(&a, &err), -1);
+		assert_string_equal(err.msg, "cannot write '/dev/full': No space left on device");
+		assert_int_equal(stat("/dev/full", &st), 0);
+		assert_true(S_ISCHR(st.st_mode));
+	}
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(sp_atomic_open(&a, dir, &err), -1);
+	assert_non_null(strstr(err.msg, "Is a directory"));
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -121,6 +155,7 @@ int main(void)
 		cmocka_unit_test(test_u64map),
 		cmocka_unit_test(test_graph_finalize_dedups),
 		cmocka_unit_test(test_atomic_commit_and_abort),
+		cmocka_unit_test(test_atomic_device_in_place),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
