@@ -5,10 +5,9 @@
 # that each bounded total is at least the measured peak.  Prints one
 # line per entry: sample, entry, arguments, bound, peak, slack, and
 # whether the slack is within the target (64 bytes + 5 % of the peak).
-# ORACLE_REDZONE_ALLOWANCE=N (default 0) lets a shortfall of at most N
-# bytes pass as KNOWN-UNDER, printed as such: the 128-byte x86-64 red
-# zone that a leaf uses below its stack pointer is in no .su frame, and
-# stackprof does not add it yet.  Any larger shortfall fails.
+# The bound includes the red zone of the leaves (x86-64: stack used below
+# %rsp, in no .su frame), printed as "red zone R" (on the worst path):
+# any shortfall fails.
 
 oracle_build()
 {
@@ -49,11 +48,10 @@ oracle_check_sample()
 		return
 	fi
 	python3 - "$OUT/$_s.json" "$OUT/$_s.peaks" "$_s" "$_entries" \
-		"${ORACLE_REDZONE_ALLOWANCE:-0}" >"$OUT/$_s.cmp" <<'PY'
+		>"$OUT/$_s.cmp" <<'PY'
 import json, sys
 rep = json.load(open(sys.argv[1]))
 sample, specs = sys.argv[3], sys.argv[4].split(";")
-redzone = int(sys.argv[5])
 peaks = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
 bad = 0
 for spec, (name, peak) in zip(specs, peaks):
@@ -77,13 +75,12 @@ for spec, (name, peak) in zip(specs, peaks):
     within = "within target" if 0 <= slack <= target else f"over target {target}"
     if slack >= 0:
         verdict = "OK  "
-    elif -slack <= redzone:
-        verdict = "KNOWN-UNDER"
-        within = f"under by {-slack}: the x86-64 red zone below a leaf, not counted yet"
     else:
         verdict = "FAIL"
         bad += 1
-    print(f"{verdict} {sample}\t{spec}\tbound {f['total']}\tpeak {peak}\tslack {slack}\t{within}")
+    red = sum(d.get("red_zone") or 0 for d in f["path_detail"])
+    print(f"{verdict} {sample}\t{spec}\tbound {f['total']}\tpeak {peak}\tslack {slack}\t"
+          f"red zone {red}\t{within}")
 if len(peaks) != len(specs):
     print(f"FAIL {sample}: {len(specs)} entries, {len(peaks)} peaks")
     bad += 1
