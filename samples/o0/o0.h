@@ -1,0 +1,3 @@
+int small_leaf(int a, int b);
+int big_leaf(int x);
+int middle(int x);
