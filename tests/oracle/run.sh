@@ -1,6 +1,7 @@
 # oracle/run.sh - sourced by the runtime-oracle e2e tests after lib.sh,
 # with OPT set (-O2, -O0...): build each sample again at $OPT together
-# with tests/oracle/paint.c and libc_stubs.c, analyse that build with
+# with tests/oracle/paint.c and libc_stubs.c (ORACLE_SRC=DIR: the
+# programs' sources are DIR/SAMPLE, not samples/), analyse that build with
 # stackprof, run every entry of entries.txt on a painted stack and check
 # that each bounded total is at least the measured peak.  Prints one
 # line per entry: sample, entry, arguments, bound, peak, slack, and
@@ -11,18 +12,19 @@
 
 oracle_build()
 {
-	_s=$1 _dir=$OUT/build
+	_s=$1 _dir=$OUT/build _src=${ORACLE_SRC:-samples}/$1
 	mkdir -p "$_dir/$_s"
-	cp samples/"$_s"/*.c "$_dir/$_s/" && cp samples/"$_s"/*.h "$_dir/$_s/" 2>/dev/null
+	cp "$_src"/*.c "$_dir/$_s/" && cp "$_src"/*.h "$_src"/*.S "$_dir/$_s/" 2>/dev/null
 	cp tests/oracle/paint.c tests/oracle/libc_stubs.c "$_dir/$_s/"
 	(
 		cd "$_dir" || exit 1
-		for c in "$_s"/*.c; do
+		for c in "$_s"/*.c "$_s"/*.S; do
+			[ -f "$c" ] || continue
 			case $c in
 			*/libc_stubs.c) extra="-fno-builtin -fno-tree-loop-distribute-patterns" ;;
 			*) extra= ;;
 			esac
-			gcc $OPT -g -fstack-usage $extra -c "$c" -o "${c%.c}.o" || exit 1
+			gcc $OPT -g -fstack-usage $extra -c "$c" -o "${c%.[cS]}.o" || exit 1
 		done
 		gcc $OPT -rdynamic -o "$_s/$_s" "$_s"/*.o
 	)
