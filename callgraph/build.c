@@ -442,6 +442,14 @@ static void merge_dcall(struct cg_image *img, const struct cg_dcall *c,
 		return;
 	}
 	callee = branch_callee(img, c->site, c->target);
+	/* a branch into the middle of another function (an assembly
+	 * routine's second entry, the kernel's __put_user_nocheck_8 inside
+	 * __put_user_8) enters that function: dropping it would hide a frame */
+	if (callee == SP_NONE && !cg_elf_branch_reloc(&img->elf, c->site)) {
+		callee = cg_func_containing(img, c->target);
+		if (callee == caller)
+			return;		/* a branch within the function */
+	}
 	/* a jump to its own entry is a loop, not a tail call */
 	if (callee == SP_NONE || (c->kind == CG_INSN_JMP && callee == caller))
 		return;
