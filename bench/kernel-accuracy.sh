@@ -18,11 +18,12 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tree"
 "$top/stackprof" -v --json -o "$tmp/both.json" vmlinux 2>"$tmp/verbose"
 "$top/stackprof" --calls=dwarf --json -o "$tmp/dwarf.json" vmlinux 2>/dev/null
+"$top/stackprof" --dot "$tmp/both.dot" --all vmlinux >/dev/null 2>&1
 readelf -sW vmlinux >"$tmp/syms"
 objdump -d --no-show-raw-insn vmlinux >"$tmp/disasm"
 readelf --debug-dump=info --dwarf-depth=1 vmlinux |
 	awk '/DW_TAG_compile_unit/ { cu = 1 } cu && /DW_AT_name/ { print $NF; cu = 0 }' >"$tmp/cus"
 echo "tree: $tree"
 python3 "$top/bench/kernel_accuracy.py" --tree "$tree" --both "$tmp/both.json" \
-	--dwarf "$tmp/dwarf.json" --verbose "$tmp/verbose" --syms "$tmp/syms" \
+	--dwarf "$tmp/dwarf.json" --dot "$tmp/both.dot" --verbose "$tmp/verbose" --syms "$tmp/syms" \
 	--disasm "$tmp/disasm" --cus "$tmp/cus"

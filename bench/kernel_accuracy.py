@@ -18,6 +18,10 @@ explained by the first of these changes to GCC's graph (cumulative, each
 taken from the image's symbols and machine code, not from stackprof) that
 makes the oracle agree with stackprof:
 
+  weak      GCC titles a weak function like a static, so calls from other
+            units do not reach it in the merged graph; and it binds a call
+            within the unit to the weak default where the image has the
+            strong definition that overrode it (arch_cpu_idle)
   tail      a jmp to another function's entry is a tail call: GCC sums it
   alias     a call to a name GCC left undefined that the image defines as an
             alias of a function GCC compiled (blake2s_compress)
@@ -26,6 +30,7 @@ makes the oracle agree with stackprof:
 """
 
 import argparse
+import bisect
 import collections
 import copy
 import json
@@ -37,10 +42,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'tests', 'e2e'))
 import ci_oracle  # noqa: E402
 
-CLASSES = ('tail', 'alias', 'code')
+CLASSES = ('weak', 'tail', 'alias', 'code')
 COLD_RE = re.compile(r'\.cold(\.\d+)?$')
 FUNC_RE = re.compile(r'^([0-9a-f]+) <([^>]+)>:$')
 BRANCH_RE = re.compile(r'^\s*([0-9a-f]+):\s+(call|jmp)\s+([0-9a-f]+) <([^>]+)>\s*$')
+DOT_EDGE_RE = re.compile(r'^\s*"?([^";]*?)"? -> "?([^";]*?)"?(?:\s*\[.*)?;$')
 UNMATCHED_RE = re.compile(r"^stackprof: (.*?\.su):(\d+): no function in the image for '(.*)'$")
 
 
@@ -59,7 +65,6 @@ class Image:
         self.syms_at = collections.defaultdict(list)   # address -> (name, file)
         self.addr_of = {}                             # name -> address
         self.kind = {}                                # name -> nm-like letter
-        self.file_of = {}                             # (addr, name) -> file
         with open(syms_path, encoding='utf-8', errors='replace') as fp:
             self.read_symtab(fp)
         self.branches = []    # (caller address, insn, target address)
@@ -73,9 +78,13 @@ class Image:
                     continue
                 m = BRANCH_RE.match(line)
                 if m and caller is not None:
-                    self.branches.append((caller, m.group(2), int(m.group(3), 16)))
+                    at = self.caller_at(caller, int(m.group(1), 16))
+                    if at is not None:
+                        self.branches.append((at, m.group(2), int(m.group(3), 16)))
 
     def read_symtab(self, fp):
+        self.files = []       # FILE entries, in link order
+        self.funcs = []       # (start, end, name) of sized FUNC symbols
         file = None
         for line in fp:
             parts = line.split()
@@ -83,16 +92,46 @@ class Image:
                 continue
             typ, bind, name = parts[3], parts[4], parts[7]
             if typ == 'FILE':
-                file = name
+                file = len(self.files)
+                self.files.append(name)
                 continue
             if typ not in ('FUNC', 'NOTYPE') or parts[6] in ('UND', 'ABS'):
                 continue
             addr = int(parts[1], 16)
             local = bind == 'LOCAL'
             self.names_at[addr].add(name)
-            self.syms_at[addr].append((name, file if local else None))
+            # globals follow every FILE entry: their unit is unknown
+            self.syms_at[addr].append((name, file if local else bind))
             self.addr_of.setdefault(name, addr)
             self.kind.setdefault(name, {'LOCAL': 't', 'WEAK': 'W'}.get(bind, 'T'))
+            if typ == 'FUNC' and int(parts[2]) > 0:
+                self.funcs.append((addr, addr + int(parts[2]), name))
+        self.funcs.sort()
+        self.func_starts = [f[0] for f in self.funcs]
+        self.end_of = {}
+        for lo, hi, _ in self.funcs:
+            self.end_of[lo] = max(hi, self.end_of.get(lo, lo))
+
+    def caller_at(self, label, addr):
+        """The entry of the function whose code holds addr: objdump goes on
+        naming the last symbol over code that has none (a weak default
+        the linker overrode keeps its body, not its symbol)."""
+        if self.end_of.get(label, label) > addr:
+            return label
+        i = bisect.bisect_right(self.func_starts, addr)
+        for k in range(i - 1, max(i - 5, -1), -1):   # a few aliases at most
+            if self.funcs[k][0] <= addr < self.funcs[k][1]:
+                return self.funcs[k][0]
+        return None
+
+    def containing(self, addr):
+        """The names of the sized function symbols whose code holds addr."""
+        i = bisect.bisect_right(self.func_starts, addr)
+        out = set()
+        for k in range(i - 1, max(i - 5, -1), -1):
+            if self.funcs[k][0] <= addr < self.funcs[k][1]:
+                out.add(self.funcs[k][2])
+        return out
 
     def entry_names(self, addr):
         return self.names_at.get(addr, set())
@@ -100,22 +139,37 @@ class Image:
 
 class Resolver:
     """ELF symbols -> .ci nodes: a global's title is its name, a static's
-    is "CU:name" for the compile unit whose basename its FILE entry names."""
+    is "CU:name".  The symbol table's FILE entries (a basename) follow the
+    link order, as the compile units of DWARF do: the k-th FILE is the
+    next unit of that basename."""
 
     def __init__(self, graph, image, cus):
         self.graph, self.image = graph, image
-        self.cus_of = collections.defaultdict(list)
-        for cu in cus:
-            self.cus_of[os.path.basename(cu)].append(cu)
+        self.weak_titles = collections.defaultdict(list)
+        for t, node in graph.nodes.items():
+            if node.defined and ':' in t:
+                self.weak_titles[t.rsplit(':', 1)[1]].append(t)
+        self.cu_of_file = {}
+        i = 0
+        for k, base in enumerate(image.files):
+            j = i
+            while j < len(cus) and os.path.basename(cus[j]) != base:
+                j += 1
+            if j < len(cus):    # assembly units name their .o: no match
+                self.cu_of_file[k] = cus[j]
+                i = j + 1
 
     def titles(self, addr):
         out = []
         for name, file in self.image.syms_at.get(addr, ()):
             base = COLD_RE.sub('', name)
-            if file is None:
+            if file == 'WEAK':     # GCC titles a weak function like a static
+                cands = [base] + self.weak_titles.get(base, [])
+            elif not isinstance(file, int):
                 cands = [base]
             else:
-                cands = [f"{cu}:{base}" for cu in self.cus_of.get(file, ())] + [base]
+                cu = self.cu_of_file.get(file)
+                cands = [f"{cu}:{base}", base] if cu else [base]
             for t in cands:
                 node = self.graph.nodes.get(t)
                 if node is not None and node.defined and t not in out:
@@ -135,17 +189,21 @@ def rebuild(graph):
 
 def add_tails(graph, res):
     """A jmp to the entry of another function that GCC lists as a callee
-    is a tail call."""
-    n = 0
+    is a tail call, unless the caller also calls it (then the callee's
+    frame sits on top of the caller's at that call)."""
+    jumps, calls = set(), set()
     for caller, insn, addr in res.image.branches:
-        if insn != 'jmp' or addr not in res.image.names_at or addr == caller:
+        if addr not in res.image.names_at or addr == caller:
             continue
-        for src_t in res.titles(caller):
-            src = graph.nodes[src_t]
+        for src in res.titles(caller):
             for dst in res.titles(addr):
-                if dst in src.succ and dst not in src.tails and dst != src_t:
-                    src.tails.add(dst)
-                    n += 1
+                (jumps if insn == 'jmp' else calls).add((src, dst))
+    n = 0
+    for src, dst in jumps - calls:
+        node = graph.nodes[src]
+        if dst in node.succ and dst not in node.tails and dst != src:
+            node.tails.add(dst)
+            n += 1
     return n
 
 
@@ -180,20 +238,63 @@ def code_node(graph, res, addr):
     return [name]
 
 
+def label_of(elf_name):
+    """An ELF or .ci name without clone numbers, which a .ci label keeps
+    for some clones (f.part.0) and drops for others (f.constprop)."""
+    return re.sub(r'\.\d+', '', COLD_RE.sub('', elf_name))
+
+
 def code_pairs(graph, res, insns=('call', 'jmp')):
-    """(caller, callee, insn) of every direct call or tail jump between
-    functions in the machine code that the .ci lacks."""
+    """(caller, callee, insn, target) of every direct call or tail jump between
+    functions in the machine code that the .ci lacks under any of the
+    callee's names."""
     out = set()
+    names = res.image.entry_names
     for caller, insn, addr in res.image.branches:
-        if insn not in insns or addr not in res.image.names_at or addr == caller:
+        if insn not in insns or addr == caller or not names(addr) \
+                or not names(caller):
             continue
-        if caller not in res.image.names_at:
-            continue
+        callee_labels = {label_of(n) for n in names(addr)}
         for src in code_node(graph, res, caller):
+            node = graph.nodes[src]
+            listed = {label_of(graph.nodes[t].name) for t in node.succ}
+            if callee_labels & listed:
+                continue
             for dst in code_node(graph, res, addr):
-                if dst != src and dst not in graph.nodes[src].succ:
-                    out.add((src, dst, insn))
+                if dst != src:
+                    out.add((src, dst, insn, addr))
     return out
+
+
+def add_weak(graph, res):
+    """GCC titles a weak function like a static ("unit.c:f"), so in the
+    merged .ci graph the calls from other units to f reach no definition;
+    and it binds a call within the unit to that weak definition, where the
+    image has the strong one from another unit instead."""
+    present = set()
+    for addr in res.image.syms_at:
+        present.update(res.titles(addr))
+    n = 0
+    for node in list(graph.nodes.values()):
+        for i, s in enumerate(node.succ):
+            dst = graph.nodes[s]
+            new = None
+            if not dst.defined and res.image.kind.get(s) == 'W':
+                hits = res.titles(res.image.addr_of[s])
+                # another function's name at that address: an alias
+                new = hits[0] if len(hits) == 1 and hits[0] != s and \
+                    graph.nodes[hits[0]].name == s else None
+            elif dst.defined and s not in present and ':' in s:
+                strong = graph.nodes.get(dst.name)
+                if strong is not None and strong.defined and dst.name in present:
+                    new = dst.name
+            if new is not None and new not in node.succ:
+                node.succ[i] = new
+                if s in node.tails:
+                    node.tails.discard(s)
+                    node.tails.add(new)
+                n += 1
+    return n
 
 
 def add_code_calls(graph, res):
@@ -201,7 +302,7 @@ def add_code_calls(graph, res):
     a function GCC did not compile (assembly, a static-call trampoline)
     that makes some has no frame of its own but its callees count."""
     pairs = code_pairs(graph, res)
-    for src, dst, insn in pairs:
+    for src, dst, insn, _ in pairs:
         node = graph.nodes[src]
         if dst not in node.succ:
             node.succ.append(dst)
@@ -264,28 +365,30 @@ def classify(graph, res, report):
     rebuild(graph)
     best = [matched(graph, gr)[0] for gr in groups]
     equal = sum(best)
-    counts, changes = collections.OrderedDict(), {}
+    counts, changes, examples = collections.OrderedDict(), {}, {}
     g = copy.deepcopy(graph)
-    steps = (('tail', add_tails), ('alias', add_aliases), ('code', add_code_calls))
+    steps = (('weak', add_weak), ('tail', add_tails), ('alias', add_aliases), ('code', add_code_calls))
     for name, step in steps:
         res.graph = g
         change = step(g, res)
-        changes[name] = len(change) if isinstance(change, set) else change
+        changes[name] = len({p[:2] for p in change}) if isinstance(change, set) else change
         rebuild(g)
-        gain = 0
+        gain, who = 0, []
         for i, gr in enumerate(groups):
             m = matched(g, gr)[0]
             if m > best[i]:
                 gain += m - best[i]
                 best[i] = m
+                who.append(gr[1][0]['name'])
         counts[name] = gain
+        examples[name] = who
     unexplained = []
     for i, gr in enumerate(groups):
         if best[i] < len(gr[1]):
             unexplained += [(t, f, describe(g.fast[t], f))
                             for t, f in matched(g, gr)[1]]
     return {'functions': sum(len(gr[1]) for gr in groups), 'equal': equal,
-            'classes': counts, 'changes': changes,
+            'classes': counts, 'changes': changes, 'examples': examples,
             'unexplained': unexplained, 'missing': missing}
 
 
@@ -315,6 +418,33 @@ def su_kind(name, su, image, by_symbol):
     if others:
         return f"alias: one body under two names ({name} = {min(others)})"
     return 'other'
+
+
+def dot_edges(path):
+    """stackprof's own call pairs, by name, from its --dot --all graph."""
+    out = set()
+    with open(path, encoding='utf-8', errors='replace') as fp:
+        for line in fp:
+            m = DOT_EDGE_RE.match(line)
+            if m:
+                out.add((label_of(m.group(1).rsplit(':', 1)[-1]),
+                         label_of(m.group(2).rsplit(':', 1)[-1])))
+    return out
+
+
+def found_by_stackprof(pairs, graph, res, edges):
+    """The code-only call pairs that stackprof's graph has, the callee
+    under one of its names or as the function whose code holds the call's
+    target (__put_user_nocheck_8 is a label inside __put_user_8)."""
+    found, lost = 0, []
+    for src, addr in sorted({(p[0], p[3]) for p in pairs}):
+        caller = label_of(graph.nodes[src].name)
+        names = res.image.entry_names(addr) | res.image.containing(addr)
+        if any((caller, label_of(n)) in edges for n in names):
+            found += 1
+        else:
+            lost.append((graph.nodes[src].name, min(res.image.entry_names(addr))))
+    return found, lost
 
 
 def growth(both, dwarf):
@@ -388,7 +518,7 @@ def pct(a, b):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    for opt in ('tree', 'both', 'dwarf', 'verbose', 'syms', 'disasm', 'cus'):
+    for opt in ('tree', 'both', 'dwarf', 'dot', 'verbose', 'syms', 'disasm', 'cus'):
         ap.add_argument('--' + opt, required=True)
     ap.add_argument('--list', type=int, default=20,
                     help='list at most N unexplained functions (default 20)')
@@ -424,6 +554,8 @@ def main(argv):
         print(f"  explained by {name:6} {res['classes'][name]:6}   "
               f"(graph changes: {res['changes'][name]})"
               f"  equal or explained so far: {pct(explained, n)}")
+        if args.list and res['examples'][name]:
+            print("      e.g. " + ', '.join(res['examples'][name][:args.list]))
     print(f"  unexplained      {len(res['unexplained']):6}")
     for t, f, why in res['unexplained'][:args.list]:
         print(f"    {f['name']} ({f['file']}:{f['line']}): {why}")
@@ -432,17 +564,30 @@ def main(argv):
         print(f"    {node.name} ({node.file}:{node.line})")
 
     resolver.graph = graph
-    pairs = {(a, b) for a, b, _ in code_pairs(copy.deepcopy(graph), resolver, ('call',))
-             if graph.nodes.get(a) is not None and graph.nodes[a].defined}
+    calls = [p for p in code_pairs(copy.deepcopy(graph), resolver, ('call',))
+             if graph.nodes.get(p[0]) is not None and graph.nodes[p[0]].defined]
+    pairs = {(a, b) for a, b, _, _ in calls}
     print(f"direct calls in the machine code that the .ci lacks (caller/callee "
-          f"pairs, from objdump): {len(pairs)}")
+          f"pairs from objdump, callers GCC compiled): {len(pairs)}")
+    found, lost = found_by_stackprof(calls, graph, resolver, dot_edges(args.dot))
+    print(f"  of those (caller, target) pairs, in stackprof's graph: {found} of "
+          f"{found + len(lost)}")
+    for a, b in lost[:args.list]:
+        print(f"    missing: {a} -> {b}")
     m = re.search(r'code: (\d+) more call pairs', open(args.verbose).read())
     print(f"  stackprof's disassembly pass: {m.group(1) if m else '?'} call pairs "
           f"that DWARF lacks")
     grew = growth(both, dwarf)
-    print(f"  functions whose worst case grew through them: {len(grew)}")
-    for d, name, old, new, unb in grew[:5]:
-        print(f"    {name}: {old} -> {new} (+{d}){' and unbounded' if unb else ''}")
+    unb = sum(1 for g in grew if g[4])
+    print(f"  functions whose worst case grew, against --calls=dwarf: {len(grew)} "
+          f"({unb} of them became unbounded), largest growth "
+          f"{grew[0][0] if grew else 0} bytes")
+    shown = set()
+    for d, name, old, new, became in grew:
+        if name in shown or len(shown) >= 5:
+            continue
+        shown.add(name)
+        print(f"    {name}: {old} -> {new} (+{d}){' and unbounded' if became else ''}")
 
     causes, unnamed = dynamic_frames(both, None)
     total = sum(causes.values())
