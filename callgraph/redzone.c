@@ -11,7 +11,10 @@
  * %rsp, touches a byte at a known depth below the entry.  The red zone is
  * how far the deepest touched byte lies below the deepest %rsp, which the
  * frame already counts.  An indexed operand ([rbp + rax*4 - 0x30]) is
- * taken at its displacement: arrays are indexed upwards.
+ * taken at its displacement: arrays are indexed upwards.  An address
+ * lea computes from %rsp or %rbp counts as touched (it is there to be
+ * used through another register, which is not followed).  Only leaves
+ * are scanned: GCC keeps nothing below %rsp in a function that calls.
  *
  * Code built with -mno-red-zone (the Linux kernel, where interrupts write
  * below %rsp) has none: when any compile unit of an image says so in
@@ -94,8 +97,10 @@ static void memory_operands(struct rz_walk *w, const cs_insn *in)
 	const cs_x86 *x = &in->detail->x86;
 	uint8_t i;
 
-	if (in->id == X86_INS_LEA || in->id == X86_INS_NOP)
-		return;		/* they compute an address, nothing is touched */
+	/* a multi-byte nop touches nothing; an address computed below %rsp
+	 * (lea -0x40(%rsp),%rdi) is taken as used: it is passed on to be */
+	if (in->id == X86_INS_NOP)
+		return;
 	for (i = 0; i < x->op_count; i++)
 		if (x->operands[i].type == X86_OP_MEM &&
 		    x->operands[i].mem.segment == X86_REG_INVALID)

@@ -186,8 +186,8 @@ def leaf_red_zone(insns):
             return None
         for sign, num, reg in re.findall(HEX + r'\(%(rsp|rbp)[,)]', ins):
             n = int(num, 16) * (-1 if sign else 1)
-            if op in ('lea', 'nop', 'nopw', 'nopl'):
-                continue
+            if op in ('nop', 'nopw', 'nopl'):
+                continue        # lea counts: its address is for use
             if reg == 'rsp':
                 touched = max(touched, depth - n)
             elif rbp is not None:
