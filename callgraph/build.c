@@ -384,7 +384,7 @@ static void add_site_edge(struct resolver *r, const struct cg_site *site)
 		callee = func_at(img, site->target);
 	/* the instruction is the ground truth: clones share one abstract
 	 * origin, and a weak symbol may have been overridden */
-	if (callee == SP_NONE)
+	if (callee == SP_NONE && !site->no_decode)
 		insn = cg_decode_before(&img->elf, site->ret_pc, &addr);
 	if (callee == SP_NONE && (insn == CG_INSN_CALL || insn == CG_INSN_JMP)) {
 		callee = img->elf.type == ET_REL ? branch_callee(img, site->ret_pc, addr) :

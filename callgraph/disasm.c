@@ -112,29 +112,49 @@ static void record(struct cg_disasm *d, const cs_insn *in, enum cg_insn kind)
 	c->kind = (uint8_t)kind;
 }
 
-static void scan_sym(struct cg_disasm *d, csh cs, cs_arch arch, cs_insn *in,
-		     const struct cg_elf *e, const struct cg_sym *sym)
+static void note_partial(struct cg_disasm *d, uint64_t addr)
 {
-	uint64_t addr = cg_code_addr(e, sym->addr), pc = addr;
-	const uint8_t *code = cg_elf_code_at(e, addr, sym->size);
-	size_t left = sym->size;
+	SP_ALLOC_GROW(d->partial, d->npartial + 1, d->partial_cap);
+	d->partial[d->npartial++] = addr;
+}
+
+/* Decode one run; false when capstone stops before its end. */
+static bool scan_run(struct cg_disasm *d, csh cs, cs_arch arch, cs_insn *in,
+		     const struct cg_run *run)
+{
+	uint64_t pc = run->addr;
+	size_t left = run->end - run->addr;
+	const uint8_t *code = cg_elf_code_at(d->elf, pc, left);
 
 	if (!code)
-		return;
+		return true;
 	while (left) {
 		enum cg_insn kind;
 
-		if (!cs_disasm_iter(cs, &code, &left, &pc, in)) {
-			/* data in the code, or an instruction capstone lacks:
-			 * what follows may hide calls */
-			SP_ALLOC_GROW(d->partial, d->npartial + 1, d->partial_cap);
-			d->partial[d->npartial++] = sym->addr;
-			return;
-		}
+		/* data in the code, or an instruction capstone lacks:
+		 * what follows may hide calls */
+		if (!cs_disasm_iter(cs, &code, &left, &pc, in))
+			return false;
 		kind = classify(arch, in);
 		if (kind != CG_INSN_NONE)
 			record(d, in, kind);
 	}
+	return true;
+}
+
+/* A function's code, run by run: ARM mapping symbols switch between ARM,
+ * Thumb and the literal pools, which are data. */
+static void scan_sym(struct cg_disasm *d, csh *cs, cs_arch arch, cs_insn **in,
+		     const struct cg_sym *sym)
+{
+	uint64_t pc = sym->addr;
+	struct cg_run run;
+
+	while (cg_elf_next_run(d->elf, &pc, sym->addr + sym->size, sym->thumb, &run))
+		if (!scan_run(d, cs[run.thumb], arch, in[run.thumb], &run)) {
+			note_partial(d, sym->addr);
+			return;
+		}
 }
 
 static void *disasm_thread(void *arg)
@@ -149,7 +169,7 @@ static void *disasm_thread(void *arg)
 	size_t i;
 	int t;
 
-	for (t = 0; t < 2; t++) {	/* [1]: Thumb, for ARM symbols with bit 0 set */
+	for (t = 0; t < 2; t++) {	/* [1]: Thumb, for ARM's Thumb code */
 		if (cg_cs_setup(e, t == 1, &arch, &mode) || cs_open(arch, mode, &cs[t]) != CS_ERR_OK) {
 			d->failed = true;
 			return NULL;
@@ -158,13 +178,12 @@ static void *disasm_thread(void *arg)
 	}
 	for (i = 0; i < e->nsyms; i++) {
 		const struct cg_sym *sym = &e->syms[i];
-		bool thumb = e->machine == EM_ARM && (sym->addr & 1);
 
 		/* aliases and labels inside a function were scanned with it */
 		if (!sym->size || sym->addr < end || cg_elf_in_plt(e, sym->addr))
 			continue;
 		end = sym->addr + sym->size;
-		scan_sym(d, cs[thumb], arch, in[thumb], e, sym);
+		scan_sym(d, cs, arch, in, sym);
 	}
 	for (t = 0; t < 2; t++) {
 		cs_free(in[t], 1);

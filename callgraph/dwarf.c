@@ -354,6 +354,9 @@ static void site_attr(struct cg_image *img, Dwarf_Attribute a, Dwarf_Half at,
 	case DW_AT_low_pc:	/* DW_TAG_GNU_call_site: the return address */
 		site->ret_pc = attr_addr(dbg, a);
 		break;
+	case DW_AT_call_pc:
+		site->call_pc = attr_addr(dbg, a);
+		break;
 	case DW_AT_call_origin:
 	case DW_AT_abstract_origin:
 		site->origin = attr_ref(dbg, a);
@@ -392,6 +395,14 @@ static int read_site(struct cg_image *img, Dwarf_Die die, uint32_t sub, struct s
 	}
 	if (n > 0)
 		cg_dealloc_attrs(img->dbg, attrs, n);
+	/* Clang places a tail call by its jump (DW_AT_call_pc) and gives no
+	 * return address: the end of the jump stands for one */
+	if (!site->ret_pc && site->call_pc) {
+		unsigned len = cg_jump_len_at(&img->elf, site->call_pc);
+
+		site->ret_pc = site->call_pc + (len ? len : 1);
+		site->no_decode = !len;
+	}
 	if (site->ret_pc)
 		img->nsites++;
 	img->stats.call_sites++;

@@ -43,11 +43,44 @@ static void elf_add_code(struct cg_elf *e, size_t *cap, Elf_Scn *scn,
 	c->is_plt = name && !strncmp(name, ".plt", 4);
 }
 
+/* "$a", "$t", "$d", optionally followed by ".anything": the ARM ELF
+ * mapping symbols; 0 for any other name. */
+static char map_kind(const char *name)
+{
+	if (name[0] != '$' || !strchr("atd", name[1]) || (name[2] && name[2] != '.'))
+		return 0;
+	return name[1];
+}
+
+static void elf_add_map(struct cg_elf *e, uint64_t addr, char kind, size_t *cap)
+{
+	SP_ALLOC_GROW(e->maps, e->nmaps + 1, *cap);
+	e->maps[e->nmaps].addr = addr;
+	e->maps[e->nmaps].kind = kind;
+	e->nmaps++;
+}
+
+static void elf_add_sym(struct cg_elf *e, struct sp_graph *g, const GElf_Sym *sym,
+			uint64_t addr, const char *name, size_t *cap)
+{
+	struct cg_sym *s;
+
+	SP_ALLOC_GROW(e->syms, e->nsyms + 1, *cap);
+	s = &e->syms[e->nsyms++];
+	/* bit 0 of an ARM function's value only says Thumb: its code, its
+	 * DWARF entry and its callers' branch targets are even */
+	s->thumb = e->machine == EM_ARM && (addr & 1);
+	s->addr = s->thumb ? addr & ~(uint64_t)1 : addr;
+	s->size = sym->st_size;
+	s->name = sp_intern(g, name);
+	s->bind = GELF_ST_BIND(sym->st_info);
+}
+
 static void elf_read_symtab(struct cg_elf *e, struct sp_graph *g, Elf_Scn *scn,
 			    const GElf_Shdr *sh, size_t *cap)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
-	size_t i, n;
+	size_t i, n, map_cap = 0;
 
 	if (!d || !sh->sh_entsize)
 		return;
@@ -55,21 +88,22 @@ static void elf_read_symtab(struct cg_elf *e, struct sp_graph *g, Elf_Scn *scn,
 	for (i = 0; i < n; i++) {
 		GElf_Sym sym;
 		const char *name;
+		uint64_t addr;
+		int type;
 
-		if (!gelf_getsym(d, (int)i, &sym) ||
-		    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-		    sym.st_shndx == SHN_UNDEF)
+		if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx == SHN_UNDEF)
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type != STT_FUNC && !(type == STT_NOTYPE && e->machine == EM_ARM))
 			continue;
 		name = elf_strptr(e->elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		SP_ALLOC_GROW(e->syms, e->nsyms + 1, *cap);
-		e->syms[e->nsyms].addr = sym.st_value +
-			(sym.st_shndx < e->nsec ? e->sec_base[sym.st_shndx] : 0);
-		e->syms[e->nsyms].size = sym.st_size;
-		e->syms[e->nsyms].name = sp_intern(g, name);
-		e->syms[e->nsyms].bind = GELF_ST_BIND(sym.st_info);
-		e->nsyms++;
+		addr = sym.st_value + (sym.st_shndx < e->nsec ? e->sec_base[sym.st_shndx] : 0);
+		if (type == STT_FUNC)
+			elf_add_sym(e, g, &sym, addr, name, cap);
+		else if (map_kind(name))
+			elf_add_map(e, addr, map_kind(name), &map_cap);
 	}
 }
 
@@ -347,12 +381,21 @@ static int elf_scan_sections(struct cg_elf *e, struct sp_graph *g,
 	return 0;
 }
 
+static int map_cmp(const void *pa, const void *pb)
+{
+	const struct cg_map *a = pa, *b = pb;
+
+	return (a->addr > b->addr) - (a->addr < b->addr);
+}
+
 static void elf_index_syms(struct cg_elf *e)
 {
 	size_t i;
 
 	if (e->nsyms)
 		qsort(e->syms, e->nsyms, sizeof(*e->syms), sym_cmp);
+	if (e->nmaps)
+		qsort(e->maps, e->nmaps, sizeof(*e->maps), map_cmp);
 	sp_u64map_init(&e->sym_by_addr, e->nsyms);
 	/* sorted best-first within an address: keep the first */
 	for (i = e->nsyms; i-- > 0;)
@@ -420,6 +463,7 @@ void cg_elf_close(struct cg_elf *e)
 	if (e->fd >= 0)
 		close(e->fd);
 	free(e->syms);
+	free(e->maps);
 	free(e->code);
 	free(e->plt_names);
 	free(e->sec_base);
@@ -462,4 +506,55 @@ bool cg_elf_in_plt(const struct cg_elf *e, uint64_t addr)
 bool cg_elf_is_code(const struct cg_elf *e, uint64_t addr)
 {
 	return code_section(e, addr) != NULL;
+}
+
+/* Index of the last mapping symbol at or before addr, or nmaps if none. */
+static size_t map_before(const struct cg_elf *e, uint64_t addr)
+{
+	size_t lo = 0, hi = e->nmaps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e->maps[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : e->nmaps;
+}
+
+bool cg_elf_next_run(const struct cg_elf *e, uint64_t *pc, uint64_t end, bool thumb,
+		     struct cg_run *run)
+{
+	while (*pc < end) {
+		size_t i = map_before(e, *pc);
+		size_t next = i < e->nmaps ? i + 1 : 0;
+		char kind = i < e->nmaps ? e->maps[i].kind : 0;
+
+		/* the run ends where the next mapping symbol starts another */
+		while (next < e->nmaps && e->maps[next].addr <= *pc)
+			next++;
+		run->addr = *pc;
+		run->end = next < e->nmaps && e->maps[next].addr < end ? e->maps[next].addr : end;
+		run->thumb = kind ? kind == 't' : thumb;
+		*pc = run->end;
+		if (kind != 'd')
+			return true;
+	}
+	return false;
+}
+
+bool cg_elf_thumb_at(const struct cg_elf *e, uint64_t addr)
+{
+	size_t i;
+	uint32_t s;
+
+	if (e->machine != EM_ARM)
+		return false;
+	i = map_before(e, addr);
+	if (i < e->nmaps)
+		return e->maps[i].kind == 't';
+	s = sp_u64map_get(&e->sym_by_addr, addr);
+	return s == SP_NONE || e->syms[s].thumb;
 }

@@ -17,6 +17,20 @@ struct cg_sym {
 	uint64_t addr, size;
 	const char *name;	/* interned */
 	uint8_t bind;		/* STB_* */
+	bool thumb;		/* ARM: bit 0 of st_value was set (addr has it clear) */
+};
+
+/* ARM mapping symbols ($a, $t, $d) mark where ARM code, Thumb code and
+ * literal-pool data start inside the code sections. */
+struct cg_map {
+	uint64_t addr;
+	char kind;		/* 'a', 't' or 'd' */
+};
+
+/* A stretch of instructions of one kind inside a function. */
+struct cg_run {
+	uint64_t addr, end;
+	bool thumb;
 };
 
 struct cg_code {		/* one executable section */
@@ -42,6 +56,8 @@ struct cg_elf {
 	struct cg_code *code;
 	size_t ncode;
 	struct sp_u64map sym_by_addr;	/* address -> index of its best symbol */
+	struct cg_map *maps;		/* ARM mapping symbols, sorted by address */
+	size_t nmaps;
 	const char **plt_names;		/* name of each PLT stub, by slot */
 	size_t nplt;
 	uint64_t plt_base, plt_stride;	/* stub i is at plt_base + i * plt_stride */
@@ -74,11 +90,14 @@ const struct cg_reloc *cg_elf_branch_reloc(const struct cg_elf *e, uint64_t site
  * undefined (*name is then its name, interned in g) or unreadable. */
 bool cg_elf_sym_value(const struct cg_elf *e, size_t i, uint64_t *value,
 		      const char **name, struct sp_graph *g);
-/* Where a function's code starts: bit 0 of an ARM address only says Thumb. */
-static inline uint64_t cg_code_addr(const struct cg_elf *e, uint64_t addr)
-{
-	return e->machine == EM_ARM ? addr & ~(uint64_t)1 : addr;
-}
+/* The next run of instructions at or after *pc and before end, skipping
+ * ARM literal pools; thumb is the mode when no mapping symbol says.  False
+ * when none is left.  *pc moves past the run. */
+bool cg_elf_next_run(const struct cg_elf *e, uint64_t *pc, uint64_t end, bool thumb,
+		     struct cg_run *run);
+/* ARM: is the code at addr Thumb?  From the mapping symbols, else from
+ * the function symbol there; false on other machines. */
+bool cg_elf_thumb_at(const struct cg_elf *e, uint64_t addr);
 
 /* ---- relocated DWARF of an ET_REL object (reloc.c) ---- */
 
@@ -128,11 +147,13 @@ struct cg_sub {
 /* One call-site DIE. */
 struct cg_site {
 	uint64_t ret_pc;	/* return address (DW_AT_call_return_pc / low_pc) */
+	uint64_t call_pc;	/* DW_AT_call_pc: the call itself (Clang's tail calls) */
 	Dwarf_Off origin;	/* callee DIE, 0 if none */
 	uint64_t target;	/* constant target address, 0 if none */
 	uint32_t sub;		/* enclosing subprogram record */
 	bool tail;
 	bool computed;		/* DW_AT_call_target is an expression: indirect */
+	bool no_decode;		/* ret_pc only places the site: no instruction ends there */
 };
 
 struct cg_range {
@@ -237,6 +258,9 @@ uint32_t cg_func_containing(const struct cg_image *img, uint64_t addr);
 /* decode.c */
 /* What instruction ends just before ret_pc, and its target for direct ones. */
 enum cg_insn cg_decode_before(const struct cg_elf *e, uint64_t ret_pc, uint64_t *target);
+/* The length of the direct jump at pc (a tail call DWARF places by its
+ * DW_AT_call_pc), 0 when it is no direct jump this decoder knows. */
+unsigned cg_jump_len_at(const struct cg_elf *e, uint64_t pc);
 /* Scan a function's code for direct calls/jumps and indirect calls. */
 int cg_scan_function(struct cg_image *img, uint32_t func, struct sp_err *err);
 
