@@ -16,6 +16,7 @@
  */
 #include "su/su.h"
 
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -531,6 +532,20 @@ static void group_rows(struct su_matcher *m)
 
 /* ---- rows to functions ---- */
 
+/* Clang's x86 .su rows leave out the return address that the call pushed,
+ * GCC's count it: add it, so that a total means the same for both. */
+static uint64_t clang_return_address(const struct sp_graph *g, const struct sp_func *f)
+{
+	const char *producer;
+
+	if (g->machine != EM_X86_64 && g->machine != EM_386)
+		return 0;
+	if (f->cu >= g->ncus || !(producer = g->cus[f->cu].producer) ||
+	    !strstr(producer, "clang"))
+		return 0;
+	return g->machine == EM_X86_64 ? 8 : 4;
+}
+
 static void give(struct su_matcher *m, uint32_t ri, uint32_t fi)
 {
 	const struct su_row *row = &m->s->rows[ri];
@@ -539,7 +554,7 @@ static void give(struct su_matcher *m, uint32_t ri, uint32_t fi)
 
 	m->rw[ri].func = fi;
 	m->fn[fi].taken = true;
-	f->self = row->bytes;
+	f->self = row->bytes + clang_return_address(m->g, f);
 	f->qual = row->qual;
 	f->src = SP_SRC_SU;
 	f->name = r->name;
@@ -549,7 +564,7 @@ static void give(struct su_matcher *m, uint32_t ri, uint32_t fi)
 		f->col = row->col;
 }
 
-enum su_pass { PASS_EXACT, PASS_LOCATION, PASS_SYMBOL, PASS_GLOBAL };
+enum su_pass { PASS_EXACT, PASS_LOCATION, PASS_SYMBOL, PASS_LTRANS, PASS_GLOBAL };
 
 static uint32_t find_for_row(const struct su_matcher *m, uint32_t ri, enum su_pass pass)
 {
@@ -575,6 +590,14 @@ static uint32_t find_for_row(const struct su_matcher *m, uint32_t ri, enum su_pa
 			    m->fn[i].strip == r->name)
 				return i;
 		return SP_NONE;
+	case PASS_LTRANS:
+		/* an LTO image's code was generated at link time: its
+		 * partitions' rows go before any compile-time .su of the same
+		 * sources, left from an earlier build without -flto */
+		if (!m->file_ltrans[row->su_file])
+			return SP_NONE;
+		return best_at(m, &m->gloc, loc_key(SU_NOCU, r->base, row->line), r,
+			       row, SU_NOCU, 1);
 	case PASS_GLOBAL:
 		/* rows of foreign programs stay out; LTO partitions and
 		 * renamed or concatenated files come in */
