@@ -157,14 +157,37 @@ def find_ci(paths):
     return found
 
 
-def objdump(elf):
+X86_JUMP = re.compile(r'\sjmp\s+[0-9a-f]+ <([^>+]+)>\s*$')
+ARM_JUMP = re.compile(r'\sb(?:eq|ne|cs|cc|hs|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)?'
+                      r'(?:\.[nw])?\s+[0-9a-f]+ <([^>+]+)>\s*$')
+EM_ARM = 40
+
+
+def objdump_for(elf):
+    """The objdump that reads elf's machine code, and its jump pattern:
+    the host's for x86, arm-none-eabi-objdump for 32-bit ARM."""
     try:
-        dis = subprocess.run(['objdump', '-d', '--no-show-raw-insn', elf],
+        with open(elf, 'rb') as fp:
+            head = fp.read(20)
+    except OSError as e:
+        raise OracleError(f"{elf}: {e.strerror}")
+    if len(head) < 20 or head[:4] != b'\x7fELF':
+        raise OracleError(f"{elf}: not an ELF file")
+    machine = int.from_bytes(head[18:20], 'little' if head[5] == 1 else 'big')
+    if machine == EM_ARM:
+        return 'arm-none-eabi-objdump', ARM_JUMP
+    return 'objdump', X86_JUMP
+
+
+def objdump(elf):
+    tool = objdump_for(elf)[0]
+    try:
+        dis = subprocess.run([tool, '-d', '--no-show-raw-insn', elf],
                              capture_output=True, text=True, check=False)
     except OSError as e:
-        raise OracleError(f"objdump: {e.strerror}")
+        raise OracleError(f"{tool}: {e.strerror}")
     if dis.returncode:
-        raise OracleError(f"objdump -d {elf} failed: {dis.stderr.strip()}")
+        raise OracleError(f"{tool} -d {elf} failed: {dis.stderr.strip()}")
     return dis.stdout
 
 
@@ -211,8 +234,11 @@ def leaf_red_zone(insns):
 
 
 def objdump_red_zones(elf):
-    """{symbol: [red-zone bytes of each function of that name]}"""
+    """{symbol: [red-zone bytes of each function of that name]}; none
+    for ARM, which has no red zone"""
     out, func, insns = {}, None, []
+    if objdump_for(elf)[0] != 'objdump':
+        return out
 
     def close():
         if func:
@@ -327,7 +353,9 @@ class Graph:
                     n.red, n.red_known = reds[0], True
 
     def objdump_tails(self, elf):
-        """Tail calls: a jmp to the entry of another function."""
+        """Tail calls: a jump to the entry of another function (x86 jmp,
+        ARM/Thumb b, b.w, b<cond>)."""
+        jump = objdump_for(elf)[1]
         func = None
         for line in objdump(elf).splitlines():
             m = re.match(r'^[0-9a-f]+ <([^>]+)>:$', line)
@@ -335,7 +363,7 @@ class Graph:
                 # a .cold part's jumps belong to its function
                 func = re.sub(r'\.cold(\.\d+)?$', '', m.group(1))
                 continue
-            m = re.search(r'\sjmp\s+[0-9a-f]+ <([^>+]+)>\s*$', line)
+            m = jump.search(line)
             if not m or not func:
                 continue
             target = re.sub(r'@plt$', '', m.group(1))

@@ -6,6 +6,8 @@
 for dir in samples/*/; do
 	s=$(basename "$dir")
 	[ -f "samples/$s/$s.c" ] || ls samples/"$s"/*.c >/dev/null 2>&1 || continue
+	# Clang writes no .ci files: t1220 sums the clang sample by hand
+	[ "$s" = clang ] && continue
 	need_sample "$s"
 	run_sp --json "samples/$s/$s"
 	expect_rc 0 "$s: stackprof --json"

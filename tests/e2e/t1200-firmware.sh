@@ -1,0 +1,50 @@
+#!/bin/sh
+# The firmware sample: arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb, an ELF32
+# image linked with -nostdlib and newlib's memcpy/memset.  Thumb symbols
+# have bit 0 set, literal pools sit between the functions' code, tail
+# calls are b.w or 16-bit b.  Every total must equal ci_oracle.py over
+# GCC's .ci files (tail calls found with arm-none-eabi-objdump), with
+# calls from DWARF, from the code, and from both.
+. tests/e2e/lib.sh
+
+s=firmware
+elf=samples/$s/$s
+need_sample $s
+expect_eq "firmware is ELF32 ARM" "$(readelf -h "$elf" | awk '/Class:/ { c = $2 } /Machine:/ { m = $2 } END { print c, m }')" "ELF32 ARM"
+readelf -sW "$elf" | awk '$4 == "FUNC" && $8 == "main"' | grep -q '[13579bdf] ' ||
+	fail "main's symbol has no Thumb bit: the sample does not test it"
+
+for calls in both dwarf disasm; do
+	run_sp --json --calls=$calls "$elf"
+	expect_rc 0 "firmware --calls=$calls"
+	cp "$OUT/stdout" "$OUT/$calls.json"
+	if ! $ORACLE --objdump "$elf" --json "$OUT/$calls.json" "samples/$s" >"$OUT/$calls.oracle" 2>&1; then
+		fail "firmware --calls=$calls: the oracle disagrees"
+		sed 's/^/    /' "$OUT/$calls.oracle"
+	fi
+done
+
+# the symbol (bit 0 masked) is the DWARF function's, not a second node
+expect_eq "main's symbol" "$(jget "$OUT/both.json" 'fn("main")["symbol"]')" '"main"'
+expect_eq "one function per .su row" \
+	"$(jget "$OUT/both.json" 'len([f for f in j["functions"] if f["self"] is not None])')" \
+	"$(cat samples/$s/*.su | wc -l)"
+
+# sample_logged: bl uart_put_u32, then b.w sensor_average: by hand from .su
+self() { su_self "samples/$s/$1.su" "$2"; }
+max() { [ "$1" -gt "$2" ] && echo "$1" || echo "$2"; }
+want=$(max $(( $(self firmware sample_logged) + $(self uart uart_put_u32) )) "$(self firmware sensor_average)")
+expect_eq "sample_logged: the tail call replaces its frame" \
+	"$(jget "$OUT/dwarf.json" 'fn("sample_logged")["total"]')" "$want"
+expect_eq "sample_logged's path marks the tail call" \
+	"$(jget "$OUT/disasm.json" '[d["tail"] for d in fn("sample_logged")["path_detail"]]')" '[false, true]'
+# GCC's .ci sums it: without the tail calls the oracle must disagree
+$ORACLE --json "$OUT/both.json" "samples/$s" >"$OUT/no-tails.oracle" 2>&1 &&
+	fail "the oracle agrees without the tail calls: sample_logged tests nothing"
+grep -q 'differ: sample_logged' "$OUT/no-tails.oracle" ||
+	fail "the oracle without tail calls should differ on sample_logged"
+
+# Reset_Handler calls newlib's memcpy/memset: no frame data, partial
+expect_eq "Reset_Handler partial" "$(jget "$OUT/both.json" 'fn("Reset_Handler")["partial"]')" true
+expect_eq "memset unknown" "$(jget "$OUT/both.json" 'fn("memset")["qualifier"]')" '"unknown"'
+finish
