@@ -158,7 +158,7 @@ void cg_cfi_frames(struct cg_image *img, struct sp_graph *g)
 		if (!(f->flags & SP_F_HAS_CODE) || (f->flags & SP_F_EXTERNAL))
 			continue;
 		for (k = 0; k < 2; k++)
-			if (frame_at(img->dbg, &lists[k], cg_code_addr(&img->elf, f->addr),
+			if (frame_at(img->dbg, &lists[k], f->addr,
 				     sp, &frame)) {
 				apply(img, f, frame);
 				break;

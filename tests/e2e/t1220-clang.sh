@@ -5,7 +5,9 @@
 # and recursion.  Clang writes no .ci files, so the totals are summed by
 # hand from its .su rows along the calls listed in samples/clang/main.c.
 # Clang's x86-64 rows leave out the 8-byte return address that GCC's
-# count: stackprof adds it, and so do the sums here.
+# count: stackprof adds it, and so do the sums here.  A leaf's x86-64 red
+# zone (bytes below %rsp, in no .su row) comes from objdump's code, read
+# by ci_oracle.py's objdump_red_zones.
 . tests/e2e/lib.sh
 
 s=clang
@@ -16,11 +18,20 @@ grep -q 'Version:.*5$' "$OUT/info" || fail "the clang sample is not DWARF 5"
 grep -q 'DW_AT_call_pc' "$OUT/info" || fail "no DW_AT_call_pc: the tail call is not tested"
 grep -q 'DW_AT_producer.*clang' "$OUT/info" || fail "the clang sample was not built by clang"
 
-# self FILE NAME: the .su row plus the return address
-self() { echo $(( $(su_self "samples/$s/$1.su" "$2") + 8 )); }
+# red NAME [min|max]: a leaf's red zone from the code; of the two mix,
+# main.c's calls fill (none) and util.c's is a leaf
+red()
+{
+	python3 -c 'import sys; sys.path.insert(0, "tests/e2e"); import ci_oracle
+r = ci_oracle.objdump_red_zones(sys.argv[1]).get(sys.argv[2], [0])
+print(min(r) if sys.argv[3] == "min" else max(r))' "$elf" "$1" "${2:-max}"
+}
+# self FILE NAME [min|max]: the .su row plus the return address and red zone
+self() { echo $(( $(su_self "samples/$s/$1.su" "$2") + 8 + $(red "$2" "${3:-max}") )); }
+[ "$(red fill)" -gt 0 ] || fail "fill keeps nothing in the red zone: the red zone is not tested"
 max() { [ "$1" -gt "$2" ] && echo "$1" || echo "$2"; }
 fill=$(self util fill)
-mix_main=$(( $(self main mix) + fill ))		# main.c's mix -> fill
+mix_main=$(( $(self main mix min) + fill ))		# main.c's mix -> fill
 checksum=$(max "$(self main checksum)" "$mix_main")	# tail call to mix
 mix_util=$(self util mix)
 dispatch=$(( $(self util dispatch) + $(max "$fill" "$mix_util") ))	# + indirect

@@ -30,6 +30,7 @@ oracle_toolchain()
 oracle_build()
 {
 	_s=$1 _dir=$OUT/build _src=${ORACLE_SRC:-samples}/$1
+	oracle_toolchain "$_s" || return 1
 	mkdir -p "$_dir/$_s"
 	cp "$_src"/*.c "$_dir/$_s/" && cp "$_src"/*.h "$_src"/*.S "$_dir/$_s/" 2>/dev/null
 	cp tests/oracle/paint.c tests/oracle/libc_stubs.c "$_dir/$_s/"
