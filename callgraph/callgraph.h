@@ -4,7 +4,7 @@
  *	struct cg_image *img;
  *	if (cg_open(&img, path, &err) || cg_load(img, g, &opts, &err)) ...
  *	su_match(g, ...);			frames from .su
- *	cg_cfi_frames(img, g);			frames from CFI where .su has none
+ *	cg_cfi_frames(img, g, false);		frames from CFI where .su has none
  *	cg_red_zones(img, g, &err);		x86-64 leaves' red zone
  *	cg_describe_dynamic(img, g, &err);	name the VLA behind dynamic frames
  *	cg_close(img);
@@ -60,8 +60,9 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 int cg_describe_dynamic(struct cg_image *img, struct sp_graph *g, struct sp_err *err);
 /* After su_match: the image's functions still without a frame take the
  * largest CFA offset of their CFI (.debug_frame, .eh_frame) as frame,
- * src = SP_SRC_CFI; .su frames are only compared with it (cg_stats). */
-void cg_cfi_frames(struct cg_image *img, struct sp_graph *g);
+ * src = SP_SRC_CFI; with compare_su, .su frames are compared with it
+ * (cg_stats, for -v: it reads the CFI of every function). */
+void cg_cfi_frames(struct cg_image *img, struct sp_graph *g, bool compare_su);
 /* x86-64: set red_zone of every leaf that uses stack below %rsp; nothing
  * when a compile unit of the image was built with -mno-red-zone. */
 int cg_red_zones(struct cg_image *img, struct sp_graph *g, struct sp_err *err);

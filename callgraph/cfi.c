@@ -137,7 +137,7 @@ static void apply(struct cg_image *img, struct sp_func *f, uint64_t frame)
 	}
 }
 
-void cg_cfi_frames(struct cg_image *img, struct sp_graph *g)
+void cg_cfi_frames(struct cg_image *img, struct sp_graph *g, bool compare_su)
 {
 	struct cfi_list lists[2];
 	Dwarf_Signed sp = sp_regno(img->elf.machine);
@@ -155,7 +155,8 @@ void cg_cfi_frames(struct cg_image *img, struct sp_graph *g)
 		struct sp_func *f = &g->funcs[i];
 		uint64_t frame;
 
-		if (!(f->flags & SP_F_HAS_CODE) || (f->flags & SP_F_EXTERNAL))
+		if (!(f->flags & SP_F_HAS_CODE) || (f->flags & SP_F_EXTERNAL) ||
+		    (f->qual != SP_QUAL_UNKNOWN && !compare_su))
 			continue;
 		for (k = 0; k < 2; k++)
 			if (frame_at(img->dbg, &lists[k], f->addr,

@@ -443,7 +443,7 @@ static int load(struct sp_graph *g, const struct options *o, struct sp_err *err)
 	if (load_frames(g, o, err))
 		goto out;
 	for (i = 0; i < o->nelfs; i++) {
-		cg_cfi_frames(imgs[i], g);
+		cg_cfi_frames(imgs[i], g, o->verbose);
 		if (cg_red_zones(imgs[i], g, err) || cg_describe_dynamic(imgs[i], g, err))
 			goto out;
 		if (o->kernel_summary)
