@@ -473,6 +473,8 @@ def dynamic_frames(report, su_rows):
         cause = f.get('dynamic_cause') or ''
         if cause.startswith('VLA'):
             causes['VLA (named from DWARF)'] += 1
+        elif cause.startswith('stack arguments pushed'):
+            causes['stack arguments pushed for a call (named from the code)'] += 1
         elif cause.startswith('alloca') and 'no variable-length' in cause:
             causes['alloca() or another dynamic adjustment: no VLA in DWARF'] += 1
         elif cause:
