@@ -269,7 +269,7 @@ static void x86_scan(const cs_insn *in, size_t n, struct code_cause *out)
 /* What the machine code of a dynamic frame without a VLA does (x86). */
 static void code_cause(struct cg_image *img, const struct sp_func *f, struct code_cause *out)
 {
-	uint64_t addr = cg_code_addr(&img->elf, f->addr);
+	uint64_t addr = f->addr;	/* already the even entry (Thumb bit off) */
 	const unsigned char *code = f->size ? cg_elf_code_at(&img->elf, addr, f->size) : NULL;
 	cs_arch arch;
 	cs_mode mode;
