@@ -66,6 +66,17 @@ static void cycle_through(const struct sp_graph *g, uint32_t w, struct sp_strbuf
 	sp_u64map_release(&parent);
 }
 
+/* The depth bound_cycle() used: the largest one of w's cycle. */
+static uint32_t depth_of_cycle(const struct sp_graph *g, uint32_t w)
+{
+	uint32_t i, d = 0, scc = g->funcs[w].res.scc;
+
+	for (i = 0; i < g->nfuncs; i++)
+		if (g->funcs[i].res.scc == scc && g->funcs[i].rec_depth > d)
+			d = g->funcs[i].rec_depth;
+	return d;
+}
+
 static void dynamic_reason(const struct sp_func *f, struct sp_strbuf *t)
 {
 	sp_strbuf_addf(t, "dynamic frame in %s", sp_func_label(f));
@@ -94,6 +105,15 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 		return;
 	case SP_CAUSE_UNKNOWN:
 		sp_strbuf_addf(t, "unknown frame size for %s", sp_func_label(f));
+		return;
+	case SP_CAUSE_ASSUMED:
+		sp_strbuf_addf(t, "indirect call in %s: targets assumed "
+			       "(every address-taken function)", sp_func_label(f));
+		return;
+	case SP_CAUSE_DEPTH:
+		cycle_through(g, w, t);
+		sp_strbuf_addf(t, " bounded by annotation: at most %u deep",
+			       depth_of_cycle(g, w));
 		return;
 	case SP_CAUSE_INCOMPLETE:
 	case SP_CAUSE__COUNT:

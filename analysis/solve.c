@@ -79,10 +79,17 @@ static unsigned own_causes(const struct sp_func *f)
 
 	if (f->qual == SP_QUAL_DYNAMIC)
 		m |= 1u << SP_CAUSE_DYNAMIC;
-	if (f->flags & SP_F_RECURSIVE)
+	if ((f->flags & SP_F_RECURSIVE) && !(f->flags & SP_F_DEPTH_BOUNDED))
 		m |= 1u << SP_CAUSE_RECURSION;
-	if (f->n_indirect)
+	if (f->flags & SP_F_DEPTH_BOUNDED)
+		m |= 1u << SP_CAUSE_DEPTH;
+	/* an annotation lists the targets of all its indirect calls; an
+	 * assumption (address-taken) bounds them but is said */
+	if (f->n_indirect && !(f->flags & (SP_F_INDIRECT_ANNOTATED | SP_F_INDIRECT_ASSUMED)))
 		m |= 1u << SP_CAUSE_INDIRECT;
+	if (f->n_indirect && (f->flags & SP_F_INDIRECT_ASSUMED) &&
+	    !(f->flags & SP_F_INDIRECT_ANNOTATED))
+		m |= 1u << SP_CAUSE_ASSUMED;
 	if (f->qual == SP_QUAL_UNKNOWN)
 		m |= 1u << SP_CAUSE_UNKNOWN;
 	if (f->flags & SP_F_CALLS_INCOMPLETE)
@@ -117,6 +124,7 @@ static void solve_total(struct solver *s, uint32_t v)
 	f->res.total = self;
 	f->res.next = SP_NONE;
 	f->res.next_kind = SP_EDGE_CALL;
+	f->res.next_flags = 0;
 	f->res.overflow = false;
 	sp_func_for_each_edge(g, f, e) {
 		const struct sp_result *r = &g->funcs[e->to].res;
@@ -132,6 +140,7 @@ static void solve_total(struct solver *s, uint32_t v)
 			f->res.total = cand;
 			f->res.next = e->to;
 			f->res.next_kind = e->kind;
+			f->res.next_flags = e->flags;
 			f->res.overflow = overflow;
 		}
 	}
@@ -200,6 +209,7 @@ static void solve_witnesses(struct sp_graph *g, uint32_t v, const uint32_t *shar
 			 f->res.witness[SP_CAUSE_INDIRECT] == SP_NONE;
 	f->res.partial = f->res.witness[SP_CAUSE_UNKNOWN] != SP_NONE ||
 			 f->res.witness[SP_CAUSE_INCOMPLETE] != SP_NONE;
+	f->res.assumed = f->res.witness[SP_CAUSE_ASSUMED] != SP_NONE;
 }
 
 static bool has_self_edge(const struct sp_graph *g, uint32_t v)
@@ -211,6 +221,70 @@ static bool has_self_edge(const struct sp_graph *g, uint32_t v)
 		if (e->to == v)
 			return true;
 	return false;
+}
+
+static uint64_t mul_saturating(uint64_t a, uint64_t b, bool *overflow)
+{
+	if (a && b > UINT64_MAX / a) {
+		*overflow = true;
+		return UINT64_MAX;
+	}
+	return a * b;
+}
+
+/* The annotated depth of a cycle: the largest any member was given. */
+static uint32_t scc_depth(const struct sp_graph *g, const uint32_t *members, size_t n)
+{
+	uint32_t d = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (g->funcs[members[i]].rec_depth > d)
+			d = g->funcs[members[i]].rec_depth;
+	return d;
+}
+
+/*
+ * A cycle with a depth annotation D (each member active at most D times
+ * at once) is bounded by D * S + X for every member, S the sum of all the
+ * members' frames and X the worst total of a callee outside the cycle:
+ * any chain inside it holds at most D frames of each member, and it
+ * leaves the cycle at most once.  That is an upper bound, not the exact
+ * worst case (the heaviest cycle may skip some members): sound first.
+ * The worst path shown stays the real simple path below it.
+ */
+static void bound_cycle(struct sp_graph *g, const uint32_t *members, size_t n,
+			uint32_t depth)
+{
+	uint64_t sum = 0, exit_total = 0, bound;
+	bool overflow = false;
+	const struct sp_edge *e;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct sp_func *f = &g->funcs[members[i]];
+
+		sum = add_saturating(sum, frame_self(f), &overflow);
+		sp_func_for_each_edge(g, f, e) {
+			const struct sp_result *r = &g->funcs[e->to].res;
+
+			if (r->scc == f->res.scc)
+				continue;
+			if (r->total > exit_total)
+				exit_total = r->total;
+			overflow |= r->overflow;
+		}
+	}
+	bound = add_saturating(mul_saturating(depth, sum, &overflow), exit_total,
+			       &overflow);
+	for (i = 0; i < n; i++) {
+		struct sp_func *f = &g->funcs[members[i]];
+
+		f->flags |= SP_F_DEPTH_BOUNDED;
+		if (bound > f->res.total)
+			f->res.total = bound;
+		f->res.overflow |= overflow;
+	}
 }
 
 /*
@@ -232,6 +306,8 @@ static void solve_scc(struct solver *s, const uint32_t *members, size_t n)
 	s->nscc++;
 	for (i = n; i-- > 0;)
 		solve_total(s, members[i]);
+	if (recursive && scc_depth(g, members, n))
+		bound_cycle(g, members, n, scc_depth(g, members, n));
 	shared_witnesses(g, members, n, shared);
 	for (i = 0; i < n; i++)
 		solve_witnesses(g, members[i], shared);
@@ -317,7 +393,7 @@ static void reset_results(struct sp_graph *g)
 		f->res.scc = SP_NONE;
 		for (c = 0; c < SP_CAUSE__COUNT; c++)
 			f->res.witness[c] = SP_NONE;
-		f->flags &= ~SP_F_RECURSIVE;
+		f->flags &= ~(SP_F_RECURSIVE | SP_F_DEPTH_BOUNDED);
 	}
 }
 

@@ -79,6 +79,14 @@ void cg_link(struct cg_image *const *imgs, size_t n, struct sp_graph *g,
  * irq_handler_t (irqreturn_t f(int, void *)), SP_F_SYSCALL on those a
  * syscall wrapper symbol aliases. */
 void cg_mark_kernel_entries(struct cg_image *img, struct sp_graph *g);
+/*
+ * --indirect=address-taken: set taken[id] (g->nfuncs bytes) for every
+ * function whose address img stores in data, rebases by a RELATIVE
+ * relocation or loads in x86 code (see addrtaken.c).  Linked images
+ * only: a relocatable object adds nothing.
+ */
+void cg_address_taken(const struct cg_image *img, const struct sp_graph *g,
+		      uint8_t *taken);
 /* Does path name a readable file that starts with the ELF magic? */
 bool cg_is_elf_file(const char *path);
 void cg_close(struct cg_image *img);

@@ -42,6 +42,10 @@ enum sp_frame_src {
 #define SP_F_RECURSIVE		(1u << 4) /* set by analysis: in a cycle */
 #define SP_F_IRQ_HANDLER	(1u << 5) /* irqreturn_t f(int, void *): passed to request_irq */
 #define SP_F_SYSCALL		(1u << 6) /* a syscall wrapper symbol names its address */
+#define SP_F_INDIRECT_ANNOTATED	(1u << 7) /* --annotate 'calls' lists its indirect targets */
+#define SP_F_INDIRECT_ASSUMED	(1u << 8) /* --indirect=address-taken gave its targets */
+#define SP_F_BUDGET		(1u << 9) /* --annotate 'entry': sp_func.budget applies */
+#define SP_F_DEPTH_BOUNDED	(1u << 10) /* set by analysis: its cycle has a rec_depth */
 
 /* Why a total is unbounded or partial; index into sp_result.witness. */
 enum sp_cause {
@@ -50,6 +54,9 @@ enum sp_cause {
 	SP_CAUSE_INDIRECT,	/* indirect call: unbounded */
 	SP_CAUSE_UNKNOWN,	/* callee without frame data: partial */
 	SP_CAUSE_INCOMPLETE,	/* calls not listed in DWARF: partial */
+	/* neither unbounded nor partial, but said: the total rests on them */
+	SP_CAUSE_ASSUMED,	/* indirect targets assumed (address taken) */
+	SP_CAUSE_DEPTH,		/* recursion bounded by an annotated depth */
 	SP_CAUSE__COUNT
 };
 
@@ -59,9 +66,11 @@ struct sp_result {
 				 * otherwise a lower bound (the JSON "lower_bound") */
 	uint32_t next;		/* next function on the worst path, SP_NONE at its end */
 	uint8_t next_kind;	/* enum sp_edge_kind of the edge to next */
+	uint8_t next_flags;	/* SP_EDGE_F_* of the edge to next */
 	bool bounded;		/* no DYNAMIC/RECURSION/INDIRECT cause reachable */
 	bool partial;		/* an UNKNOWN/INCOMPLETE cause reachable */
 	bool overflow;		/* total saturated at UINT64_MAX */
+	bool assumed;		/* an ASSUMED cause reachable: bounded by assumption */
 	uint32_t scc;		/* strongly connected component id */
 	/* One reachable function that exhibits each cause (SP_NONE if none):
 	 * the nearest one found, so the report can name it. */
@@ -86,6 +95,9 @@ struct sp_func {
 	const char *dyn_cause;	/* e.g. "VLA 'buf' at a.c:5", NULL if unknown */
 	uint32_t flags;		/* SP_F_* */
 	uint32_t n_indirect;	/* indirect call sites in this function */
+	uint32_t rec_depth;	/* --annotate 'recursion': most activations of
+				 * each function of its cycle, 0 when none */
+	uint64_t budget;	/* --annotate 'entry' budget, when SP_F_BUDGET */
 	uint32_t edge_first;	/* into graph->edges, valid after finalize */
 	uint32_t edge_count;
 	struct sp_result res;
@@ -96,9 +108,14 @@ enum sp_edge_kind {
 	SP_EDGE_TAIL,		/* tail call: callee replaces the caller's frame */
 };
 
+/* sp_edge.flags: where an edge that no call instruction shows came from */
+#define SP_EDGE_F_ANNOTATED	(1u << 0) /* an --annotate 'calls' target */
+#define SP_EDGE_F_ASSUMED	(1u << 1) /* an address-taken function (--indirect) */
+
 struct sp_edge {
 	uint32_t from, to;	/* function ids */
 	uint8_t kind;		/* enum sp_edge_kind */
+	uint8_t flags;		/* SP_EDGE_F_* */
 	uint64_t pc;		/* return address of the call (0 when unknown) */
 };
 
@@ -137,7 +154,9 @@ void sp_graph_add_edge(struct sp_graph *g, uint32_t from, uint32_t to,
 		       enum sp_edge_kind kind, uint64_t pc);
 uint32_t sp_graph_add_cu(struct sp_graph *g);
 /* Sort edges, drop duplicates (a CALL and a TAIL to the same callee stay
- * two edges), set edge_first/edge_count.  Call once, after loading. */
+ * two edges; a duplicate keeps only the flags all copies share, so a real
+ * call is never marked assumed), set edge_first/edge_count.  Call after
+ * loading, and again after adding or removing edges. */
 void sp_graph_finalize(struct sp_graph *g);
 const char *sp_intern(struct sp_graph *g, const char *s);
 

@@ -49,6 +49,7 @@ void sp_graph_add_edge(struct sp_graph *g, uint32_t from, uint32_t to,
 	e->from = from;
 	e->to = to;
 	e->kind = (uint8_t)kind;
+	e->flags = 0;
 	e->pc = pc;
 }
 
@@ -84,8 +85,10 @@ void sp_graph_finalize(struct sp_graph *g)
 
 		if (out && g->edges[out - 1].from == e->from &&
 		    g->edges[out - 1].to == e->to &&
-		    g->edges[out - 1].kind == e->kind)
+		    g->edges[out - 1].kind == e->kind) {
+			g->edges[out - 1].flags &= e->flags;
 			continue;
+		}
 		g->edges[out++] = *e;
 	}
 	g->nedges = out;

@@ -155,34 +155,72 @@ static void print_unbounded_reasons(const struct sp_graph *g, uint32_t id, FILE 
 	sp_reasons(g, id, join_reason, &j);
 }
 
+/* An annotated entry's own budget replaces --budget for it. */
+static bool budget_of(const struct sp_func *f, const struct sp_report_opts *o,
+		      uint64_t *budget)
+{
+	if (f->flags & SP_F_BUDGET) {
+		*budget = f->budget;
+		return true;
+	}
+	*budget = o->budget;
+	return o->has_budget;
+}
+
 bool sp_report_over_budget(const struct sp_func *f, const struct sp_report_opts *o)
 {
+	uint64_t budget;
+
+	if (!budget_of(f, o, &budget))
+		return false;
 	if (!f->res.bounded && !o->allow_unbounded)
 		return true;
-	return f->res.total > o->budget;
+	return f->res.total > budget;
 }
 
 void sp_report_budget_message(const struct sp_graph *g, const struct sp_report_opts *o,
 			      uint32_t id, FILE *diag)
 {
 	const struct sp_func *f = &g->funcs[id];
+	uint64_t budget;
 
+	budget_of(f, o, &budget);
 	if (!f->res.bounded && !o->allow_unbounded) {
 		fputs("stack usage unbounded (", diag);
 		print_unbounded_reasons(g, id, diag);
 		fprintf(diag, "), at least %llu bytes", (unsigned long long)f->res.total);
 	} else {
 		fprintf(diag, "stack budget exceeded: %llu > %llu bytes",
-			(unsigned long long)f->res.total, (unsigned long long)o->budget);
+			(unsigned long long)f->res.total, (unsigned long long)budget);
 	}
 	print_via(g, id, diag);
+}
+
+/* The selected functions, then the annotated entries not among them. */
+static size_t budget_ids(const struct sp_graph *g, const struct sp_report_opts *o,
+			 uint32_t **ids)
+{
+	size_t n = sp_report_select(g, o, ids), cap = n, i;
+	uint8_t *seen = sp_xcalloc(g->nfuncs ? g->nfuncs : 1, 1);
+	uint32_t id;
+
+	for (i = 0; i < n; i++)
+		seen[(*ids)[i]] = 1;
+	for (id = 0; id < g->nfuncs; id++) {
+		if (!(g->funcs[id].flags & SP_F_BUDGET) || seen[id])
+			continue;
+		SP_ALLOC_GROW(*ids, n + 1, cap);
+		(*ids)[n++] = id;
+	}
+	free(seen);
+	return n;
 }
 
 size_t sp_report_budget(const struct sp_graph *g, const struct sp_report_opts *o,
 			FILE *diag)
 {
 	uint32_t *ids;
-	size_t n = sp_report_select(g, o, &ids), i, over = 0;
+	size_t n = budget_ids(g, o, &ids), i, over = 0;
 
 	for (i = 0; i < n; i++) {
 		const struct sp_func *f = &g->funcs[ids[i]];

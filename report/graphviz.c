@@ -371,10 +371,20 @@ static void gv_add_edges(struct gv_view *v)
 		v->edges[e - g->edges] = agedge(v->ag, from, to, NULL, 1);
 		if (e->kind == SP_EDGE_TAIL)
 			agsafeset(v->edges[e - g->edges], "style", "dotted", "");
+		/* an indirect call's target that no instruction names */
+		if (e->flags & SP_EDGE_F_ASSUMED) {
+			agsafeset(v->edges[e - g->edges], "style", "dashed", "");
+			agsafeset(v->edges[e - g->edges], "tooltip",
+				  "assumed: an address-taken function", "");
+		} else if (e->flags & SP_EDGE_F_ANNOTATED) {
+			agsafeset(v->edges[e - g->edges], "style", "dashed", "");
+			agsafeset(v->edges[e - g->edges], "tooltip",
+				  "annotated indirect call", "");
+		}
 	}
 }
 
-/* One "<indirect>" node collects every indirect call: their targets are unknown. */
+/* One "<indirect>" node collects every unresolved indirect call. */
 static void gv_add_indirect(struct gv_view *v)
 {
 	const struct sp_graph *g = v->g;
@@ -384,8 +394,9 @@ static void gv_add_indirect(struct gv_view *v)
 	for (i = 0; i < g->nfuncs; i++) {
 		Agedge_t *e;
 
-		if (!v->nodes[i] || !g->funcs[i].n_indirect)
-			continue;
+		if (!v->nodes[i] || !g->funcs[i].n_indirect ||
+		    (g->funcs[i].flags & (SP_F_INDIRECT_ANNOTATED | SP_F_INDIRECT_ASSUMED)))
+			continue;	/* its targets are edges of their own */
 		if (!ind) {
 			ind = agnode(v->ag, "<indirect>", 1);
 			agsafeset(ind, "label", "<indirect>", "");

@@ -45,7 +45,17 @@ static json_object *json_self(const struct sp_func *f)
 	return f->qual == SP_QUAL_UNKNOWN ? NULL : json_object_new_uint64(f->self);
 }
 
-static json_object *path_frame(const struct sp_func *f, bool tail)
+/* How the path reached a frame: null for a call the binary shows. */
+static json_object *via_name(uint8_t flags)
+{
+	if (flags & SP_EDGE_F_ASSUMED)
+		return json_object_new_string("assumed");
+	if (flags & SP_EDGE_F_ANNOTATED)
+		return json_object_new_string("annotated");
+	return NULL;
+}
+
+static json_object *path_frame(const struct sp_func *f, bool tail, uint8_t flags)
 {
 	json_object *o = json_object_new_object();
 
@@ -56,6 +66,7 @@ static json_object *path_frame(const struct sp_func *f, bool tail)
 	json_object_object_add(o, "frame_source", json_str(frame_source_name(f->src)));
 	json_object_object_add(o, "red_zone", json_object_new_int64(f->red_zone));
 	json_object_object_add(o, "tail", json_object_new_boolean(tail));
+	json_object_object_add(o, "via", via_name(flags));
 	return o;
 }
 
@@ -73,7 +84,8 @@ static void add_paths(const struct sp_graph *g, uint32_t id, json_object *o)
 		const struct sp_func *f = &g->funcs[ids[i]];
 
 		json_object_array_add(path, json_str(sp_func_label(f)));
-		json_object_array_add(detail, path_frame(f, kinds[i] == SP_EDGE_TAIL));
+		json_object_array_add(detail, path_frame(f, kinds[i] == SP_EDGE_TAIL,
+				i ? g->funcs[ids[i - 1]].res.next_flags : 0));
 		red_zone += f->red_zone;
 	}
 	json_object_object_add(o, "path", path);
@@ -111,6 +123,7 @@ static json_object *func_object(const struct sp_graph *g, uint32_t id)
 	json_object_object_add(o, "partial", json_object_new_boolean(r->partial));
 	json_object_object_add(o, "recursive",
 			       json_object_new_boolean(f->flags & SP_F_RECURSIVE));
+	json_object_object_add(o, "assumed", json_object_new_boolean(r->assumed));
 	add_paths(g, id, o);
 	sp_reasons(g, id, add_reason, reasons);
 	json_object_object_add(o, "reasons", reasons);

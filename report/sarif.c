@@ -174,7 +174,7 @@ int sp_report_sarif(const struct sp_graph *g, const struct sp_report_opts *o,
 	for (i = 0; i < n; i++) {
 		const struct sp_func *f = &g->funcs[ids[i]];
 
-		if (o->has_budget && sp_report_over_budget(f, o))
+		if (sp_report_over_budget(f, o))
 			add_budget_result(g, o, ids[i], results);
 		if (f->qual == SP_QUAL_DYNAMIC || f->qual == SP_QUAL_BOUNDED)
 			add_dynamic_result(g, f, results);

@@ -21,7 +21,8 @@
  */
 static void total_cell(const struct sp_result *r, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%" PRIu64 "%c", r->bounded ? "" : ">= ", r->total,
+	snprintf(buf, size, "%s%" PRIu64 "%c",
+		 !r->bounded ? ">= " : r->assumed ? "~ " : "", r->total,
 		 r->partial ? '+' : ' ');
 }
 
@@ -126,22 +127,32 @@ static void print_table(const struct sp_graph *g, const uint32_t *ids, size_t n,
 	      "  'N+'   partial: frames without data (SELF '?') count 0\n", out);
 	if (has_red_zone(g, ids, n))
 		fputs("  SELF 'N+R': a frame of N bytes and R more below %rsp (red zone)\n", out);
+	for (i = 0; i < n; i++)
+		if (g->funcs[ids[i]].res.assumed && g->funcs[ids[i]].res.bounded)
+			break;
+	if (i < n)
+		fputs("  '~ N'  bounded by assumption: indirect calls reach every "
+		      "address-taken function\n", out);
 }
 
-/* The marks of a path frame, " [dynamic] [tail]", or "" for none. */
-static void marks_cell(const struct sp_func *f, uint8_t kind, char *buf, size_t size)
+/* The marks of a path frame, " [dynamic] [tail]", or "" for none; flags
+ * are those of the edge that reaches it. */
+static void marks_cell(const struct sp_func *f, uint8_t kind, uint8_t flags,
+		       char *buf, size_t size)
 {
 	char rz[32] = "";
 
 	if (f->red_zone)
 		snprintf(rz, sizeof(rz), " [red-zone %" PRIu32 "]", f->red_zone);
-	snprintf(buf, size, "%s%s%s%s%s%s%s",
+	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s",
 		 f->qual == SP_QUAL_DYNAMIC || f->qual == SP_QUAL_BOUNDED ? " [dynamic]" : "",
 		 f->flags & SP_F_RECURSIVE ? " [recursive]" : "",
 		 f->n_indirect ? " [indirect]" : "",
 		 f->qual == SP_QUAL_UNKNOWN ? " [unknown]" : "",
 		 f->src == SP_SRC_CFI ? " [cfi]" : "", rz,
-		 kind == SP_EDGE_TAIL ? " [tail]" : "");
+		 kind == SP_EDGE_TAIL ? " [tail]" : "",
+		 flags & SP_EDGE_F_ANNOTATED ? " [annotated]" : "",
+		 flags & SP_EDGE_F_ASSUMED ? " [assumed]" : "");
 }
 
 struct path {
@@ -194,15 +205,16 @@ static void print_path_head(const struct sp_func *f, unsigned rank, FILE *out)
 	if (!f->res.bounded)
 		fprintf(out, "at least %" PRIu64 " bytes, unbounded", f->res.total);
 	else
-		fprintf(out, "%" PRIu64 " bytes%s", f->res.total,
-			f->res.partial ? " or more (partial)" : "");
+		fprintf(out, "%" PRIu64 " bytes%s%s", f->res.total,
+			f->res.partial ? " or more (partial)" : "",
+			f->res.assumed ? ", assuming address-taken targets" : "");
 	fputs(f->res.overflow ? " (saturated: the sum overflowed)\n" : "\n", out);
 }
 
 static void print_path(const struct sp_graph *g, uint32_t id, unsigned rank, FILE *out)
 {
 	struct path p;
-	char scell[CELL], ccell[CELL], marks[80], loc[4096];
+	char scell[CELL], ccell[CELL], marks[128], loc[4096];
 	int wself = (int)strlen("SELF"), wcum = (int)strlen("STACK"), wname = 8;
 	int wloc = (int)strlen("LOCATION");
 	size_t i;
@@ -232,7 +244,8 @@ static void print_path(const struct sp_graph *g, uint32_t id, unsigned rank, FIL
 
 		self_cell(f, scell, sizeof(scell));
 		location_cell(f, loc, sizeof(loc));
-		marks_cell(f, p.kinds[i], marks, sizeof(marks));
+		marks_cell(f, p.kinds[i], i ? g->funcs[p.ids[i - 1]].res.next_flags : 0,
+			   marks, sizeof(marks));
 		/* pad the location only when marks follow: no trailing blanks */
 		fprintf(out, "    %*s  %*" PRIu64 "  %-*s  %-*s%s\n", wself, scell, wcum,
 			p.cum[i], wname, sp_func_label(f), marks[0] ? wloc : 0, loc, marks);

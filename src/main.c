@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "annotate/annotate.h"
 #include "callgraph/callgraph.h"
 #include "common/atomic.h"
 #include "common/size.h"
@@ -42,6 +43,9 @@ struct options {
 	const char **entry_globs;	/* --entry-glob patterns */
 	size_t nentry_globs, entry_globs_cap;
 	bool kernel_summary;
+	const char **annotate;	/* --annotate files */
+	size_t nannotate, annotate_cap;
+	bool indirect_assumed;	/* --indirect=address-taken */
 	struct cg_options cg;
 	uint64_t budget, min_total;
 	unsigned top, depth, graph_top;
@@ -95,6 +99,13 @@ static const char usage_text[] =
 "                       by more than BYTES\n"
 "      --sarif FILE     write budget violations and dynamic frames as SARIF\n"
 "                       2.1.0, for code-scanning UIs\n"
+"      --annotate FILE  what the binary cannot tell (repeatable), one per line:\n"
+"                       frame FUNC BYTES, calls FUNC TARGET..., recursion FUNC\n"
+"                       DEPTH, entry FUNC BYTES (its own budget), ignore FUNC\n"
+"                       CALLEE; '#' comments\n"
+"      --indirect=MODE  none (default: an indirect call is unbounded) or\n"
+"                       address-taken: it may call any function whose address\n"
+"                       the image takes; totals are then flagged assumed\n"
 "\n"
 "On a terminal, a run that takes over a second shows the compile units read\n"
 "on standard error (STACKPROF_PROGRESS_DELAY=SECONDS changes the second).\n"
@@ -105,6 +116,7 @@ enum {
 	OPT_KEEP_GOING, OPT_DOT, OPT_SVG, OPT_PNG, OPT_DEPTH, OPT_MIN_TOTAL, OPT_ALL,
 	OPT_GRAPH_TOP, OPT_CALLS, OPT_ENTRY_GLOB, OPT_KERNEL_SUMMARY,
 	OPT_DIFF, OPT_FAIL_ON_GROWTH, OPT_SARIF,
+	OPT_ANNOTATE, OPT_INDIRECT,
 };
 
 static const struct option long_opts[] = {
@@ -132,6 +144,8 @@ static const struct option long_opts[] = {
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "fail-on-growth", required_argument, NULL, OPT_FAIL_ON_GROWTH },
 	{ "sarif", required_argument, NULL, OPT_SARIF },
+	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
+	{ "indirect", required_argument, NULL, OPT_INDIRECT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -174,6 +188,17 @@ static int parse_calls(const char *s, enum cg_calls *out)
 		*out = CG_CALLS_DISASM;
 	else
 		return bad_usage("invalid --calls '%s' (dwarf, disasm or both)", s);
+	return 0;
+}
+
+static int parse_indirect(const char *s, bool *assumed)
+{
+	if (!strcmp(s, "none"))
+		*assumed = false;
+	else if (!strcmp(s, "address-taken"))
+		*assumed = true;
+	else
+		return bad_usage("invalid --indirect '%s' (none or address-taken)", s);
 	return 0;
 }
 
@@ -247,6 +272,11 @@ static int parse_option(struct options *o, int c, const char *arg)
 	case OPT_SARIF:
 		o->sarif = arg;
 		return 0;
+	case OPT_ANNOTATE:
+		push(&o->annotate, &o->nannotate, &o->annotate_cap, arg);
+		return 0;
+	case OPT_INDIRECT:
+		return parse_indirect(arg, &o->indirect_assumed);
 	}
 	return bad_usage("%s", "invalid option");
 }
@@ -424,7 +454,26 @@ static void setup_progress(struct cg_options *cg, struct progress *p)
 	cg->progress_arg = p;
 }
 
-static int load(struct sp_graph *g, const struct options *o, struct sp_err *err)
+/* --indirect=address-taken: what any image takes the address of. */
+static void assume_address_taken(struct sp_graph *g, struct cg_image *const *imgs,
+				 size_t n, bool verbose)
+{
+	uint8_t *taken = sp_xcalloc(g->nfuncs ? g->nfuncs : 1, 1);
+	uint32_t i, ntaken = 0, added;
+
+	for (i = 0; i < n; i++)
+		cg_address_taken(imgs[i], g, taken);
+	for (i = 0; i < g->nfuncs; i++)
+		ntaken += taken[i];
+	added = sp_assume_address_taken(g, taken);
+	if (verbose)
+		fprintf(stderr, "stackprof: %u address-taken functions, %u assumed "
+			"indirect call edges\n", ntaken, added);
+	free(taken);
+}
+
+static int load(struct sp_graph *g, const struct options *o,
+		const struct sp_annots *annots, struct sp_err *err)
 {
 	struct cg_image **imgs = sp_xcalloc(o->nelfs, sizeof(*imgs));
 	struct cg_options cg = o->cg;
@@ -449,6 +498,10 @@ static int load(struct sp_graph *g, const struct options *o, struct sp_err *err)
 		if (o->kernel_summary)
 			cg_mark_kernel_entries(imgs[i], g);
 	}
+	if (o->indirect_assumed)
+		assume_address_taken(g, imgs, o->nelfs, o->verbose);
+	if (sp_annot_apply(annots, g, err))
+		goto out;
 	if (o->verbose)
 		print_stats(g, imgs, o->nelfs, linked);
 	ret = sp_analyze(g, err);
@@ -545,19 +598,26 @@ static int run(const struct options *o, struct sp_graph *g, struct sp_err *err)
 		.allow_unbounded = o->allow_unbounded, .kernel_summary = o->kernel_summary,
 	};
 	uint32_t *entries = NULL;
-	size_t nentries = 0;
+	size_t nentries = 0, i;
+	struct sp_annots annots;
 	int ret = -1;
 
-	if (load(g, o, err) || resolve_entries(g, o, &entries, &nentries, err))
+	sp_annots_init(&annots);
+	for (i = 0; i < o->nannotate; i++)
+		if (sp_annot_load(&annots, o->annotate[i], err))
+			goto out;
+	if (load(g, o, &annots, err) || resolve_entries(g, o, &entries, &nentries, err))
 		goto out;
 	ro.entries = entries;
 	ro.nentries = nentries;
 	if (write_outputs(g, o, &ro, err))
 		goto out;
 	ret = 0;
-	if (o->has_budget && sp_report_budget(g, &ro, stderr))
+	/* also without --budget: an annotated entry has its own */
+	if (sp_report_budget(g, &ro, stderr))
 		ret = EXIT_BUDGET;
 out:
+	sp_annots_release(&annots);
 	free(entries);
 	return ret;
 }
@@ -613,6 +673,7 @@ int main(int argc, char **argv)
 	free(o.entries);
 	free(o.elfs);
 	free(o.entry_globs);
+	free(o.annotate);
 	free(o.su_paths);
 	return ret < 0 ? EXIT_BAD : ret;
 }

@@ -1,0 +1,185 @@
+/*
+ * apply.c - put what an annotation file says into the graph, and the
+ * --indirect=address-taken assumption.
+ */
+#include "annotate/annotate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "common/xalloc.h"
+
+/* Every function spec names (an error naming file:line when none). */
+static int resolve(const struct sp_graph *g, const struct sp_annot *x,
+		   const char *spec, uint32_t **ids,
+		   size_t *n, struct sp_err *err)
+{
+	size_t cap = 0;
+
+	*ids = NULL;
+	*n = 0;
+	if (sp_find_entries(g, spec, ids, n, &cap, NULL) || !*n) {
+		free(*ids);
+		*ids = NULL;
+		return sp_err_set(err, "%s:%u: unknown function '%s'",
+				  x->file, x->line, spec);
+	}
+	return 0;
+}
+
+static void add_flagged_edge(struct sp_graph *g, uint32_t from, uint32_t to, uint8_t flags)
+{
+	sp_graph_add_edge(g, from, to, SP_EDGE_CALL, 0);
+	g->edges[g->nedges - 1].flags = flags;
+}
+
+static void apply_frame(struct sp_func *f, uint64_t bytes)
+{
+	f->self = bytes;
+	f->qual = SP_QUAL_STATIC;
+	f->src = SP_SRC_ANNOT;
+	f->dyn_cause = NULL;
+}
+
+static bool in_ids(const uint32_t *ids, size_t n, uint32_t id);
+
+/* The annotation replaces what --indirect=address-taken assumed. */
+static void drop_assumed(struct sp_graph *g, const uint32_t *from, size_t nfrom)
+{
+	uint32_t i, out = 0;
+
+	for (i = 0; i < g->nedges; i++) {
+		const struct sp_edge *e = &g->edges[i];
+
+		if ((e->flags & SP_EDGE_F_ASSUMED) && in_ids(from, nfrom, e->from))
+			continue;
+		g->edges[out++] = *e;
+	}
+	g->nedges = out;
+}
+
+static int apply_calls(struct sp_graph *g, const struct sp_annot *x,
+		       const uint32_t *from, size_t nfrom,
+		       struct sp_err *err)
+{
+	uint32_t *to;
+	size_t nto, i, j, k;
+
+	for (k = 0; k < x->nnames; k++) {
+		if (resolve(g, x, x->names[k], &to, &nto, err))
+			return -1;
+		for (i = 0; i < nfrom; i++)
+			for (j = 0; j < nto; j++)
+				add_flagged_edge(g, from[i], to[j], SP_EDGE_F_ANNOTATED);
+		free(to);
+	}
+	for (i = 0; i < nfrom; i++) {
+		g->funcs[from[i]].flags |= SP_F_INDIRECT_ANNOTATED;
+		g->funcs[from[i]].flags &= ~SP_F_INDIRECT_ASSUMED;
+	}
+	drop_assumed(g, from, nfrom);
+	return 0;
+}
+
+static bool in_ids(const uint32_t *ids, size_t n, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* Drop every call from one of from to one of to; the graph is finalized
+ * again by the caller.  No such call is an error: the line is stale. */
+static int apply_ignore(struct sp_graph *g, const struct sp_annot *x,
+			const uint32_t *from, size_t nfrom,
+			struct sp_err *err)
+{
+	uint32_t *to, i, out = 0;
+	size_t nto;
+
+	if (resolve(g, x, x->names[0], &to, &nto, err))
+		return -1;
+	for (i = 0; i < g->nedges; i++) {
+		const struct sp_edge *e = &g->edges[i];
+
+		if (in_ids(from, nfrom, e->from) && in_ids(to, nto, e->to))
+			continue;
+		g->edges[out++] = *e;
+	}
+	free(to);
+	if (out == g->nedges)
+		return sp_err_set(err, "%s:%u: no call from '%s' to '%s'",
+				  x->file, x->line, x->func, x->names[0]);
+	g->nedges = out;
+	return 0;
+}
+
+static int apply_one(struct sp_graph *g, const struct sp_annot *x, struct sp_err *err)
+{
+	uint32_t *ids;
+	size_t n, i;
+	int ret = 0;
+
+	if (resolve(g, x, x->func, &ids, &n, err))
+		return -1;
+	switch (x->kind) {
+	case SP_ANNOT_FRAME:
+		for (i = 0; i < n; i++)
+			apply_frame(&g->funcs[ids[i]], x->value);
+		break;
+	case SP_ANNOT_CALLS:
+		ret = apply_calls(g, x, ids, n, err);
+		break;
+	case SP_ANNOT_RECURSION:
+		for (i = 0; i < n; i++)
+			g->funcs[ids[i]].rec_depth = (uint32_t)x->value;
+		break;
+	case SP_ANNOT_ENTRY:
+		for (i = 0; i < n; i++) {
+			g->funcs[ids[i]].flags |= SP_F_BUDGET;
+			g->funcs[ids[i]].budget = x->value;
+		}
+		break;
+	case SP_ANNOT_IGNORE:
+		ret = apply_ignore(g, x, ids, n, err);
+		break;
+	}
+	free(ids);
+	return ret;
+}
+
+int sp_annot_apply(const struct sp_annots *a, struct sp_graph *g, struct sp_err *err)
+{
+	size_t i;
+	int ret = 0;
+
+	/* names resolve without the edge index, so one finalize will do */
+	for (i = 0; i < a->n && !ret; i++)
+		ret = apply_one(g, &a->v[i], err);
+	sp_graph_finalize(g);
+	return ret;
+}
+
+uint32_t sp_assume_address_taken(struct sp_graph *g, const uint8_t *taken)
+{
+	uint32_t i, j, nfuncs = g->nfuncs, added = 0;
+
+	for (i = 0; i < nfuncs; i++) {
+		struct sp_func *f = &g->funcs[i];
+
+		if (!f->n_indirect || (f->flags & SP_F_INDIRECT_ANNOTATED))
+			continue;
+		f->flags |= SP_F_INDIRECT_ASSUMED;
+		for (j = 0; j < nfuncs; j++)
+			if (taken[j]) {
+				add_flagged_edge(g, i, j, SP_EDGE_F_ASSUMED);
+				added++;
+			}
+	}
+	sp_graph_finalize(g);
+	return added;
+}

@@ -1,0 +1,260 @@
+/*
+ * parse.c - the --annotate text format (see annotate.h), from a buffer so
+ * that it can be fuzzed without files.
+ */
+#include "annotate/annotate.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/size.h"
+#include "common/xalloc.h"
+
+#define MAX_WORDS 4096	/* targets of one 'calls' line, and then some */
+
+struct directive {
+	const char *name;
+	enum sp_annot_kind kind;
+	size_t min_args, max_args;	/* words after the directive */
+	const char *usage;
+};
+
+static const struct directive directives[] = {
+	{ "frame", SP_ANNOT_FRAME, 2, 2, "frame FUNC BYTES" },
+	{ "calls", SP_ANNOT_CALLS, 2, MAX_WORDS, "calls FUNC TARGET..." },
+	{ "recursion", SP_ANNOT_RECURSION, 2, 2, "recursion FUNC DEPTH" },
+	{ "entry", SP_ANNOT_ENTRY, 2, 2, "entry FUNC BYTES" },
+	{ "ignore", SP_ANNOT_IGNORE, 2, 2, "ignore FUNC CALLEE" },
+};
+
+void sp_annots_init(struct sp_annots *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+static void annot_free(struct sp_annot *x)
+{
+	size_t i;
+
+	free(x->func);
+	for (i = 0; i < x->nnames; i++)
+		free(x->names[i]);
+	free(x->names);
+}
+
+void sp_annots_release(struct sp_annots *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		annot_free(&a->v[i]);
+	free(a->v);
+	for (i = 0; i < a->nfiles; i++)
+		free(a->files[i]);
+	free(a->files);
+	memset(a, 0, sizeof(*a));
+}
+
+static char *dup_word(const char *s, size_t len)
+{
+	char *w = sp_xmalloc(len + 1);
+
+	memcpy(w, s, len);
+	w[len] = '\0';
+	return w;
+}
+
+/* One line split into words; a '#' outside a word ends it. */
+struct words {
+	char *w[MAX_WORDS + 1];
+	size_t n;
+};
+
+static int split(const char *s, size_t len, struct words *out)
+{
+	size_t i = 0;
+
+	out->n = 0;
+	while (i < len) {
+		size_t start;
+
+		while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+			i++;
+		if (i >= len || s[i] == '#')
+			break;
+		start = i;
+		while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '#')
+			i++;
+		if (out->n == MAX_WORDS + 1)
+			return -1;
+		out->w[out->n++] = dup_word(s + start, i - start);
+	}
+	return 0;
+}
+
+static void words_free(struct words *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		free(w->w[i]);
+	w->n = 0;
+}
+
+static const struct directive *find_directive(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(directives) / sizeof(directives[0]); i++)
+		if (!strcmp(directives[i].name, name))
+			return &directives[i];
+	return NULL;
+}
+
+static int parse_depth(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (*s < '1' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*end || errno || v > UINT32_MAX)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* The value word of a directive: bytes or a depth. */
+static int parse_value(const char *file, uint32_t line,
+		       struct sp_annot *x, const char *s, struct sp_err *err)
+{
+	switch (x->kind) {
+	case SP_ANNOT_FRAME:
+	case SP_ANNOT_ENTRY:
+		if (sp_parse_size(s, &x->value))
+			return sp_err_set(err, "%s:%u: invalid size '%s' (e.g. 512, 8K)",
+					  file, line, s);
+		return 0;
+	case SP_ANNOT_RECURSION:
+		if (parse_depth(s, &x->value))
+			return sp_err_set(err, "%s:%u: invalid recursion depth '%s' "
+					  "(a positive integer)", file, line, s);
+		return 0;
+	case SP_ANNOT_CALLS:
+	case SP_ANNOT_IGNORE:
+		break;
+	}
+	return 0;
+}
+
+/* Move the words of one directive line into x (they are then owned by x). */
+static int parse_directive(const char *file, uint32_t line, struct words *w,
+			   struct sp_annot *x, struct sp_err *err)
+{
+	const struct directive *d = find_directive(w->w[0]);
+	size_t nargs = w->n - 1, i;
+
+	if (!d)
+		return sp_err_set(err, "%s:%u: unknown directive '%s' (frame, calls, "
+				  "recursion, entry or ignore)", file, line, w->w[0]);
+	if (nargs < d->min_args || nargs > d->max_args)
+		return sp_err_set(err, "%s:%u: want '%s'", file, line, d->usage);
+	memset(x, 0, sizeof(*x));
+	x->kind = d->kind;
+	x->file = file;
+	x->line = line;
+	if (x->kind != SP_ANNOT_CALLS && x->kind != SP_ANNOT_IGNORE &&
+	    parse_value(file, line, x, w->w[2], err))
+		return -1;
+	x->func = w->w[1];
+	w->w[1] = NULL;
+	if (x->kind == SP_ANNOT_CALLS || x->kind == SP_ANNOT_IGNORE) {
+		x->nnames = nargs - 1;
+		x->names = sp_xmalloc(x->nnames * sizeof(*x->names));
+		for (i = 0; i < x->nnames; i++) {
+			x->names[i] = w->w[2 + i];
+			w->w[2 + i] = NULL;
+		}
+	}
+	return 0;
+}
+
+static int parse_line(struct sp_annots *a, const char *file, uint32_t line, const char *s,
+		      size_t len, struct sp_err *err)
+{
+	struct words w;
+	struct sp_annot x;
+	int ret = -1;
+
+	if (memchr(s, '\0', len))
+		return sp_err_set(err, "%s:%u: NUL byte in annotation file", file, line);
+	if (split(s, len, &w)) {
+		words_free(&w);
+		return sp_err_set(err, "%s:%u: more than %d words on a line",
+				  file, line, MAX_WORDS);
+	}
+	if (!w.n)
+		return 0;
+	if (parse_directive(file, line, &w, &x, err))
+		goto out;
+	SP_ALLOC_GROW(a->v, a->n + 1, a->cap);
+	a->v[a->n++] = x;
+	ret = 0;
+out:
+	words_free(&w);
+	return ret;
+}
+
+int sp_annot_parse(struct sp_annots *a, const char *file, const char *buf,
+		   size_t len, struct sp_err *err)
+{
+	size_t pos = 0;
+	uint32_t line = 0;
+
+	if (!file)
+		file = "<annotations>";
+	SP_ALLOC_GROW(a->files, a->nfiles + 1, a->files_cap);
+	a->files[a->nfiles++] = dup_word(file, strlen(file));
+	file = a->files[a->nfiles - 1];
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - buf) : len;
+
+		if (line == UINT32_MAX)
+			return sp_err_set(err, "%s: too many lines", file);
+		line++;
+		if (parse_line(a, file, line, buf + pos, end - pos, err))
+			return -1;
+		pos = end + 1;
+	}
+	return 0;
+}
+
+int sp_annot_load(struct sp_annots *a, const char *path, struct sp_err *err)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, got;
+	int ret;
+
+	if (!fp)
+		return sp_err_set(err, "unable to open '%s': %s", path, strerror(errno));
+	do {
+		SP_ALLOC_GROW(buf, len + 65536, cap);
+		got = fread(buf + len, 1, cap - len, fp);
+		len += got;
+	} while (got);
+	if (ferror(fp)) {
+		fclose(fp);
+		free(buf);
+		return sp_err_set(err, "unable to read '%s'", path);
+	}
+	fclose(fp);
+	ret = sp_annot_parse(a, path, buf, len, err);
+	free(buf);
+	return ret;
+}

@@ -1,0 +1,166 @@
+/*
+ * addrtaken.c - the functions whose address a linked image takes, for
+ * --indirect=address-taken: an indirect call can only reach one of them.
+ *
+ * An address is taken when it is stored in data (a table of handlers,
+ * .init_array, a struct of operations: a pointer-sized word of an
+ * allocated non-code section), when a PIE's dynamic relocations rebase it
+ * (R_X86_64_RELATIVE and R_AARCH64_RELATIVE addends: the word itself is 0
+ * in the file), or when the code loads it (an immediate operand, or an
+ * x86-64 RIP-relative lea), calls and jumps excepted.  Relocatable
+ * objects (.o, .ko) are not scanned: their addresses are relocations to
+ * symbols, which this pass does not follow.
+ */
+#include "callgraph/internal.h"
+
+#include <string.h>
+
+#ifndef R_AARCH64_RELATIVE
+#define R_AARCH64_RELATIVE 1027
+#endif
+
+static void mark(const struct cg_image *img, uint64_t addr, uint8_t *taken,
+		 uint32_t nfuncs)
+{
+	uint32_t id;
+
+	if (!addr)
+		return;
+	id = sp_u64map_get(&img->func_by_addr, addr);
+	if (id < nfuncs)
+		taken[id] = 1;
+}
+
+/* Sections whose words are data, not tables of the format (symbols,
+ * relocations, hashes) nor PC-relative unwind encodings. */
+static bool data_section(const GElf_Shdr *sh, const char *name)
+{
+	if (!(sh->sh_flags & SHF_ALLOC) || (sh->sh_flags & SHF_EXECINSTR))
+		return false;
+	if (sh->sh_type != SHT_PROGBITS && sh->sh_type != SHT_INIT_ARRAY &&
+	    sh->sh_type != SHT_FINI_ARRAY && sh->sh_type != SHT_PREINIT_ARRAY)
+		return false;
+	return !name || strncmp(name, ".eh_frame", 9);
+}
+
+static void scan_words(const struct cg_image *img, Elf_Data *d, bool elf64,
+		       bool msb, uint8_t *taken, uint32_t nfuncs)
+{
+	size_t w = elf64 ? 8 : 4, i, k;
+	const unsigned char *p = d->d_buf;
+
+	for (i = 0; p && i + w <= d->d_size; i += w) {
+		uint64_t v = 0;
+
+		for (k = 0; k < w; k++)
+			v |= (uint64_t)p[i + (msb ? k : w - 1 - k)] << (8 * (w - 1 - k));
+		mark(img, v, taken, nfuncs);
+	}
+}
+
+static void scan_relative(const struct cg_image *img, Elf_Scn *scn,
+			  const GElf_Shdr *sh, uint8_t *taken, uint32_t nfuncs)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t i, n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	GElf_Rela r;
+
+	for (i = 0; d && i < n; i++) {
+		uint32_t type;
+
+		if (!gelf_getrela(d, (int)i, &r))
+			break;
+		type = (uint32_t)GELF_R_TYPE(r.r_info);
+		if ((img->elf.machine == EM_X86_64 && type == R_X86_64_RELATIVE) ||
+		    (img->elf.machine == EM_AARCH64 && type == R_AARCH64_RELATIVE))
+			mark(img, (uint64_t)r.r_addend, taken, nfuncs);
+	}
+}
+
+static void scan_data(const struct cg_image *img, uint8_t *taken, uint32_t nfuncs)
+{
+	Elf *elf = img->elf.elf;
+	unsigned char *ident = (unsigned char *)elf_getident(elf, NULL);
+	bool elf64 = ident && ident[EI_CLASS] == ELFCLASS64;
+	bool msb = ident && ident[EI_DATA] == ELFDATA2MSB;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (sh.sh_type == SHT_RELA && (sh.sh_flags & SHF_ALLOC))
+			scan_relative(img, scn, &sh, taken, nfuncs);
+		else if (data_section(&sh, name) && (d = elf_getdata(scn, NULL)))
+			scan_words(img, d, elf64, msb, taken, nfuncs);
+	}
+}
+
+/* x86: immediates and RIP-relative lea's of every instruction but branches. */
+static void scan_x86_insn(const struct cg_image *img, const cs_insn *in,
+			  uint8_t *taken, uint32_t nfuncs)
+{
+	const cs_x86 *x = &in->detail->x86;
+	uint8_t i;
+
+	for (i = 0; i < in->detail->groups_count; i++)
+		if (in->detail->groups[i] == CS_GRP_CALL || in->detail->groups[i] == CS_GRP_JUMP)
+			return;
+	for (i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+
+		if (op->type == X86_OP_IMM)
+			mark(img, (uint64_t)op->imm, taken, nfuncs);
+		else if (op->type == X86_OP_MEM && op->mem.base == X86_REG_RIP &&
+			 in->id == X86_INS_LEA)
+			mark(img, in->address + in->size + (uint64_t)op->mem.disp,
+			     taken, nfuncs);
+	}
+}
+
+static void scan_code(const struct cg_image *img, uint8_t *taken, uint32_t nfuncs)
+{
+	const struct cg_elf *e = &img->elf;
+	csh cs;
+	cs_insn *in;
+	size_t s;
+
+	if (e->machine != EM_X86_64 && e->machine != EM_386)
+		return;
+	if (cs_open(CS_ARCH_X86, e->machine == EM_X86_64 ? CS_MODE_64 : CS_MODE_32, &cs))
+		return;
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	cs_option(cs, CS_OPT_SKIPDATA, CS_OPT_ON);
+	in = cs_malloc(cs);
+	for (s = 0; in && s < e->ncode; s++) {
+		const struct cg_code *c = &e->code[s];
+		const uint8_t *p = c->bytes;
+		size_t left = c->size;
+		uint64_t addr = c->addr;
+
+		if (!p || c->is_plt)
+			continue;
+		while (cs_disasm_iter(cs, &p, &left, &addr, in))
+			if (in->detail)
+				scan_x86_insn(img, in, taken, nfuncs);
+	}
+	if (in)
+		cs_free(in, 1);
+	cs_close(&cs);
+}
+
+void cg_address_taken(const struct cg_image *img, const struct sp_graph *g,
+		      uint8_t *taken)
+{
+	if (img->elf.type == ET_REL)
+		return;
+	scan_data(img, taken, g->nfuncs);
+	scan_code(img, taken, g->nfuncs);
+}

@@ -1,0 +1,346 @@
+/* Unit tests of annotate/: the --annotate parser, applying it to a graph,
+ * and what the solver makes of it (depth bounds, resolved indirect calls). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "annotate/annotate.h"
+#include "stackprof.h"
+
+static int parse(struct sp_annots *a, const char *text, struct sp_err *err)
+{
+	sp_annots_init(a);
+	return sp_annot_parse(a, "a.ann", text, strlen(text), err);
+}
+
+static void test_parse_good(void **state)
+{
+	static const char text[] =
+		"# stack facts\n"
+		"\n"
+		"frame  asm_entry 128\n"
+		"calls\tdispatch op_a  op_b # the ops table\n"
+		"recursion walk 12\r\n"
+		"entry irq_handler 2K\n"
+		"ignore main panic";	/* no final newline */
+	struct sp_annots a;
+	struct sp_err err = { { 0 } };
+
+	(void)state;
+	assert_int_equal(parse(&a, text, &err), 0);
+	assert_int_equal(a.n, 5);
+	assert_int_equal(a.v[0].kind, SP_ANNOT_FRAME);
+	assert_int_equal(a.v[0].line, 3);
+	assert_string_equal(a.v[0].func, "asm_entry");
+	assert_int_equal(a.v[0].value, 128);
+	assert_int_equal(a.v[1].kind, SP_ANNOT_CALLS);
+	assert_int_equal(a.v[1].line, 4);
+	assert_int_equal(a.v[1].nnames, 2);
+	assert_string_equal(a.v[1].names[0], "op_a");
+	assert_string_equal(a.v[1].names[1], "op_b");
+	assert_int_equal(a.v[2].kind, SP_ANNOT_RECURSION);
+	assert_int_equal(a.v[2].value, 12);
+	assert_int_equal(a.v[3].kind, SP_ANNOT_ENTRY);
+	assert_int_equal(a.v[3].value, 2048);
+	assert_int_equal(a.v[4].kind, SP_ANNOT_IGNORE);
+	assert_int_equal(a.v[4].line, 7);
+	assert_string_equal(a.v[4].names[0], "panic");
+	assert_string_equal(a.v[4].file, "a.ann");
+	sp_annots_release(&a);
+}
+
+/* Each malformed line names the file and its line. */
+static void test_parse_errors(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "frame f 8\nstack f 8\n", "a.ann:2: unknown directive 'stack'" },
+		{ "\n\nframe f\n", "a.ann:3: want 'frame FUNC BYTES'" },
+		{ "frame f 8 9\n", "a.ann:1: want 'frame FUNC BYTES'" },
+		{ "frame f -8\n", "a.ann:1: invalid size '-8'" },
+		{ "# x\nentry irq 1Q\n", "a.ann:2: invalid size '1Q'" },
+		{ "calls f\n", "a.ann:1: want 'calls FUNC TARGET...'" },
+		{ "recursion f 0\n", "a.ann:1: invalid recursion depth '0'" },
+		{ "recursion f 99999999999\n", "a.ann:1: invalid recursion depth" },
+		{ "recursion f x\n", "a.ann:1: invalid recursion depth 'x'" },
+		{ "ignore f\n", "a.ann:1: want 'ignore FUNC CALLEE'" },
+		{ "frame f 8\nframe g\0 8\n", "a.ann:2: NUL byte" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sp_annots a;
+		struct sp_err err = { { 0 } };
+		/* the NUL case: measure past the embedded NUL */
+		size_t len = strlen(cases[i].text);
+
+		if (strstr(cases[i].msg, "NUL"))
+			len += 1 + strlen(cases[i].text + len + 1);
+		sp_annots_init(&a);
+		assert_int_equal(sp_annot_parse(&a, "a.ann", cases[i].text, len, &err), -1);
+		if (strncmp(err.msg, cases[i].msg, strlen(cases[i].msg)))
+			fail_msg("case %zu: '%s', want '%s'", i, err.msg, cases[i].msg);
+		sp_annots_release(&a);
+	}
+}
+
+static void test_load_missing(void **state)
+{
+	struct sp_annots a;
+	struct sp_err err = { { 0 } };
+
+	(void)state;
+	sp_annots_init(&a);
+	assert_int_equal(sp_annot_load(&a, "/nonexistent/x.ann", &err), -1);
+	assert_non_null(strstr(err.msg, "unable to open '/nonexistent/x.ann'"));
+	sp_annots_release(&a);
+}
+
+static uint32_t fs(struct sp_graph *g, const char *name, uint64_t self)
+{
+	uint32_t id = sp_graph_add_func(g);
+	struct sp_func *f = &g->funcs[id];
+
+	f->name = sp_intern(g, name);
+	f->self = self;
+	f->qual = SP_QUAL_STATIC;
+	f->src = SP_SRC_SU;
+	f->flags = SP_F_HAS_CODE;
+	return id;
+}
+
+static void call(struct sp_graph *g, uint32_t from, uint32_t to)
+{
+	sp_graph_add_edge(g, from, to, SP_EDGE_CALL, 0);
+}
+
+/* parse + apply + analyze; returns the apply status */
+static int annotate(struct sp_graph *g, const char *text, struct sp_err *err)
+{
+	struct sp_annots a;
+	int ret;
+
+	sp_graph_finalize(g);
+	assert_int_equal(parse(&a, text, err), 0);
+	ret = sp_annot_apply(&a, g, err);
+	sp_annots_release(&a);
+	if (!ret)
+		assert_int_equal(sp_analyze(g, err), 0);
+	return ret;
+}
+
+static void test_apply_unknown_names(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "frame main 8\nframe nosuch 8\n", "a.ann:2: unknown function 'nosuch'" },
+		{ "calls main f nosuch\n", "a.ann:1: unknown function 'nosuch'" },
+		{ "\nignore main nosuch\n", "a.ann:2: unknown function 'nosuch'" },
+		{ "entry x.c:main 8\n", "a.ann:1: unknown function 'x.c:main'" },
+		{ "ignore f main\n", "a.ann:1: no call from 'f' to 'main'" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sp_graph g;
+		struct sp_err err = { { 0 } };
+		uint32_t m, f;
+
+		sp_graph_init(&g);
+		m = fs(&g, "main", 16);
+		f = fs(&g, "f", 32);
+		call(&g, m, f);
+		assert_int_equal(annotate(&g, cases[i].text, &err), -1);
+		if (strcmp(err.msg, cases[i].msg))
+			fail_msg("case %zu: '%s', want '%s'", i, err.msg, cases[i].msg);
+		sp_graph_release(&g);
+	}
+}
+
+/* main -> dispatch -(indirect)-> a | b; main -> asm (no frame data) */
+static void test_apply_frame_calls_ignore_entry(void **state)
+{
+	struct sp_graph g;
+	struct sp_err err = { { 0 } };
+	uint32_t m, d, a, b, as, x;
+
+	(void)state;
+	sp_graph_init(&g);
+	m = fs(&g, "main", 16);
+	d = fs(&g, "dispatch", 64);
+	a = fs(&g, "op_a", 100);
+	b = fs(&g, "op_b", 300);
+	as = fs(&g, "asm_stub", 0);
+	x = fs(&g, "panic", 5000);
+	g.funcs[as].qual = SP_QUAL_UNKNOWN;
+	g.funcs[d].n_indirect = 1;
+	call(&g, m, d);
+	call(&g, m, as);
+	call(&g, m, x);
+	sp_graph_finalize(&g);
+	assert_int_equal(sp_analyze(&g, &err), 0);
+	assert_false(g.funcs[m].res.bounded);
+	assert_true(g.funcs[m].res.partial);
+	assert_int_equal(g.funcs[m].res.total, 5016);
+
+	assert_int_equal(annotate(&g, "calls dispatch op_a op_b\nframe asm_stub 40\n"
+				  "ignore main panic\nentry main 1K\n", &err), 0);
+	assert_true(g.funcs[d].res.bounded);
+	assert_false(g.funcs[d].res.assumed);
+	assert_int_equal(g.funcs[d].res.total, 64 + 300);
+	assert_int_equal(g.funcs[d].res.next, b);
+	assert_int_equal(g.funcs[d].res.next_flags, SP_EDGE_F_ANNOTATED);
+	assert_int_equal(g.funcs[as].src, SP_SRC_ANNOT);
+	assert_int_equal(g.funcs[as].self, 40);
+	assert_true(g.funcs[m].res.bounded);
+	assert_false(g.funcs[m].res.partial);
+	assert_int_equal(g.funcs[m].res.total, 16 + 364);	/* panic is ignored */
+	assert_true(g.funcs[m].flags & SP_F_BUDGET);
+	assert_int_equal(g.funcs[m].budget, 1024);
+	(void)a;
+	sp_graph_release(&g);
+}
+
+struct reasons {
+	char text[8][256];
+	size_t n;
+};
+
+static void collect_reason(void *ctx, const char *reason)
+{
+	struct reasons *r = ctx;
+
+	assert_true(r->n < 8);
+	snprintf(r->text[r->n++], sizeof(r->text[0]), "%s", reason);
+}
+
+/* main -> even <-> odd -> leaf; fact -> fact.  Depth D bounds a cycle at
+ * D * (sum of its frames) + the worst exit. */
+static void test_recursion_depth(void **state)
+{
+	struct sp_graph g;
+	struct sp_err err = { { 0 } };
+	struct reasons r = { .n = 0 };
+	uint32_t m, e, o, l, f;
+
+	(void)state;
+	sp_graph_init(&g);
+	m = fs(&g, "main", 16);
+	e = fs(&g, "even", 80);
+	o = fs(&g, "odd", 112);
+	l = fs(&g, "leaf", 88);
+	f = fs(&g, "fact", 48);
+	call(&g, m, e);
+	call(&g, e, o);
+	call(&g, o, e);
+	call(&g, e, l);
+	call(&g, m, f);
+	call(&g, f, f);
+	assert_int_equal(annotate(&g, "recursion odd 3\nrecursion fact 5\n", &err), 0);
+	assert_true(g.funcs[e].res.bounded);
+	assert_true(g.funcs[o].res.bounded);
+	assert_int_equal(g.funcs[e].res.total, 3 * (80 + 112) + 88);
+	assert_int_equal(g.funcs[o].res.total, 3 * (80 + 112) + 88);
+	assert_int_equal(g.funcs[f].res.total, 5 * 48);
+	assert_true(g.funcs[m].res.bounded);
+	assert_int_equal(g.funcs[m].res.total, 16 + 664);
+	assert_true(g.funcs[e].flags & SP_F_RECURSIVE);
+	sp_reasons(&g, o, collect_reason, &r);
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.text[0], "recursion odd -> even -> odd bounded by "
+			    "annotation: at most 3 deep");
+	sp_graph_release(&g);
+}
+
+/* Without the annotation the same cycle stays unbounded. */
+static void test_recursion_without_depth(void **state)
+{
+	struct sp_graph g;
+	struct sp_err err = { { 0 } };
+	uint32_t f;
+
+	(void)state;
+	sp_graph_init(&g);
+	f = fs(&g, "fact", 48);
+	call(&g, f, f);
+	assert_int_equal(annotate(&g, "# nothing\n", &err), 0);
+	assert_false(g.funcs[f].res.bounded);
+	assert_int_equal(g.funcs[f].res.total, 48);
+	sp_graph_release(&g);
+}
+
+/* --indirect=address-taken: edges to every taken function, flagged
+ * assumed; a 'calls' annotation replaces them. */
+static void test_address_taken(void **state)
+{
+	struct sp_graph g;
+	struct sp_err err = { { 0 } };
+	struct sp_annots a;
+	uint32_t m, d, x, y, z;
+	uint8_t taken[5] = { 0 };
+	struct reasons r = { .n = 0 };
+
+	(void)state;
+	sp_graph_init(&g);
+	m = fs(&g, "main", 16);
+	d = fs(&g, "dispatch", 64);
+	x = fs(&g, "op_x", 100);
+	y = fs(&g, "op_y", 300);
+	z = fs(&g, "op_z", 50);
+	g.funcs[d].n_indirect = 2;
+	call(&g, m, d);
+	call(&g, d, x);		/* a direct call stays unflagged */
+	sp_graph_finalize(&g);
+	taken[x] = taken[y] = taken[z] = 1;
+	assert_int_equal(sp_assume_address_taken(&g, taken), 3);
+	assert_int_equal(g.funcs[d].edge_count, 3);
+	assert_int_equal(sp_analyze(&g, &err), 0);
+	assert_true(g.funcs[d].res.bounded);
+	assert_true(g.funcs[d].res.assumed);
+	assert_true(g.funcs[m].res.assumed);
+	assert_false(g.funcs[x].res.assumed);
+	assert_int_equal(g.funcs[d].res.total, 64 + 300);
+	assert_int_equal(g.funcs[d].res.next_flags, SP_EDGE_F_ASSUMED);
+	assert_int_equal(g.edges[g.funcs[d].edge_first].to, x);
+	assert_int_equal(g.edges[g.funcs[d].edge_first].flags, 0);
+	sp_reasons(&g, m, collect_reason, &r);
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.text[0], "indirect call in dispatch: targets assumed "
+			    "(every address-taken function)");
+
+	assert_int_equal(parse(&a, "calls dispatch op_z\n", &err), 0);
+	assert_int_equal(sp_annot_apply(&a, &g, &err), 0);
+	sp_annots_release(&a);
+	assert_int_equal(sp_analyze(&g, &err), 0);
+	assert_false(g.funcs[d].res.assumed);
+	assert_int_equal(g.funcs[d].res.total, 64 + 100);	/* op_x, the direct call */
+	assert_int_equal(g.funcs[d].edge_count, 2);
+	sp_graph_release(&g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_good),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_load_missing),
+		cmocka_unit_test(test_apply_unknown_names),
+		cmocka_unit_test(test_apply_frame_calls_ignore_entry),
+		cmocka_unit_test(test_recursion_depth),
+		cmocka_unit_test(test_recursion_without_depth),
+		cmocka_unit_test(test_address_taken),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
