@@ -85,6 +85,15 @@ su_self()
 	awk -F'\t' -v name="$2" '{ n = $1; sub(/^.*:/, "", n); if (n == name) print $2 }' "$1"
 }
 
+# red_zone ELF NAME: the bytes NAME's code keeps below %rsp (a leaf's
+# x86-64 red zone), read from objdump by ci_oracle.py; the largest of the
+# functions of that name, 0 for none
+red_zone()
+{
+	python3 -c 'import sys; sys.path.insert(0, "tests/e2e"); import ci_oracle
+print(max(ci_oracle.objdump_red_zones(sys.argv[1]).get(sys.argv[2], [0])))' "$1" "$2"
+}
+
 # oracle_value SAMPLE NAME [ORACLE ARGS]: the oracle's total (or lower
 # bound) of NAME, from its --print listing (red zones from objdump)
 oracle_value()

@@ -1,6 +1,7 @@
 #!/bin/sh
 # --annotate: each directive on the samples, totals summed by hand from the
-# .su lines.  samples/indirect: main -> dispatch -(ops[i])-> op_double |
+# .su lines (a leaf's frame: its .su row plus its red zone, read from
+# objdump).  samples/indirect: main -> dispatch -(ops[i])-> op_double |
 # op_negate, main -> direct -> op_double, main -> printf (no frame data).
 # samples/recursion: main -> is_even <-> is_odd -> leaf, main -> fact -> fact.
 . tests/e2e/lib.sh
@@ -13,8 +14,9 @@ su=samples/indirect/indirect.su
 s_main=$(su_self $su main)
 s_dispatch=$(su_self $su dispatch)
 s_direct=$(su_self $su direct)
-s_double=$(su_self $su op_double)
-s_negate=$(su_self $su op_negate)
+s_double=$(( $(su_self $su op_double) + $(red_zone samples/indirect/indirect op_double) ))
+rz_negate=$(red_zone samples/indirect/indirect op_negate)
+s_negate=$(( $(su_self $su op_negate) + rz_negate ))
 direct=$((s_direct + s_double))
 ann=$OUT/a.ann
 
@@ -39,7 +41,7 @@ expect_eq "calls: main lower bound" "$(jget $j 'fn("main")["lower_bound"]')" "$m
 expect_eq "calls: main bounded" "$(jget $j 'fn("main")["bounded"]')" true
 expect_eq "calls: main still partial (printf)" "$(jget $j 'fn("main")["partial"]')" true
 run_sp --annotate "$ann" $bin
-grep -Eq "^ +$s_negate +$dispatch +op_negate +indirect/indirect.c:[0-9]+ \[annotated\]$" \
+grep -Eq "^ +$(su_self $su op_negate)(\+$rz_negate)? +$dispatch +op_negate +indirect/indirect.c:[0-9]+( \[red-zone $rz_negate\])? \[annotated\]$" \
 	"$OUT/stdout" || fail "calls: text path does not mark op_negate [annotated]"
 
 # frame: printf gets a frame, so main is no longer partial
@@ -94,7 +96,7 @@ grep -q "error: stack usage unbounded (indirect call in dispatch)" "$OUT/stderr"
 rsu=samples/recursion/recursion.su
 s_even=$(su_self $rsu is_even)
 s_odd=$(su_self $rsu is_odd)
-s_leaf=$(su_self $rsu leaf.constprop)
+s_leaf=$(( $(su_self $rsu leaf.constprop) + $(red_zone samples/recursion/recursion leaf.constprop.0) ))
 s_fact=$(su_self $rsu fact)
 s_rmain=$(su_self $rsu main)
 even=$((3 * (s_even + s_odd) + s_leaf))

@@ -15,8 +15,8 @@ max() { [ "$1" -gt "$2" ] && echo "$1" || echo "$2"; }
 su=samples/indirect/indirect.su
 s_main=$(su_self $su main)
 s_dispatch=$(su_self $su dispatch)
-s_double=$(su_self $su op_double)
-s_negate=$(su_self $su op_negate)
+s_double=$(( $(su_self $su op_double) + $(red_zone samples/indirect/indirect op_double) ))
+s_negate=$(( $(su_self $su op_negate) + $(red_zone samples/indirect/indirect op_negate) ))
 dispatch=$((s_dispatch + $(max $s_double $s_negate)))
 main=$((s_main + dispatch))
 printf 'ignore dispatch main\n' >"$OUT/a.ann"
