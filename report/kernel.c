@@ -12,6 +12,7 @@
 
 #include "analysis/analysis.h"
 #include "common/xalloc.h"
+#include "report/cells.h"
 
 #define CELL 48
 
@@ -20,29 +21,6 @@ static const char *const class_title[SP_KCLASS__COUNT] = {
 	[SP_KCLASS_IRQ] = "Interrupt handlers",
 	[SP_KCLASS_EXCEPTION] = "Exception entries",
 };
-
-/* "N", "N+" (partial) or ">= N" (unbounded), as the main text report. */
-static void total_cell(const struct sp_result *r, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s%" PRIu64 "%c", r->bounded ? "" : ">= ", r->total,
-		 r->partial ? '+' : ' ');
-}
-
-static void self_cell(const struct sp_func *f, char *buf, size_t size)
-{
-	if (f->qual == SP_QUAL_UNKNOWN)
-		snprintf(buf, size, "?");
-	else
-		snprintf(buf, size, "%" PRIu64, f->self);
-}
-
-static void location_cell(const struct sp_func *f, char *buf, size_t size)
-{
-	if (f->file && f->line)
-		snprintf(buf, size, "%s:%u", f->file, f->line);
-	else
-		snprintf(buf, size, "%s", f->file ? f->file : "-");
-}
 
 static void print_reason(void *ctx, const char *reason)
 {
@@ -79,9 +57,9 @@ static void print_worst_path(const struct sp_graph *g, uint32_t id, FILE *out)
 	for (i = 0; i < n; i++) {
 		const struct sp_func *f = &g->funcs[ids[i]];
 
-		self_cell(f, self, sizeof(self));
-		total_cell(&f->res, total, sizeof(total));
-		location_cell(f, loc, sizeof(loc));
+		sp_cell_self(f, self, sizeof(self));
+		sp_cell_total(&f->res, total, sizeof(total));
+		sp_cell_location(f, loc, sizeof(loc));
 		fprintf(out, "    %6s %9s  %-*s  %s\n", self, total, w, sp_func_label(f), loc);
 	}
 	sp_reasons(g, id, print_reason, out);
@@ -102,9 +80,9 @@ static void print_class(const struct sp_graph *g, const struct sp_kernel_entries
 	for (i = 0; i < n; i++) {
 		const struct sp_func *f = &g->funcs[k->ids[c][i]];
 
-		total_cell(&f->res, total, sizeof(total));
-		self_cell(f, self, sizeof(self));
-		location_cell(f, loc, sizeof(loc));
+		sp_cell_total(&f->res, total, sizeof(total));
+		sp_cell_self(f, self, sizeof(self));
+		sp_cell_location(f, loc, sizeof(loc));
 		fprintf(out, "  %9s %6s  %-*s  %s\n", total, self, w, sp_func_label(f), loc);
 	}
 	if (k->n[c] > n)

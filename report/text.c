@@ -10,49 +10,10 @@
 
 #include "analysis/analysis.h"
 #include "common/xalloc.h"
+#include "report/cells.h"
 
 #define NAME_WIDTH_MAX 40	/* one C++ name must not push every row right */
 #define CELL 48
-
-/*
- * A total is "N", "N+" when partial (frames without data count 0) or
- * ">= N" when unbounded (N is the worst path found).  The '+' slot is
- * always there so that the digits line up.
- */
-static void total_cell(const struct sp_result *r, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s%" PRIu64 "%c",
-		 !r->bounded ? ">= " : r->assumed ? "~ " : "", r->total,
-		 r->partial ? '+' : ' ');
-}
-
-/* "48", "?" when unknown; a leaf's red zone follows: "16+20". */
-static void self_cell(const struct sp_func *f, char *buf, size_t size)
-{
-	int n;
-
-	if (f->qual == SP_QUAL_UNKNOWN)
-		n = snprintf(buf, size, "?");
-	else
-		n = snprintf(buf, size, "%" PRIu64, f->self);
-	if (f->red_zone && n > 0 && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, "+%" PRIu32, f->red_zone);
-}
-
-/* "static", or "static (cfi)" for a frame the CFI gave */
-static void qual_cell(const struct sp_func *f, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s%s", sp_qual_name(f->qual),
-		 f->src == SP_SRC_CFI ? " (cfi)" : "");
-}
-
-static void location_cell(const struct sp_func *f, char *buf, size_t size)
-{
-	if (f->file && f->line)
-		snprintf(buf, size, "%s:%u", f->file, f->line);
-	else
-		snprintf(buf, size, "%s", f->file ? f->file : "-");
-}
 
 static int width_of(const char *s, int max)
 {
@@ -79,13 +40,13 @@ static void measure_table(const struct sp_graph *g, const uint32_t *ids, size_t 
 		const struct sp_func *f = &g->funcs[ids[i]];
 		int k;
 
-		total_cell(&f->res, cell, sizeof(cell));
+		sp_cell_total(&f->res, cell, sizeof(cell));
 		if ((k = width_of(cell, CELL)) > w->total)
 			w->total = k;
-		self_cell(f, cell, sizeof(cell));
+		sp_cell_self(f, cell, sizeof(cell));
 		if ((k = width_of(cell, CELL)) > w->self)
 			w->self = k;
-		qual_cell(f, cell, sizeof(cell));
+		sp_cell_qual(f, cell, sizeof(cell));
 		if ((k = width_of(cell, CELL)) > w->qual)
 			w->qual = k;
 		if ((k = width_of(sp_func_label(f), NAME_WIDTH_MAX)) > w->name)
@@ -116,10 +77,10 @@ static void print_table(const struct sp_graph *g, const uint32_t *ids, size_t n,
 	for (i = 0; i < n; i++) {
 		const struct sp_func *f = &g->funcs[ids[i]];
 
-		total_cell(&f->res, tcell, sizeof(tcell));
-		self_cell(f, scell, sizeof(scell));
-		qual_cell(f, qcell, sizeof(qcell));
-		location_cell(f, loc, sizeof(loc));
+		sp_cell_total(&f->res, tcell, sizeof(tcell));
+		sp_cell_self(f, scell, sizeof(scell));
+		sp_cell_qual(f, qcell, sizeof(qcell));
+		sp_cell_location(f, loc, sizeof(loc));
 		fprintf(out, "  %*s  %*s  %-*s  %-*s  %s\n", w.total, tcell, w.self, scell,
 			w.qual, qcell, w.name, sp_func_label(f), loc);
 	}
@@ -224,7 +185,7 @@ static void print_path(const struct sp_graph *g, uint32_t id, unsigned rank, FIL
 		const struct sp_func *f = &g->funcs[p.ids[i]];
 		int k;
 
-		self_cell(f, scell, sizeof(scell));
+		sp_cell_self(f, scell, sizeof(scell));
 		snprintf(ccell, sizeof(ccell), "%" PRIu64, p.cum[i]);
 		if ((k = width_of(scell, CELL)) > wself)
 			wself = k;
@@ -232,7 +193,7 @@ static void print_path(const struct sp_graph *g, uint32_t id, unsigned rank, FIL
 			wcum = k;
 		if ((k = width_of(sp_func_label(f), NAME_WIDTH_MAX)) > wname)
 			wname = k;
-		location_cell(f, loc, sizeof(loc));
+		sp_cell_location(f, loc, sizeof(loc));
 		if ((k = width_of(loc, NAME_WIDTH_MAX)) > wloc)
 			wloc = k;
 	}
@@ -242,8 +203,8 @@ static void print_path(const struct sp_graph *g, uint32_t id, unsigned rank, FIL
 	for (i = 0; i < p.n; i++) {
 		const struct sp_func *f = &g->funcs[p.ids[i]];
 
-		self_cell(f, scell, sizeof(scell));
-		location_cell(f, loc, sizeof(loc));
+		sp_cell_self(f, scell, sizeof(scell));
+		sp_cell_location(f, loc, sizeof(loc));
 		marks_cell(f, p.kinds[i], i ? g->funcs[p.ids[i - 1]].res.next_flags : 0,
 			   marks, sizeof(marks));
 		/* pad the location only when marks follow: no trailing blanks */

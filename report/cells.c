@@ -1,0 +1,43 @@
+/* cells.c - see cells.h */
+#include "report/cells.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+/*
+ * The '+' slot is always there so that the digits line up; a partial
+ * total counts 0 for the frames without data, an unbounded one is the
+ * worst path found.
+ */
+void sp_cell_total(const struct sp_result *r, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%" PRIu64 "%c",
+		 !r->bounded ? ">= " : r->assumed ? "~ " : "", r->total,
+		 r->partial ? '+' : ' ');
+}
+
+void sp_cell_self(const struct sp_func *f, char *buf, size_t size)
+{
+	int n;
+
+	if (f->qual == SP_QUAL_UNKNOWN)
+		n = snprintf(buf, size, "?");
+	else
+		n = snprintf(buf, size, "%" PRIu64, f->self);
+	if (f->red_zone && n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, "+%" PRIu32, f->red_zone);
+}
+
+void sp_cell_qual(const struct sp_func *f, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s", sp_qual_name(f->qual),
+		 f->src == SP_SRC_CFI ? " (cfi)" : "");
+}
+
+void sp_cell_location(const struct sp_func *f, char *buf, size_t size)
+{
+	if (f->file && f->line)
+		snprintf(buf, size, "%s:%u", f->file, f->line);
+	else
+		snprintf(buf, size, "%s", f->file ? f->file : "-");
+}

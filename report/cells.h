@@ -1,0 +1,21 @@
+/*
+ * cells.h - the table cells the text reports share, so that a total, a
+ * frame or a location reads the same in every table.
+ */
+#ifndef SP_REPORT_CELLS_H
+#define SP_REPORT_CELLS_H
+
+#include <stddef.h>
+
+#include "stackprof.h"
+
+/* "N", "N+" (partial), "~ N" (assumed edges) or ">= N" (unbounded). */
+void sp_cell_total(const struct sp_result *r, char *buf, size_t size);
+/* "48", "?" when unknown; a leaf's red zone follows: "16+20". */
+void sp_cell_self(const struct sp_func *f, char *buf, size_t size);
+/* "static", or "static (cfi)" for a frame the CFI gave */
+void sp_cell_qual(const struct sp_func *f, char *buf, size_t size);
+/* "file:line", "file" or "-" */
+void sp_cell_location(const struct sp_func *f, char *buf, size_t size);
+
+#endif
