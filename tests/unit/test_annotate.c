@@ -12,6 +12,7 @@
 
 #include "analysis/analysis.h"
 #include "annotate/annotate.h"
+#include "graph_fixture.h"
 #include "stackprof.h"
 
 static int parse(struct sp_annots *a, const char *text, struct sp_err *err)
@@ -103,24 +104,6 @@ static void test_load_missing(void **state)
 	assert_int_equal(sp_annot_load(&a, "/nonexistent/x.ann", &err), -1);
 	assert_non_null(strstr(err.msg, "unable to open '/nonexistent/x.ann'"));
 	sp_annots_release(&a);
-}
-
-static uint32_t fs(struct sp_graph *g, const char *name, uint64_t self)
-{
-	uint32_t id = sp_graph_add_func(g);
-	struct sp_func *f = &g->funcs[id];
-
-	f->name = sp_intern(g, name);
-	f->self = self;
-	f->qual = SP_QUAL_STATIC;
-	f->src = SP_SRC_SU;
-	f->flags = SP_F_HAS_CODE;
-	return id;
-}
-
-static void call(struct sp_graph *g, uint32_t from, uint32_t to)
-{
-	sp_graph_add_edge(g, from, to, SP_EDGE_CALL, 0);
 }
 
 /* parse + apply + analyze; returns the apply status */

@@ -10,48 +10,8 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "graph_fixture.h"
 #include "stackprof.h"
-
-static uint32_t fn(struct sp_graph *g, const char *name, uint64_t self, enum sp_qual q)
-{
-	uint32_t id = sp_graph_add_func(g);
-	struct sp_func *f = &g->funcs[id];
-
-	f->name = name ? sp_intern(g, name) : NULL;
-	f->self = self;
-	f->qual = q;
-	f->src = q == SP_QUAL_UNKNOWN ? SP_SRC_NONE : SP_SRC_SU;
-	f->flags = SP_F_HAS_CODE;
-	return id;
-}
-
-static uint32_t fs(struct sp_graph *g, const char *name, uint64_t self)
-{
-	return fn(g, name, self, SP_QUAL_STATIC);
-}
-
-static void call(struct sp_graph *g, uint32_t from, uint32_t to)
-{
-	sp_graph_add_edge(g, from, to, SP_EDGE_CALL, 0);
-}
-
-static void tail(struct sp_graph *g, uint32_t from, uint32_t to)
-{
-	sp_graph_add_edge(g, from, to, SP_EDGE_TAIL, 0);
-}
-
-static void solve(struct sp_graph *g)
-{
-	struct sp_err err = { { 0 } };
-
-	sp_graph_finalize(g);
-	assert_int_equal(sp_analyze(g, &err), 0);
-}
-
-static const struct sp_result *res(const struct sp_graph *g, uint32_t id)
-{
-	return &g->funcs[id].res;
-}
 
 /* The worst path of id as "a b c", for comparing whole paths at once. */
 static const char *path_str(const struct sp_graph *g, uint32_t id)
