@@ -122,6 +122,26 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 	sp_strbuf_addf(t, "calls not listed in DWARF in %s", sp_func_label(f));
 }
 
+/* Where the worst path's sum first left 64 bits: the deepest function on
+ * it whose total saturated. */
+static void overflow_reason(const struct sp_graph *g, uint32_t id, struct sp_strbuf *t)
+{
+	uint32_t at = id, steps;
+
+	/* next never repeats a function, so g->nfuncs steps are enough */
+	for (steps = 0; steps < g->nfuncs; steps++) {
+		uint32_t next = g->funcs[at].res.next;
+
+		if (next >= g->nfuncs || !g->funcs[next].res.overflow)
+			break;
+		at = next;
+	}
+	sp_strbuf_addf(t, "the sum overflows 64 bits at %s (frame %llu bytes): "
+		       "saturated at %llu", sp_func_label(&g->funcs[at]),
+		       (unsigned long long)g->funcs[at].self,
+		       (unsigned long long)UINT64_MAX);
+}
+
 size_t sp_reasons(const struct sp_graph *g, uint32_t id,
 		  void (*emit)(void *ctx, const char *reason), void *ctx)
 {
@@ -138,6 +158,12 @@ size_t sp_reasons(const struct sp_graph *g, uint32_t id,
 			continue;
 		t.len = 0;
 		describe(g, (enum sp_cause)c, r->witness[c], &t);
+		emit(ctx, t.buf);
+		count++;
+	}
+	if (r->overflow) {
+		t.len = 0;
+		overflow_reason(g, id, &t);
 		emit(ctx, t.buf);
 		count++;
 	}

@@ -125,10 +125,11 @@ static void solve_total(struct solver *s, uint32_t v)
 	f->res.next = SP_NONE;
 	f->res.next_kind = SP_EDGE_CALL;
 	f->res.next_flags = 0;
-	f->res.overflow = false;
+	/* a huge .su frame plus its red zone saturates already */
+	f->res.overflow = f->qual != SP_QUAL_UNKNOWN && f->self > UINT64_MAX - f->red_zone;
 	sp_func_for_each_edge(g, f, e) {
 		const struct sp_result *r = &g->funcs[e->to].res;
-		bool overflow = r->overflow;
+		bool overflow = r->overflow || f->res.overflow;
 		uint64_t cand;
 
 		if (!edge_usable(s, v, e->to))

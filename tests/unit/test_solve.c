@@ -449,6 +449,154 @@ static void test_overflow_saturates(void **state)
 	sp_graph_release(&g);
 }
 
+/* The reason names where the sum left 64 bits, and the caller sees it. */
+static void test_overflow_reason(void **state)
+{
+	struct sp_graph g;
+	struct reasons r;
+	uint32_t top, mid, leaf;
+
+	(void)state;
+	sp_graph_init(&g);
+	top = fs(&g, "top", 5);
+	mid = fs(&g, "mid", UINT64_MAX - 10);
+	leaf = fs(&g, "leaf", 100);
+	call(&g, top, mid);
+	call(&g, mid, leaf);
+	solve(&g);
+	assert_true(res(&g, top)->bounded);
+	assert_int_equal(reasons_of(&g, top, &r), 1);
+	assert_string_equal(r.text[0], "the sum overflows 64 bits at mid (frame "
+			    "18446744073709551605 bytes): saturated at 18446744073709551615");
+	assert_int_equal(reasons_of(&g, leaf, &r), 0);
+	sp_graph_release(&g);
+}
+
+/* A frame plus its red zone saturates on its own: flagged, not wrapped. */
+static void test_red_zone_overflow(void **state)
+{
+	struct sp_graph g;
+	uint32_t top, leaf;
+
+	(void)state;
+	sp_graph_init(&g);
+	top = fs(&g, "top", 16);
+	leaf = fs(&g, "leaf", UINT64_MAX - 5);
+	g.funcs[leaf].red_zone = 120;
+	call(&g, top, leaf);
+	solve(&g);
+	assert_true(res(&g, leaf)->total == UINT64_MAX);
+	assert_true(res(&g, leaf)->overflow);
+	assert_true(res(&g, top)->total == UINT64_MAX);
+	assert_true(res(&g, top)->overflow);
+	sp_graph_release(&g);
+}
+
+/* A worst path through a component: every function once, summing to the
+ * total (tail edges add nothing), and no longer than the component. */
+static void assert_path_simple(const struct sp_graph *g, uint32_t id, size_t limit)
+{
+	uint32_t *ids = malloc((g->nfuncs + 1) * sizeof(*ids));
+	uint8_t *kinds = malloc(g->nfuncs + 1);
+	size_t n, i, j;
+	uint64_t sum = 0;
+	bool overflow = false;
+
+	assert_non_null(ids);
+	assert_non_null(kinds);
+	n = sp_worst_path(g, id, ids, kinds, g->nfuncs + 1);
+	assert_true(n >= 1 && n <= limit);
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i; j++)
+			assert_int_not_equal(ids[i], ids[j]);
+		if (i + 1 < n && kinds[i + 1] == SP_EDGE_TAIL)
+			continue;	/* replaced by its tail callee */
+		if (sum > UINT64_MAX - g->funcs[ids[i]].self)
+			overflow = true;
+		sum += g->funcs[ids[i]].self;
+	}
+	if (overflow)
+		assert_true(res(g, id)->overflow && res(g, id)->total == UINT64_MAX);
+	else
+		assert_true(sum == res(g, id)->total);
+	free(kinds);
+	free(ids);
+}
+
+/* Cycles never loop: zero frames, tail calls only, a self tail call. */
+static void test_zero_frame_tail_cycle(void **state)
+{
+	struct sp_graph g;
+	uint32_t a, b, c;
+
+	(void)state;
+	sp_graph_init(&g);
+	a = fs(&g, "a", 0);
+	b = fs(&g, "b", 0);
+	c = fs(&g, "c", 0);
+	tail(&g, a, b);
+	tail(&g, b, a);
+	tail(&g, c, c);
+	call(&g, c, a);
+	solve(&g);
+	assert_int_equal(res(&g, a)->total, 0);
+	assert_false(res(&g, a)->bounded);
+	assert_true(g.funcs[c].flags & SP_F_RECURSIVE);
+	assert_path_simple(&g, a, 2);
+	assert_path_simple(&g, c, 3);
+	sp_graph_release(&g);
+}
+
+/* Every function calls every other (and itself): one component, solved
+ * in one pass; each worst path a real simple path. */
+#define DENSE 300
+
+static void test_dense_component(void **state)
+{
+	struct sp_graph g;
+	uint32_t i, j;
+
+	(void)state;
+	sp_graph_init(&g);
+	for (i = 0; i < DENSE; i++)
+		fs(&g, NULL, 1 + (i * 7919) % 101);
+	for (i = 0; i < DENSE; i++)
+		for (j = 0; j < DENSE; j++) {
+			if ((i + j) % 3)
+				call(&g, i, j);
+			else
+				tail(&g, i, j);
+		}
+	solve(&g);
+	for (i = 0; i < DENSE; i++) {
+		assert_int_equal(res(&g, i)->scc, res(&g, 0)->scc);
+		assert_false(res(&g, i)->bounded);
+		assert_path_simple(&g, i, DENSE);
+	}
+	sp_graph_release(&g);
+}
+
+/* A ring of huge frames: saturated, flagged, and still a finite path. */
+static void test_overflow_in_cycle(void **state)
+{
+	struct sp_graph g;
+	uint32_t i;
+
+	(void)state;
+	sp_graph_init(&g);
+	for (i = 0; i < 3; i++)
+		fs(&g, NULL, UINT64_MAX / 2);
+	for (i = 0; i < 3; i++)
+		call(&g, i, (i + 1) % 3);
+	solve(&g);
+	for (i = 0; i < 3; i++) {
+		assert_true(g.funcs[i].flags & SP_F_RECURSIVE);
+		assert_path_simple(&g, i, 3);
+	}
+	assert_true(res(&g, 0)->overflow);
+	sp_graph_release(&g);
+}
+
 static void test_not_finalized(void **state)
 {
 	struct sp_graph g;
@@ -568,6 +716,11 @@ int main(void)
 		cmocka_unit_test(test_deep_chain),
 		cmocka_unit_test(test_deep_ring),
 		cmocka_unit_test(test_overflow_saturates),
+		cmocka_unit_test(test_overflow_reason),
+		cmocka_unit_test(test_red_zone_overflow),
+		cmocka_unit_test(test_zero_frame_tail_cycle),
+		cmocka_unit_test(test_dense_component),
+		cmocka_unit_test(test_overflow_in_cycle),
 		cmocka_unit_test(test_not_finalized),
 		cmocka_unit_test(test_reanalyze_is_idempotent),
 		cmocka_unit_test(test_find_entries),
