@@ -54,6 +54,13 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 	if (cg_elf_open(&img->elf, g, img->path, err) ||
 	    cg_check_dwarf_lists(&img->elf, img->path, err) || open_dwarf(img, err))
 		return -1;
+	/* no decoder: the call-site check and the code pass would be skipped
+	 * and calls DWARF does not list (tail calls, inline assembly) lost
+	 * silently, so that takes asking for DWARF alone */
+	if (opts->calls != CG_CALLS_DWARF && !cg_disasm_supported(&img->elf))
+		return sp_err_set(err, "'%s': unsupported machine (ELF e_machine %u; x86-64, "
+				  "i386, AArch64 and ARM are decoded), --calls=dwarf reads "
+				  "DWARF alone", img->path, (unsigned)img->elf.machine);
 	g->binary = sp_intern(g, img->path);
 	g->machine = img->elf.machine;
 	/* the code is decoded on a second core while the first reads DWARF */
