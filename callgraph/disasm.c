@@ -194,10 +194,15 @@ static void *disasm_thread(void *arg)
 
 int cg_disasm_start(struct cg_disasm *d, const struct cg_elf *e, struct sp_err *err)
 {
+	int rc;
+
 	memset(d, 0, sizeof(*d));
 	d->elf = e;
-	if (pthread_create(&d->thread, NULL, disasm_thread, d))
-		return sp_err_set(err, "cannot start the disassembly thread");
+	/* EAGAIN is what a small ulimit -v gives: no room for its stack */
+	rc = pthread_create(&d->thread, NULL, disasm_thread, d);
+	if (rc)
+		return sp_err_set(err, "out of memory: cannot start the disassembly thread (%s)",
+				  strerror(rc));
 	d->started = true;
 	return 0;
 }

@@ -402,6 +402,20 @@ static void elf_index_syms(struct cg_elf *e)
 		sp_u64map_put(&e->sym_by_addr, e->syms[i].addr, (uint32_t)i);
 }
 
+/* libelf then just finds no sections, which would read as "no DWARF" */
+static int elf_check_shdr_table(Elf *elf, const GElf_Ehdr *eh)
+{
+	size_t size = 0, shnum = 0;
+
+	if (!elf_rawfile(elf, &size) || !eh->e_shoff)
+		return 0;
+	/* e_shnum 0: the count is in section 0, which must be there at least */
+	shnum = eh->e_shnum;
+	if (!shnum && (elf_getshdrnum(elf, &shnum) || !shnum))
+		shnum = 1;
+	return eh->e_shoff > size || (uint64_t)shnum * eh->e_shentsize > size - eh->e_shoff;
+}
+
 static int elf_check_header(struct cg_elf *e, const char *path, struct sp_err *err)
 {
 	GElf_Ehdr eh;
@@ -413,6 +427,9 @@ static int elf_check_header(struct cg_elf *e, const char *path, struct sp_err *e
 				  path, elf_errmsg(-1));
 	e->machine = eh.e_machine;
 	e->type = eh.e_type;
+	if (elf_check_shdr_table(e->elf, &eh))
+		return sp_err_set(err, "'%s': truncated ELF: its section header table "
+				  "lies beyond the end of the file", path);
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN && eh.e_type != ET_REL)
 		return sp_err_set(err, "'%s': not an executable, shared object or object file",
 				  path);
