@@ -19,13 +19,15 @@ for name in "$@"; do
 			[ -x "$p" ] && cp "$p" "$corpus/$(basename "$s")"
 		done
 		cp tests/data/bad/not-elf.txt "$corpus/" ;;
+	fuzz_annot) cp tests/data/annot/*.ann "$corpus/" ;;
 	esac
 	if [ -d "$reg" ] && ! "$bin" -runs=0 "$reg"/* >"$o/$name.replay.log" 2>&1; then
 		echo "$name: a regression input crashes again (see $o/$name.replay.log)"
 		status=1
 	fi
 	echo "== $name: $secs s"
-	nice -n 10 "$bin" -max_total_time="$secs" -jobs=1 -workers=1 -max_len=262144 \
+	# in-process (no -jobs): libFuzzer's jobs would log to ./fuzz-N.log
+	nice -n 19 "$bin" -max_total_time="$secs" -max_len=262144 \
 		-rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$o/crashes/$name-" "$corpus" >"$o/$name.log" 2>&1 || status=1
 	grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "$o/$name.log" |
