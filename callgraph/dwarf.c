@@ -32,6 +32,24 @@ int cg_dwarf_err(struct cg_image *img, Dwarf_Error derr, struct sp_err *err,
 	return -1;
 }
 
+/* libdwarf 20210528 refuses a DW_AT_sibling that points before its DIE
+ * but follows one pointing at the DIE itself forever; offsets that only
+ * grow end every walk */
+int cg_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *next, Dwarf_Error *derr)
+{
+	Dwarf_Off here = 0, there = 0;
+	int res = dwarf_siblingof_b(dbg, die, true, next, derr);
+
+	if (res != DW_DLV_OK || !die)
+		return res;
+	if (dwarf_dieoffset(die, &here, derr) == DW_DLV_OK &&
+	    dwarf_dieoffset(*next, &there, derr) == DW_DLV_OK && there > here)
+		return DW_DLV_OK;
+	dwarf_dealloc_die(*next);
+	*next = NULL;
+	return DW_DLV_ERROR;
+}
+
 const char *cg_cu_file(struct cg_image *img, uint32_t cu, Dwarf_Unsigned n)
 {
 	const struct cg_cu_files *f;
@@ -443,6 +461,18 @@ static int visit(struct cg_image *img, Dwarf_Die die, const struct walk_cu *wc,
 	return 0;
 }
 
+static int sibling_err(struct cg_image *img, Dwarf_Die die, struct sp_err *err)
+{
+	Dwarf_Off off = 0;
+	Dwarf_Error derr = NULL;
+
+	if (dwarf_dieoffset(die, &off, &derr) != DW_DLV_OK && derr)
+		dwarf_dealloc_error(img->dbg, derr);
+	dwarf_dealloc_die(die);
+	return sp_err_set(err, "'%s': corrupt DWARF: the DW_AT_sibling of the DIE at "
+			  "0x%llx does not point past it", img->path, (unsigned long long)off);
+}
+
 static int walk_children(struct cg_image *img, Dwarf_Die parent, const struct walk_cu *wc,
 			 uint32_t sub, int depth, struct sp_err *err)
 {
@@ -458,7 +488,9 @@ static int walk_children(struct cg_image *img, Dwarf_Die parent, const struct wa
 			dwarf_dealloc_die(child);
 			return -1;
 		}
-		res = dwarf_siblingof_b(img->dbg, child, true, &next, &derr);
+		res = cg_sibling(img->dbg, child, &next, &derr);
+		if (res == DW_DLV_ERROR && !derr)
+			return sibling_err(img, child, err);
 		dwarf_dealloc_die(child);
 		child = next;
 	}

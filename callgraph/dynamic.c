@@ -180,7 +180,7 @@ static bool find_vla(struct cg_image *img, uint32_t cu, Dwarf_Die parent, int de
 				found = find_vla(img, cu, child, depth + 1, out);
 			}
 		}
-		if (dwarf_siblingof_b(img->dbg, child, true, &next, &derr) != DW_DLV_OK)
+		if (cg_sibling(img->dbg, child, &next, &derr) != DW_DLV_OK)
 			break;
 		dwarf_dealloc_die(child);
 		child = next;

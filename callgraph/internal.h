@@ -244,6 +244,9 @@ uint64_t cg_attr_udata(Dwarf_Debug dbg, Dwarf_Attribute a);
 /* Entry n of a CU's decl_file table, interned; NULL if out of range. */
 const char *cg_cu_file(struct cg_image *img, uint32_t cu, Dwarf_Unsigned n);
 int cg_dwarf_err(struct cg_image *img, Dwarf_Error derr, struct sp_err *err, const char *what);
+/* dwarf_siblingof_b(dbg, die, true, ...) that also refuses a sibling not
+ * after die: DW_DLV_ERROR with *derr NULL.  Every DIE loop uses it. */
+int cg_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *next, Dwarf_Error *derr);
 
 /* redzone.c */
 /* Decode the code of one function: 1 and *red_zone (0 or more) for a leaf,

@@ -67,7 +67,7 @@ static bool params_are_handlers(Dwarf_Debug dbg, Dwarf_Die fn)
 			n++;
 		}
 		next = NULL;
-		res = dwarf_siblingof_b(dbg, c, true, &next, &derr);
+		res = cg_sibling(dbg, c, &next, &derr);
 		dwarf_dealloc_die(c);
 		c = res == DW_DLV_OK ? next : NULL;
 	}
