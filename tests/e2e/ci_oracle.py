@@ -160,12 +160,14 @@ def find_ci(paths):
 X86_JUMP = re.compile(r'\sjmp\s+[0-9a-f]+ <([^>+]+)>\s*$')
 ARM_JUMP = re.compile(r'\sb(?:eq|ne|cs|cc|hs|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)?'
                       r'(?:\.[nw])?\s+[0-9a-f]+ <([^>+]+)>\s*$')
+X86_CALL = re.compile(r'\scall\s+[0-9a-f]+ <([^>+]+)>\s*$')
+ARM_CALL = re.compile(r'\sblx?\s+[0-9a-f]+ <([^>+]+)>\s*$')
 EM_ARM = 40
 
 
 def objdump_for(elf):
-    """The objdump that reads elf's machine code, and its jump pattern:
-    the host's for x86, arm-none-eabi-objdump for 32-bit ARM."""
+    """The objdump that reads elf's machine code, its jump and its call
+    patterns: the host's for x86, arm-none-eabi-objdump for 32-bit ARM."""
     try:
         with open(elf, 'rb') as fp:
             head = fp.read(20)
@@ -175,8 +177,8 @@ def objdump_for(elf):
         raise OracleError(f"{elf}: not an ELF file")
     machine = int.from_bytes(head[18:20], 'little' if head[5] == 1 else 'big')
     if machine == EM_ARM:
-        return 'arm-none-eabi-objdump', ARM_JUMP
-    return 'objdump', X86_JUMP
+        return 'arm-none-eabi-objdump', ARM_JUMP, ARM_CALL
+    return 'objdump', X86_JUMP, X86_CALL
 
 
 def objdump(elf):
@@ -354,9 +356,11 @@ class Graph:
 
     def objdump_tails(self, elf):
         """Tail calls: a jump to the entry of another function (x86 jmp,
-        ARM/Thumb b, b.w, b<cond>)."""
-        jump = objdump_for(elf)[1]
+        ARM/Thumb b, b.w, b<cond>), unless the caller also calls it: then
+        the callee's frame sits on top of the caller's at that call."""
+        _, jump, call = objdump_for(elf)
         func = None
+        jumps, calls = set(), set()
         for line in objdump(elf).splitlines():
             m = re.match(r'^[0-9a-f]+ <([^>]+)>:$', line)
             if m:
@@ -364,6 +368,9 @@ class Graph:
                 func = re.sub(r'\.cold(\.\d+)?$', '', m.group(1))
                 continue
             m = jump.search(line)
+            kind = jumps
+            if not m:
+                m, kind = call.search(line), calls
             if not m or not func:
                 continue
             target = re.sub(r'@plt$', '', m.group(1))
@@ -371,7 +378,9 @@ class Graph:
                 continue
             caller, callee = self.by_symbol(func), self.by_symbol(target)
             if caller and callee and callee.title in caller.succ:
-                caller.tails.add(callee.title)
+                kind.add((caller.title, callee.title))
+        for src, dst in jumps - calls:
+            self.nodes[src].tails.add(dst)
 
     def tarjan(self):
         """Strongly connected components, iteratively (no recursion limit)."""
