@@ -28,5 +28,24 @@ done
 vg tests/data/bad/not-elf.txt
 vg samples/chain/chain tests/data/bad/garbage.su
 vg --budget 1 samples/chain/chain
+# --annotate and --indirect=address-taken (t1100, t1110); names that
+# match nothing take the error path
+printf 'calls dispatch op_double op_negate\nframe printf 1K\nentry main 1M\n' >"$out/a.ann"
+vg --annotate "$out/a.ann" samples/indirect/indirect
+vg --indirect=address-taken samples/indirect/indirect
+printf 'recursion is_even 3\nrecursion fact 5\nignore is_even leaf\n' >"$out/r.ann"
+vg --json --annotate "$out/r.ann" samples/recursion/recursion
+vg --annotate tests/data/annot/all.ann samples/chain/chain
+# crafted DWARF (t3120): cycles and offsets out of range are read, a
+# sibling at its own DIE refused
+if gcc -S -g -O2 -dA -fstack-usage -mno-red-zone tests/data/dwarf/refs.c -o "$out/refs.s"; then
+	for m in origin-cycle origin-mid call-origin-far type-cycle sibling-self; do
+		python3 tests/e2e/dwarf_mutate.py "$out/refs.s" "$out/$m.s" $m &&
+			gcc "$out/$m.s" -o "$out/$m" && vg "$out/$m" "$out/refs.su"
+	done
+else
+	echo "valgrind: cannot compile tests/data/dwarf/refs.c"
+	status=1
+fi
 echo "valgrind: $runs runs, $([ $status -eq 0 ] && echo clean || echo ERRORS)"
 exit $status
