@@ -4,7 +4,8 @@
 #   make test       build, then run every unit and end-to-end test
 #   make demo       build the samples and analyse them
 #   make bench      time stackprof on a kernel against its peers (bench/run.sh)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (binary, man page, stackprof.mk)
+#   make uninstall  the same PREFIX and DESTDIR
 #   make V=1        show the commands
 #   make fuzz       libFuzzer campaigns, FUZZ_TIME seconds each (clang)
 #   make check-asan the suite with -fsanitize=address,undefined
@@ -92,6 +93,14 @@ install: stackprof
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 stackprof $(DESTDIR)$(PREFIX)/bin/stackprof
 	install -m 644 doc/stackprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/stackprof.1
+	install -d $(DESTDIR)$(PREFIX)/share/stackprof
+	install -m 644 stackprof.mk $(DESTDIR)$(PREFIX)/share/stackprof/stackprof.mk
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/stackprof \
+	      $(DESTDIR)$(PREFIX)/share/man/man1/stackprof.1 \
+	      $(DESTDIR)$(PREFIX)/share/stackprof/stackprof.mk
+	rmdir $(DESTDIR)$(PREFIX)/share/stackprof 2>/dev/null || true
 
 clean:
 	rm -rf $(O) stackprof
@@ -143,7 +152,7 @@ check-asan:
 check-valgrind: stackprof samples
 	$(Q)sh tests/fuzz/valgrind.sh ./stackprof
 
-.PHONY: all samples unit e2e test demo bench install clean fuzz fuzz-build check-asan check-valgrind
+.PHONY: all samples unit e2e test demo bench install uninstall clean fuzz fuzz-build check-asan check-valgrind
 .DELETE_ON_ERROR:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
