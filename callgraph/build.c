@@ -429,10 +429,24 @@ static bool wants_code_indirect(const struct cg_image *img, const struct sp_func
 	return img->opts.calls == CG_CALLS_DISASM || (f->flags & SP_F_CALLS_INCOMPLETE);
 }
 
+uint32_t cg_branch_enters(enum cg_insn kind, uint32_t caller, uint32_t start, uint32_t inside)
+{
+	/* a branch into the middle of another function (an assembly
+	 * routine's second entry, the kernel's __put_user_nocheck_8 inside
+	 * __put_user_8) enters that function: dropping it would hide a frame */
+	uint32_t callee = start != SP_NONE ? start : inside;
+
+	if (callee != caller)
+		return callee;
+	/* a call to its own entry is recursion; a jump there is a loop, not
+	 * a tail call, and a branch to a label inside stays in the function */
+	return kind == CG_INSN_CALL && start == caller ? caller : SP_NONE;
+}
+
 static void merge_dcall(struct cg_image *img, const struct cg_dcall *c,
 			struct sp_u64map *pairs, uint32_t *indirect)
 {
-	uint32_t caller = cg_func_containing(img, c->site - 1), callee;
+	uint32_t caller = cg_func_containing(img, c->site - 1), callee, inside = SP_NONE;
 
 	if (caller == SP_NONE)
 		return;
@@ -442,16 +456,10 @@ static void merge_dcall(struct cg_image *img, const struct cg_dcall *c,
 		return;
 	}
 	callee = branch_callee(img, c->site, c->target);
-	/* a branch into the middle of another function (an assembly
-	 * routine's second entry, the kernel's __put_user_nocheck_8 inside
-	 * __put_user_8) enters that function: dropping it would hide a frame */
-	if (callee == SP_NONE && !cg_elf_branch_reloc(&img->elf, c->site)) {
-		callee = cg_func_containing(img, c->target);
-		if (callee == caller)
-			return;		/* a branch within the function */
-	}
-	/* a jump to its own entry is a loop, not a tail call */
-	if (callee == SP_NONE || (c->kind == CG_INSN_JMP && callee == caller))
+	if (callee == SP_NONE && !cg_elf_branch_reloc(&img->elf, c->site))
+		inside = cg_func_containing(img, c->target);
+	callee = cg_branch_enters(c->kind, caller, callee, inside);
+	if (callee == SP_NONE)
 		return;
 	if (sp_u64map_get(pairs, pair_key(caller, callee)) == SP_NONE) {
 		sp_u64map_put(pairs, pair_key(caller, callee), 1);

@@ -17,33 +17,43 @@ static int32_t le32(const unsigned char *p)
 			 (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
 }
 
-static enum cg_insn decode_x86(const struct cg_elf *e, uint64_t ret_pc, uint64_t *target)
+/* The n bytes that end at the return address, or NULL if fewer are known. */
+static const unsigned char *last(const unsigned char *end, size_t avail, size_t n)
+{
+	return avail >= n ? end - n : NULL;
+}
+
+static enum cg_insn decode_x86(const unsigned char *end, size_t avail, uint64_t ret_pc,
+			       uint64_t *target)
 {
 	const unsigned char *p;
 
-	p = cg_elf_code_at(e, ret_pc - 5, 5);
+	p = last(end, avail, 5);
 	if (p && (p[0] == 0xe8 || p[0] == 0xe9)) {	/* call/jmp rel32 */
 		*target = ret_pc + (uint64_t)(int64_t)le32(p + 1);
 		return p[0] == 0xe8 ? CG_INSN_CALL : CG_INSN_JMP;
 	}
-	p = cg_elf_code_at(e, ret_pc - 6, 6);
+	p = last(end, avail, 6);
 	if (p && p[0] == 0x0f && (p[1] & 0xf0) == 0x80) {	/* jcc rel32: a conditional tail call */
 		*target = ret_pc + (uint64_t)(int64_t)le32(p + 2);
 		return CG_INSN_JMP;
 	}
-	p = cg_elf_code_at(e, ret_pc - 2, 2);
+	p = last(end, avail, 2);
 	if (p && (p[0] == 0xeb || (p[0] & 0xf0) == 0x70)) {	/* jmp/jcc rel8 */
 		*target = ret_pc + (uint64_t)(int64_t)(int8_t)p[1];
 		return CG_INSN_JMP;
 	}
 	if (p && p[0] == 0xff && (p[1] & 0xf8) == 0xd0)	/* call *%reg */
 		return CG_INSN_ICALL;
+	if (p && p[0] == 0xff && (p[1] & 0xf8) == 0xe0)	/* jmp *%reg */
+		return CG_INSN_IJMP;
 	return CG_INSN_NONE;
 }
 
-static enum cg_insn decode_a64(const struct cg_elf *e, uint64_t ret_pc, uint64_t *target)
+static enum cg_insn decode_a64(const unsigned char *end, size_t avail, uint64_t ret_pc,
+			       uint64_t *target)
 {
-	const unsigned char *p = cg_elf_code_at(e, ret_pc - 4, 4);
+	const unsigned char *p = last(end, avail, 4);
 	uint32_t insn, op;
 	int64_t imm;
 
@@ -54,6 +64,8 @@ static enum cg_insn decode_a64(const struct cg_elf *e, uint64_t ret_pc, uint64_t
 	if (op != 0x94000000u && op != 0x14000000u) {	/* bl / b imm26 */
 		if ((insn & 0xfffffc1fu) == 0xd63f0000u)	/* blr xN */
 			return CG_INSN_ICALL;
+		if ((insn & 0xfffffc1fu) == 0xd61f0000u)	/* br xN */
+			return CG_INSN_IJMP;
 		return CG_INSN_NONE;
 	}
 	imm = (int32_t)((insn & 0x03ffffffu) << 6) >> 4;	/* sign-extend imm26 * 4 */
@@ -136,34 +148,51 @@ static enum cg_insn decode_arm32(uint32_t insn, uint64_t ret_pc, uint64_t *targe
 	return CG_INSN_NONE;
 }
 
-static enum cg_insn decode_arm(const struct cg_elf *e, uint64_t ret_pc, uint64_t *target)
+static enum cg_insn decode_arm(const unsigned char *end, size_t avail, bool thumb,
+			       uint64_t ret_pc, uint64_t *target)
 {
-	const unsigned char *p = cg_elf_code_at(e, ret_pc - 4, 4);
+	const unsigned char *p = last(end, avail, 4);
 	enum cg_insn k;
 
 	if (!p)
 		return CG_INSN_NONE;
-	if (!cg_elf_thumb_at(e, ret_pc - 2))
+	if (!thumb)
 		return decode_arm32((uint32_t)le32(p), ret_pc, target);
 	/* a 32-bit branch first: its second halfword is no 16-bit branch */
 	k = decode_thumb32(p, ret_pc, target);
 	return k != CG_INSN_NONE ? k : decode_thumb16(le16(p + 2), ret_pc, target);
 }
 
-enum cg_insn cg_decode_before(const struct cg_elf *e, uint64_t ret_pc, uint64_t *target)
+enum cg_insn cg_decode_insn(uint16_t machine, bool thumb, const unsigned char *end,
+			    size_t avail, uint64_t ret_pc, uint64_t *target)
 {
-	if (ret_pc < 8)
-		return CG_INSN_NONE;
-	switch (e->machine) {
+	switch (machine) {
 	case EM_X86_64:
 	case EM_386:
-		return decode_x86(e, ret_pc, target);
+		return decode_x86(end, avail, ret_pc, target);
 	case EM_AARCH64:
-		return decode_a64(e, ret_pc, target);
+		return decode_a64(end, avail, ret_pc, target);
 	case EM_ARM:
-		return decode_arm(e, ret_pc, target);
+		return decode_arm(end, avail, thumb, ret_pc, target);
 	}
 	return CG_INSN_NONE;
+}
+
+enum cg_insn cg_decode_before(const struct cg_elf *e, uint64_t ret_pc, uint64_t *target)
+{
+	const unsigned char *p = NULL;
+	size_t n;
+
+	if (ret_pc < 8)
+		return CG_INSN_NONE;
+	/* the longest run of one section's bytes ending at ret_pc, up to the
+	 * longest instruction decoded (x86 jcc rel32) */
+	for (n = 6; n && !(p = cg_elf_code_at(e, ret_pc - n, n)); n--)
+		;
+	if (!p)
+		return CG_INSN_NONE;
+	return cg_decode_insn(e->machine, cg_elf_thumb_at(e, ret_pc - 2), p + n, n, ret_pc,
+			      target);
 }
 
 unsigned cg_jump_len_at(const struct cg_elf *e, uint64_t pc)

@@ -92,24 +92,35 @@ static enum cg_insn classify(cs_arch arch, const cs_insn *in)
 	}
 }
 
-static void record(struct cg_disasm *d, const cs_insn *in, enum cg_insn kind)
+bool cg_disasm_classify(cs_arch arch, const cs_insn *in, struct cg_dcall *out)
 {
-	struct cg_dcall *c;
+	enum cg_insn kind = classify(arch, in);
 	uint64_t target = 0;
 
+	if (kind == CG_INSN_NONE)
+		return false;
 	if (!parse_target(in->op_str, &target)) {
 		if (kind == CG_INSN_JMP && is_jump_table(in->op_str))
-			return;
+			return false;
 		/* ARM "bx lr" is a return, not a branch to another function */
 		if (kind == CG_INSN_JMP && !strcmp(in->op_str, "lr"))
-			return;
+			return false;
 		kind = kind == CG_INSN_CALL ? CG_INSN_ICALL : CG_INSN_IJMP;
 	}
+	out->site = in->address + in->size;
+	out->target = target;
+	out->kind = (uint8_t)kind;
+	return true;
+}
+
+static void record(struct cg_disasm *d, const cs_insn *in, cs_arch arch)
+{
+	struct cg_dcall c;
+
+	if (!cg_disasm_classify(arch, in, &c))
+		return;
 	SP_ALLOC_GROW(d->calls, d->ncalls + 1, d->calls_cap);
-	c = &d->calls[d->ncalls++];
-	c->site = in->address + in->size;
-	c->target = target;
-	c->kind = (uint8_t)kind;
+	d->calls[d->ncalls++] = c;
 }
 
 static void note_partial(struct cg_disasm *d, uint64_t addr)
@@ -129,15 +140,11 @@ static bool scan_run(struct cg_disasm *d, csh cs, cs_arch arch, cs_insn *in,
 	if (!code)
 		return true;
 	while (left) {
-		enum cg_insn kind;
-
 		/* data in the code, or an instruction capstone lacks:
 		 * what follows may hide calls */
 		if (!cs_disasm_iter(cs, &code, &left, &pc, in))
 			return false;
-		kind = classify(arch, in);
-		if (kind != CG_INSN_NONE)
-			record(d, in, kind);
+		record(d, in, arch);
 	}
 	return true;
 }

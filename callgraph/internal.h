@@ -190,6 +190,9 @@ struct cg_disasm {
 bool cg_disasm_supported(const struct cg_elf *e);
 /* capstone's architecture and mode for this ELF (Thumb when asked). */
 int cg_cs_setup(const struct cg_elf *e, bool thumb, cs_arch *arch, cs_mode *mode);
+/* The call, jump or indirect branch one decoded instruction is, in *out;
+ * false for other instructions, returns and jump-table jumps. */
+bool cg_disasm_classify(cs_arch arch, const cs_insn *in, struct cg_dcall *out);
 int cg_disasm_start(struct cg_disasm *d, const struct cg_elf *e, struct sp_err *err);
 int cg_disasm_finish(struct cg_disasm *d, const char *path, struct sp_err *err);
 void cg_disasm_release(struct cg_disasm *d);
@@ -257,10 +260,18 @@ int cg_red_zone_scan(csh cs, const uint8_t *code, size_t size, uint64_t addr,
 /* build.c */
 int cg_build(struct cg_image *img, struct sp_err *err);
 uint32_t cg_func_containing(const struct cg_image *img, uint64_t addr);
+/* The function a direct branch (enum cg_insn kind) from caller enters:
+ * start is the one whose entry is its target, inside the one containing
+ * the target (SP_NONE when unknown); SP_NONE when it stays in caller. */
+uint32_t cg_branch_enters(enum cg_insn kind, uint32_t caller, uint32_t start, uint32_t inside);
 
 /* decode.c */
 /* What instruction ends just before ret_pc, and its target for direct ones. */
 enum cg_insn cg_decode_before(const struct cg_elf *e, uint64_t ret_pc, uint64_t *target);
+/* The same from the bytes alone: end[-avail] .. end[-1] are the code up to
+ * ret_pc; thumb says ARM code there is Thumb.  What the unit tests call. */
+enum cg_insn cg_decode_insn(uint16_t machine, bool thumb, const unsigned char *end,
+			    size_t avail, uint64_t ret_pc, uint64_t *target);
 /* The length of the direct jump at pc (a tail call DWARF places by its
  * DW_AT_call_pc), 0 when it is no direct jump this decoder knows. */
 unsigned cg_jump_len_at(const struct cg_elf *e, uint64_t pc);
