@@ -21,6 +21,7 @@
 #include "common/xalloc.h"
 #include "report/diff.h"
 #include "report/graphviz.h"
+#include "report/html.h"
 #include "report/report.h"
 #include "stackprof.h"
 #include "su/su.h"
@@ -52,6 +53,7 @@ struct options {
 	bool diff, has_growth_limit;	/* --diff OLD NEW, --fail-on-growth */
 	const char *diff_old, *diff_new;
 	uint64_t growth_limit;
+	const char *html;	/* --html FILE */
 };
 
 static const char usage_text[] =
@@ -108,6 +110,9 @@ static const char usage_text[] =
 "      --indirect=MODE  none (default: an indirect call is unbounded) or\n"
 "                       address-taken: it may call any function whose address\n"
 "                       the image takes; totals are then flagged assumed\n"
+"      --html FILE      write one self-contained HTML page: a sortable,\n"
+"                       filterable table, each row opening its worst path,\n"
+"                       and the call graph (as --svg) inline\n"
 "\n"
 "On a terminal, a run that takes over a second shows the compile units read\n"
 "on standard error (STACKPROF_PROGRESS_DELAY=SECONDS changes the second).\n"
@@ -119,6 +124,7 @@ enum {
 	OPT_GRAPH_TOP, OPT_CALLS, OPT_ENTRY_GLOB, OPT_KERNEL_SUMMARY,
 	OPT_DIFF, OPT_FAIL_ON_GROWTH, OPT_SARIF,
 	OPT_ANNOTATE, OPT_INDIRECT,
+	OPT_HTML,
 };
 
 static const struct option long_opts[] = {
@@ -148,6 +154,7 @@ static const struct option long_opts[] = {
 	{ "sarif", required_argument, NULL, OPT_SARIF },
 	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
 	{ "indirect", required_argument, NULL, OPT_INDIRECT },
+	{ "html", required_argument, NULL, OPT_HTML },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -279,6 +286,9 @@ static int parse_option(struct options *o, int c, const char *arg)
 		return 0;
 	case OPT_INDIRECT:
 		return parse_indirect(arg, &o->indirect_assumed);
+	case OPT_HTML:
+		o->html = arg;
+		return 0;
 	}
 	return bad_usage("%s", "invalid option");
 }
@@ -536,7 +546,7 @@ static int resolve_entries(const struct sp_graph *g, const struct options *o,
  * exit 2 leaves no output behind; stdout comes last for the same reason.
  * One graphviz context serves every picture (see report/graphviz.h).
  */
-enum { OUT_DOT, OUT_SVG, OUT_PNG, OUT_SARIF, OUT_REPORT, OUT__COUNT };
+enum { OUT_DOT, OUT_SVG, OUT_PNG, OUT_SARIF, OUT_HTML, OUT_REPORT, OUT__COUNT };
 
 static int write_one(struct sp_gv *gv, const struct sp_graph *g,
 		     const struct options *o, const struct sp_report_opts *ro,
@@ -551,6 +561,8 @@ static int write_one(struct sp_gv *gv, const struct sp_graph *g,
 
 	if (which == OUT_SARIF)
 		return sp_report_sarif(g, ro, fp, err);
+	if (which == OUT_HTML)
+		return sp_report_html(gv, g, ro, &go, fp, err);
 	if (which != OUT_REPORT)
 		return sp_gv_render(gv, g, &go, formats[which], fp, err);
 	if (o->json)
@@ -563,12 +575,13 @@ static int write_one(struct sp_gv *gv, const struct sp_graph *g,
 static int write_outputs(const struct sp_graph *g, const struct options *o,
 			 const struct sp_report_opts *ro, struct sp_err *err)
 {
-	const char *paths[OUT__COUNT] = { o->dot, o->svg, o->png, o->sarif, o->output };
+	const char *paths[OUT__COUNT] = { o->dot, o->svg, o->png, o->sarif, o->html,
+					  o->output };
 	struct sp_atomic out[OUT__COUNT] = { { 0 } };
 	struct sp_gv *gv = NULL;
 	int i, ret = -1;
 
-	if ((o->svg || o->png) && !(gv = sp_gv_new(err)))
+	if ((o->svg || o->png || o->html) && !(gv = sp_gv_new(err)))
 		return -1;
 	for (i = 0; i < OUT__COUNT; i++) {
 		if (!paths[i] && i != OUT_REPORT)
