@@ -28,6 +28,7 @@ done
 vg tests/data/bad/not-elf.txt
 vg samples/chain/chain tests/data/bad/garbage.su
 vg --budget 1 samples/chain/chain
+vg --html "$out/p.html" samples/recursion/recursion
 # --annotate and --indirect=address-taken (t1100, t1110); names that
 # match nothing take the error path
 printf 'calls dispatch op_double op_negate\nframe printf 1K\nentry main 1M\n' >"$out/a.ann"
