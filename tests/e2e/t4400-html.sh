@@ -7,6 +7,7 @@
 . tests/e2e/lib.sh
 need_sample chain
 need_sample recursion
+need_sample tailcall
 CHECK="python3 tests/e2e/html_check.py"
 
 bin=samples/chain/chain
@@ -46,6 +47,15 @@ spec=sort:name,sort:total,expand:main,filter:level
 browser --dump-dom "file://$page#selftest=$spec" >"$OUT/dom.html" ||
 	fail "chromium --dump-dom failed: $(tail -3 "$OUT/chromium.log")"
 $CHECK dom "$OUT/dom.html" "$OUT/page.json" "$main" "$spec" || fail "page in chromium (above)"
+
+# tail calls: each callee's frame replaces its caller's on the stack
+run_sp --html "$OUT/tail.html" --json -o "$OUT/tail.json" samples/tailcall/tailcall
+expect_rc 0 "tailcall --html"
+tramp=$(oracle_value tailcall trampoline)
+spec=sort:name,sort:total,expand:trampoline,filter:big
+browser --dump-dom "file://$(cd "$OUT" && pwd)/tail.html#selftest=$spec" >"$OUT/tail-dom.html" ||
+	fail "chromium --dump-dom tail.html failed"
+$CHECK dom "$OUT/tail-dom.html" "$OUT/tail.json" "$tramp" "$spec" || fail "tailcall page in chromium (above)"
 
 browser --screenshot="$OUT/page.png" --window-size=1280,900 \
 	"file://$page#selftest=expand:main" >/dev/null || fail "chromium --screenshot failed"
