@@ -95,6 +95,26 @@ static void add_paths(const struct sp_graph *g, uint32_t id, json_object *o)
 	free(kinds);
 }
 
+/* Every edge out of the function, one per callee and kind (the graph
+ * merged DWARF's and the code's), so that a reader can check the graph. */
+static json_object *calls_array(const struct sp_graph *g, const struct sp_func *f)
+{
+	json_object *a = json_object_new_array_ext((int)f->edge_count);
+	uint32_t i;
+
+	for (i = f->edge_first; i < f->edge_first + f->edge_count; i++) {
+		const struct sp_edge *e = &g->edges[i];
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "name", json_str(sp_func_label(&g->funcs[e->to])));
+		json_object_object_add(c, "file", json_str(g->funcs[e->to].file));
+		json_object_object_add(c, "tail", json_object_new_boolean(e->kind == SP_EDGE_TAIL));
+		json_object_object_add(c, "via", via_name(e->flags));
+		json_object_array_add(a, c);
+	}
+	return a;
+}
+
 static void add_reason(void *ctx, const char *reason)
 {
 	json_object_array_add(ctx, json_object_new_string(reason));
@@ -125,6 +145,7 @@ static json_object *func_object(const struct sp_graph *g, uint32_t id)
 			       json_object_new_boolean(f->flags & SP_F_RECURSIVE));
 	json_object_object_add(o, "assumed", json_object_new_boolean(r->assumed));
 	add_paths(g, id, o);
+	json_object_object_add(o, "calls", calls_array(g, f));
 	sp_reasons(g, id, add_reason, reasons);
 	json_object_object_add(o, "reasons", reasons);
 	return o;
