@@ -116,7 +116,9 @@ static const char usage_text[] =
 "\n"
 "On a terminal, a run that takes over a second shows the compile units read\n"
 "on standard error (STACKPROF_PROGRESS_DELAY=SECONDS changes the second).\n"
-"Exit status: 0 success, 1 stack budget exceeded, 2 bad input or usage.\n";
+"Exit status: 0 success, 1 stack budget exceeded, 2 bad input or usage.\n"
+"In a make build: include PREFIX/share/stackprof/stackprof.mk for a\n"
+"`make stack-check` that fails over STACK_BUDGET (see stackprof(1)).\n";
 
 enum {
 	OPT_SU_DIR = 256, OPT_ENTRY, OPT_JSON, OPT_TOP, OPT_BUDGET, OPT_ALLOW_UNB,
