@@ -107,27 +107,45 @@ static void elf_read_symtab(struct cg_elf *e, struct sp_graph *g, Elf_Scn *scn,
 	}
 }
 
-/* x86-64 PLT stubs are 16 bytes each, in .rela.plt order: in .plt.sec
- * from its start (IBT builds), else in .plt after the one-stub header. */
+/* Where the n stubs are, in .rela.plt order.  x86-64: 16 bytes each, in
+ * .plt.sec from its start (IBT builds), else in .plt after the one-stub
+ * header.  AArch64: in .plt after a 32-byte header, 16 bytes each, or 24
+ * with BTI/PAC: the section's size tells which.  False when unknown. */
+static bool plt_layout(struct cg_elf *e, size_t n, uint64_t plt, uint64_t plt_size,
+		       uint64_t plt_sec)
+{
+	if (e->machine == EM_X86_64) {
+		e->plt_stride = 16;
+		e->plt_base = plt_sec ? plt_sec : plt + 16;
+		return true;
+	}
+	if (e->machine != EM_AARCH64 || !n || plt_size < 32)
+		return false;
+	e->plt_stride = (plt_size - 32) / n;
+	e->plt_base = plt + 32;
+	return (e->plt_stride == 16 || e->plt_stride == 24) &&
+	       (plt_size - 32) % n == 0;
+}
+
 static void elf_read_plt(struct cg_elf *e, struct sp_graph *g, Elf_Scn *rela,
-			 uint64_t plt, uint64_t plt_sec)
+			 uint64_t plt, uint64_t plt_size, uint64_t plt_sec)
 {
 	GElf_Shdr sh, dsh;
 	Elf_Data *d, *dd;
 	Elf_Scn *dyn;
 	size_t i, n;
 
-	if (e->machine != EM_X86_64 || !rela || !gelf_getshdr(rela, &sh) || !sh.sh_entsize)
+	if (!rela || !gelf_getshdr(rela, &sh) || !sh.sh_entsize)
 		return;
 	dyn = elf_getscn(e->elf, sh.sh_link);
 	d = elf_getdata(rela, NULL);
 	if (!dyn || !gelf_getshdr(dyn, &dsh) || !d || !(dd = elf_getdata(dyn, NULL)))
 		return;
 	n = sh.sh_size / sh.sh_entsize;
+	if (!plt_layout(e, n, plt, plt_size, plt_sec))
+		return;
 	e->plt_names = sp_xcalloc(n, sizeof(*e->plt_names));
 	e->nplt = n;
-	e->plt_stride = 16;
-	e->plt_base = plt_sec ? plt_sec : plt + 16;
 	for (i = 0; i < n; i++) {
 		GElf_Rela r;
 		GElf_Sym sym;
@@ -342,7 +360,7 @@ static int elf_scan_sections(struct cg_elf *e, struct sp_graph *g,
 {
 	size_t shstrndx, code_cap = 0, sym_cap = 0;
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL, *rela_plt = NULL;
-	uint64_t plt = 0, plt_sec = 0;
+	uint64_t plt = 0, plt_size = 0, plt_sec = 0;
 	GElf_Shdr sh, symsh;
 
 	if (elf_getshdrstrndx(e->elf, &shstrndx))
@@ -366,11 +384,11 @@ static int elf_scan_sections(struct cg_elf *e, struct sp_graph *g,
 		if ((sh.sh_flags & SHF_EXECINSTR) && sh.sh_size)
 			elf_add_code(e, &code_cap, scn, &sh, name);
 		if (name && !strcmp(name, ".plt"))
-			plt = sh.sh_addr;
+			plt = sh.sh_addr, plt_size = sh.sh_size;
 		else if (name && !strcmp(name, ".plt.sec"))
 			plt_sec = sh.sh_addr;
 	}
-	elf_read_plt(e, g, rela_plt, plt, plt_sec);
+	elf_read_plt(e, g, rela_plt, plt, plt_size, plt_sec);
 	/* .dynsym only when stripped of .symtab: it lacks the local functions */
 	if (!symtab)
 		symtab = dynsym;

@@ -162,12 +162,17 @@ ARM_JUMP = re.compile(r'\sb(?:eq|ne|cs|cc|hs|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al
                       r'(?:\.[nw])?\s+[0-9a-f]+ <([^>+]+)>\s*$')
 X86_CALL = re.compile(r'\scall\s+[0-9a-f]+ <([^>+]+)>\s*$')
 ARM_CALL = re.compile(r'\sblx?\s+[0-9a-f]+ <([^>+]+)>\s*$')
+A64_JUMP = re.compile(r'\sb(?:\.(?:eq|ne|cs|cc|hs|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al))?'
+                      r'\s+[0-9a-f]+ <([^>+]+)>\s*$')
+A64_CALL = re.compile(r'\sbl\s+[0-9a-f]+ <([^>+]+)>\s*$')
 EM_ARM = 40
+EM_AARCH64 = 183
 
 
 def objdump_for(elf):
     """The objdump that reads elf's machine code, its jump and its call
-    patterns: the host's for x86, arm-none-eabi-objdump for 32-bit ARM."""
+    patterns: the host's for x86, arm-none-eabi-objdump for 32-bit ARM,
+    aarch64-linux-gnu-objdump for AArch64."""
     try:
         with open(elf, 'rb') as fp:
             head = fp.read(20)
@@ -178,6 +183,8 @@ def objdump_for(elf):
     machine = int.from_bytes(head[18:20], 'little' if head[5] == 1 else 'big')
     if machine == EM_ARM:
         return 'arm-none-eabi-objdump', ARM_JUMP, ARM_CALL
+    if machine == EM_AARCH64:
+        return 'aarch64-linux-gnu-objdump', A64_JUMP, A64_CALL
     return 'objdump', X86_JUMP, X86_CALL
 
 
@@ -356,7 +363,7 @@ class Graph:
 
     def objdump_tails(self, elf):
         """Tail calls: a jump to the entry of another function (x86 jmp,
-        ARM/Thumb b, b.w, b<cond>), unless the caller also calls it: then
+        ARM/Thumb b, b.w, b<cond>, AArch64 b, b.<cond>), unless the caller also calls it: then
         the callee's frame sits on top of the caller's at that call."""
         _, jump, call = objdump_for(elf)
         func = None
