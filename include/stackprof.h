@@ -160,9 +160,12 @@ uint32_t sp_graph_add_cu(struct sp_graph *g);
 void sp_graph_finalize(struct sp_graph *g);
 const char *sp_intern(struct sp_graph *g, const char *s);
 
+/* A function without edges gives an empty loop without touching
+ * g->edges, which is NULL in a graph that has none (NULL + 0 is
+ * undefined in C; found by fuzz_elf). */
 #define sp_func_for_each_edge(g, f, e) \
-	for ((e) = (g)->edges + (f)->edge_first; \
-	     (e) < (g)->edges + (f)->edge_first + (f)->edge_count; (e)++)
+	for ((e) = (f)->edge_count ? (g)->edges + (f)->edge_first : NULL; \
+	     (e) && (e) < (g)->edges + (f)->edge_first + (f)->edge_count; (e)++)
 
 /* Causes that make a total unbounded (as opposed to partial). */
 static inline bool sp_cause_unbounded(enum sp_cause c)

@@ -359,7 +359,8 @@ static void gv_add_edges(struct gv_view *v)
 	const struct sp_graph *g = v->g;
 	const struct sp_edge *e;
 
-	for (e = g->edges; e < g->edges + g->nedges; e++) {
+	/* g->edges is NULL in a graph without edges (NULL + 0 is undefined) */
+	for (e = g->edges; e && e < g->edges + g->nedges; e++) {
 		Agnode_t *from, *to;
 
 		if (!gv_valid(g, e->from) || !gv_valid(g, e->to))

@@ -84,6 +84,26 @@ static void test_graph_finalize_dedups(void **state)
 	sp_graph_release(&g);
 }
 
+/* A graph without edges keeps g->edges NULL: the loop must not form
+ * NULL + 0 (undefined in C; check-asan runs this under UBSan). */
+static void test_for_each_edge_without_edges(void **state)
+{
+	struct sp_graph g;
+	const struct sp_edge *e;
+	unsigned n = 0;
+	uint32_t a;
+
+	(void)state;
+	sp_graph_init(&g);
+	a = sp_graph_add_func(&g);
+	sp_graph_finalize(&g);
+	assert_null(g.edges);
+	sp_func_for_each_edge(&g, &g.funcs[a], e)
+		n++;
+	assert_int_equal(n, 0);
+	sp_graph_release(&g);
+}
+
 static void test_atomic_commit_and_abort(void **state)
 {
 	char dir[] = "/tmp/sp-atomicXXXXXX", path[64], bad[96];
@@ -154,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_intern_equal_pointers),
 		cmocka_unit_test(test_u64map),
 		cmocka_unit_test(test_graph_finalize_dedups),
+		cmocka_unit_test(test_for_each_edge_without_edges),
 		cmocka_unit_test(test_atomic_commit_and_abort),
 		cmocka_unit_test(test_atomic_device_in_place),
 	};
