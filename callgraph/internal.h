@@ -74,8 +74,13 @@ struct cg_elf {
 
 int cg_elf_open(struct cg_elf *e, struct sp_graph *g, const char *path, struct sp_err *err);
 /* Refuse a .debug_rnglists/.debug_loclists table header that does not fit
- * (libdwarf 20210528 frees twice on one): "'PATH': corrupt SECTION section". */
+ * (libdwarf 20210528 frees twice on one), or a DWARF 5 .debug_line file
+ * entry naming a directory past the table's end (its dwarf_srcfiles
+ * reads one past the array): "'PATH': corrupt SECTION section". */
 int cg_check_dwarf_lists(const struct cg_elf *e, const char *path, struct sp_err *err);
+/* lines_check.c: false when a DWARF 5 line table header in the
+ * .debug_line contents P names a directory it does not have */
+bool cg_lines_ok(const unsigned char *p, uint64_t size);
 void cg_elf_close(struct cg_elf *e);
 /* Bytes of code at addr (at least len of them), or NULL. */
 const unsigned char *cg_elf_code_at(const struct cg_elf *e, uint64_t addr, size_t len);

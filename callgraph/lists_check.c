@@ -6,7 +6,8 @@
  * and libdwarf never sees it.  Each table: unit_length (4 bytes, or
  * 0xffffffff + 8), version 5, address size 4 or 8, segment selector
  * size 0, offset_entry_count offsets, all inside the section.
- * (Compressed sections are left to libdwarf.)
+ * (Compressed sections are left to libdwarf.)  .debug_line goes to
+ * lines_check.c from the same loop.
  */
 #include "callgraph/internal.h"
 
@@ -64,6 +65,7 @@ int cg_check_dwarf_lists(const struct cg_elf *e, const char *path, struct sp_err
 	if (elf_getshdrstrndx(e->elf, &shstrndx))
 		return 0;	/* elf_scan_sections has reported it already */
 	while ((scn = elf_nextscn(e->elf, scn))) {
+		bool (*ok)(const unsigned char *p, uint64_t size);
 		const char *name;
 		Elf_Data *d;
 
@@ -71,10 +73,16 @@ int cg_check_dwarf_lists(const struct cg_elf *e, const char *path, struct sp_err
 		    (sh.sh_flags & SHF_COMPRESSED))
 			continue;
 		name = elf_strptr(e->elf, shstrndx, sh.sh_name);
-		if (!name || (strcmp(name, ".debug_rnglists") && strcmp(name, ".debug_loclists")))
+		if (!name)
+			continue;
+		if (!strcmp(name, ".debug_rnglists") || !strcmp(name, ".debug_loclists"))
+			ok = lists_ok;
+		else if (!strcmp(name, ".debug_line"))
+			ok = cg_lines_ok;	/* lines_check.c */
+		else
 			continue;
 		d = elf_getdata(scn, NULL);
-		if (!d || d->d_size != sh.sh_size || !lists_ok(d->d_buf, d->d_size))
+		if (!d || d->d_size != sh.sh_size || !ok(d->d_buf, d->d_size))
 			return sp_err_set(err, "'%s': corrupt %s section", path, name);
 	}
 	return 0;
