@@ -7,6 +7,7 @@
  *	cg_cfi_frames(img, g, false);		frames from CFI where .su has none
  *	cg_red_zones(img, g, &err);		x86-64 leaves' red zone
  *	cg_describe_dynamic(img, g, &err);	name the VLA behind dynamic frames
+ *	cg_find_vlas(img, g, &err);		--vla: every VLA and alloca user
  *	cg_close(img);
  */
 #ifndef SP_CALLGRAPH_H
@@ -66,6 +67,11 @@ void cg_cfi_frames(struct cg_image *img, struct sp_graph *g, bool compare_su);
 /* x86-64: set red_zone of every leaf that uses stack below %rsp; nothing
  * when a compile unit of the image was built with -mno-red-zone. */
 int cg_red_zones(struct cg_image *img, struct sp_graph *g, struct sp_err *err);
+/* --vla: append to g->vlas every variable-length array of the image's
+ * frames (DWARF array types whose bound is not a data constant, in the
+ * function or inlined into it) and every dynamic frame without one
+ * (alloca).  After su_match(): the frame qualifiers tell alloca. */
+int cg_find_vlas(struct cg_image *img, struct sp_graph *g, struct sp_err *err);
 const struct cg_stats *cg_stats(const struct cg_image *img);
 /*
  * Several images in one graph (vmlinux and its modules): a call to an

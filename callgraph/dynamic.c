@@ -18,8 +18,11 @@
  */
 #include "callgraph/internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 #include "callgraph/dwarf_compat.h"
 
@@ -55,27 +58,202 @@ static Dwarf_Die ref_die(struct cg_image *img, Dwarf_Die die, Dwarf_Half at)
 	return out;
 }
 
-/* A subrange bound that is a reference or an expression: a VLA. */
-static bool bound_is_dynamic(Dwarf_Die sub)
+/* ---- the bound of a subrange ---- */
+
+/* What a bound says, worst last: an array is a VLA when any bound is
+ * more than a constant of a data form. */
+enum bound {
+	BOUND_FIXED = 0,	/* a constant of a data form, or none: not a VLA */
+	BOUND_FOLDED,		/* an expression or variable that is a constant */
+	BOUND_FRAME,		/* read from a frame slot (-O0) */
+	BOUND_RUNTIME,		/* computed at run time */
+};
+
+static bool read_uleb(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	unsigned shift = 0;
+
+	for (*v = 0; *p < end && shift < 64; shift += 7) {
+		unsigned char b = *(*p)++;
+
+		*v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return true;
+	}
+	return false;
+}
+
+static bool read_sleb(const unsigned char **p, const unsigned char *end, int64_t *v)
+{
+	uint64_t u = 0;
+	unsigned shift = 0;
+	unsigned char b = 0x80;
+
+	while (*p < end && shift < 64 && (b & 0x80)) {
+		b = *(*p)++;
+		u |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+	}
+	if (b & 0x80)
+		return false;
+	if (shift < 64 && (b & 0x40))
+		u |= ~(uint64_t)0 << shift;
+	*v = (int64_t)u;
+	return true;
+}
+
+static bool read_fixed(const unsigned char **p, const unsigned char *end, unsigned n,
+		       bool is_signed, int64_t *v)
+{
+	uint64_t u = 0;
+	unsigned i;
+
+	if ((size_t)(end - *p) < n)
+		return false;
+	for (i = 0; i < n; i++)	/* little-endian: x86 and ARM as built here */
+		u |= (uint64_t)(*p)[i] << (8 * i);
+	if (is_signed && n < 8 && (u >> (8 * n - 1)) & 1)
+		u |= ~(uint64_t)0 << (8 * n);
+	*p += n;
+	*v = (int64_t)u;
+	return true;
+}
+
+/* A DWARF expression pushing one constant: DW_OP_lit*, DW_OP_const*,
+ * maybe DW_OP_stack_value after it (GCC's folded max() is DW_OP_const1u 70). */
+static bool expr_constant(const unsigned char *p, const unsigned char *end, int64_t *v)
+{
+	static const struct { unsigned char op, len; bool is_signed; } ops[] = {
+		{ DW_OP_const1u, 1, false }, { DW_OP_const1s, 1, true },
+		{ DW_OP_const2u, 2, false }, { DW_OP_const2s, 2, true },
+		{ DW_OP_const4u, 4, false }, { DW_OP_const4s, 4, true },
+		{ DW_OP_const8u, 8, false }, { DW_OP_const8s, 8, true },
+	};
+	unsigned char op;
+	uint64_t u;
+	size_t i;
+	bool ok = false;
+
+	if (p >= end)
+		return false;
+	op = *p++;
+	if (op >= DW_OP_lit0 && op <= DW_OP_lit31) {
+		*v = op - DW_OP_lit0;
+		ok = true;
+	} else if (op == DW_OP_constu) {
+		ok = read_uleb(&p, end, &u) && u <= INT64_MAX;
+		*v = (int64_t)u;
+	} else if (op == DW_OP_consts) {
+		ok = read_sleb(&p, end, v);
+	}
+	for (i = 0; !ok && i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (op == ops[i].op)
+			ok = read_fixed(&p, end, ops[i].len, ops[i].is_signed, v);
+	if (ok && p < end && *p == DW_OP_stack_value)
+		p++;
+	return ok && p == end;
+}
+
+static enum bound expr_bound(const unsigned char *p, size_t len, int64_t *v)
+{
+	const unsigned char *end = p + len;
+	int64_t off;
+
+	if (expr_constant(p, end, v))
+		return BOUND_FOLDED;
+	/* -O0 keeps every variable in the frame, the bound too: GCC's
+	 * "DW_OP_fbreg N; DW_OP_deref" */
+	if (len && *p == DW_OP_fbreg) {
+		p++;
+		if (read_sleb(&p, end, &off) && p < end && *p == DW_OP_deref)
+			return BOUND_FRAME;
+	}
+	return BOUND_RUNTIME;
+}
+
+static enum bound attr_expr_bound(struct cg_image *img, Dwarf_Attribute a,
+				  Dwarf_Half form, int64_t *v)
+{
+	Dwarf_Unsigned len = 0;
+	Dwarf_Ptr ptr = NULL;
+	Dwarf_Block *blk = NULL;
+	Dwarf_Error derr = NULL;
+	enum bound b = BOUND_RUNTIME;
+
+	if (form == DW_FORM_exprloc) {
+		if (dwarf_formexprloc(a, &len, &ptr, &derr) == DW_DLV_OK)
+			b = expr_bound(ptr, (size_t)len, v);
+	} else if (dwarf_formblock(a, &blk, &derr) == DW_DLV_OK) {
+		b = expr_bound(blk->bl_data, (size_t)blk->bl_len, v);
+		dwarf_dealloc(img->dbg, blk, DW_DLA_BLOCK);
+	}
+	if (derr)
+		dwarf_dealloc_error(img->dbg, derr);
+	return b;
+}
+
+/* A bound that names a variable: GCC's artificial one at -O2, clang's
+ * __vla_expr.  Folded when the variable is a DW_AT_const_value. */
+static enum bound ref_bound(struct cg_image *img, Dwarf_Die sub, Dwarf_Half at, int64_t *v)
+{
+	Dwarf_Die var = ref_die(img, sub, at);
+	Dwarf_Attribute a;
+	Dwarf_Error derr = NULL;
+	enum bound b = BOUND_RUNTIME;
+
+	if (!var)
+		return b;
+	if (die_attr(var, DW_AT_const_value, &a)) {
+		Dwarf_Signed sv = 0;
+
+		if (dwarf_formsdata(a, &sv, &derr) == DW_DLV_OK) {
+			*v = (int64_t)sv;
+			b = BOUND_FOLDED;
+		}
+		else if (derr)
+			dwarf_dealloc_error(img->dbg, derr);
+		dwarf_dealloc(img->dbg, a, DW_DLA_ATTR);
+	}
+	dwarf_dealloc_die(var);
+	return b;
+}
+
+/* One subrange: the kind of its bound and, when constant, its element
+ * count (*count, 0 when unknown). */
+static enum bound subrange_bound(struct cg_image *img, Dwarf_Die sub, uint64_t *count)
 {
 	static const Dwarf_Half ats[] = { DW_AT_upper_bound, DW_AT_count };
 	size_t i;
 
+	*count = 0;
 	for (i = 0; i < sizeof(ats) / sizeof(ats[0]); i++) {
 		Dwarf_Attribute a;
 		Dwarf_Half form = 0;
 		Dwarf_Error derr = NULL;
 		enum Dwarf_Form_Class cls;
+		enum bound b = BOUND_FIXED;
+		int64_t v = -1;
+		Dwarf_Signed sv = -1;
 
 		if (!die_attr(sub, ats[i], &a))
 			continue;
 		dwarf_whatform(a, &form, &derr);
 		cls = dwarf_get_form_class(5, ats[i], 8, form);
-		if (cls == DW_FORM_CLASS_REFERENCE || cls == DW_FORM_CLASS_EXPRLOC ||
-		    cls == DW_FORM_CLASS_BLOCK)
-			return true;
+		if (cls == DW_FORM_CLASS_REFERENCE)
+			b = ref_bound(img, sub, ats[i], &v);
+		else if (cls == DW_FORM_CLASS_EXPRLOC || cls == DW_FORM_CLASS_BLOCK)
+			b = attr_expr_bound(img, a, form, &v);
+		else if (dwarf_formsdata(a, &sv, &derr) == DW_DLV_OK)
+			v = (int64_t)sv;
+		if (derr)
+			dwarf_dealloc_error(img->dbg, derr);
+		dwarf_dealloc(img->dbg, a, DW_DLA_ATTR);
+		/* count = upper_bound + 1: C arrays start at 0 */
+		if (v >= 0 && (ats[i] == DW_AT_count || v < INT64_MAX))
+			*count = (uint64_t)v + (ats[i] == DW_AT_upper_bound);
+		return b;
 	}
-	return false;
+	return BOUND_FIXED;
 }
 
 static bool is_qualifier(Dwarf_Half tag)
@@ -103,25 +281,86 @@ static Dwarf_Die bare_type(struct cg_image *img, Dwarf_Die die)
 	return type;
 }
 
-static bool type_is_vla(struct cg_image *img, Dwarf_Die var)
+static uint64_t type_bytes(struct cg_image *img, Dwarf_Die die)
 {
-	Dwarf_Die type = bare_type(img, var), child = NULL;
+	Dwarf_Die type = bare_type(img, die);
+	Dwarf_Attribute a;
+	uint64_t bytes = 0;
+
+	if (!type)
+		return 0;
+	if (die_attr(type, DW_AT_byte_size, &a)) {
+		bytes = cg_attr_udata(img->dbg, a);
+		dwarf_dealloc(img->dbg, a, DW_DLA_ATTR);
+	}
+	dwarf_dealloc_die(type);
+	return bytes;
+}
+
+/* Fold the bounds of an array's subranges: the worst kind, and the
+ * element count when every bound is constant (0 otherwise). */
+static enum bound array_bound(struct cg_image *img, Dwarf_Die array, uint64_t *elems)
+{
+	Dwarf_Die child = NULL, next;
+	Dwarf_Error derr = NULL;
+	enum bound worst = BOUND_FIXED;
+	int n;
+
+	*elems = 1;
+	if (dwarf_child(array, &child, &derr) != DW_DLV_OK)
+		return BOUND_FIXED;
+	for (n = 0; n < MAX_DEPTH; n++) {
+		Dwarf_Half tag = 0;
+		uint64_t count;
+
+		if (dwarf_tag(child, &tag, &derr) == DW_DLV_OK &&
+		    tag == DW_TAG_subrange_type) {
+			enum bound b = subrange_bound(img, child, &count);
+
+			if (b > worst)
+				worst = b;
+			if (__builtin_mul_overflow(*elems, count, elems))
+				*elems = 0;
+		}
+		if (cg_sibling(img->dbg, child, &next, &derr) != DW_DLV_OK)
+			break;
+		dwarf_dealloc_die(child);
+		child = next;
+	}
+	dwarf_dealloc_die(child);
+	return worst;
+}
+
+/* Is var's type (qualifiers off) an array with a bound beyond a data
+ * constant?  Fills v->kind and, for a folded bound, v->bytes. */
+static bool type_is_vla(struct cg_image *img, Dwarf_Die var, struct sp_vla *v)
+{
+	static const enum sp_vla_kind kinds[] = {
+		[BOUND_FOLDED] = SP_VLA_CONSTANT, [BOUND_FRAME] = SP_VLA_FRAME,
+		[BOUND_RUNTIME] = SP_VLA_RUNTIME,
+	};
+	Dwarf_Die type = bare_type(img, var);
 	Dwarf_Half tag = 0;
 	Dwarf_Error derr = NULL;
-	bool vla = false;
+	enum bound b = BOUND_FIXED;
+	uint64_t elems = 0;
 
 	if (!type)
 		return false;
-	if (dwarf_tag(type, &tag, &derr) == DW_DLV_OK && tag == DW_TAG_array_type &&
-	    dwarf_child(type, &child, &derr) == DW_DLV_OK) {
-		vla = bound_is_dynamic(child);
-		dwarf_dealloc_die(child);
+	if (dwarf_tag(type, &tag, &derr) == DW_DLV_OK && tag == DW_TAG_array_type)
+		b = array_bound(img, type, &elems);
+	if (b != BOUND_FIXED) {
+		v->kind = kinds[b];
+		v->bytes = 0;
+		if (b == BOUND_FOLDED &&
+		    __builtin_mul_overflow(elems, type_bytes(img, type), &v->bytes))
+			v->bytes = 0;
 	}
 	dwarf_dealloc_die(type);
-	return vla;
+	return b != BOUND_FIXED;
 }
 
-static void describe_var(struct cg_image *img, uint32_t cu, Dwarf_Die var, struct vla *out)
+static void describe_var(struct cg_image *img, uint32_t cu, Dwarf_Die var, struct sp_vla *out)
 {
 	Dwarf_Die named = var, origin = ref_die(img, var, DW_AT_abstract_origin);
 	Dwarf_Attribute a;
@@ -136,6 +375,10 @@ static void describe_var(struct cg_image *img, uint32_t cu, Dwarf_Die var, struc
 		out->line = (uint32_t)cg_attr_udata(img->dbg, a);
 		dwarf_dealloc(img->dbg, a, DW_DLA_ATTR);
 	}
+	if (die_attr(named, DW_AT_decl_column, &a)) {
+		out->col = (uint32_t)cg_attr_udata(img->dbg, a);
+		dwarf_dealloc(img->dbg, a, DW_DLA_ATTR);
+	}
 	if (die_attr(named, DW_AT_decl_file, &a)) {
 		out->file = cg_cu_file(img, cu, cg_attr_udata(img->dbg, a));
 		dwarf_dealloc(img->dbg, a, DW_DLA_ATTR);
@@ -144,40 +387,46 @@ static void describe_var(struct cg_image *img, uint32_t cu, Dwarf_Die var, struc
 		dwarf_dealloc_die(origin);
 }
 
-static bool var_is_vla(struct cg_image *img, Dwarf_Die var)
+static bool var_is_vla(struct cg_image *img, Dwarf_Die var, struct sp_vla *v)
 {
 	Dwarf_Die origin;
-	bool vla = type_is_vla(img, var);
+	bool vla = type_is_vla(img, var, v);
 
 	if (vla)
 		return true;
 	origin = ref_die(img, var, DW_AT_abstract_origin);
 	if (origin) {
-		vla = type_is_vla(img, origin);
+		vla = type_is_vla(img, origin, v);
 		dwarf_dealloc_die(origin);
 	}
 	return vla;
 }
 
-static bool find_vla(struct cg_image *img, uint32_t cu, Dwarf_Die parent, int depth,
-		     struct vla *out)
+/* Called for each VLA of a frame; returns true to stop the walk. */
+typedef bool (*vla_fn)(void *ctx, const struct sp_vla *v);
+
+/* The VLAs of a function's DIE subtree: its blocks and the callees
+ * inlined into it (their VLAs live in this frame). */
+static bool walk_vlas(struct cg_image *img, uint32_t func, uint32_t cu, Dwarf_Die parent,
+		      int depth, vla_fn fn, void *ctx)
 {
 	Dwarf_Die child = NULL, next;
 	Dwarf_Error derr = NULL;
-	bool found = false;
+	bool stop = false;
 
 	if (depth > MAX_DEPTH || dwarf_child(parent, &child, &derr) != DW_DLV_OK)
 		return false;
-	while (!found) {
+	while (!stop) {
 		Dwarf_Half tag = 0;
+		struct sp_vla v = { .func = func };
 
 		if (dwarf_tag(child, &tag, &derr) == DW_DLV_OK) {
-			if (tag == DW_TAG_variable && var_is_vla(img, child)) {
-				describe_var(img, cu, child, out);
-				found = true;
+			if (tag == DW_TAG_variable && var_is_vla(img, child, &v)) {
+				describe_var(img, cu, child, &v);
+				stop = fn(ctx, &v);
 			} else if (tag == DW_TAG_lexical_block ||
 				   tag == DW_TAG_inlined_subroutine) {
-				found = find_vla(img, cu, child, depth + 1, out);
+				stop = walk_vlas(img, func, cu, child, depth + 1, fn, ctx);
 			}
 		}
 		if (cg_sibling(img->dbg, child, &next, &derr) != DW_DLV_OK)
@@ -186,10 +435,30 @@ static bool find_vla(struct cg_image *img, uint32_t cu, Dwarf_Die parent, int de
 		child = next;
 	}
 	dwarf_dealloc_die(child);
-	return found;
+	return stop;
 }
 
-static const char *cause_text(struct cg_image *img, const struct vla *v)
+/* Walk the VLAs of function i; false when it has no DIE to read. */
+static bool func_vlas(struct cg_image *img, uint32_t i, vla_fn fn, void *ctx)
+{
+	const struct sp_func *f = &img->g->funcs[i];
+	Dwarf_Die die = NULL;
+	Dwarf_Error derr = NULL;
+
+	if (!f->die || f->cu == SP_NONE ||
+	    dwarf_offdie_b(img->dbg, f->die, true, &die, &derr) != DW_DLV_OK)
+		return false;
+	walk_vlas(img, i, f->cu, die, 0, fn, ctx);
+	dwarf_dealloc_die(die);
+	return true;
+}
+
+static bool is_dynamic(const struct sp_func *f)
+{
+	return f->qual == SP_QUAL_DYNAMIC || f->qual == SP_QUAL_BOUNDED;
+}
+
+static const char *cause_text(struct cg_image *img, const struct sp_vla *v)
 {
 	char buf[512];
 	const char *file = v->file ? strrchr(v->file, '/') : NULL;
@@ -289,6 +558,12 @@ static void code_cause(struct cg_image *img, const struct sp_func *f, struct cod
 	cs_close(&cs);
 }
 
+/* GCC's "dynamic,bounded" for a call's pushed stack arguments. */
+static bool only_pushes_args(const struct sp_func *f, const struct code_cause *c)
+{
+	return c->pushed && !c->alloca && f->qual == SP_QUAL_BOUNDED;
+}
+
 static const char *no_vla_text(struct cg_image *img, const struct sp_func *f)
 {
 	struct code_cause c;
@@ -296,7 +571,7 @@ static const char *no_vla_text(struct cg_image *img, const struct sp_func *f)
 	uint32_t callee;
 
 	code_cause(img, f, &c);
-	if (!c.pushed || c.alloca || f->qual != SP_QUAL_BOUNDED)
+	if (!only_pushes_args(f, &c))
 		return sp_intern(img->g, "alloca() or a dynamic stack adjustment "
 					 "(no variable-length array in DWARF)");
 	callee = c.callee ? sp_u64map_get(&img->func_by_addr, c.callee) : SP_NONE;
@@ -308,6 +583,12 @@ static const char *no_vla_text(struct cg_image *img, const struct sp_func *f)
 	return sp_intern(img->g, buf);
 }
 
+static bool keep_first(void *ctx, const struct sp_vla *v)
+{
+	*(struct sp_vla *)ctx = *v;
+	return true;
+}
+
 int cg_describe_dynamic(struct cg_image *img, struct sp_graph *g, struct sp_err *err)
 {
 	uint32_t i;
@@ -315,20 +596,58 @@ int cg_describe_dynamic(struct cg_image *img, struct sp_graph *g, struct sp_err 
 	(void)err;	/* an unreadable subtree only loses the cause's name */
 	for (i = img->func_first; i < img->func_end && i < g->nfuncs; i++) {
 		struct sp_func *f = &g->funcs[i];
-		Dwarf_Die die = NULL;
-		Dwarf_Error derr = NULL;
-		struct vla v = { 0 };
+		struct sp_vla v = { .func = SP_NONE };
 
-		if ((f->qual != SP_QUAL_DYNAMIC && f->qual != SP_QUAL_BOUNDED) || !f->die ||
-		    f->cu == SP_NONE)
+		if (!is_dynamic(f) || !func_vlas(img, i, keep_first, &v))
 			continue;
-		if (dwarf_offdie_b(img->dbg, f->die, true, &die, &derr) != DW_DLV_OK)
-			continue;
-		if (find_vla(img, f->cu, die, 0, &v))
+		if (v.func != SP_NONE)
 			f->dyn_cause = cause_text(img, &v);
 		else
 			f->dyn_cause = no_vla_text(img, f);
-		dwarf_dealloc_die(die);
+	}
+	return 0;
+}
+
+struct collect {
+	struct sp_graph *g;
+	uint32_t found;		/* VLAs of the current function */
+};
+
+static bool append_vla(void *ctx, const struct sp_vla *v)
+{
+	struct collect *c = ctx;
+	struct sp_graph *g = c->g;
+
+	SP_ALLOC_GROW(g->vlas, g->nvlas + 1, g->vlas_cap);
+	g->vlas[g->nvlas++] = *v;
+	c->found++;
+	return false;
+}
+
+int cg_find_vlas(struct cg_image *img, struct sp_graph *g, struct sp_err *err)
+{
+	uint32_t i;
+
+	(void)err;
+	for (i = img->func_first; i < img->func_end && i < g->nfuncs; i++) {
+		const struct sp_func *f = &g->funcs[i];
+		struct collect c = { .g = g };
+		struct sp_vla v = { .func = i, .kind = SP_VLA_ALLOCA };
+
+		struct code_cause code;
+
+		func_vlas(img, i, append_vla, &c);
+		if (c.found || !is_dynamic(f))
+			continue;
+		code_cause(img, f, &code);
+		if (only_pushes_args(f, &code))
+			continue;
+		/* a dynamic frame without a VLA: alloca(), which leaves no
+		 * trace in DWARF; place it at the function */
+		v.file = f->file;
+		v.line = f->line;
+		v.col = f->col;
+		append_vla(&c, &v);
 	}
 	return 0;
 }

@@ -126,6 +126,25 @@ struct sp_cu {
 	uint16_t dwarf_version;
 };
 
+/* What DWARF says about a variable-length array's bound (--vla). */
+enum sp_vla_kind {
+	SP_VLA_RUNTIME = 0,	/* bound computed at run time: a real VLA */
+	SP_VLA_CONSTANT,	/* a VLA in the source that the optimiser sized
+				 * at compile time (kernel max()): "accidental" */
+	SP_VLA_FRAME,		/* bound read from the frame: -O0, cannot tell */
+	SP_VLA_ALLOCA,		/* dynamic frame without any VLA: alloca() */
+};
+
+/* One VLA (or alloca user), found by cg_find_vlas(). */
+struct sp_vla {
+	uint32_t func;		/* the function whose frame holds it */
+	const char *name;	/* variable, NULL for SP_VLA_ALLOCA */
+	const char *file;	/* its declaration (the function's for alloca) */
+	uint32_t line, col;
+	enum sp_vla_kind kind;
+	uint64_t bytes;		/* the array's size when SP_VLA_CONSTANT, else 0 */
+};
+
 struct sp_graph {
 	struct sp_arena arena;	/* nodes' strings and small data */
 	struct sp_strtab strs;	/* interned names and paths */
@@ -138,6 +157,8 @@ struct sp_graph {
 	uint32_t nedges, edges_cap;
 	struct sp_cu *cus;
 	uint32_t ncus, cus_cap;
+	struct sp_vla *vlas;	/* filled only by cg_find_vlas() (--vla) */
+	uint32_t nvlas, vlas_cap;
 
 	/* .su statistics, filled by su_match() */
 	uint32_t su_rows;	/* rows read */

@@ -18,6 +18,7 @@ void sp_graph_release(struct sp_graph *g)
 	free(g->funcs);
 	free(g->edges);
 	free(g->cus);
+	free(g->vlas);
 	sp_arena_release(&g->arena);
 	sp_strtab_release(&g->strs);
 	memset(g, 0, sizeof(*g));
