@@ -613,13 +613,30 @@ struct collect {
 	uint32_t found;		/* VLAs of the current function */
 };
 
+/* DWARF's decl_file is comp_dir/name; the function's file may be .su's
+ * shorter spelling of the same file: report that one, as other tables do. */
+static const char *same_file(const char *vla_file, const char *func_file)
+{
+	size_t n, m;
+
+	if (!vla_file || !func_file || vla_file == func_file)
+		return vla_file;
+	n = strlen(vla_file);
+	m = strlen(func_file);
+	if (m < n && vla_file[n - m - 1] == '/' && !strcmp(vla_file + n - m, func_file))
+		return func_file;
+	return vla_file;
+}
+
 static bool append_vla(void *ctx, const struct sp_vla *v)
 {
 	struct collect *c = ctx;
 	struct sp_graph *g = c->g;
 
 	SP_ALLOC_GROW(g->vlas, g->nvlas + 1, g->vlas_cap);
-	g->vlas[g->nvlas++] = *v;
+	g->vlas[g->nvlas] = *v;
+	g->vlas[g->nvlas].file = same_file(v->file, g->funcs[v->func].file);
+	g->nvlas++;
 	c->found++;
 	return false;
 }

@@ -23,6 +23,7 @@
 #include "report/graphviz.h"
 #include "report/html.h"
 #include "report/report.h"
+#include "report/vla.h"
 #include "stackprof.h"
 #include "su/su.h"
 
@@ -54,6 +55,8 @@ struct options {
 	const char *diff_old, *diff_new;
 	uint64_t growth_limit;
 	const char *html;	/* --html FILE */
+	bool vla;		/* --vla[=table|warnings] */
+	enum sp_vla_format vla_format;
 };
 
 static const char usage_text[] =
@@ -113,6 +116,11 @@ static const char usage_text[] =
 "      --html FILE      write one self-contained HTML page: a sortable,\n"
 "                       filterable table, each row opening its worst path,\n"
 "                       and the call graph (as --svg) inline\n"
+"      --vla[=FORMAT]   list every variable-length array and alloca() user\n"
+"                       (run-time, accidental: folded to a constant, or bound\n"
+"                       read from the frame at -O0) with its function's worst\n"
+"                       case, worst first; FORMAT table (default) or warnings\n"
+"                       (-Wvla style FILE:LINE:COL lines); --json for JSON\n"
 "\n"
 "On a terminal, a run that takes over a second shows the compile units read\n"
 "on standard error (STACKPROF_PROGRESS_DELAY=SECONDS changes the second).\n"
@@ -127,6 +135,7 @@ enum {
 	OPT_DIFF, OPT_FAIL_ON_GROWTH, OPT_SARIF,
 	OPT_ANNOTATE, OPT_INDIRECT,
 	OPT_HTML,
+	OPT_VLA,
 };
 
 static const struct option long_opts[] = {
@@ -157,6 +166,7 @@ static const struct option long_opts[] = {
 	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
 	{ "indirect", required_argument, NULL, OPT_INDIRECT },
 	{ "html", required_argument, NULL, OPT_HTML },
+	{ "vla", optional_argument, NULL, OPT_VLA },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -210,6 +220,18 @@ static int parse_indirect(const char *s, bool *assumed)
 		*assumed = true;
 	else
 		return bad_usage("invalid --indirect '%s' (none or address-taken)", s);
+	return 0;
+}
+
+static int parse_vla(const char *s, struct options *o)
+{
+	o->vla = true;
+	if (!s || !strcmp(s, "table"))
+		o->vla_format = SP_VLA_TABLE;
+	else if (!strcmp(s, "warnings"))
+		o->vla_format = SP_VLA_WARNINGS;
+	else
+		return bad_usage("invalid --vla '%s' (table or warnings)", s);
 	return 0;
 }
 
@@ -291,6 +313,8 @@ static int parse_option(struct options *o, int c, const char *arg)
 	case OPT_HTML:
 		o->html = arg;
 		return 0;
+	case OPT_VLA:
+		return parse_vla(arg, o);
 	}
 	return bad_usage("%s", "invalid option");
 }
@@ -509,6 +533,8 @@ static int load(struct sp_graph *g, const struct options *o,
 		cg_cfi_frames(imgs[i], g, o->verbose);
 		if (cg_red_zones(imgs[i], g, err) || cg_describe_dynamic(imgs[i], g, err))
 			goto out;
+		if (o->vla && cg_find_vlas(imgs[i], g, err))
+			goto out;
 		if (o->kernel_summary)
 			cg_mark_kernel_entries(imgs[i], g);
 	}
@@ -567,6 +593,8 @@ static int write_one(struct sp_gv *gv, const struct sp_graph *g,
 		return sp_report_html(gv, g, ro, &go, fp, err);
 	if (which != OUT_REPORT)
 		return sp_gv_render(gv, g, &go, formats[which], fp, err);
+	if (o->vla)
+		return sp_report_vla(g, o->json ? SP_VLA_JSON : o->vla_format, fp, err);
 	if (o->json)
 		return sp_report_json(g, ro, fp, err);
 	if (o->kernel_summary)
