@@ -20,7 +20,13 @@ struct walk_cu {
 	uint32_t cu;		/* graph CU index */
 	uint16_t version;
 	uint64_t base;		/* CU base address for DWARF 4 range lists */
+	uint8_t *sib_by_abbrev;	/* NULL or SIB_ABBREVS entries, see has_sibling */
 };
+
+/* Abbreviation codes whose DW_AT_sibling presence is remembered per CU:
+ * GCC numbers a CU's abbreviations from 1 and uses a few hundred. */
+#define SIB_ABBREVS 1024
+enum { SIB_UNKNOWN, SIB_NO, SIB_YES };
 
 int cg_dwarf_err(struct cg_image *img, Dwarf_Error derr, struct sp_err *err,
 		 const char *what)
@@ -32,36 +38,117 @@ int cg_dwarf_err(struct cg_image *img, Dwarf_Error derr, struct sp_err *err,
 	return -1;
 }
 
+static int die_off(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Off *off)
+{
+	Dwarf_Error derr = NULL;
+
+	if (dwarf_dieoffset(die, off, &derr) == DW_DLV_OK)
+		return 0;
+	if (derr)
+		dwarf_dealloc_error(dbg, derr);
+	return -1;
+}
+
+/* Whether die has a DW_AT_sibling.  Every DIE of one abbreviation has the
+ * same attributes, so the answer is kept per code: asking each DIE cost a
+ * tenth of a kernel run. */
+static bool has_sibling(Dwarf_Debug dbg, Dwarf_Die die, uint8_t *by_abbrev)
+{
+	Dwarf_Error derr = NULL;
+	Dwarf_Bool yes = false;
+	int code = dwarf_die_abbrev_code(die);
+	bool cached = by_abbrev && code > 0 && code < SIB_ABBREVS;
+
+	if (cached && by_abbrev[code] != SIB_UNKNOWN)
+		return by_abbrev[code] == SIB_YES;
+	if (dwarf_hasattr(die, DW_AT_sibling, &yes, &derr) != DW_DLV_OK) {
+		if (derr)
+			dwarf_dealloc_error(dbg, derr);
+		return false;
+	}
+	if (cached)
+		by_abbrev[code] = yes ? SIB_YES : SIB_NO;
+	return yes;
+}
+
+static int next_sibling(Dwarf_Debug dbg, Dwarf_Die die, bool checked, uint8_t *by_abbrev,
+			Dwarf_Die *next, Dwarf_Error *derr, int depth);
+
+/* Whether libdwarf can step over die's subtree without looping.  To find
+ * the sibling of a DIE with children and no DW_AT_sibling, libdwarf
+ * 20210528 walks the subtree, jumping over each inner DIE's children by
+ * its DW_AT_sibling; one that points at its own DIE sends it round
+ * forever (found by fuzz_elf).  GCC omits DW_AT_sibling only on a last
+ * child, so this walks few subtrees of real DWARF. */
+static bool subtree_skippable(Dwarf_Debug dbg, Dwarf_Die die, uint8_t *by_abbrev,
+			      int depth)
+{
+	Dwarf_Die child = NULL, next;
+	Dwarf_Error derr = NULL;
+	Dwarf_Half has_children = 0;
+	int res;
+
+	if (dwarf_die_abbrev_children_flag(die, &has_children) != DW_DLV_OK ||
+	    !has_children)
+		return true;
+	if (depth > MAX_DIE_DEPTH)
+		return false;
+	/* libdwarf jumps by die's own DW_AT_sibling; next_sibling checks where */
+	if (has_sibling(dbg, die, by_abbrev))
+		return true;
+	res = dwarf_child(die, &child, &derr);
+	while (res == DW_DLV_OK) {
+		res = next_sibling(dbg, child, false, by_abbrev, &next, &derr, depth + 1);
+		dwarf_dealloc_die(child);
+		child = next;
+	}
+	if (derr)
+		dwarf_dealloc_error(dbg, derr);
+	return res == DW_DLV_NO_ENTRY;
+}
+
 /* libdwarf 20210528 refuses a DW_AT_sibling that points before its DIE
- * but follows one pointing at the DIE itself forever; offsets that only
- * grow end every walk */
-int cg_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *next, Dwarf_Error *derr)
+ * but follows one pointing at the DIE itself forever, at the top
+ * (offsets that only grow end every walk) or deep inside a subtree it
+ * skips (subtree_skippable).  checked: every child of die was stepped
+ * over by this function already, so its subtree is known to be safe. */
+static int next_sibling(Dwarf_Debug dbg, Dwarf_Die die, bool checked, uint8_t *by_abbrev,
+			Dwarf_Die *next, Dwarf_Error *derr, int depth)
 {
 	Dwarf_Off here = 0, there = 0;
-	int res = dwarf_siblingof_b(dbg, die, true, next, derr);
+	int res;
 
+	*next = NULL;
+	if (die && !checked && !subtree_skippable(dbg, die, by_abbrev, depth))
+		return DW_DLV_ERROR;
+	res = dwarf_siblingof_b(dbg, die, true, next, derr);
 	if (res != DW_DLV_OK || !die)
 		return res;
-	if (dwarf_dieoffset(die, &here, derr) == DW_DLV_OK &&
-	    dwarf_dieoffset(*next, &there, derr) == DW_DLV_OK && there > here)
+	if (!die_off(dbg, die, &here) && !die_off(dbg, *next, &there) && there > here)
 		return DW_DLV_OK;
 	dwarf_dealloc_die(*next);
 	*next = NULL;
 	return DW_DLV_ERROR;
 }
 
+int cg_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *next, Dwarf_Error *derr)
+{
+	return next_sibling(dbg, die, false, NULL, next, derr, 0);
+}
+
 const char *cg_cu_file(struct cg_image *img, uint32_t cu, Dwarf_Unsigned n)
 {
 	const struct cg_cu_files *f;
-	Dwarf_Signed i;
+	Dwarf_Unsigned i;
 
 	if (cu < img->cu_first || cu - img->cu_first >= img->ncus_own)
 		return NULL;
 	f = &img->files[cu - img->cu_first];
-	if (!f->names || n < (Dwarf_Unsigned)f->base)
+	if (!f->names || n < (Dwarf_Unsigned)f->base || f->count <= 0)
 		return NULL;
-	i = (Dwarf_Signed)(n - (Dwarf_Unsigned)f->base);
-	if (i >= f->count)
+	/* unsigned: a DW_AT_decl_file near 2^64 must not wrap to a negative index */
+	i = n - (Dwarf_Unsigned)f->base;
+	if (i >= (Dwarf_Unsigned)f->count)
 		return NULL;
 	return f->names[i];
 }
@@ -432,6 +519,7 @@ static int read_site(struct cg_image *img, Dwarf_Die die, uint32_t sub, struct s
 static int walk_children(struct cg_image *img, Dwarf_Die parent, const struct walk_cu *wc,
 			 uint32_t sub, int depth, struct sp_err *err);
 
+/* -1 on error, 1 when die's children were walked, else 0 */
 static int visit(struct cg_image *img, Dwarf_Die die, const struct walk_cu *wc,
 		 uint32_t sub, int depth, struct sp_err *err)
 {
@@ -447,7 +535,7 @@ static int visit(struct cg_image *img, Dwarf_Die die, const struct walk_cu *wc,
 			return -1;
 		if (img->subs[sub].declaration)
 			return 0;
-		return walk_children(img, die, wc, sub, depth + 1, err);
+		return walk_children(img, die, wc, sub, depth + 1, err) ? -1 : 1;
 	case DW_TAG_call_site:
 	case DW_TAG_GNU_call_site:
 		return read_site(img, die, sub, err);
@@ -456,7 +544,7 @@ static int visit(struct cg_image *img, Dwarf_Die die, const struct walk_cu *wc,
 	case DW_TAG_try_block:
 	case DW_TAG_catch_block:
 	case DW_TAG_namespace:
-		return walk_children(img, die, wc, sub, depth + 1, err);
+		return walk_children(img, die, wc, sub, depth + 1, err) ? -1 : 1;
 	}
 	return 0;
 }
@@ -464,13 +552,11 @@ static int visit(struct cg_image *img, Dwarf_Die die, const struct walk_cu *wc,
 static int sibling_err(struct cg_image *img, Dwarf_Die die, struct sp_err *err)
 {
 	Dwarf_Off off = 0;
-	Dwarf_Error derr = NULL;
 
-	if (dwarf_dieoffset(die, &off, &derr) != DW_DLV_OK && derr)
-		dwarf_dealloc_error(img->dbg, derr);
+	die_off(img->dbg, die, &off);
 	dwarf_dealloc_die(die);
-	return sp_err_set(err, "'%s': corrupt DWARF: the DW_AT_sibling of the DIE at "
-			  "0x%llx does not point past it", img->path, (unsigned long long)off);
+	return sp_err_set(err, "'%s': corrupt DWARF: a DW_AT_sibling at or under the DIE at "
+			  "0x%llx does not point past its DIE", img->path, (unsigned long long)off);
 }
 
 static int walk_children(struct cg_image *img, Dwarf_Die parent, const struct walk_cu *wc,
@@ -478,17 +564,18 @@ static int walk_children(struct cg_image *img, Dwarf_Die parent, const struct wa
 {
 	Dwarf_Die child = NULL, next;
 	Dwarf_Error derr = NULL;
-	int res;
+	int res, walked;
 
 	if (depth > MAX_DIE_DEPTH)
 		return sp_err_set(err, "'%s': DWARF DIEs nested too deeply", img->path);
 	res = dwarf_child(parent, &child, &derr);
 	while (res == DW_DLV_OK) {
-		if (visit(img, child, wc, sub, depth, err)) {
+		walked = visit(img, child, wc, sub, depth, err);
+		if (walked < 0) {
 			dwarf_dealloc_die(child);
 			return -1;
 		}
-		res = cg_sibling(img->dbg, child, &next, &derr);
+		res = next_sibling(img->dbg, child, walked, wc->sib_by_abbrev, &next, &derr, depth);
 		if (res == DW_DLV_ERROR && !derr)
 			return sibling_err(img, child, err);
 		dwarf_dealloc_die(child);
@@ -586,6 +673,7 @@ int cg_dwarf_walk(struct cg_image *img, struct sp_err *err)
 		Dwarf_Die cu_die = NULL;
 		Dwarf_Error derr = NULL;
 		struct walk_cu wc;
+		uint8_t sib_by_abbrev[SIB_ABBREVS] = { 0 };
 		int res;
 
 		res = dwarf_next_cu_header_d(img->dbg, true, &hlen, &version, &abbrev_off,
@@ -603,6 +691,7 @@ int cg_dwarf_walk(struct cg_image *img, struct sp_err *err)
 		if (res != DW_DLV_OK)
 			continue;
 		begin_cu(img, cu_die, version, &wc);
+		wc.sib_by_abbrev = sib_by_abbrev;
 		res = walk_children(img, cu_die, &wc, SP_NONE, 0, err);
 		dwarf_dealloc_die(cu_die);
 		if (res)

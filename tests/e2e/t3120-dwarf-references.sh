@@ -76,5 +76,5 @@ for m in sibling-far sibling-self sibling-back; do
 done
 run_sp "$OUT/sibling-self" "$su"
 expect_eq "sibling-self: names the DIE" \
-	"$(grep -c "the DW_AT_sibling of the DIE at 0x[0-9a-f]* does not point past it" "$OUT/stderr")" 1
+	"$(grep -c "a DW_AT_sibling at or under the DIE at 0x[0-9a-f]* does not point past its DIE" "$OUT/stderr")" 1
 finish
