@@ -107,8 +107,10 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 		sp_strbuf_addf(t, "unknown frame size for %s", sp_func_label(f));
 		return;
 	case SP_CAUSE_ASSUMED:
-		sp_strbuf_addf(t, "indirect call in %s: targets assumed "
-			       "(every address-taken function)", sp_func_label(f));
+		sp_strbuf_addf(t, "indirect call in %s: targets assumed (%s)", sp_func_label(f),
+			       f->flags & SP_F_INDIRECT_TYPED ?
+			       "the address-taken functions of its prototype" :
+			       "every address-taken function");
 		return;
 	case SP_CAUSE_DEPTH:
 		cycle_through(g, w, t);

@@ -76,7 +76,7 @@ static int apply_calls(struct sp_graph *g, const struct sp_annot *x,
 	}
 	for (i = 0; i < nfrom; i++) {
 		g->funcs[from[i]].flags |= SP_F_INDIRECT_ANNOTATED;
-		g->funcs[from[i]].flags &= ~SP_F_INDIRECT_ASSUMED;
+		g->funcs[from[i]].flags &= ~(SP_F_INDIRECT_ASSUMED | SP_F_INDIRECT_TYPED);
 	}
 	drop_assumed(g, from, nfrom);
 	return 0;
@@ -164,18 +164,55 @@ int sp_annot_apply(const struct sp_annots *a, struct sp_graph *g, struct sp_err 
 	return ret;
 }
 
+static int icall_cmp(const void *pa, const void *pb)
+{
+	const struct sp_icall *a = pa, *b = pb;
+
+	if (a->func != b->func)
+		return a->func < b->func ? -1 : 1;
+	return ((uintptr_t)a->proto > (uintptr_t)b->proto) -
+	       ((uintptr_t)a->proto < (uintptr_t)b->proto);
+}
+
+/* Can one of the call prototypes sites[0..n) reach f?  An unknown
+ * prototype matches every one. */
+static bool proto_matches(const struct sp_func *f, const struct sp_icall *sites, uint32_t n)
+{
+	uint32_t k;
+
+	if (!f->proto)
+		return true;
+	for (k = 0; k < n; k++)
+		if (sites[k].proto == f->proto)
+			return true;
+	return false;
+}
+
 uint32_t sp_assume_address_taken(struct sp_graph *g, const uint8_t *taken)
 {
-	uint32_t i, j, nfuncs = g->nfuncs, added = 0;
+	uint32_t i, j, nfuncs = g->nfuncs, added = 0, k = 0;
 
+	/* by caller: the typed sites of function i are one run */
+	if (g->nicalls)
+		qsort(g->icalls, g->nicalls, sizeof(*g->icalls), icall_cmp);
 	for (i = 0; i < nfuncs; i++) {
 		struct sp_func *f = &g->funcs[i];
+		const struct sp_icall *sites;
+		uint32_t n = 0;
 
+		while (k < g->nicalls && g->icalls[k].func < i)
+			k++;
+		sites = g->icalls + k;
+		while (k + n < g->nicalls && g->icalls[k + n].func == i)
+			n++;
 		if (!f->n_indirect || (f->flags & SP_F_INDIRECT_ANNOTATED))
 			continue;
 		f->flags |= SP_F_INDIRECT_ASSUMED;
+		/* one site without a type may call anything */
+		if (n >= f->n_indirect)
+			f->flags |= SP_F_INDIRECT_TYPED;
 		for (j = 0; j < nfuncs; j++)
-			if (taken[j]) {
+			if (taken[j] && (n < f->n_indirect || proto_matches(&g->funcs[j], sites, n))) {
 				add_flagged_edge(g, i, j, SP_EDGE_F_ASSUMED);
 				added++;
 			}

@@ -404,6 +404,11 @@ static void add_site_edge(struct resolver *r, const struct cg_site *site)
 indirect:
 	img->g->funcs[caller].n_indirect++;
 	img->stats.indirect++;
+	if (site->type) {
+		SP_ALLOC_GROW(img->icalls, img->nicalls + 1, img->icalls_cap);
+		img->icalls[img->nicalls].func = caller;
+		img->icalls[img->nicalls++].type = site->type;
+	}
 }
 
 /* ---- merging the disassembly ---- */

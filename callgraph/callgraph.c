@@ -171,6 +171,7 @@ void cg_close(struct cg_image *img)
 	cg_elf_close(&img->elf);
 	free(img->subs);
 	free(img->sites);
+	free(img->icalls);
 	free(img->xranges);
 	free(img->ranges);
 	if (img->sub_by_off.nslots)

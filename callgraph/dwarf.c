@@ -475,6 +475,9 @@ static void site_attr(struct cg_image *img, Dwarf_Attribute a, Dwarf_Half at,
 	case DW_AT_GNU_tail_call:
 		site->tail = attr_flag(dbg, a);
 		break;
+	case DW_AT_type:	/* DWARF 5: the type of the called function */
+		site->type = attr_ref(dbg, a);
+		break;
 	}
 }
 

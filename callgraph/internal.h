@@ -155,6 +155,7 @@ struct cg_site {
 	uint64_t call_pc;	/* DW_AT_call_pc: the call itself (Clang's tail calls) */
 	Dwarf_Off origin;	/* callee DIE, 0 if none */
 	uint64_t target;	/* constant target address, 0 if none */
+	Dwarf_Off type;		/* DW_AT_type: the called function's type, 0 if none */
 	uint32_t sub;		/* enclosing subprogram record */
 	bool tail;
 	bool computed;		/* DW_AT_call_target is an expression: indirect */
@@ -164,6 +165,12 @@ struct cg_site {
 struct cg_range {
 	uint64_t lo, hi;
 	uint32_t func;
+};
+
+/* An indirect call site with a DW_AT_type, for proto.c. */
+struct cg_icall {
+	uint32_t func;		/* the caller */
+	Dwarf_Off type;
 };
 
 struct cg_cu_files {		/* decl_file table of one CU */
@@ -220,6 +227,8 @@ struct cg_image {
 	struct sp_u64map sub_by_off;	/* DIE offset -> subs index */
 	struct cg_site *sites;
 	size_t nsites, sites_cap;
+	struct cg_icall *icalls;	/* indirect sites whose DWARF types the callee */
+	size_t nicalls, icalls_cap;
 	struct cg_range *xranges;	/* DW_AT_ranges beyond the first */
 	size_t nxranges, xranges_cap;
 	struct cg_cu_files *files;	/* per graph CU */

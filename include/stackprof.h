@@ -46,6 +46,8 @@ enum sp_frame_src {
 #define SP_F_INDIRECT_ASSUMED	(1u << 8) /* --indirect=address-taken gave its targets */
 #define SP_F_BUDGET		(1u << 9) /* --annotate 'entry': sp_func.budget applies */
 #define SP_F_DEPTH_BOUNDED	(1u << 10) /* set by analysis: its cycle has a rec_depth */
+#define SP_F_INDIRECT_TYPED	(1u << 11) /* its assumed targets were narrowed to the
+					    * prototypes its call sites name */
 
 /* Why a total is unbounded or partial; index into sp_result.witness. */
 enum sp_cause {
@@ -95,6 +97,8 @@ struct sp_func {
 	const char *dyn_cause;	/* e.g. "VLA 'buf' at a.c:5", NULL if unknown */
 	uint32_t flags;		/* SP_F_* */
 	uint32_t n_indirect;	/* indirect call sites in this function */
+	const char *proto;	/* interned prototype, "int(int,char*)", for
+				 * --indirect=address-taken; NULL if unknown */
 	uint32_t rec_depth;	/* --annotate 'recursion': most activations of
 				 * each function of its cycle, 0 when none */
 	uint64_t budget;	/* --annotate 'entry' budget, when SP_F_BUDGET */
@@ -145,6 +149,12 @@ struct sp_vla {
 	uint64_t bytes;		/* the array's size when SP_VLA_CONSTANT, else 0 */
 };
 
+/* An indirect call site whose DWARF names the called function's type. */
+struct sp_icall {
+	uint32_t func;		/* the caller */
+	const char *proto;	/* interned, as sp_func.proto */
+};
+
 struct sp_graph {
 	struct sp_arena arena;	/* nodes' strings and small data */
 	struct sp_strtab strs;	/* interned names and paths */
@@ -159,6 +169,8 @@ struct sp_graph {
 	uint32_t ncus, cus_cap;
 	struct sp_vla *vlas;	/* filled only by cg_find_vlas() (--vla) */
 	uint32_t nvlas, vlas_cap;
+	struct sp_icall *icalls;	/* --indirect=address-taken: typed sites */
+	uint32_t nicalls, icalls_cap;
 
 	/* .su statistics, filled by su_match() */
 	uint32_t su_rows;	/* rows read */
@@ -174,6 +186,7 @@ uint32_t sp_graph_add_func(struct sp_graph *g);
 void sp_graph_add_edge(struct sp_graph *g, uint32_t from, uint32_t to,
 		       enum sp_edge_kind kind, uint64_t pc);
 uint32_t sp_graph_add_cu(struct sp_graph *g);
+void sp_graph_add_icall(struct sp_graph *g, uint32_t func, const char *proto);
 /* Sort edges, drop duplicates (a CALL and a TAIL to the same callee stay
  * two edges; a duplicate keeps only the flags all copies share, so a real
  * call is never marked assumed), set edge_first/edge_count.  Call after

@@ -19,6 +19,7 @@ void sp_graph_release(struct sp_graph *g)
 	free(g->edges);
 	free(g->cus);
 	free(g->vlas);
+	free(g->icalls);
 	sp_arena_release(&g->arena);
 	sp_strtab_release(&g->strs);
 	memset(g, 0, sizeof(*g));
@@ -59,6 +60,13 @@ uint32_t sp_graph_add_cu(struct sp_graph *g)
 	SP_ALLOC_GROW(g->cus, (size_t)g->ncus + 1, g->cus_cap);
 	memset(&g->cus[g->ncus], 0, sizeof(g->cus[0]));
 	return g->ncus++;
+}
+
+void sp_graph_add_icall(struct sp_graph *g, uint32_t func, const char *proto)
+{
+	SP_ALLOC_GROW(g->icalls, (size_t)g->nicalls + 1, g->icalls_cap);
+	g->icalls[g->nicalls].func = func;
+	g->icalls[g->nicalls++].proto = proto;
 }
 
 static int edge_cmp(const void *pa, const void *pb)

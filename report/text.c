@@ -93,7 +93,8 @@ static void print_table(const struct sp_graph *g, const uint32_t *ids, size_t n,
 			break;
 	if (i < n)
 		fputs("  '~ N'  bounded by assumption: indirect calls reach every "
-		      "address-taken function\n", out);
+		      "address-taken function\n"
+		      "         (of the call's prototype, where DWARF types the call)\n", out);
 }
 
 /* The marks of a path frame, " [dynamic] [tail]", or "" for none; flags

@@ -501,12 +501,14 @@ static void assume_address_taken(struct sp_graph *g, struct cg_image *const *img
 
 	for (i = 0; i < n; i++)
 		cg_address_taken(imgs[i], g, taken);
+	for (i = 0; i < n; i++)
+		cg_indirect_prototypes(imgs[i], g, taken);
 	for (i = 0; i < g->nfuncs; i++)
 		ntaken += taken[i];
 	added = sp_assume_address_taken(g, taken);
 	if (verbose)
 		fprintf(stderr, "stackprof: %u address-taken functions, %u assumed "
-			"indirect call edges\n", ntaken, added);
+			"indirect call edges, %u call sites typed\n", ntaken, added, g->nicalls);
 	free(taken);
 }
 

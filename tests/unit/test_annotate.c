@@ -312,6 +312,59 @@ static void test_address_taken(void **state)
 	sp_graph_release(&g);
 }
 
+/* Typed call sites narrow the targets to their prototypes (and to the
+ * functions whose prototype is unknown); one untyped site widens them
+ * back to every taken function. */
+static void test_address_taken_by_prototype(void **state)
+{
+	struct sp_graph g;
+	struct sp_err err = { { 0 } };
+	uint32_t un, bin, two, a, b, c, u;
+	uint8_t taken[7] = { 0 };
+	struct reasons r = { .n = 0 };
+	const char *p_un, *p_bin;
+
+	(void)state;
+	sp_graph_init(&g);
+	p_un = sp_intern(&g, "int(int)");
+	p_bin = sp_intern(&g, "long(long,long)");
+	un = fs(&g, "apply_un", 16);
+	bin = fs(&g, "apply_bin", 16);
+	two = fs(&g, "two_sites", 16);
+	a = fs(&g, "inc", 100);
+	b = fs(&g, "add", 800);
+	c = fs(&g, "mul", 400);
+	u = fs(&g, "asm_thing", 10);	/* no DWARF: its prototype is unknown */
+	g.funcs[a].proto = p_un;
+	g.funcs[b].proto = p_bin;
+	g.funcs[c].proto = p_bin;
+	g.funcs[un].n_indirect = 1;
+	g.funcs[bin].n_indirect = 1;
+	g.funcs[two].n_indirect = 2;	/* one of them typed */
+	sp_graph_add_icall(&g, bin, p_bin);
+	sp_graph_add_icall(&g, two, p_un);
+	sp_graph_add_icall(&g, un, p_un);
+	sp_graph_finalize(&g);
+	taken[a] = taken[b] = taken[c] = taken[u] = 1;
+	assert_int_equal(sp_assume_address_taken(&g, taken), 2 + 3 + 4);
+	assert_int_equal(g.funcs[un].edge_count, 2);	/* inc, asm_thing */
+	assert_int_equal(g.edges[g.funcs[un].edge_first].to, a);
+	assert_int_equal(g.edges[g.funcs[un].edge_first + 1].to, u);
+	assert_int_equal(g.funcs[bin].edge_count, 3);	/* add, mul, asm_thing */
+	assert_int_equal(g.funcs[two].edge_count, 4);
+	assert_true(g.funcs[un].flags & SP_F_INDIRECT_TYPED);
+	assert_false(g.funcs[two].flags & SP_F_INDIRECT_TYPED);
+	assert_int_equal(sp_analyze(&g, &err), 0);
+	assert_int_equal(g.funcs[un].res.total, 16 + 100);
+	assert_int_equal(g.funcs[bin].res.total, 16 + 800);
+	assert_int_equal(g.funcs[two].res.total, 16 + 800);
+	sp_reasons(&g, un, collect_reason, &r);
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.text[0], "indirect call in apply_un: targets assumed "
+			    "(the address-taken functions of its prototype)");
+	sp_graph_release(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_recursion_depth),
 		cmocka_unit_test(test_recursion_without_depth),
 		cmocka_unit_test(test_address_taken),
+		cmocka_unit_test(test_address_taken_by_prototype),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
