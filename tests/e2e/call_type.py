@@ -11,30 +11,13 @@ abbreviation, so no offset moves.  DIEs are found by name and tag, never
 by offset, so another GCC's layout works too."""
 import re, sys
 
+from dwarf_asm import die_re, dies as read_dies, setref
+
 src, dst = sys.argv[1:3]
 want = dict(a.split("=", 1) for a in sys.argv[3:])
 lines = open(src).read().split("\n")
-die_re = re.compile(r"^(\s*\.uleb128\s+)(0x[0-9a-f]+)(\s+# \(DIE \((0x[0-9a-f]+)\) (DW_TAG_\w+)\))")
-attr_re = re.compile(r"^(\s*\.(?:long|4byte)\s+)(0x[0-9a-f]+)(\s+# (DW_AT_\w+).*)$")
-name_re = re.compile(r'# DW_AT_name: "(\w+)"|"(\w+)\\0"\s+# DW_AT_name')
 abbrev_re = re.compile(r"^\s*\.uleb128\s+(0x[0-9a-f]+)\s+# \(abbrev code\)")
-
-dies, cur = [], None
-for i, l in enumerate(lines):
-    m = die_re.match(l)
-    if m:
-        cur = {"line": i, "code": int(m.group(2), 16), "off": int(m.group(4), 16),
-               "tag": m.group(5), "attrs": {}, "name": None}
-        dies.append(cur)
-        continue
-    if cur is None:
-        continue
-    m = attr_re.match(l)
-    if m:
-        cur["attrs"].setdefault(m.group(4), i)
-    m = name_re.search(l)
-    if m and cur["name"] is None:
-        cur["name"] = m.group(1) or m.group(2)
+dies = read_dies(lines)
 
 def named(name, tags):
     for d in dies:
@@ -78,9 +61,7 @@ for d in dies:
         new_abbrevs.extend(body)
     m = die_re.match(lines[d["line"]])
     lines[d["line"]] = "%s%#x%s" % (m.group(1), code, m.group(3))
-    i = d["attrs"]["DW_AT_sibling"]
-    m = attr_re.match(lines[i])
-    lines[i] = "%s%#x\t# DW_AT_type" % (m.group(1), t["off"])
+    setref(lines, d, "DW_AT_sibling", t["off"], "DW_AT_type")
     typed += 1
 if typed < len(want):
     sys.exit("call_type.py: typed %d call sites for %d callers" % (typed, len(want)))
