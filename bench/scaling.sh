@@ -65,3 +65,11 @@ awk 'NR == 1 { for (i = 2; i <= 5; i++) b[i] = $i }
      { printf "%9s vs first: user %.2f  wall %.2f  RSS %.2f  instr %s\n", $1,
 	 $2 / b[2], $3 / b[3], $4 / b[4],
 	 ($5 == "-" || b[5] == "-") ? "-" : sprintf("%.2f", $5 / b[5]) }' "$tmp/rows"
+# The same as a + b*n: what each step up adds per function added (the
+# fixed start-up cost and base RSS cancel out), against the first step's
+awk 'NR > 1 { d = $1 - n
+	u = ($2 * $1 - pu * n) / d; w = ($3 * $1 - pw * n) / d; r = ($4 * $1 - pr * n) / d
+	if (!bu) { bu = u; bw = w; br = r }
+	printf "%9s marginal: user %.2f us/fn (%.2f)  wall %.2f (%.2f)  RSS %.0f B/fn (%.2f)\n",
+		$1, u, u / bu, w, w / bw, r, r / br }
+     { n = $1; pu = $2; pw = $3; pr = $4 }' "$tmp/rows"

@@ -22,39 +22,32 @@ void sp_strtab_init(struct sp_strtab *t)
 	t->nslots = 1024;
 	t->count = 0;
 	t->slots = sp_xcalloc(t->nslots, sizeof(*t->slots));
-	t->hashes = sp_xcalloc(t->nslots, sizeof(*t->hashes));
 }
 
 void sp_strtab_release(struct sp_strtab *t)
 {
 	sp_arena_release(&t->arena);
 	free(t->slots);
-	free(t->hashes);
 	t->slots = NULL;
-	t->hashes = NULL;
 	t->nslots = t->count = 0;
 }
 
 static void strtab_grow(struct sp_strtab *t)
 {
 	size_t n = t->nslots * 2, i;
-	const char **slots = sp_xcalloc(n, sizeof(*slots));
-	uint32_t *hashes = sp_xcalloc(n, sizeof(*hashes));
+	struct sp_strslot *slots = sp_xcalloc(n, sizeof(*slots));
 
 	for (i = 0; i < t->nslots; i++) {
 		size_t j;
 
-		if (!t->slots[i])
+		if (!t->slots[i].s)
 			continue;
-		for (j = t->hashes[i] & (n - 1); slots[j]; j = (j + 1) & (n - 1))
+		for (j = t->slots[i].hash & (n - 1); slots[j].s; j = (j + 1) & (n - 1))
 			;
 		slots[j] = t->slots[i];
-		hashes[j] = t->hashes[i];
 	}
 	free(t->slots);
-	free(t->hashes);
 	t->slots = slots;
-	t->hashes = hashes;
 	t->nslots = n;
 }
 
@@ -65,13 +58,14 @@ const char *sp_strtab_intern(struct sp_strtab *t, const char *s, size_t len)
 
 	if ((t->count + 1) * 2 > t->nslots)
 		strtab_grow(t);
-	for (j = h & (t->nslots - 1); t->slots[j]; j = (j + 1) & (t->nslots - 1)) {
-		if (t->hashes[j] == h && !strncmp(t->slots[j], s, len) &&
-		    t->slots[j][len] == '\0')
-			return t->slots[j];
+	for (j = h & (t->nslots - 1); t->slots[j].s; j = (j + 1) & (t->nslots - 1)) {
+		const char *q = t->slots[j].s;
+
+		if (t->slots[j].hash == h && !strncmp(q, s, len) && q[len] == '\0')
+			return q;
 	}
-	t->slots[j] = sp_arena_strndup(&t->arena, s, len);
-	t->hashes[j] = h;
+	t->slots[j].s = sp_arena_strndup(&t->arena, s, len);
+	t->slots[j].hash = h;
 	t->count++;
-	return t->slots[j];
+	return t->slots[j].s;
 }

@@ -7,10 +7,15 @@
 
 #include "common/arena.h"
 
+/* a string and its hash in one slot: one memory access per probe */
+struct sp_strslot {
+	const char *s;		/* NULL: empty */
+	uint32_t hash;
+};
+
 struct sp_strtab {
 	struct sp_arena arena;
-	const char **slots;	/* open addressing, power-of-two size */
-	uint32_t *hashes;
+	struct sp_strslot *slots;	/* open addressing, power-of-two size */
 	size_t nslots, count;
 };
 

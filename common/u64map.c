@@ -17,10 +17,12 @@ static size_t slot_of(uint64_t key, size_t nslots)
 
 static void alloc_slots(struct sp_u64map *m, size_t nslots)
 {
+	size_t i;
+
 	m->nslots = nslots;
-	m->keys = sp_xmalloc(nslots * sizeof(*m->keys));
-	m->vals = sp_xmalloc(nslots * sizeof(*m->vals));
-	memset(m->vals, 0xff, nslots * sizeof(*m->vals));
+	m->slots = sp_xmalloc(nslots * sizeof(*m->slots));
+	for (i = 0; i < nslots; i++)
+		m->slots[i].val = EMPTY;
 }
 
 void sp_u64map_init(struct sp_u64map *m, size_t expect)
@@ -35,24 +37,21 @@ void sp_u64map_init(struct sp_u64map *m, size_t expect)
 
 void sp_u64map_release(struct sp_u64map *m)
 {
-	free(m->keys);
-	free(m->vals);
+	free(m->slots);
 	memset(m, 0, sizeof(*m));
 }
 
 static void u64map_grow(struct sp_u64map *m)
 {
-	uint64_t *keys = m->keys;
-	uint32_t *vals = m->vals;
+	struct sp_u64slot *slots = m->slots;
 	size_t i, old = m->nslots;
 
 	alloc_slots(m, old * 2);
 	m->count = 0;
 	for (i = 0; i < old; i++)
-		if (vals[i] != EMPTY)
-			sp_u64map_put(m, keys[i], vals[i]);
-	free(keys);
-	free(vals);
+		if (slots[i].val != EMPTY)
+			sp_u64map_put(m, slots[i].key, slots[i].val);
+	free(slots);
 }
 
 void sp_u64map_put(struct sp_u64map *m, uint64_t key, uint32_t val)
@@ -61,15 +60,15 @@ void sp_u64map_put(struct sp_u64map *m, uint64_t key, uint32_t val)
 
 	if ((m->count + 1) * 2 > m->nslots)
 		u64map_grow(m);
-	for (j = slot_of(key, m->nslots); m->vals[j] != EMPTY;
+	for (j = slot_of(key, m->nslots); m->slots[j].val != EMPTY;
 	     j = (j + 1) & (m->nslots - 1)) {
-		if (m->keys[j] == key) {
-			m->vals[j] = val;
+		if (m->slots[j].key == key) {
+			m->slots[j].val = val;
 			return;
 		}
 	}
-	m->keys[j] = key;
-	m->vals[j] = val;
+	m->slots[j].key = key;
+	m->slots[j].val = val;
 	m->count++;
 }
 
@@ -79,9 +78,9 @@ uint32_t sp_u64map_get(const struct sp_u64map *m, uint64_t key)
 
 	if (!m->nslots)
 		return EMPTY;
-	for (j = slot_of(key, m->nslots); m->vals[j] != EMPTY;
+	for (j = slot_of(key, m->nslots); m->slots[j].val != EMPTY;
 	     j = (j + 1) & (m->nslots - 1))
-		if (m->keys[j] == key)
-			return m->vals[j];
+		if (m->slots[j].key == key)
+			return m->slots[j].val;
 	return EMPTY;
 }

@@ -5,9 +5,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Key and value share a slot: a probe of a table larger than the caches
+ * (a million functions) costs one memory access, not two. */
+struct sp_u64slot {
+	uint64_t key;
+	uint32_t val;		/* UINT32_MAX marks an empty slot */
+};
+
 struct sp_u64map {
-	uint64_t *keys;
-	uint32_t *vals;		/* UINT32_MAX marks an empty slot */
+	struct sp_u64slot *slots;
 	size_t nslots, count;
 };
 
