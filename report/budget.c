@@ -196,14 +196,31 @@ void sp_report_budget_message(const struct sp_graph *g, const struct sp_report_o
 	print_via(g, id, diag);
 }
 
-/* The selected functions, then the annotated entries not among them. */
+static bool any_annotated_budget(const struct sp_graph *g)
+{
+	uint32_t id;
+
+	for (id = 0; id < g->nfuncs; id++)
+		if (g->funcs[id].flags & SP_F_BUDGET)
+			return true;
+	return false;
+}
+
+/* The selected functions, then the annotated entries not among them;
+ * none when no budget applies to any function (a kernel-sized graph then
+ * skips sorting every function once more). */
 static size_t budget_ids(const struct sp_graph *g, const struct sp_report_opts *o,
 			 uint32_t **ids)
 {
-	size_t n = sp_report_select(g, o, ids), cap = n, i;
-	uint8_t *seen = sp_xcalloc(g->nfuncs ? g->nfuncs : 1, 1);
+	size_t n, cap, i;
+	uint8_t *seen;
 	uint32_t id;
 
+	*ids = NULL;
+	if (!o->has_budget && !any_annotated_budget(g))
+		return 0;
+	n = cap = sp_report_select(g, o, ids);
+	seen = sp_xcalloc(g->nfuncs ? g->nfuncs : 1, 1);
 	for (i = 0; i < n; i++)
 		seen[(*ids)[i]] = 1;
 	for (id = 0; id < g->nfuncs; id++) {
