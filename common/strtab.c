@@ -35,8 +35,9 @@ void sp_strtab_release(struct sp_strtab *t)
 static void strtab_grow(struct sp_strtab *t)
 {
 	size_t n = t->nslots * 2, i;
-	struct sp_strslot *slots = sp_xcalloc(n, sizeof(*slots));
+	struct sp_strslot *slots = sp_xmalloc_table(n * sizeof(*slots));
 
+	memset(slots, 0, n * sizeof(*slots));
 	for (i = 0; i < t->nslots; i++) {
 		size_t j;
 

@@ -20,7 +20,7 @@ static void alloc_slots(struct sp_u64map *m, size_t nslots)
 	size_t i;
 
 	m->nslots = nslots;
-	m->slots = sp_xmalloc(nslots * sizeof(*m->slots));
+	m->slots = sp_xmalloc_table(nslots * sizeof(*m->slots));
 	for (i = 0; i < nslots; i++)
 		m->slots[i].val = EMPTY;
 }

@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 _Noreturn void sp_die_oom(void)
@@ -47,4 +48,22 @@ char *sp_xstrdup(const char *s)
 	size_t n = strlen(s) + 1;
 
 	return memcpy(sp_xmalloc(n), s, n);
+}
+
+#define SP_HUGE_PAGE ((size_t)2 << 20)
+
+void *sp_xmalloc_table(size_t size)
+{
+	void *p;
+
+	if (size < 2 * SP_HUGE_PAGE)
+		return sp_xmalloc(size);
+	size = (size + SP_HUGE_PAGE - 1) & ~(SP_HUGE_PAGE - 1);
+	p = aligned_alloc(SP_HUGE_PAGE, size);
+	if (!p)
+		sp_die_oom();
+	/* a probe of a table larger than the caches misses the TLB too;
+	 * 2 MiB pages make that one miss, not two (advice only) */
+	madvise(p, size, MADV_HUGEPAGE);
+	return p;
 }

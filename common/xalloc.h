@@ -17,6 +17,8 @@ void *sp_xmalloc(size_t size);
 void *sp_xcalloc(size_t n, size_t size);
 void *sp_xrealloc(void *p, size_t size);
 char *sp_xstrdup(const char *s);
+/* For hash tables probed at random: huge pages when large; free() it. */
+void *sp_xmalloc_table(size_t size);
 
 /* Grow array p (of *cap elements) so that it holds at least n elements. */
 #define SP_ALLOC_GROW(p, n, cap) do { \

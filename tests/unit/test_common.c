@@ -14,6 +14,7 @@
 #include "common/atomic.h"
 #include "common/strtab.h"
 #include "common/u64map.h"
+#include "common/xalloc.h"
 #include "stackprof.h"
 
 static void test_intern_equal_pointers(void **state)
@@ -57,6 +58,39 @@ static void test_u64map(void **state)
 	assert_int_equal(sp_u64map_get(&m, 0x400000), 7);
 	assert_int_equal(m.count, 100000);
 	sp_u64map_release(&m);
+}
+
+/* Tables past 4 MiB take the huge-page path: 2 MiB aligned, every byte
+ * usable, and the interning table still finds what it holds after
+ * growing into it (its slots must start out empty there too). */
+static void test_tables_past_huge_page(void **state)
+{
+	const size_t big = ((size_t)9 << 20) + 5;
+	unsigned char *p = sp_xmalloc_table(big);
+	struct sp_strtab t;
+	const char **first = sp_xmalloc(200000 * sizeof(*first));
+	char buf[32];
+	int i;
+
+	(void)state;
+	assert_int_equal((uintptr_t)p % ((size_t)2 << 20), 0);
+	memset(p, 0xa5, big);
+	assert_int_equal(p[big - 1], 0xa5);
+	free(p);
+	free(sp_xmalloc_table(16));
+	sp_strtab_init(&t);
+	for (i = 0; i < 200000; i++) {
+		snprintf(buf, sizeof(buf), "fn_%d", i);
+		first[i] = sp_strtab_intern(&t, buf, strlen(buf));
+	}
+	assert_true(t.nslots * sizeof(*t.slots) >= ((size_t)4 << 20));
+	for (i = 0; i < 200000; i++) {
+		snprintf(buf, sizeof(buf), "fn_%d", i);
+		assert_ptr_equal(sp_strtab_intern(&t, buf, strlen(buf)), first[i]);
+	}
+	assert_int_equal(t.count, 200000);
+	sp_strtab_release(&t);
+	free(first);
 }
 
 static void test_graph_finalize_dedups(void **state)
@@ -173,6 +207,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_intern_equal_pointers),
 		cmocka_unit_test(test_u64map),
+		cmocka_unit_test(test_tables_past_huge_page),
 		cmocka_unit_test(test_graph_finalize_dedups),
 		cmocka_unit_test(test_for_each_edge_without_edges),
 		cmocka_unit_test(test_atomic_commit_and_abort),
