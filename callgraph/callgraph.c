@@ -77,6 +77,7 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 	if (!img->ncus_own)
 		return sp_err_set(err, "'%s': no DWARF compile units (build with -g)",
 				  img->path);
+	cg_red_zones_start(img);
 	if (cg_build(img, err))
 		return -1;
 	img->func_end = g->nfuncs;
@@ -166,6 +167,7 @@ void cg_close(struct cg_image *img)
 	if (!img)
 		return;
 	cg_disasm_release(&img->disasm);
+	cg_rz_pass_release(&img->rz);
 	release_files(img);
 	if (img->dbg && img->dwobj.elf)
 		dwarf_object_finish(img->dbg, &derr);

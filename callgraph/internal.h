@@ -209,10 +209,35 @@ int cg_disasm_start(struct cg_disasm *d, const struct cg_elf *e, struct sp_err *
 int cg_disasm_finish(struct cg_disasm *d, const char *path, struct sp_err *err);
 void cg_disasm_release(struct cg_disasm *d);
 
+/* ---- the red-zone pass (redzone.c) ---- */
+
+struct cg_rz {			/* what one symbol's code showed */
+	uint64_t addr, size;
+	uint32_t red_zone;
+	bool leaf;
+};
+
+/* Every symbol scanned on a second core while the main thread builds the
+ * graph and reads the .su files; cg_red_zones() takes the results. */
+struct cg_rz_pass {
+	const struct cg_elf *elf;
+	struct cg_rz *res;	/* by address, as the symbols are */
+	size_t n, cap;
+	pthread_t thread;
+	bool started;
+};
+
+/* Start the pass when the image's red zones count (x86-64, no CU built
+ * with -mno-red-zone): after the DWARF walk, which reads the producers.
+ * A thread that cannot start leaves the scan to cg_red_zones(). */
+void cg_red_zones_start(struct cg_image *img);
+void cg_rz_pass_release(struct cg_rz_pass *p);
+
 struct cg_image {
 	const char *path;
 	struct cg_options opts;
 	struct cg_disasm disasm;
+	struct cg_rz_pass rz;
 	struct cg_elf elf;
 	Dwarf_Debug dbg;
 	struct cg_dwobj dwobj;		/* ET_REL: what dbg reads */

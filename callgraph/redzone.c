@@ -302,28 +302,130 @@ static bool no_red_zone(const struct cg_image *img, const struct sp_graph *g)
 	return false;
 }
 
+static bool red_zones_apply(const struct cg_image *img, const struct sp_graph *g)
+{
+	return img->elf.machine == EM_X86_64 && !no_red_zone(img, g);
+}
+
+static bool open_x86(csh *cs)
+{
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, cs) != CS_ERR_OK)
+		return false;
+	cs_option(*cs, CS_OPT_DETAIL, CS_OPT_ON);
+	return true;
+}
+
+/* Every function symbol once, as the disassembly pass walks them; a
+ * symbol inside another's range is left to cg_red_zones(). */
+static void *rz_thread(void *arg)
+{
+	struct cg_rz_pass *p = arg;
+	const struct cg_elf *e = p->elf;
+	uint64_t end = 0;
+	size_t i;
+	csh cs;
+
+	if (!open_x86(&cs))
+		return NULL;	/* cg_red_zones() opens it again and says why */
+	for (i = 0; i < e->nsyms; i++) {
+		const struct cg_sym *sym = &e->syms[i];
+		const uint8_t *code;
+		struct cg_rz r = { .addr = sym->addr, .size = sym->size };
+
+		if (!sym->size || sym->addr < end || cg_elf_in_plt(e, sym->addr))
+			continue;
+		end = sym->addr + sym->size;
+		code = cg_elf_code_at(e, sym->addr, sym->size);
+		if (!code)
+			continue;
+		r.leaf = cg_red_zone_scan(cs, code, sym->size, sym->addr, &r.red_zone);
+		SP_ALLOC_GROW(p->res, p->n + 1, p->cap);
+		p->res[p->n++] = r;
+	}
+	cs_close(&cs);
+	return NULL;
+}
+
+void cg_red_zones_start(struct cg_image *img)
+{
+	struct cg_rz_pass *p = &img->rz;
+
+	if (!red_zones_apply(img, img->g))
+		return;
+	p->elf = &img->elf;
+	p->started = !pthread_create(&p->thread, NULL, rz_thread, p);
+}
+
+static void rz_join(struct cg_rz_pass *p)
+{
+	if (p->started)
+		pthread_join(p->thread, NULL);
+	p->started = false;
+}
+
+void cg_rz_pass_release(struct cg_rz_pass *p)
+{
+	rz_join(p);
+	free(p->res);
+	memset(p, 0, sizeof(*p));
+}
+
+/* The thread's scan of f, when it scanned a symbol of f's extent. */
+static const struct cg_rz *rz_find(const struct cg_rz_pass *p, const struct sp_func *f)
+{
+	size_t lo = 0, hi = p->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->res[mid].addr < f->addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < p->n && p->res[lo].addr == f->addr && p->res[lo].size == f->size)
+		return &p->res[lo];
+	return NULL;
+}
+
+/* f's red zone from the thread's scan, else decoded here; 1 for a leaf. */
+static int scan_func(struct cg_image *img, struct sp_func *f, csh *cs, bool *cs_open,
+		     struct sp_err *err)
+{
+	const struct cg_rz *r = rz_find(&img->rz, f);
+	const uint8_t *code;
+
+	if (r) {
+		f->red_zone = r->red_zone;
+		return r->leaf;
+	}
+	if (!*cs_open && !(*cs_open = open_x86(cs)))
+		return sp_err_set(err, "'%s': capstone cannot decode x86-64", img->path);
+	code = cg_elf_code_at(&img->elf, f->addr, f->size);
+	return code ? cg_red_zone_scan(*cs, code, f->size, f->addr, &f->red_zone) : 0;
+}
+
 int cg_red_zones(struct cg_image *img, struct sp_graph *g, struct sp_err *err)
 {
-	csh cs;
+	bool cs_open = false;
+	int ret = 0;
 	uint32_t i;
+	csh cs;
 
-	if (img->elf.machine != EM_X86_64 || no_red_zone(img, g))
+	if (!red_zones_apply(img, g))
 		return 0;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
-		return sp_err_set(err, "'%s': capstone cannot decode x86-64", img->path);
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
-	for (i = img->func_first; i < img->func_end; i++) {
+	rz_join(&img->rz);
+	for (i = img->func_first; i < img->func_end && ret >= 0; i++) {
 		struct sp_func *f = &g->funcs[i];
-		const uint8_t *code;
 
 		if (!(f->flags & SP_F_HAS_CODE) || (f->flags & SP_F_EXTERNAL) || !f->size ||
 		    cg_elf_in_plt(&img->elf, f->addr))
 			continue;
-		code = cg_elf_code_at(&img->elf, f->addr, f->size);
-		if (code && cg_red_zone_scan(cs, code, f->size, f->addr, &f->red_zone) &&
-		    f->red_zone)
+		ret = scan_func(img, f, &cs, &cs_open, err);
+		if (ret > 0 && f->red_zone)
 			img->stats.red_zone_funcs++;
 	}
-	cs_close(&cs);
-	return 0;
+	if (cs_open)
+		cs_close(&cs);
+	return ret < 0 ? -1 : 0;
 }
