@@ -168,12 +168,13 @@ static void *disasm_thread(void *arg)
 {
 	struct cg_disasm *d = arg;
 	const struct cg_elf *e = d->elf;
+	const struct cg_sym *sym;
 	csh cs[2];
 	cs_arch arch;
 	cs_mode mode;
 	cs_insn *in[2];
 	uint64_t end = 0;
-	size_t i;
+	size_t i = 0;
 	int t;
 
 	for (t = 0; t < 2; t++) {	/* [1]: Thumb, for ARM's Thumb code */
@@ -183,15 +184,9 @@ static void *disasm_thread(void *arg)
 		}
 		in[t] = cs_malloc(cs[t]);
 	}
-	for (i = 0; i < e->nsyms; i++) {
-		const struct cg_sym *sym = &e->syms[i];
-
-		/* aliases and labels inside a function were scanned with it */
-		if (!sym->size || sym->addr < end || cg_elf_in_plt(e, sym->addr))
-			continue;
-		end = sym->addr + sym->size;
+	/* aliases and labels inside a function are scanned with it */
+	while ((sym = cg_elf_next_code_sym(e, &i, &end)))
 		scan_sym(d, cs, arch, in, sym);
-	}
 	for (t = 0; t < 2; t++) {
 		cs_free(in[t], 1);
 		cs_close(&cs[t]);

@@ -543,6 +543,20 @@ bool cg_elf_is_code(const struct cg_elf *e, uint64_t addr)
 	return code_section(e, addr) != NULL;
 }
 
+const struct cg_sym *cg_elf_next_code_sym(const struct cg_elf *e, size_t *i,
+					  uint64_t *end)
+{
+	while (*i < e->nsyms) {
+		const struct cg_sym *sym = &e->syms[(*i)++];
+
+		if (!sym->size || sym->addr < *end || cg_elf_in_plt(e, sym->addr))
+			continue;
+		*end = sym->addr + sym->size;
+		return sym;
+	}
+	return NULL;
+}
+
 /* Index of the last mapping symbol at or before addr, or nmaps if none. */
 static size_t map_before(const struct cg_elf *e, uint64_t addr)
 {

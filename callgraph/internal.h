@@ -88,6 +88,11 @@ bool cg_elf_in_plt(const struct cg_elf *e, uint64_t addr);
 /* The external function a PLT stub jumps to (interned), or NULL. */
 const char *cg_elf_plt_name(const struct cg_elf *e, uint64_t addr);
 bool cg_elf_is_code(const struct cg_elf *e, uint64_t addr);
+/* The next symbol from *i on that starts a function's code: sized, not in
+ * the PLT, not inside the one before (aliases, labels).  *i and *end (0 to
+ * begin) carry the walk; NULL at the end. */
+const struct cg_sym *cg_elf_next_code_sym(const struct cg_elf *e, size_t *i,
+					  uint64_t *end);
 /* ET_REL: the relocation of the branch whose 4-byte displacement (x86) or
  * instruction (arm64) ends at site, or NULL. */
 const struct cg_reloc *cg_elf_branch_reloc(const struct cg_elf *e, uint64_t site);

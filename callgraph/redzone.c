@@ -321,21 +321,17 @@ static void *rz_thread(void *arg)
 {
 	struct cg_rz_pass *p = arg;
 	const struct cg_elf *e = p->elf;
+	const struct cg_sym *sym;
 	uint64_t end = 0;
-	size_t i;
+	size_t i = 0;
 	csh cs;
 
 	if (!open_x86(&cs))
 		return NULL;	/* cg_red_zones() opens it again and says why */
-	for (i = 0; i < e->nsyms; i++) {
-		const struct cg_sym *sym = &e->syms[i];
-		const uint8_t *code;
+	while ((sym = cg_elf_next_code_sym(e, &i, &end))) {
+		const uint8_t *code = cg_elf_code_at(e, sym->addr, sym->size);
 		struct cg_rz r = { .addr = sym->addr, .size = sym->size };
 
-		if (!sym->size || sym->addr < end || cg_elf_in_plt(e, sym->addr))
-			continue;
-		end = sym->addr + sym->size;
-		code = cg_elf_code_at(e, sym->addr, sym->size);
 		if (!code)
 			continue;
 		r.leaf = cg_red_zone_scan(cs, code, sym->size, sym->addr, &r.red_zone);

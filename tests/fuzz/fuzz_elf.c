@@ -1,8 +1,9 @@
 /*
  * fuzz_elf.c - libFuzzer harness for the ELF + DWARF loader: the input is
  * written to a memfd and opened by its /proc path like any ELF argument,
- * loaded with DWARF and disassembly calls, its dynamic frames described,
- * then analysed.  Seeded with the sample binaries (make fuzz).
+ * loaded with DWARF and disassembly calls, its red zones read (x86-64)
+ * and dynamic frames described, then analysed.  Seeded with the sample
+ * binaries (make fuzz).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -46,7 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	sp_graph_init(&g);
 	if (!cg_open(&img, path, &err)) {
-		if (!cg_load(img, &g, &opts, &err) && !cg_describe_dynamic(img, &g, &err))
+		if (!cg_load(img, &g, &opts, &err) && !cg_red_zones(img, &g, &err) &&
+		    !cg_describe_dynamic(img, &g, &err))
 			sp_analyze(&g, &err);
 		cg_close(img);
 	}
