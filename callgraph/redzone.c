@@ -385,7 +385,7 @@ static const struct cg_rz *rz_find(const struct cg_rz_pass *p, const struct sp_f
 }
 
 /* f's red zone from the thread's scan, else decoded here; 1 for a leaf. */
-static int scan_func(struct cg_image *img, struct sp_func *f, csh *cs, bool *cs_open,
+static int scan_func(struct cg_image *img, struct sp_func *f, csh *cs, bool *cs_ready,
 		     struct sp_err *err)
 {
 	const struct cg_rz *r = rz_find(&img->rz, f);
@@ -395,7 +395,7 @@ static int scan_func(struct cg_image *img, struct sp_func *f, csh *cs, bool *cs_
 		f->red_zone = r->red_zone;
 		return r->leaf;
 	}
-	if (!*cs_open && !(*cs_open = open_x86(cs)))
+	if (!*cs_ready && !(*cs_ready = open_x86(cs)))
 		return sp_err_set(err, "'%s': capstone cannot decode x86-64", img->path);
 	code = cg_elf_code_at(&img->elf, f->addr, f->size);
 	return code ? cg_red_zone_scan(*cs, code, f->size, f->addr, &f->red_zone) : 0;
@@ -403,7 +403,7 @@ static int scan_func(struct cg_image *img, struct sp_func *f, csh *cs, bool *cs_
 
 int cg_red_zones(struct cg_image *img, struct sp_graph *g, struct sp_err *err)
 {
-	bool cs_open = false;
+	bool cs_ready = false;
 	int ret = 0;
 	uint32_t i;
 	csh cs;
@@ -417,11 +417,11 @@ int cg_red_zones(struct cg_image *img, struct sp_graph *g, struct sp_err *err)
 		if (!(f->flags & SP_F_HAS_CODE) || (f->flags & SP_F_EXTERNAL) || !f->size ||
 		    cg_elf_in_plt(&img->elf, f->addr))
 			continue;
-		ret = scan_func(img, f, &cs, &cs_open, err);
+		ret = scan_func(img, f, &cs, &cs_ready, err);
 		if (ret > 0 && f->red_zone)
 			img->stats.red_zone_funcs++;
 	}
-	if (cs_open)
+	if (cs_ready)
 		cs_close(&cs);
 	return ret < 0 ? -1 : 0;
 }
