@@ -7,6 +7,8 @@
  * Only this file prints errors and chooses the exit status.
  */
 #include <getopt.h>
+#include <limits.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -702,6 +704,21 @@ out:
 	return ret;
 }
 
+/*
+ * Keep freed memory in the heap instead of handing it back to the kernel.
+ * glibc serves blocks past 32 MB with mmap and unmaps them on free, so
+ * every table that grows, every sort's scratch array and libdwarf's CFI
+ * list come back as fresh pages the kernel must zero: at a million
+ * functions that was 3 s of system time in a 14 s run (half of it
+ * saved, wall 0.9x); a run of this size never returns memory it needs
+ * again before it exits anyway.
+ */
+static void keep_freed_memory(void)
+{
+	mallopt(M_MMAP_MAX, 0);
+	mallopt(M_TRIM_THRESHOLD, INT_MAX);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
@@ -711,6 +728,7 @@ int main(int argc, char **argv)
 
 	if (ret)
 		return ret > 0 ? 0 : EXIT_BAD;
+	keep_freed_memory();
 	sp_graph_init(&g);
 	ret = o.diff ? run_diff(&o, &err) : run(&o, &g, &err);
 	if (ret < 0)
