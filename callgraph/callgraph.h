@@ -33,6 +33,9 @@ struct cg_options {
 	enum cg_calls calls;
 	cg_progress_fn *progress;	/* NULL: no progress calls */
 	void *progress_arg;
+	/* .debug_info bytes from which the DWARF walk is split over two
+	 * threads: 0 for the default (16 MiB), UINT64_MAX for never */
+	uint64_t split_walk_min;
 };
 
 struct cg_stats {
@@ -47,6 +50,7 @@ struct cg_stats {
 	uint32_t cfi_checked;	/* static .su frames that CFI also gives */
 	uint32_t cfi_agree;	/* ... and CFI says the same */
 	uint32_t red_zone_funcs;	/* leaves given red-zone bytes */
+	uint32_t split_units;	/* compile units a second thread walked */
 };
 
 /* Open an ELF file and its DWARF.  Errors: "'PATH': not an ELF file", ... */

@@ -611,11 +611,17 @@ static void read_cu_files(struct cg_image *img, Dwarf_Die cu_die, struct walk_cu
 	Dwarf_Error derr = NULL;
 	Dwarf_Signed i;
 	char **names = NULL;
+	int res;
 
 	f->base = wc->version >= 5 ? 0 : 1;
 	f->names = NULL;
 	f->count = 0;
-	if (dwarf_srcfiles(cu_die, &names, &f->count, &derr) != DW_DLV_OK) {
+	if (img->srcfiles_lock)
+		pthread_mutex_lock(img->srcfiles_lock);
+	res = dwarf_srcfiles(cu_die, &names, &f->count, &derr);
+	if (img->srcfiles_lock)
+		pthread_mutex_unlock(img->srcfiles_lock);
+	if (res != DW_DLV_OK) {
 		if (derr)
 			dwarf_dealloc_error(img->dbg, derr);
 		f->count = 0;
@@ -658,51 +664,112 @@ static uint32_t begin_cu(struct cg_image *img, Dwarf_Die cu_die, uint16_t versio
 	return cu;
 }
 
-static void report_progress(const struct cg_image *img, uint32_t done, uint32_t total)
+static void report_progress(const struct cg_image *img, const struct cg_units *u,
+			    bool end)
 {
-	if (img->opts.progress)
-		img->opts.progress(img->opts.progress_arg, img->path,
-				   done < total ? done : total, total);
+	uint32_t done = atomic_load(&u->done);
+
+	if (!img->opts.progress || !u->total)
+		return;
+	if (u->other)
+		done += atomic_load(u->other);
+	if (end || done > u->total)
+		done = u->total;
+	img->opts.progress(img->opts.progress_arg, img->path, done, u->total);
 }
 
-int cg_dwarf_walk(struct cg_image *img, struct sp_err *err)
+static int walk_unit(struct cg_image *img, uint16_t version, struct sp_err *err)
 {
-	uint32_t done = 0, total = img->opts.progress ?
-				  cg_dwobj_count_units(&img->dwobj) : 0;
+	Dwarf_Die cu_die = NULL;
+	Dwarf_Error derr = NULL;
+	struct walk_cu wc;
+	uint8_t sib_by_abbrev[SIB_ABBREVS] = { 0 };
+	int res = dwarf_siblingof_b(img->dbg, NULL, true, &cu_die, &derr);
+
+	if (res == DW_DLV_ERROR)
+		return cg_dwarf_err(img, derr, err, "corrupt compile unit");
+	if (res != DW_DLV_OK)
+		return 0;
+	begin_cu(img, cu_die, version, &wc);
+	wc.sib_by_abbrev = sib_by_abbrev;
+	res = walk_children(img, cu_die, &wc, SP_NONE, 0, err);
+	dwarf_dealloc_die(cu_die);
+	return res;
+}
+
+int cg_dwarf_walk_units(struct cg_image *img, struct cg_units *u, struct sp_err *err)
+{
+	uint64_t off = 0;	/* where the unit whose header is read next starts */
 
 	for (;;) {
 		Dwarf_Unsigned hlen, abbrev_off, typeoff, next;
 		Dwarf_Half version, asize, lsize, esize, cutype;
 		Dwarf_Sig8 sig;
-		Dwarf_Die cu_die = NULL;
 		Dwarf_Error derr = NULL;
-		struct walk_cu wc;
-		uint8_t sib_by_abbrev[SIB_ABBREVS] = { 0 };
 		int res;
 
 		res = dwarf_next_cu_header_d(img->dbg, true, &hlen, &version, &abbrev_off,
 					     &asize, &lsize, &esize, &sig, &typeoff,
 					     &next, &cutype, &derr);
-		if (res == DW_DLV_NO_ENTRY) {
-			report_progress(img, total, total);
-			return 0;
-		}
+		if (res == DW_DLV_NO_ENTRY || (res == DW_DLV_OK && off >= u->to))
+			break;
 		if (res != DW_DLV_OK)
 			return cg_dwarf_err(img, derr, err, "corrupt compile unit header");
-		res = dwarf_siblingof_b(img->dbg, NULL, true, &cu_die, &derr);
-		if (res == DW_DLV_ERROR)
-			return cg_dwarf_err(img, derr, err, "corrupt compile unit");
-		if (res != DW_DLV_OK)
-			continue;
-		begin_cu(img, cu_die, version, &wc);
-		wc.sib_by_abbrev = sib_by_abbrev;
-		res = walk_children(img, cu_die, &wc, SP_NONE, 0, err);
-		dwarf_dealloc_die(cu_die);
-		if (res)
-			return -1;
-		cg_dwobj_info_done(&img->dwobj, next);
-		report_progress(img, ++done, total);
+		/* libdwarf reads headers in order: the other walker's are skipped */
+		if (off >= u->from) {
+			if (walk_unit(img, version, err))
+				return -1;
+			cg_dwobj_info_done(u->dwobj, &u->dropped, next);
+			atomic_fetch_add(&u->done, 1);
+			report_progress(img, u, false);
+		}
+		off = next;
 	}
+	return 0;
+}
+
+/* .debug_info from which a second thread walks the later units: below
+ * it, starting the thread and a second libdwarf costs more than it saves */
+#define SPLIT_WALK_DEFAULT (16u << 20)
+
+/* Where the second walker starts, 0 for one walker. */
+static uint64_t split_point(const struct cg_image *img)
+{
+	const struct cg_dwobj *o = &img->dwobj;
+	uint64_t min = img->opts.split_walk_min ? img->opts.split_walk_min :
+		       SPLIT_WALK_DEFAULT;
+
+	/* two threads share only read-only mapped sections: an object's
+	 * relocated copies and libelf's own reads are not for sharing */
+	if (!o->map || img->elf.type == ET_REL || o->info_size < min)
+		return 0;
+	return cg_dwobj_middle_unit(o);
+}
+
+int cg_dwarf_walk(struct cg_image *img, struct sp_err *err)
+{
+	struct cg_units u = { .to = UINT64_MAX, .dwobj = &img->dwobj };
+	uint64_t split = split_point(img);
+	struct cg_split *w = NULL;
+
+	if (img->opts.progress)
+		u.total = cg_dwobj_count_units(&img->dwobj);
+	if (split)
+		w = cg_split_start(img, split);
+	if (w) {
+		u.to = split;
+		u.other = cg_split_done(w);
+	}
+	if (cg_dwarf_walk_units(img, &u, err)) {
+		if (w)
+			cg_split_abandon(w);
+		return -1;
+	}
+	/* the second walker's units come after these, as in one walk */
+	if (w && cg_split_finish(w, img, err))
+		return -1;
+	report_progress(img, &u, true);
+	return 0;
 }
 
 /* ---- on-demand reads ---- */

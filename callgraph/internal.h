@@ -5,6 +5,7 @@
 #include <dwarf.h>
 #include <capstone/capstone.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <gelf.h>
 #include <libdwarf.h>
 
@@ -123,18 +124,24 @@ struct cg_dwobj {
 	size_t map_len;
 	size_t info_ndx;		/* .debug_info's section index, 0 if none */
 	uint64_t info_off, info_size;	/* its place in the file */
-	uint64_t info_dropped;		/* bytes of it already handed back */
 };
 
 /* dwarf_object_init_b over e's sections, its DWARF relocated to e's layout. */
 int cg_dwobj_init(struct cg_dwobj *o, struct cg_elf *e, Dwarf_Debug *dbg,
 		  Dwarf_Error *derr);
+/* A second Dwarf_Debug over the same sections, for another thread: in
+ * the main thread (libdwarf's ELF hook is process-wide during init). */
+int cg_dwobj_open_again(struct cg_dwobj *o, Dwarf_Debug *dbg, Dwarf_Error *derr);
 void cg_dwobj_release(struct cg_dwobj *o);
 /* The compile units in .debug_info, counted from their headers alone. */
 uint32_t cg_dwobj_count_units(const struct cg_dwobj *o);
-/* The walk is past offset `upto` of .debug_info: drop those pages from
- * the process (a later read faults them back in from the page cache). */
-void cg_dwobj_info_done(struct cg_dwobj *o, uint64_t upto);
+/* The unit header nearest the middle of .debug_info, from the headers
+ * alone; 0 when the first unit is the only one. */
+uint64_t cg_dwobj_middle_unit(const struct cg_dwobj *o);
+/* A walk is past offset `upto` of .debug_info: drop the pages from
+ * *dropped (its mark, moved to upto) on from the process (a later read
+ * faults them back in from the page cache). */
+void cg_dwobj_info_done(const struct cg_dwobj *o, uint64_t *dropped, uint64_t upto);
 
 /* ---- DWARF records (dwarf.c) ---- */
 
@@ -246,6 +253,9 @@ struct cg_image {
 	struct cg_elf elf;
 	Dwarf_Debug dbg;
 	struct cg_dwobj dwobj;		/* ET_REL: what dbg reads */
+	/* while two threads walk: held around dwarf_srcfiles(), which
+	 * builds each path in static buffers of libdwarf's; else NULL */
+	pthread_mutex_t *srcfiles_lock;
 	struct sp_graph *g;
 	/* what this image added to the graph (several images share one) */
 	uint32_t func_first, func_end;
@@ -273,7 +283,31 @@ struct cg_image {
 };
 
 /* dwarf.c */
+/* Read every compile unit into img's records, on two cores when the
+ * image is large enough (split.c). */
 int cg_dwarf_walk(struct cg_image *img, struct sp_err *err);
+
+/* One walker's stretch of .debug_info. */
+struct cg_units {
+	uint64_t from, to;		/* the units whose headers start in [from, to) */
+	const struct cg_dwobj *dwobj;	/* whose .debug_info pages it drops */
+	uint64_t dropped;		/* pages before this are dropped */
+	_Atomic uint32_t done;		/* units walked (the other thread reads it) */
+	const _Atomic uint32_t *other;	/* the other walker's count, or NULL */
+	uint32_t total;			/* for the progress line, 0: none */
+};
+int cg_dwarf_walk_units(struct cg_image *img, struct cg_units *u, struct sp_err *err);
+
+/* split.c: the second walker, over the units from `from` on.  Returns
+ * false when it did not start (the caller then walks them all). */
+struct cg_split;
+struct cg_split *cg_split_start(struct cg_image *img, uint64_t from);
+/* Wait for it and append its records to img's (whose walk ended just
+ * before its first unit); -1 with its error when it failed. */
+int cg_split_finish(struct cg_split *w, struct cg_image *img, struct sp_err *err);
+/* Wait for it and drop what it read (img's walk failed). */
+void cg_split_abandon(struct cg_split *w);
+const _Atomic uint32_t *cg_split_done(const struct cg_split *w);
 /* The record index for a DIE offset, reading the DIE on demand when the
  * walk skipped it (members of a class).  SP_NONE if it is no subprogram.
  * May move img->subs. */

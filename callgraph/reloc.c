@@ -234,47 +234,73 @@ static uint64_t read_uint(const unsigned char *p, unsigned n, bool msb)
 	return v;
 }
 
-uint32_t cg_dwobj_count_units(const struct cg_dwobj *o)
+/* The offset of the unit after the one at off, 0 when none fits. */
+static uint64_t next_unit(const struct cg_dwobj *o, const Dwarf_Small *data, uint64_t off)
+{
+	uint64_t size = o->info_size, len, hdr = 4;
+
+	/* each unit starts with its length: 4 bytes, or 0xffffffff and 8 */
+	if (size - off < 4)
+		return 0;
+	len = read_uint(data + off, 4, o->msb);
+	if (len == 0xffffffff) {
+		if (size - off < 12)
+			return 0;
+		len = read_uint(data + off + 4, 8, o->msb);
+		hdr = 12;
+	}
+	return len > size - off - hdr ? 0 : off + hdr + len;
+}
+
+static const Dwarf_Small *info_data(const struct cg_dwobj *o)
 {
 	Dwarf_Small *data = NULL;
-	uint64_t off = 0, size = o->info_size;
-	uint32_t n = 0;
 	int error = 0;
 
 	if (!o->info_ndx || load_section((void *)o, (Dwarf_Half)o->info_ndx, &data,
 					 &error) != DW_DLV_OK)
-		return 0;
-	/* each unit starts with its length: 4 bytes, or 0xffffffff and 8 */
-	while (size - off >= 4) {
-		uint64_t len = read_uint(data + off, 4, o->msb), hdr = 4;
+		return NULL;
+	return data;
+}
 
-		if (len == 0xffffffff) {
-			if (size - off < 12)
-				break;
-			len = read_uint(data + off + 4, 8, o->msb);
-			hdr = 12;
-		}
-		if (len > size - off - hdr)
-			break;
-		off += hdr + len;
+uint32_t cg_dwobj_count_units(const struct cg_dwobj *o)
+{
+	const Dwarf_Small *data = info_data(o);
+	uint64_t off = 0;
+	uint32_t n = 0;
+
+	while (data && (off = next_unit(o, data, off)))
 		n++;
-	}
 	return n;
 }
 
-void cg_dwobj_info_done(struct cg_dwobj *o, uint64_t upto)
+uint64_t cg_dwobj_middle_unit(const struct cg_dwobj *o)
+{
+	const Dwarf_Small *data = info_data(o);
+	uint64_t half = o->info_size / 2, off = 0, before = 0;
+
+	while (data && (off = next_unit(o, data, off)) && off < o->info_size) {
+		if (off >= half)	/* the boundary nearest the middle */
+			return before && half - before < off - half ? before : off;
+		before = off;
+	}
+	return before;
+}
+
+void cg_dwobj_info_done(const struct cg_dwobj *o, uint64_t *dropped, uint64_t upto)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), lo, hi;
 
 	if (!o->map || !o->info_ndx || upto > o->info_size)
 		return;
-	/* whole pages only: the next unit starts on the last one */
-	lo = (o->info_off + o->info_dropped + page - 1) / page * page;
+	/* whole pages only: the next unit starts on the last one, and
+	 * another walker's units may start on the first */
+	lo = (o->info_off + *dropped + page - 1) / page * page;
 	hi = (o->info_off + upto) / page * page;
 	if (hi > lo && hi <= o->map_len)
 		madvise(o->map + lo, hi - lo, MADV_DONTNEED);
-	if (hi > o->info_off + o->info_dropped)
-		o->info_dropped = hi - o->info_off;
+	if (upto > *dropped)
+		*dropped = upto;
 }
 
 static void dwobj_setup(struct cg_dwobj *o, struct cg_elf *e)
@@ -339,6 +365,11 @@ int cg_dwobj_init(struct cg_dwobj *o, struct cg_elf *e, Dwarf_Debug *dbg,
 	dwobj_setup(o, e);
 	if (&_dwarf_get_elf_flags_func_ptr)
 		_dwarf_get_elf_flags_func_ptr = get_section_flags;
+	return dwarf_object_init_b(&o->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, derr);
+}
+
+int cg_dwobj_open_again(struct cg_dwobj *o, Dwarf_Debug *dbg, Dwarf_Error *derr)
+{
 	return dwarf_object_init_b(&o->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, derr);
 }
 

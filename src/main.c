@@ -437,6 +437,7 @@ static void print_stats(const struct sp_graph *g, struct cg_image *const *imgs,
 		s.cfi_checked += t->cfi_checked;
 		s.cfi_agree += t->cfi_agree;
 		s.red_zone_funcs += t->red_zone_funcs;
+		s.split_units += t->split_units;
 	}
 	fprintf(stderr, "stackprof: %u functions, %u edges, %u compile units; "
 		"%u call sites (%u decoded, %u indirect, %u outside functions); "
@@ -448,6 +449,9 @@ static void print_stats(const struct sp_graph *g, struct cg_image *const *imgs,
 	fprintf(stderr, "stackprof: CFI: %u frames where .su has none, %u of %u "
 		".su frames agree with it; red zone: %u leaves\n", s.cfi_frames,
 		s.cfi_agree, s.cfi_checked, s.red_zone_funcs);
+	if (s.split_units)
+		fprintf(stderr, "stackprof: DWARF: %u of %u compile units walked by a "
+			"second thread\n", s.split_units, g->ncus);
 	if (n > 1)
 		fprintf(stderr, "stackprof: %zu ELF inputs, %u calls linked by name "
 			"between them\n", n, linked);
@@ -494,6 +498,25 @@ static void setup_progress(struct cg_options *cg, struct progress *p)
 	cg->progress_arg = p;
 }
 
+/* STACKPROF_SPLIT_WALK: the .debug_info size from which the DWARF walk
+ * is split over two threads (a size, e.g. 0 or 4M, or "never"); unset or
+ * unreadable: the loader's default. */
+static void setup_split_walk(struct cg_options *cg)
+{
+	const char *v = getenv("STACKPROF_SPLIT_WALK");
+	uint64_t min;
+
+	if (!v || !*v)
+		return;
+	if (!strcmp(v, "never"))
+		cg->split_walk_min = UINT64_MAX;
+	else if (!sp_parse_size(v, &min))
+		cg->split_walk_min = min ? min : 1;
+	else
+		fprintf(stderr, "stackprof: warning: ignoring STACKPROF_SPLIT_WALK='%s' "
+			"(a size such as 16M, or never)\n", v);
+}
+
 /* --indirect=address-taken: what any image takes the address of. */
 static void assume_address_taken(struct sp_graph *g, struct cg_image *const *imgs,
 				 size_t n, bool verbose)
@@ -525,6 +548,7 @@ static int load(struct sp_graph *g, const struct options *o,
 	int ret = -1;
 
 	setup_progress(&cg, &progress);
+	setup_split_walk(&cg);
 	for (i = 0; i < o->nelfs; i++)
 		if (cg_open(&imgs[i], o->elfs[i], err) || cg_load(imgs[i], g, &cg, err))
 			goto out;
