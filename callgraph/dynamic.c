@@ -589,6 +589,16 @@ static bool keep_first(void *ctx, const struct sp_vla *v)
 	return true;
 }
 
+/* One function's DIEs are read: hand their .debug_info pages back, or
+ * reads spread over the section add up (each fault maps 64 KB around
+ * the page: 7 MB on a kernel, the run's peak) */
+static void done_reading(const struct cg_image *img)
+{
+	uint64_t from = 0;
+
+	cg_dwobj_info_done(&img->dwobj, &from, img->dwobj.info_size);
+}
+
 int cg_describe_dynamic(struct cg_image *img, struct sp_graph *g, struct sp_err *err)
 {
 	uint32_t i;
@@ -604,6 +614,7 @@ int cg_describe_dynamic(struct cg_image *img, struct sp_graph *g, struct sp_err 
 			f->dyn_cause = cause_text(img, &v);
 		else
 			f->dyn_cause = no_vla_text(img, f);
+		done_reading(img);
 	}
 	return 0;
 }
