@@ -2,8 +2,9 @@
  * fuzz_elf.c - libFuzzer harness for the ELF + DWARF loader: the input is
  * written to a memfd and opened by its /proc path like any ELF argument,
  * loaded with DWARF and disassembly calls, its red zones read (x86-64)
- * and dynamic frames described, then analysed.  Seeded with the sample
- * binaries (make fuzz).
+ * and dynamic frames described, then analysed.  Inputs of odd size are
+ * walked by two threads (the split walk, for any size of .debug_info).
+ * Seeded with the sample binaries (make fuzz).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -35,7 +36,8 @@ static int write_memfd(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct cg_options opts = { .calls = CG_CALLS_BOTH };
+	struct cg_options opts = { .calls = CG_CALLS_BOTH,
+				   .split_walk_min = size % 2 ? 1 : UINT64_MAX };
 	struct cg_image *img;
 	struct sp_graph g;
 	struct sp_err err;
