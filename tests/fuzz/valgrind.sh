@@ -24,6 +24,8 @@ for d in samples/*/; do
 	vg "$d$s"
 	vg --json "$d$s"
 	vg --svg "$out/g.svg" --all "$d$s"
+	# the DWARF walk on two threads (by default only past 16 MiB)
+	STACKPROF_SPLIT_WALK=0 vg --json "$d$s"
 done
 vg tests/data/bad/not-elf.txt
 vg samples/chain/chain tests/data/bad/garbage.su
@@ -43,6 +45,12 @@ if gcc -S -g -O2 -dA -fstack-usage -mno-red-zone tests/data/dwarf/refs.c -o "$ou
 	for m in origin-cycle origin-mid call-origin-far type-cycle sibling-self; do
 		python3 tests/e2e/dwarf_mutate.py "$out/refs.s" "$out/$m.s" $m &&
 			gcc "$out/$m.s" -o "$out/$m" && vg "$out/$m" "$out/refs.su"
+	done
+	# the same in the second thread's units: a small unit first
+	printf 'int first(int x)\n{\n\treturn x + 1;\n}\n' >"$out/first.c"
+	for m in origin-cycle sibling-self; do
+		gcc -O2 -g "$out/first.c" "$out/$m.s" -o "$out/$m-2" &&
+			STACKPROF_SPLIT_WALK=0 vg "$out/$m-2" "$out/refs.su"
 	done
 else
 	echo "valgrind: cannot compile tests/data/dwarf/refs.c"
