@@ -5,6 +5,9 @@
 #include "report/report.h"
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,8 +29,14 @@ struct table_widths {
 	int total, self, qual, name;
 };
 
-static void measure_table(const struct sp_graph *g, const uint32_t *ids, size_t n,
-			  struct table_widths *w)
+static void print_header_row(const struct table_widths *w, FILE *out)
+{
+	fprintf(out, "  %*s  %*s  %-*s  %-*s  %s\n", w->total, "TOTAL ", w->self, "SELF",
+		w->qual, "QUALIFIER", w->name, "FUNCTION", "LOCATION");
+}
+
+static void measure_rows(const struct sp_graph *g, const uint32_t *ids, size_t from,
+			 size_t to, struct table_widths *w)
 {
 	char cell[CELL];
 	size_t i;
@@ -36,7 +45,7 @@ static void measure_table(const struct sp_graph *g, const uint32_t *ids, size_t 
 	w->self = (int)strlen("SELF");
 	w->qual = (int)strlen("QUALIFIER");
 	w->name = (int)strlen("FUNCTION");
-	for (i = 0; i < n; i++) {
+	for (i = from; i < to; i++) {
 		const struct sp_func *f = &g->funcs[ids[i]];
 		int k;
 
@@ -54,6 +63,114 @@ static void measure_table(const struct sp_graph *g, const uint32_t *ids, size_t 
 	}
 }
 
+static void print_rows(const struct sp_graph *g, const uint32_t *ids, size_t from,
+		       size_t to, const struct table_widths *w, FILE *out)
+{
+	char tcell[CELL], scell[CELL], qcell[CELL], loc[4096];
+	size_t i;
+
+	for (i = from; i < to; i++) {
+		const struct sp_func *f = &g->funcs[ids[i]];
+
+		sp_cell_total(&f->res, tcell, sizeof(tcell));
+		sp_cell_self(f, scell, sizeof(scell));
+		sp_cell_qual(f, qcell, sizeof(qcell));
+		sp_cell_location(f, loc, sizeof(loc));
+		fprintf(out, "  %*s  %*s  %-*s  %-*s  %s\n", w->total, tcell, w->self, scell,
+			w->qual, qcell, w->name, sp_func_label(f), loc);
+	}
+}
+
+/*
+ * A table of every function of a large program is a second of
+ * formatting: the later rows are measured and then formatted into
+ * memory on a second core while this one does the first.  The table is
+ * the same either way.
+ */
+#define SPLIT_ROWS 4096		/* fewer: a thread is not worth starting */
+
+struct table_half {
+	const struct sp_graph *g;
+	const uint32_t *ids;
+	size_t from, to;
+	struct table_widths w;	/* its own rows' widths, then the table's */
+	char *text;		/* the rows formatted, from open_memstream */
+	size_t len;
+	bool ok;
+};
+
+static void *measure_half(void *arg)
+{
+	struct table_half *h = arg;
+
+	measure_rows(h->g, h->ids, h->from, h->to, &h->w);
+	return NULL;
+}
+
+static void *format_half(void *arg)
+{
+	struct table_half *h = arg;
+	FILE *mem = open_memstream(&h->text, &h->len);
+
+	if (!mem)
+		return NULL;
+	print_rows(h->g, h->ids, h->from, h->to, &h->w, mem);
+	h->ok = !ferror(mem);
+	if (fclose(mem))
+		h->ok = false;
+	return NULL;
+}
+
+static int widest(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* The widths of both halves, the second measured on another core. */
+static void measure_split(struct table_half *h, size_t n, struct table_widths *w)
+{
+	pthread_t t;
+	bool threaded = !pthread_create(&t, NULL, measure_half, h);
+
+	measure_rows(h->g, h->ids, 0, h->from, w);
+	if (threaded)
+		pthread_join(t, NULL);
+	else
+		measure_rows(h->g, h->ids, h->from, n, &h->w);
+	w->total = widest(w->total, h->w.total);
+	w->self = widest(w->self, h->w.self);
+	w->qual = widest(w->qual, h->w.qual);
+	w->name = widest(w->name, h->w.name);
+	h->w = *w;
+}
+
+static void print_all_rows(const struct sp_graph *g, const uint32_t *ids, size_t n,
+			   FILE *out)
+{
+	struct table_half h = { .g = g, .ids = ids, .from = n / 2, .to = n };
+	struct table_widths w;
+	pthread_t t;
+	bool threaded;
+
+	if (n < SPLIT_ROWS) {
+		measure_rows(g, ids, 0, n, &w);
+		print_header_row(&w, out);
+		print_rows(g, ids, 0, n, &w, out);
+		return;
+	}
+	measure_split(&h, n, &w);
+	threaded = !pthread_create(&t, NULL, format_half, &h);
+	print_header_row(&w, out);
+	print_rows(g, ids, 0, h.from, &w, out);
+	if (threaded)
+		pthread_join(t, NULL);
+	if (h.ok)
+		fwrite(h.text, 1, h.len, out);
+	else
+		print_rows(g, ids, h.from, n, &w, out);
+	free(h.text);
+}
+
 static bool has_red_zone(const struct sp_graph *g, const uint32_t *ids, size_t n)
 {
 	size_t i;
@@ -67,23 +184,9 @@ static bool has_red_zone(const struct sp_graph *g, const uint32_t *ids, size_t n
 static void print_table(const struct sp_graph *g, const uint32_t *ids, size_t n,
 			FILE *out)
 {
-	struct table_widths w;
-	char tcell[CELL], scell[CELL], qcell[CELL], loc[4096];
 	size_t i;
 
-	measure_table(g, ids, n, &w);
-	fprintf(out, "  %*s  %*s  %-*s  %-*s  %s\n", w.total, "TOTAL ", w.self, "SELF",
-		w.qual, "QUALIFIER", w.name, "FUNCTION", "LOCATION");
-	for (i = 0; i < n; i++) {
-		const struct sp_func *f = &g->funcs[ids[i]];
-
-		sp_cell_total(&f->res, tcell, sizeof(tcell));
-		sp_cell_self(f, scell, sizeof(scell));
-		sp_cell_qual(f, qcell, sizeof(qcell));
-		sp_cell_location(f, loc, sizeof(loc));
-		fprintf(out, "  %*s  %*s  %-*s  %-*s  %s\n", w.total, tcell, w.self, scell,
-			w.qual, qcell, w.name, sp_func_label(f), loc);
-	}
+	print_all_rows(g, ids, n, out);
 	fputs("\n  '>= N' unbounded: there is no bound, N is the deepest path found\n"
 	      "  'N+'   partial: frames without data (SELF '?') count 0\n", out);
 	if (has_red_zone(g, ids, n))

@@ -491,6 +491,59 @@ static void test_text_tail_cumulative(void **state)
 	sp_graph_release(&g);
 }
 
+/* A table of thousands of rows is formatted in two halves, the second on
+ * another core: the rows stay in order, each once, and the widest name,
+ * which sorts into the second half, still sets the column for the first. */
+static void test_text_many_rows(void **state)
+{
+	enum { N = 10000 };
+	static const char longest[] = "a_function_name_wider_than_the_others";
+	struct sp_report_opts o = { .top = 0 };
+	struct sp_graph g;
+	struct sp_err err;
+	const char *row, *end;
+	char name[32], *text;
+	uint64_t last = UINT64_MAX;
+	long name_col = -1;
+	unsigned i, rows = 0;
+
+	(void)state;
+	sp_graph_init(&g);
+	for (i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "f%u", i);
+		fn(&g, i == 7 ? longest : name, 16 + 16 * (uint64_t)i, SP_QUAL_STATIC,
+		   "t.c", i + 1, 1);
+	}
+	sp_graph_finalize(&g);
+	assert_int_equal(sp_analyze(&g, &err), 0);
+	text = capture(sp_report_text, &g, &o);
+	row = strstr(text, "LOCATION\n");
+	assert_non_null(row);
+	for (row = strchr(row, '\n') + 1; *row == ' ' && row[2] != '\0'; row = end + 1) {
+		uint64_t total = strtoull(row, NULL, 10);
+		const char *fn_name = strstr(row, "  f");
+
+		end = strchr(row, '\n');
+		assert_non_null(end);
+		if (fn_name && fn_name < end)
+			fn_name += 2;
+		else
+			fn_name = strstr(row, longest);
+		assert_true(fn_name && fn_name < end);
+		if (name_col < 0)
+			name_col = fn_name - row;
+		assert_int_equal(fn_name - row, name_col);
+		assert_true(total <= last);
+		last = total;
+		rows++;
+	}
+	assert_int_equal(rows, N);
+	/* the column is as wide as the longest name, found in the last rows */
+	assert_non_null(strstr(text, "f9999                                  "));
+	free(text);
+	sp_graph_release(&g);
+}
+
 static void test_parse_size(void **state)
 {
 	static const char *const bad[] = {
@@ -535,6 +588,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_select_symtab_only, setup, teardown),
 		cmocka_unit_test(test_text_tail_cumulative),
+		cmocka_unit_test(test_text_many_rows),
 		cmocka_unit_test(test_parse_size),
 	};
 
