@@ -81,8 +81,6 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 	if (cg_build(img, err))
 		return -1;
 	img->func_end = g->nfuncs;
-	/* libdwarf is idle until cg_cfi_frames(), after the .su files */
-	cg_cfi_start(img);
 	return 0;
 }
 
@@ -170,8 +168,6 @@ void cg_close(struct cg_image *img)
 		return;
 	cg_disasm_release(&img->disasm);
 	cg_rz_pass_release(&img->rz);
-	if (img->dbg)
-		cg_cfi_release(img);
 	release_files(img);
 	if (img->dbg && img->dwobj.elf)
 		dwarf_object_finish(img->dbg, &derr);

@@ -21,6 +21,13 @@
 
 #include <string.h>
 
+struct cfi_list {
+	Dwarf_Cie *cies;
+	Dwarf_Signed ncies;
+	Dwarf_Fde *fdes;
+	Dwarf_Signed nfdes;
+};
+
 /* The DWARF number of the stack pointer, -1 if unknown. */
 static Dwarf_Signed sp_regno(uint16_t machine)
 {
@@ -43,7 +50,7 @@ static void drop_error(Dwarf_Debug dbg, Dwarf_Error derr)
 		dwarf_dealloc_error(dbg, derr);
 }
 
-static bool load_list(Dwarf_Debug dbg, bool eh, struct cg_cfi_list *l)
+static bool load_list(Dwarf_Debug dbg, bool eh, struct cfi_list *l)
 {
 	Dwarf_Error derr = NULL;
 	int res = eh ? dwarf_get_fde_list_eh(dbg, &l->cies, &l->ncies, &l->fdes,
@@ -97,7 +104,7 @@ static bool fde_frame(Dwarf_Debug dbg, Dwarf_Fde fde, Dwarf_Addr lo, Dwarf_Addr 
 }
 
 /* The CFI frame of the function whose code starts at addr. */
-static bool frame_at(Dwarf_Debug dbg, const struct cg_cfi_list *l, uint64_t addr,
+static bool frame_at(Dwarf_Debug dbg, const struct cfi_list *l, uint64_t addr,
 		     Dwarf_Signed sp, uint64_t *frame)
 {
 	Dwarf_Fde fde = NULL;
@@ -130,72 +137,20 @@ static void apply(struct cg_image *img, struct sp_func *f, uint64_t frame)
 	}
 }
 
-/* Both lists, as libdwarf parses them: at a million functions a tenth of
- * the run, which is why it happens on another core. */
-static void load_lists(struct cg_image *img)
-{
-	struct cg_cfi_pass *p = &img->cfi;
-
-	load_list(img->dbg, false, &p->lists[0]);
-	/* an object's .eh_frame is not relocated: its addresses would lie */
-	if (img->elf.type != ET_REL)
-		load_list(img->dbg, true, &p->lists[1]);
-}
-
-static void *cfi_thread(void *arg)
-{
-	load_lists(arg);
-	return NULL;
-}
-
-void cg_cfi_start(struct cg_image *img)
-{
-	struct cg_cfi_pass *p = &img->cfi;
-
-	if (sp_regno(img->elf.machine) < 0 || !img->dbg || p->loaded)
-		return;
-	p->loaded = true;
-	/* no thread: cg_cfi_frames() loads them itself */
-	p->started = !pthread_create(&p->thread, NULL, cfi_thread, img);
-	if (!p->started)
-		p->loaded = false;
-}
-
-void cg_dwarf_own(struct cg_image *img)
-{
-	if (img->cfi.started)
-		pthread_join(img->cfi.thread, NULL);
-	img->cfi.started = false;
-}
-
-void cg_cfi_release(struct cg_image *img)
-{
-	struct cg_cfi_pass *p = &img->cfi;
-	int k;
-
-	cg_dwarf_own(img);
-	for (k = 0; k < 2; k++)
-		if (p->lists[k].nfdes || p->lists[k].ncies)
-			dwarf_fde_cie_list_dealloc(img->dbg, p->lists[k].cies,
-						   p->lists[k].ncies, p->lists[k].fdes,
-						   p->lists[k].nfdes);
-	memset(p->lists, 0, sizeof(p->lists));
-}
-
 void cg_cfi_frames(struct cg_image *img, struct sp_graph *g, bool compare_su)
 {
-	const struct cg_cfi_list *lists = img->cfi.lists;
+	struct cfi_list lists[2];
 	Dwarf_Signed sp = sp_regno(img->elf.machine);
 	uint32_t i;
 	int k;
 
 	if (sp < 0 || !img->dbg)
 		return;
-	cg_dwarf_own(img);
-	if (!img->cfi.loaded) {
-		load_lists(img);
-		img->cfi.loaded = true;
-	}
+	memset(lists, 0, sizeof(lists));
+	load_list(img->dbg, false, &lists[0]);
+	/* an object's .eh_frame is not relocated: its addresses would lie */
+	if (img->elf.type != ET_REL)
+		load_list(img->dbg, true, &lists[1]);
 	for (i = img->func_first; i < img->func_end; i++) {
 		struct sp_func *f = &g->funcs[i];
 		uint64_t frame;
@@ -210,5 +165,8 @@ void cg_cfi_frames(struct cg_image *img, struct sp_graph *g, bool compare_su)
 				break;
 			}
 	}
-	cg_cfi_release(img);
+	for (k = 0; k < 2; k++)
+		if (lists[k].nfdes || lists[k].ncies)
+			dwarf_fde_cie_list_dealloc(img->dbg, lists[k].cies, lists[k].ncies,
+						   lists[k].fdes, lists[k].nfdes);
 }

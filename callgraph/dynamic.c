@@ -604,7 +604,6 @@ int cg_describe_dynamic(struct cg_image *img, struct sp_graph *g, struct sp_err 
 	uint32_t i;
 
 	(void)err;	/* an unreadable subtree only loses the cause's name */
-	cg_dwarf_own(img);
 	for (i = img->func_first; i < img->func_end && i < g->nfuncs; i++) {
 		struct sp_func *f = &g->funcs[i];
 		struct sp_vla v = { .func = SP_NONE };
@@ -658,7 +657,6 @@ int cg_find_vlas(struct cg_image *img, struct sp_graph *g, struct sp_err *err)
 	uint32_t i;
 
 	(void)err;
-	cg_dwarf_own(img);
 	for (i = img->func_first; i < img->func_end && i < g->nfuncs; i++) {
 		const struct sp_func *f = &g->funcs[i];
 		struct collect c = { .g = g };

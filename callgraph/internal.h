@@ -245,31 +245,11 @@ struct cg_rz_pass {
 void cg_red_zones_start(struct cg_image *img);
 void cg_rz_pass_release(struct cg_rz_pass *p);
 
-/* ---- the CFI lists (cfi.c) ---- */
-
-struct cg_cfi_list {
-	Dwarf_Cie *cies;
-	Dwarf_Signed ncies;
-	Dwarf_Fde *fdes;
-	Dwarf_Signed nfdes;
-};
-
-/* libdwarf's parse of every FDE (.debug_frame, .eh_frame) on a second
- * core while the main thread reads the .su files: libdwarf is the
- * thread's from cg_cfi_start() until cg_dwarf_own() takes it back. */
-struct cg_cfi_pass {
-	struct cg_cfi_list lists[2];	/* .debug_frame, .eh_frame */
-	pthread_t thread;
-	bool started;			/* a thread is loading, not yet joined */
-	bool loaded;			/* lists hold libdwarf's, to deallocate */
-};
-
 struct cg_image {
 	const char *path;
 	struct cg_options opts;
 	struct cg_disasm disasm;
 	struct cg_rz_pass rz;
-	struct cg_cfi_pass cfi;
 	struct cg_elf elf;
 	Dwarf_Debug dbg;
 	struct cg_dwobj dwobj;		/* ET_REL: what dbg reads */
@@ -301,15 +281,6 @@ struct cg_image {
 	struct sp_u64map copies;	/* abstract DIE offset -> first concrete func */
 	struct cg_stats stats;
 };
-
-/* cfi.c */
-/* Start loading the CFI lists on another core; the end of cg_load(). */
-void cg_cfi_start(struct cg_image *img);
-/* Wait for that thread: every use of img->dbg after cg_load() does this
- * first, because a Dwarf_Debug is not to be shared between threads. */
-void cg_dwarf_own(struct cg_image *img);
-/* Deallocate the lists (before dwarf_finish). */
-void cg_cfi_release(struct cg_image *img);
 
 /* dwarf.c */
 /* Read every compile unit into img's records, on two cores when the

@@ -116,7 +116,6 @@ void cg_mark_kernel_entries(struct cg_image *img, struct sp_graph *g)
 {
 	uint32_t i;
 
-	cg_dwarf_own(img);
 	mark_syscall_aliases(img, g);
 	for (i = img->func_first; i < img->func_end && i < g->nfuncs; i++) {
 		struct sp_func *f = &g->funcs[i];

@@ -304,7 +304,6 @@ void cg_indirect_prototypes(struct cg_image *img, struct sp_graph *g, const uint
 	uint32_t i;
 	size_t k;
 
-	cg_dwarf_own(img);
 	for (i = img->func_first; i < img->func_end && i < g->nfuncs; i++) {
 		struct sp_func *f = &g->funcs[i];
 
