@@ -57,7 +57,8 @@ struct cg_stats {
 int cg_open(struct cg_image **img, const char *path, struct sp_err *err);
 /* Fill g with functions (DWARF subprograms with code, symbol-table-only
  * functions, external callees), compile units and call edges, then
- * finalize it.  Does one pass over .debug_info. */
+ * finalize it.  Does one pass over .debug_info (on two threads when
+ * it is large: cg_options.split_walk_min). */
 int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *opts,
 	    struct sp_err *err);
 /* For every function whose frame is dynamic, find the cause in DWARF (a

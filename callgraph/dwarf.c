@@ -5,7 +5,8 @@
  * inlined subroutines, lexical blocks, namespaces); types and variables are
  * skipped with their whole subtree.  DIEs skipped this way that turn out to
  * be needed (a member function's declaration, a DIE in another unit) are
- * read on demand by cg_sub_at().
+ * read on demand by cg_sub_at().  A large image's units are shared out
+ * between two threads, one Dwarf_Debug each (split.c).
  */
 #include "callgraph/internal.h"
 
