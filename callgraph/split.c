@@ -11,8 +11,8 @@
  */
 #include "callgraph/internal.h"
 
-#include <stdlib.h>
 #include <malloc.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/xalloc.h"
