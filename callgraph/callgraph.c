@@ -150,7 +150,7 @@ const struct cg_stats *cg_stats(const struct cg_image *img)
 	return &img->stats;
 }
 
-static void release_files(struct cg_image *img)
+void cg_release_records(struct cg_image *img)
 {
 	uint32_t i;
 
@@ -158,6 +158,11 @@ static void release_files(struct cg_image *img)
 		free(img->files[i].names);
 	free(img->files);
 	free(img->cu_die_off);
+	free(img->subs);
+	free(img->sites);
+	free(img->xranges);
+	if (img->sub_by_off.nslots)
+		sp_u64map_release(&img->sub_by_off);
 }
 
 void cg_close(struct cg_image *img)
@@ -168,20 +173,15 @@ void cg_close(struct cg_image *img)
 		return;
 	cg_disasm_release(&img->disasm);
 	cg_rz_pass_release(&img->rz);
-	release_files(img);
+	cg_release_records(img);
 	if (img->dbg && img->dwobj.elf)
 		dwarf_object_finish(img->dbg, &derr);
 	else if (img->dbg)
 		dwarf_finish(img->dbg, &derr);
 	cg_dwobj_release(&img->dwobj);
 	cg_elf_close(&img->elf);
-	free(img->subs);
-	free(img->sites);
 	free(img->icalls);
-	free(img->xranges);
 	free(img->ranges);
-	if (img->sub_by_off.nslots)
-		sp_u64map_release(&img->sub_by_off);
 	if (img->func_by_addr.nslots)
 		sp_u64map_release(&img->func_by_addr);
 	if (img->extern_by_name.nslots)

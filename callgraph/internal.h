@@ -282,6 +282,10 @@ struct cg_image {
 	struct cg_stats stats;
 };
 
+/* callgraph.c: free what the DWARF walk filled in (files, CU offsets,
+ * subs, sites, extra ranges, sub_by_off); cg_close() and split.c. */
+void cg_release_records(struct cg_image *img);
+
 /* dwarf.c */
 /* Read every compile unit into img's records, on two cores when the
  * image is large enough (split.c). */

@@ -40,16 +40,8 @@ static void split_release(struct cg_split *w)
 {
 	struct cg_image *s = &w->shadow;
 	Dwarf_Error derr = NULL;
-	uint32_t i;
 
-	for (i = 0; s->files && i < s->ncus_own; i++)
-		free(s->files[i].names);
-	free(s->files);
-	free(s->cu_die_off);
-	free(s->subs);
-	free(s->sites);
-	free(s->xranges);
-	sp_u64map_release(&s->sub_by_off);
+	cg_release_records(s);
 	if (s->dbg)
 		dwarf_object_finish(s->dbg, &derr);
 	sp_graph_release(&w->g);
