@@ -54,8 +54,9 @@ static void u64map_grow(struct sp_u64map *m)
 	free(slots);
 }
 
-void sp_u64map_put(struct sp_u64map *m, uint64_t key, uint32_t val)
+uint32_t sp_u64map_swap(struct sp_u64map *m, uint64_t key, uint32_t val)
 {
+	uint32_t old;
 	size_t j;
 
 	if ((m->count + 1) * 2 > m->nslots)
@@ -63,13 +64,20 @@ void sp_u64map_put(struct sp_u64map *m, uint64_t key, uint32_t val)
 	for (j = slot_of(key, m->nslots); m->slots[j].val != EMPTY;
 	     j = (j + 1) & (m->nslots - 1)) {
 		if (m->slots[j].key == key) {
+			old = m->slots[j].val;
 			m->slots[j].val = val;
-			return;
+			return old;
 		}
 	}
 	m->slots[j].key = key;
 	m->slots[j].val = val;
 	m->count++;
+	return EMPTY;
+}
+
+void sp_u64map_put(struct sp_u64map *m, uint64_t key, uint32_t val)
+{
+	sp_u64map_swap(m, key, val);
 }
 
 uint32_t sp_u64map_get(const struct sp_u64map *m, uint64_t key)

@@ -22,6 +22,9 @@ void sp_u64map_init(struct sp_u64map *m, size_t expect);
 void sp_u64map_release(struct sp_u64map *m);
 /* Insert or overwrite. */
 void sp_u64map_put(struct sp_u64map *m, uint64_t key, uint32_t val);
+/* Insert or overwrite, returning the value it replaced (UINT32_MAX when
+ * key was absent): a chain's new head in one probe, not a get and a put. */
+uint32_t sp_u64map_swap(struct sp_u64map *m, uint64_t key, uint32_t val);
 /* Returns the value, or UINT32_MAX when key is absent. */
 uint32_t sp_u64map_get(const struct sp_u64map *m, uint64_t key);
 

@@ -190,8 +190,7 @@ static int index_build(struct su_index *ix, const char *const *dirs, size_t ndir
 			size_t at = ix->npaths + i;
 
 			ix->paths[at] = v[i];
-			ix->next[at] = sp_u64map_get(&ix->first, key);
-			sp_u64map_put(&ix->first, key, (uint32_t)at);
+			ix->next[at] = sp_u64map_swap(&ix->first, key, (uint32_t)at);
 		}
 		ix->npaths += n;
 		free(v);

@@ -47,8 +47,7 @@ static void chain_release(struct su_chain *c)
 /* Members are added in descending id order so that chains ascend. */
 static void chain_add(struct su_chain *c, uint64_t key, uint32_t id)
 {
-	c->next[id] = sp_u64map_get(&c->head, key);
-	sp_u64map_put(&c->head, key, id);
+	c->next[id] = sp_u64map_swap(&c->head, key, id);
 }
 
 static uint64_t key_mix(uint64_t h, uint64_t v)
@@ -66,6 +65,7 @@ struct su_fn {
 	const char *base;	/* interned basename of file, NULL if none */
 	const char *name;	/* interned source name, or NULL */
 	const char *strip;	/* symbol without ".N" parts, or the name */
+	uint32_t line;		/* DWARF's line, before a row rewrites it */
 	bool clone;		/* the symbol has a clone suffix */
 	bool taken;		/* already given a row */
 };
@@ -86,8 +86,8 @@ struct su_matcher {
 	struct su_fn *fn;
 	struct su_rw *rw;
 	struct su_chain loc;	/* (cu, base, line) -> functions */
-	struct su_chain gloc;	/* (base, line) -> functions */
-	struct su_chain sym;	/* (cu, strip) -> functions */
+	struct su_chain gloc;	/* (base, line) -> functions: global_locations() */
+	struct su_chain sym;	/* (cu, strip) -> functions: symbols() */
 	uint32_t *file_cu;	/* .su file -> unit, SU_NOCU */
 	bool *file_ltrans;	/* .su file is an LTO partition */
 	bool *file_global;	/* a file of no unit whose rows are still used */
@@ -121,16 +121,18 @@ static bool all_digits(const char *p, size_t len)
 	return len > 0;
 }
 
-/* "foo.constprop.0.isra.0" -> "foo.constprop.isra" */
+/* "foo.constprop.0.isra.0" -> "foo.constprop.isra"; sym is interned */
 static const char *strip_symbol(struct sp_graph *g, const char *sym)
 {
-	size_t len = strlen(sym), n = 0;
-	const char *p = sym, *end = sym + len;
+	size_t len, n = 0;
+	const char *p = sym, *end;
 	char *buf;
 	const char *ret;
 
 	if (!strchr(sym, '.'))
-		return intern_n(g, sym, len);
+		return sym;
+	len = strlen(sym);
+	end = sym + len;
 	buf = sp_xmalloc(len + 1);
 	while (p < end) {
 		const char *dot = memchr(p, '.', (size_t)(end - p));
@@ -155,14 +157,17 @@ static bool is_ident_char(char c)
 	       (c >= '0' && c <= '9') || c == '_' || c == '$';
 }
 
-static void describe_row(struct su_matcher *m, struct su_rw *r, const struct su_row *row)
+/* prev: the row described before, whose file most rows share */
+static void describe_row(struct su_matcher *m, struct su_rw *r, const struct su_row *row,
+			 const struct su_rw *prev)
 {
 	struct sp_graph *g = m->g;
 	const char *p, *dot = NULL;
 
-	r->name = intern_n(g, row->name, strlen(row->name));
-	r->file = intern_n(g, row->file, strlen(row->file));
-	r->base = base_of(g, r->file);
+	/* rows are interned in g->strs (su_match's contract) */
+	r->name = row->name;
+	r->file = row->file;
+	r->base = prev && prev->file == r->file ? prev->base : base_of(g, r->file);
 	r->cxx = false;
 	for (p = r->name; *p; p++) {
 		if (*p == '.' && !dot)
@@ -185,33 +190,68 @@ static uint64_t sym_key(uint32_t cu, const char *strip)
 	return key_mix(key_mix(1, cu), key_ptr(strip));
 }
 
+/*
+ * The names are the model's, interned in g->strs, so they are used as
+ * they are; a unit's functions are neighbours and mostly share a file,
+ * whose basename is then interned once.  Only the (cu, base, line) chain
+ * is built here: the others serve rows this one leaves over, and a run
+ * whose rows all match by location never needs them (a million
+ * functions: two tables that miss the caches on every access).
+ */
 static void index_functions(struct su_matcher *m)
 {
 	struct sp_graph *g = m->g;
+	const char *file = NULL, *base = NULL;
 	uint32_t i;
 
 	m->fn = sp_xcalloc(g->nfuncs ? g->nfuncs : 1, sizeof(*m->fn));
 	chain_init(&m->loc, g->nfuncs);
-	chain_init(&m->gloc, g->nfuncs);
-	chain_init(&m->sym, g->nfuncs);
 	for (i = g->nfuncs; i-- > 0;) {
 		const struct sp_func *f = &g->funcs[i];
 		struct su_fn *x = &m->fn[i];
 
 		if (!(f->flags & SP_F_HAS_CODE))
 			continue;
-		x->base = base_of(g, f->file);
-		/* the loader interns, but pointer equality must not hinge on it */
-		x->name = f->name ? intern_n(g, f->name, strlen(f->name)) : NULL;
+		if (f->file != file) {
+			file = f->file;
+			base = base_of(g, file);
+		}
+		x->base = base;
+		x->line = f->line;
+		x->name = f->name;
 		x->strip = f->symbol ? strip_symbol(g, f->symbol) : x->name;
 		x->clone = f->symbol && strchr(f->symbol, '.');
-		if (x->base && f->line) {
+		if (x->base && f->line)
 			chain_add(&m->loc, loc_key(f->cu, x->base, f->line), i);
-			chain_add(&m->gloc, loc_key(SU_NOCU, x->base, f->line), i);
-		}
-		if (x->strip)
-			chain_add(&m->sym, sym_key(f->cu, x->strip), i);
 	}
+}
+
+/* (base, line) -> functions of any unit, built when first asked for. */
+static const struct su_chain *global_locations(struct su_matcher *m)
+{
+	uint32_t i;
+
+	if (m->gloc.next)
+		return &m->gloc;
+	chain_init(&m->gloc, m->g->nfuncs);
+	for (i = m->g->nfuncs; i-- > 0;)
+		if (m->fn[i].base && m->fn[i].line)
+			chain_add(&m->gloc, loc_key(SU_NOCU, m->fn[i].base, m->fn[i].line), i);
+	return &m->gloc;
+}
+
+/* (cu, symbol without clone numbers) -> functions, built when first asked for. */
+static const struct su_chain *symbols(struct su_matcher *m)
+{
+	uint32_t i;
+
+	if (m->sym.next)
+		return &m->sym;
+	chain_init(&m->sym, m->g->nfuncs);
+	for (i = m->g->nfuncs; i-- > 0;)
+		if (m->fn[i].strip)
+			chain_add(&m->sym, sym_key(m->g->funcs[i].cu, m->fn[i].strip), i);
+	return &m->sym;
 }
 
 /* ---- candidates ---- */
@@ -319,8 +359,9 @@ static long file_fit(const struct su_matcher *m, uint32_t file, uint32_t cu)
 /* Would rows of a file tied to no unit find functions anywhere, more often
  * than not?  A renamed or concatenated .su ("all.su") does; the .su of
  * another program of the tree shares at most a few header inlines. */
-static bool fits_globally(const struct su_matcher *m, uint32_t file)
+static bool fits_globally(struct su_matcher *m, uint32_t file)
 {
+	const struct su_chain *gloc = global_locations(m);
 	long score = 0;
 	uint32_t k;
 
@@ -330,8 +371,8 @@ static bool fits_globally(const struct su_matcher *m, uint32_t file)
 		const struct su_rw *r = &m->rw[ri];
 		bool found = false;
 
-		for (i = sp_u64map_get(&m->gloc.head, loc_key(SU_NOCU, r->base, row->line));
-		     i != UINT32_MAX && !found; i = m->gloc.next[i])
+		for (i = sp_u64map_get(&gloc->head, loc_key(SU_NOCU, r->base, row->line));
+		     i != UINT32_MAX && !found; i = gloc->next[i])
 			found = at_location(m, i, r, row, SU_NOCU) && name_fit(m, i, r) >= 1;
 		score += found ? 1 : -1;
 	}
@@ -566,10 +607,11 @@ static void give(struct su_matcher *m, uint32_t ri, uint32_t fi)
 
 enum su_pass { PASS_EXACT, PASS_LOCATION, PASS_SYMBOL, PASS_LTRANS, PASS_GLOBAL };
 
-static uint32_t find_for_row(const struct su_matcher *m, uint32_t ri, enum su_pass pass)
+static uint32_t find_for_row(struct su_matcher *m, uint32_t ri, enum su_pass pass)
 {
 	const struct su_row *row = &m->s->rows[ri];
 	const struct su_rw *r = &m->rw[ri];
+	const struct su_chain *c;
 	uint32_t i;
 
 	switch (pass) {
@@ -584,8 +626,9 @@ static uint32_t find_for_row(const struct su_matcher *m, uint32_t ri, enum su_pa
 		 * spells the symbol: find it by name within the unit */
 		if (r->cu == SU_NOCU)
 			return SP_NONE;
-		for (i = sp_u64map_get(&m->sym.head, sym_key(r->cu, r->name));
-		     i != UINT32_MAX; i = m->sym.next[i])
+		c = symbols(m);
+		for (i = sp_u64map_get(&c->head, sym_key(r->cu, r->name));
+		     i != UINT32_MAX; i = c->next[i])
 			if (!m->fn[i].taken && m->g->funcs[i].cu == r->cu &&
 			    m->fn[i].strip == r->name)
 				return i;
@@ -596,15 +639,15 @@ static uint32_t find_for_row(const struct su_matcher *m, uint32_t ri, enum su_pa
 		 * sources, left from an earlier build without -flto */
 		if (!m->file_ltrans[row->su_file])
 			return SP_NONE;
-		return best_at(m, &m->gloc, loc_key(SU_NOCU, r->base, row->line), r,
-			       row, SU_NOCU, 1);
+		return best_at(m, global_locations(m), loc_key(SU_NOCU, r->base, row->line),
+			       r, row, SU_NOCU, 1);
 	case PASS_GLOBAL:
 		/* rows of foreign programs stay out; LTO partitions and
 		 * renamed or concatenated files come in */
 		if (r->cu == SU_NOCU && !m->file_global[row->su_file])
 			return SP_NONE;
-		return best_at(m, &m->gloc, loc_key(SU_NOCU, r->base, row->line), r,
-			       row, SU_NOCU, 1);
+		return best_at(m, global_locations(m), loc_key(SU_NOCU, r->base, row->line),
+			       r, row, SU_NOCU, 1);
 	}
 	return SP_NONE;
 }
@@ -662,7 +705,7 @@ int su_match(struct sp_graph *g, const struct su_set *s,
 	group_rows(&m);
 	m.rw = sp_xmalloc((s->nrows ? s->nrows : 1) * sizeof(*m.rw));
 	for (ri = 0; ri < s->nrows; ri++)
-		describe_row(&m, &m.rw[ri], &s->rows[ri]);
+		describe_row(&m, &m.rw[ri], &s->rows[ri], ri ? &m.rw[ri - 1] : NULL);
 	m.file_cu = sp_xmalloc(((size_t)s->npaths + 1) * sizeof(*m.file_cu));
 	m.file_ltrans = sp_xcalloc((size_t)s->npaths + 1, sizeof(*m.file_ltrans));
 	m.file_global = sp_xcalloc((size_t)s->npaths + 1, sizeof(*m.file_global));

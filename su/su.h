@@ -71,8 +71,10 @@ int su_discover(struct su_set *s, struct sp_graph *g, const char *elf_path,
 /*
  * Give each row to at most one function with code (f->self, qual, src,
  * and the .su spelling of name/file/line/col), and fill g->su_rows,
- * su_matched and su_files.  Unmatched rows are passed to verbose (may be
- * NULL) as "FILE:LINE: no function in the image for 'NAME'".
+ * su_matched and su_files.  The rows must have been parsed with g->strs:
+ * their names are compared with the model's by pointer.  Unmatched rows
+ * are passed to verbose (may be NULL) as "FILE:LINE: no function in the
+ * image for 'NAME'".
  */
 int su_match(struct sp_graph *g, const struct su_set *s,
 	     sp_warn_fn verbose, void *verbose_ctx, struct sp_err *err);

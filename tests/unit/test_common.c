@@ -57,6 +57,12 @@ static void test_u64map(void **state)
 	sp_u64map_put(&m, 0x400000, 7);
 	assert_int_equal(sp_u64map_get(&m, 0x400000), 7);
 	assert_int_equal(m.count, 100000);
+	/* swap: the value replaced, or none for a new key */
+	assert_int_equal(sp_u64map_swap(&m, 0x400000, 9), 7);
+	assert_int_equal(sp_u64map_swap(&m, 0x400001, 3), UINT32_MAX);
+	assert_int_equal(sp_u64map_get(&m, 0x400000), 9);
+	assert_int_equal(sp_u64map_get(&m, 0x400001), 3);
+	assert_int_equal(m.count, 100001);
 	sp_u64map_release(&m);
 }
 
