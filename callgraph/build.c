@@ -418,13 +418,14 @@ static uint64_t pair_key(uint32_t from, uint32_t to)
 	return (uint64_t)from << 32 | to;
 }
 
+/* (caller, callee) -> the first edge DWARF gave the pair */
 static void index_dwarf_pairs(const struct cg_image *img, struct sp_u64map *pairs)
 {
 	uint32_t i;
 
 	sp_u64map_init(pairs, img->g->nedges);
-	for (i = 0; i < img->g->nedges; i++)
-		sp_u64map_put(pairs, pair_key(img->g->edges[i].from, img->g->edges[i].to), 1);
+	for (i = img->g->nedges; i-- > 0;)
+		sp_u64map_put(pairs, pair_key(img->g->edges[i].from, img->g->edges[i].to), i);
 }
 
 /* Trust the code's indirect branches only where DWARF did not list calls:
@@ -452,6 +453,8 @@ static void merge_dcall(struct cg_image *img, const struct cg_dcall *c,
 			struct sp_u64map *pairs, uint32_t *indirect)
 {
 	uint32_t caller = cg_func_containing(img, c->site - 1), callee, inside = SP_NONE;
+	enum sp_edge_kind kind;
+	uint32_t known;
 
 	if (caller == SP_NONE)
 		return;
@@ -466,12 +469,17 @@ static void merge_dcall(struct cg_image *img, const struct cg_dcall *c,
 	callee = cg_branch_enters(c->kind, caller, callee, inside);
 	if (callee == SP_NONE)
 		return;
-	if (sp_u64map_get(pairs, pair_key(caller, callee)) == SP_NONE) {
-		sp_u64map_put(pairs, pair_key(caller, callee), 1);
+	kind = c->kind == CG_INSN_CALL ? SP_EDGE_CALL : SP_EDGE_TAIL;
+	known = sp_u64map_get(pairs, pair_key(caller, callee));
+	if (known == SP_NONE) {
+		sp_u64map_put(pairs, pair_key(caller, callee), img->g->nedges);
 		img->stats.disasm_edges++;
+	} else if (img->g->edges[known].kind == kind && img->g->edges[known].pc <= c->site) {
+		/* the call DWARF listed, or one finalize would drop for it:
+		 * most of the code's calls are, and each would be sorted */
+		return;
 	}
-	sp_graph_add_edge(img->g, caller, callee,
-			  c->kind == CG_INSN_CALL ? SP_EDGE_CALL : SP_EDGE_TAIL, c->site);
+	sp_graph_add_edge(img->g, caller, callee, kind, c->site);
 }
 
 /* A function decoded to its end has shown every call it makes. */
