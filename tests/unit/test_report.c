@@ -461,6 +461,41 @@ static void test_select_symtab_only(void **state)
 	free(ids);
 }
 
+/* Equal totals list by name as strcmp orders them (bytes unsigned, a
+ * prefix first), then by file: names that differ in their first 8 bytes
+ * are told apart by a number, the rest by the strings. */
+static void test_select_name_order(void **state)
+{
+	static const char *const names[] = { "b", "abcdefgh2", "\xc3\xa9t\xc3\xa9",
+					     "abcdefg", "Z", "a", "dup", "abcdefgh1",
+					     "ab", "dup" };
+	static const char *const files[] = { "t.c", "t.c", "t.c", "t.c", "t.c", "t.c",
+					     "y.c", "t.c", "t.c", "x.c" };
+	static const char *const order[] = { "Z", "a", "ab", "abcdefg", "abcdefgh1",
+					     "abcdefgh2", "b", "dup", "dup",
+					     "\xc3\xa9t\xc3\xa9" };
+	struct sp_report_opts o = { .top = 0 };
+	struct sp_err err;
+	struct sp_graph g;
+	uint32_t *ids;
+	size_t i, n;
+
+	(void)state;
+	sp_graph_init(&g);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		fn(&g, names[i], 16, SP_QUAL_STATIC, files[i], (uint32_t)i + 1, 1);
+	sp_graph_finalize(&g);
+	assert_int_equal(sp_analyze(&g, &err), 0);
+	n = sp_report_select(&g, &o, &ids);
+	assert_int_equal(n, sizeof(order) / sizeof(order[0]));
+	for (i = 0; i < n; i++)
+		assert_string_equal(g.funcs[ids[i]].name, order[i]);
+	assert_string_equal(g.funcs[ids[7]].file, "x.c");
+	assert_string_equal(g.funcs[ids[8]].file, "y.c");
+	free(ids);
+	sp_graph_release(&g);
+}
+
 /* A tail call's frame replaces its caller's in the cumulative column. */
 static void test_text_tail_cumulative(void **state)
 {
@@ -587,6 +622,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_budget_unknown_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_select_symtab_only, setup, teardown),
+		cmocka_unit_test(test_select_name_order),
 		cmocka_unit_test(test_text_tail_cumulative),
 		cmocka_unit_test(test_text_many_rows),
 		cmocka_unit_test(test_parse_size),
