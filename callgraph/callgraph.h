@@ -25,6 +25,15 @@ enum cg_calls {
 	CG_CALLS_DISASM,	/* the code only */
 };
 
+/* How CFI frames find their FDEs: by default each through .eh_frame_hdr
+ * when few functions need one, else libdwarf's list of all of them (the
+ * others force a way, so that tests compare the two). */
+enum cg_cfi_lookup {
+	CG_CFI_AUTO = 0,
+	CG_CFI_ONE_BY_ONE,
+	CG_CFI_LIST,
+};
+
 /* Called after each compile unit of an image's DWARF walk, and once with
  * done == total at its end; the library itself never prints. */
 typedef void cg_progress_fn(void *arg, const char *path, uint32_t done, uint32_t total);
@@ -36,6 +45,7 @@ struct cg_options {
 	/* .debug_info bytes from which the DWARF walk is split over two
 	 * threads: 0 for the default (16 MiB), UINT64_MAX for never */
 	uint64_t split_walk_min;
+	enum cg_cfi_lookup cfi_lookup;
 };
 
 struct cg_stats {

@@ -112,6 +112,13 @@ bool cg_elf_thumb_at(const struct cg_elf *e, uint64_t addr);
 
 /* ---- relocated DWARF of an ET_REL object (reloc.c) ---- */
 
+/* Bytes libdwarf is to see as section ndx, at address addr. */
+struct cg_section_window {
+	size_t ndx;
+	const unsigned char *data;
+	uint64_t size, addr;
+};
+
 struct cg_dwobj {
 	struct cg_elf *elf;
 	size_t nsec, shstrndx;
@@ -124,6 +131,7 @@ struct cg_dwobj {
 	size_t map_len;
 	size_t info_ndx;		/* .debug_info's section index, 0 if none */
 	uint64_t info_off, info_size;	/* its place in the file */
+	struct cg_section_window win;	/* cg_dwobj_open_window's, else no data */
 };
 
 /* dwarf_object_init_b over e's sections, its DWARF relocated to e's layout. */
@@ -132,6 +140,19 @@ int cg_dwobj_init(struct cg_dwobj *o, struct cg_elf *e, Dwarf_Debug *dbg,
 /* A second Dwarf_Debug over the same sections, for another thread: in
  * the main thread (libdwarf's ELF hook is process-wide during init). */
 int cg_dwobj_open_again(struct cg_dwobj *o, Dwarf_Debug *dbg, Dwarf_Error *derr);
+/* A Dwarf_Debug over o's sections, but with win's bytes and address as
+ * section win->ndx: a few records of .eh_frame, so that libdwarf parses
+ * those and not all of them.  view (a copy of o) is what it reads through
+ * and must outlive *dbg; it owns nothing, and is not released. */
+int cg_dwobj_open_window(const struct cg_dwobj *o, struct cg_dwobj *view,
+			 const struct cg_section_window *win, Dwarf_Debug *dbg,
+			 Dwarf_Error *derr);
+/* The section named name as libdwarf is given it (out: index, contents,
+ * size, address), or NULL. */
+const unsigned char *cg_dwobj_section(const struct cg_dwobj *o, const char *name,
+				      struct cg_section_window *out);
+/* An unsigned number of n bytes (1..8) at p, in the object's byte order. */
+uint64_t cg_read_uint(const unsigned char *p, unsigned n, bool msb);
 void cg_dwobj_release(struct cg_dwobj *o);
 /* The compile units in .debug_info, counted from their headers alone. */
 uint32_t cg_dwobj_count_units(const struct cg_dwobj *o);

@@ -37,6 +37,10 @@ static int get_section_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *o
 		    o->elf->type == ET_REL ? 0 : sh.sh_addr;
 	out->type = sh.sh_type;
 	out->size = sh.sh_size;
+	if (o->win.data && i == o->win.ndx) {
+		out->addr = o->win.addr;
+		out->size = o->win.size;
+	}
 	out->name = elf_strptr(o->elf->elf, o->shstrndx, sh.sh_name);
 	if (!out->name)
 		out->name = "";
@@ -77,6 +81,10 @@ static int load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *error)
 	Elf_Data *d;
 
 	(void)error;
+	if (o->win.data && i == o->win.ndx) {
+		*data = (Dwarf_Small *)o->win.data;
+		return DW_DLV_OK;
+	}
 	if (i < o->nsec && o->copies[i]) {
 		*data = o->copies[i];
 		return DW_DLV_OK;
@@ -224,7 +232,7 @@ static void find_debug_info(struct cg_dwobj *o, struct cg_elf *e)
 	}
 }
 
-static uint64_t read_uint(const unsigned char *p, unsigned n, bool msb)
+uint64_t cg_read_uint(const unsigned char *p, unsigned n, bool msb)
 {
 	uint64_t v = 0;
 	unsigned i;
@@ -242,11 +250,11 @@ static uint64_t next_unit(const struct cg_dwobj *o, const Dwarf_Small *data, uin
 	/* each unit starts with its length: 4 bytes, or 0xffffffff and 8 */
 	if (size - off < 4)
 		return 0;
-	len = read_uint(data + off, 4, o->msb);
+	len = cg_read_uint(data + off, 4, o->msb);
 	if (len == 0xffffffff) {
 		if (size - off < 12)
 			return 0;
-		len = read_uint(data + off + 4, 8, o->msb);
+		len = cg_read_uint(data + off + 4, 8, o->msb);
 		hdr = 12;
 	}
 	return len > size - off - hdr ? 0 : off + hdr + len;
@@ -371,6 +379,42 @@ int cg_dwobj_init(struct cg_dwobj *o, struct cg_elf *e, Dwarf_Debug *dbg,
 int cg_dwobj_open_again(struct cg_dwobj *o, Dwarf_Debug *dbg, Dwarf_Error *derr)
 {
 	return dwarf_object_init_b(&o->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, derr);
+}
+
+int cg_dwobj_open_window(const struct cg_dwobj *o, struct cg_dwobj *view,
+			 const struct cg_section_window *win, Dwarf_Debug *dbg,
+			 Dwarf_Error *derr)
+{
+	*view = *o;
+	view->win = *win;
+	view->iface.object = view;
+	if (&_dwarf_get_elf_flags_func_ptr)
+		_dwarf_get_elf_flags_func_ptr = get_section_flags;
+	return dwarf_object_init_b(&view->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, derr);
+}
+
+const unsigned char *cg_dwobj_section(const struct cg_dwobj *o, const char *name,
+				      struct cg_section_window *out)
+{
+	Dwarf_Obj_Access_Section info;
+	Dwarf_Small *data = NULL;
+	Dwarf_Half i;
+	int error = 0;
+
+	for (i = 1; i < o->nsec; i++) {
+		if (get_section_info((void *)o, i, &info, &error) != DW_DLV_OK ||
+		    strcmp(info.name, name))
+			continue;
+		if (info.type == SHT_NOBITS ||
+		    load_section((void *)o, i, &data, &error) != DW_DLV_OK)
+			return NULL;
+		out->ndx = i;
+		out->data = data;
+		out->size = info.size;
+		out->addr = info.addr;
+		return data;
+	}
+	return NULL;
 }
 
 void cg_dwobj_release(struct cg_dwobj *o)

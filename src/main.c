@@ -517,6 +517,24 @@ static void setup_split_walk(struct cg_options *cg)
 			"(a size such as 16M, or never)\n", v);
 }
 
+/* STACKPROF_CFI: how CFI frames find their FDEs, "one-by-one" (each
+ * through .eh_frame_hdr) or "list" (libdwarf's list of all); unset: one
+ * by one when few functions need a frame.  For tests. */
+static void setup_cfi(struct cg_options *cg)
+{
+	const char *v = getenv("STACKPROF_CFI");
+
+	if (!v || !*v)
+		return;
+	if (!strcmp(v, "one-by-one"))
+		cg->cfi_lookup = CG_CFI_ONE_BY_ONE;
+	else if (!strcmp(v, "list"))
+		cg->cfi_lookup = CG_CFI_LIST;
+	else
+		fprintf(stderr, "stackprof: warning: ignoring STACKPROF_CFI='%s' "
+			"(one-by-one or list)\n", v);
+}
+
 /* --indirect=address-taken: what any image takes the address of. */
 static void assume_address_taken(struct sp_graph *g, struct cg_image *const *imgs,
 				 size_t n, bool verbose)
@@ -549,6 +567,7 @@ static int load(struct sp_graph *g, const struct options *o,
 
 	setup_progress(&cg, &progress);
 	setup_split_walk(&cg);
+	setup_cfi(&cg);
 	for (i = 0; i < o->nelfs; i++)
 		if (cg_open(&imgs[i], o->elfs[i], err) || cg_load(imgs[i], g, &cg, err))
 			goto out;

@@ -54,6 +54,30 @@ grep -Eq '^ +[0-9]+ +64\+16 +static \(cfi\) +asm_leaf ' "$OUT/stdout" ||
 	fail "text: no 'static (cfi)' row for asm_leaf"
 grep -q 'asm_caller .*\[cfi\]' "$OUT/stdout" || fail "text: no [cfi] mark on a path"
 
+# FDEs found one by one through .eh_frame_hdr (each shown to libdwarf in a
+# window of .eh_frame, as when few functions need a frame) give what
+# libdwarf's list of all of them gives: -v compares every function's CFI
+# with its .su frame, so every FDE of every program is looked up
+cfi_ways()	# DESC BINARY
+{
+	for way in list one-by-one; do
+		STACKPROF_CFI=$way "$SP" -v --json "$2" >"$OUT/$way.json" 2>"$OUT/$way.err"
+		grep '^stackprof: CFI' "$OUT/$way.err" >"$OUT/$way.cfi"
+	done
+	[ -s "$OUT/list.cfi" ] || fail "$1: no CFI line with -v"
+	cmp -s "$OUT/list.cfi" "$OUT/one-by-one.cfi" ||
+		fail "$1: CFI one by one: $(cat "$OUT/one-by-one.cfi"), list: $(cat "$OUT/list.cfi")"
+	cmp -s "$OUT/list.json" "$OUT/one-by-one.json" || fail "$1: the reports differ"
+}
+cfi_ways asm $bin
+expect_eq "asm_leaf: its CFI frame found one by one" \
+	"$(jget "$OUT/one-by-one.json" "[fn('asm_leaf')['frame_source'], fn('asm_leaf')['self']]")" \
+	"[\"cfi\", $(awk '$1 == "asm_leaf" { print $2 }' "$OUT/hand")]"
+for d in samples/*/; do
+	s=$(basename "$d")
+	[ -x "$d$s" ] && cfi_ways "$s" "$d$s"
+done
+
 # the painted stack (tests/oracle): each CFI bound holds the peak
 if [ "$(uname -m)" = x86_64 ]; then
 	OPT=-O2 ORACLE_SRC=tests/e2e
