@@ -77,6 +77,30 @@ for d in samples/*/; do
 	s=$(basename "$d")
 	[ -x "$d$s" ] && cfi_ways "$s" "$d$s"
 done
+# a CIE with a personality routine ("zPLR": -fexceptions and a cleanup):
+# its pc-relative pointer moves with the copy, and must not matter
+cat >"$OUT/eh.c" <<'EOF'
+#include <stdio.h>
+static void done(int *p) { printf("done %d\n", *p); }
+__attribute__((noinline)) void work(int x) { printf("%d\n", x); }
+__attribute__((noinline)) int cleaned(int x)
+{
+	int v __attribute__((cleanup(done))) = x;
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%d", x);
+	work(buf[0]);
+	return v;
+}
+int main(int argc, char **argv) { (void)argv; return cleaned(argc); }
+EOF
+if gcc -O2 -g -fexceptions -fstack-usage -o "$OUT/eh" "$OUT/eh.c" 2>/dev/null; then
+	readelf -wf "$OUT/eh" | grep -q 'Augmentation: *"zPLR"' ||
+		fail "eh: no zPLR CIE to test"
+	cfi_ways eh "$OUT/eh"
+else
+	fail "cannot compile eh.c"
+fi
 
 # the painted stack (tests/oracle): each CFI bound holds the peak
 if [ "$(uname -m)" = x86_64 ]; then

@@ -1,9 +1,12 @@
 /*
  * fuzz_elf.c - libFuzzer harness for the ELF + DWARF loader: the input is
  * written to a memfd and opened by its /proc path like any ELF argument,
- * loaded with DWARF and disassembly calls, its red zones read (x86-64)
- * and dynamic frames described, then analysed.  Inputs of odd size are
- * walked by two threads (the split walk, for any size of .debug_info).
+ * loaded with DWARF and disassembly calls, every function's CFI frame
+ * looked up, its red zones read (x86-64) and dynamic frames described,
+ * then analysed.  Inputs of odd size are walked by two threads (the split
+ * walk, for any size of .debug_info); the FDEs are found one by one
+ * through .eh_frame_hdr for sizes that are multiples of 3 or 5, else in
+ * libdwarf's list.
  * Seeded with the sample binaries (make fuzz).
  */
 #include <stdint.h>
@@ -36,8 +39,11 @@ static int write_memfd(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct cg_options opts = { .calls = CG_CALLS_BOTH,
-				   .split_walk_min = size % 2 ? 1 : UINT64_MAX };
+	struct cg_options opts = {
+		.calls = CG_CALLS_BOTH,
+		.split_walk_min = size % 2 ? 1 : UINT64_MAX,
+		.cfi_lookup = size % 3 == 0 || size % 5 == 0 ? CG_CFI_ONE_BY_ONE : CG_CFI_LIST,
+	};
 	struct cg_image *img;
 	struct sp_graph g;
 	struct sp_err err;
@@ -49,9 +55,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	sp_graph_init(&g);
 	if (!cg_open(&img, path, &err)) {
-		if (!cg_load(img, &g, &opts, &err) && !cg_red_zones(img, &g, &err) &&
-		    !cg_describe_dynamic(img, &g, &err))
-			sp_analyze(&g, &err);
+		if (!cg_load(img, &g, &opts, &err)) {
+			cg_cfi_frames(img, &g, true);
+			if (!cg_red_zones(img, &g, &err) && !cg_describe_dynamic(img, &g, &err))
+				sp_analyze(&g, &err);
+		}
 		cg_close(img);
 	}
 	sp_graph_release(&g);
