@@ -26,6 +26,8 @@ for d in samples/*/; do
 	vg --svg "$out/g.svg" --all "$d$s"
 	# the DWARF walk on two threads (by default only past 16 MiB)
 	STACKPROF_SPLIT_WALK=0 vg --json "$d$s"
+	# every function's FDE through its own window of .eh_frame (-v)
+	STACKPROF_CFI=one-by-one vg -v "$d$s"
 done
 vg tests/data/bad/not-elf.txt
 vg samples/chain/chain tests/data/bad/garbage.su
