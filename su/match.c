@@ -226,32 +226,48 @@ static void index_functions(struct su_matcher *m)
 	}
 }
 
+/* The key of function i in a chain built on demand; false: not in it. */
+typedef bool su_key_fn(const struct su_matcher *m, uint32_t i, uint64_t *key);
+
+static const struct su_chain *built(struct su_matcher *m, struct su_chain *c,
+				    su_key_fn *key_of)
+{
+	uint64_t key;
+	uint32_t i;
+
+	if (c->next)
+		return c;
+	chain_init(c, m->g->nfuncs);
+	for (i = m->g->nfuncs; i-- > 0;)
+		if (key_of(m, i, &key))
+			chain_add(c, key, i);
+	return c;
+}
+
+static bool global_key(const struct su_matcher *m, uint32_t i, uint64_t *key)
+{
+	const struct su_fn *x = &m->fn[i];
+
+	*key = loc_key(SU_NOCU, x->base, x->line);
+	return x->base && x->line;
+}
+
+static bool symbol_key(const struct su_matcher *m, uint32_t i, uint64_t *key)
+{
+	*key = sym_key(m->g->funcs[i].cu, m->fn[i].strip);
+	return m->fn[i].strip != NULL;
+}
+
 /* (base, line) -> functions of any unit, built when first asked for. */
 static const struct su_chain *global_locations(struct su_matcher *m)
 {
-	uint32_t i;
-
-	if (m->gloc.next)
-		return &m->gloc;
-	chain_init(&m->gloc, m->g->nfuncs);
-	for (i = m->g->nfuncs; i-- > 0;)
-		if (m->fn[i].base && m->fn[i].line)
-			chain_add(&m->gloc, loc_key(SU_NOCU, m->fn[i].base, m->fn[i].line), i);
-	return &m->gloc;
+	return built(m, &m->gloc, global_key);
 }
 
 /* (cu, symbol without clone numbers) -> functions, built when first asked for. */
 static const struct su_chain *symbols(struct su_matcher *m)
 {
-	uint32_t i;
-
-	if (m->sym.next)
-		return &m->sym;
-	chain_init(&m->sym, m->g->nfuncs);
-	for (i = m->g->nfuncs; i-- > 0;)
-		if (m->fn[i].strip)
-			chain_add(&m->sym, sym_key(m->g->funcs[i].cu, m->fn[i].strip), i);
-	return &m->sym;
+	return built(m, &m->sym, symbol_key);
 }
 
 /* ---- candidates ---- */
