@@ -79,6 +79,22 @@ expect_eq()
 	fi
 }
 
+# cfi_ways DESC BINARY: CFI frames whose FDEs are found one by one
+# (STACKPROF_CFI=one-by-one) are those libdwarf's list of all FDEs gives:
+# with -v every function's CFI is compared with its .su frame, so every
+# FDE of the program is looked up; the -v line and the report must match
+cfi_ways()
+{
+	for _way in list one-by-one; do
+		STACKPROF_CFI=$_way "$SP" -v --json "$2" >"$OUT/$_way.json" 2>"$OUT/$_way.err"
+		grep '^stackprof: CFI' "$OUT/$_way.err" >"$OUT/$_way.cfi"
+	done
+	[ -s "$OUT/list.cfi" ] || fail "$1: no CFI line with -v"
+	cmp -s "$OUT/list.cfi" "$OUT/one-by-one.cfi" ||
+		fail "$1: CFI one by one: $(cat "$OUT/one-by-one.cfi"), list: $(cat "$OUT/list.cfi")"
+	cmp -s "$OUT/list.json" "$OUT/one-by-one.json" || fail "$1: the reports differ"
+}
+
 # su_self FILE.su NAME: the frame size .su gives NAME
 su_self()
 {

@@ -5,6 +5,8 @@
 # it, 8 per push, the constants subtracted from %rsp), marked "cfi", and
 # hold the painted-stack peak.  A function whose CFA moves to %rbp stays
 # unknown.  The .su frames of the C side must agree with their CFI (-v).
+# FDEs looked up one by one through .eh_frame_hdr give the frames
+# libdwarf's list gives: here, on every sample and on a "zPLR" CIE.
 . tests/e2e/lib.sh
 src=tests/e2e/asm
 mkdir -p "$OUT/b"
@@ -56,19 +58,7 @@ grep -q 'asm_caller .*\[cfi\]' "$OUT/stdout" || fail "text: no [cfi] mark on a p
 
 # FDEs found one by one through .eh_frame_hdr (each shown to libdwarf in a
 # window of .eh_frame, as when few functions need a frame) give what
-# libdwarf's list of all of them gives: -v compares every function's CFI
-# with its .su frame, so every FDE of every program is looked up
-cfi_ways()	# DESC BINARY
-{
-	for way in list one-by-one; do
-		STACKPROF_CFI=$way "$SP" -v --json "$2" >"$OUT/$way.json" 2>"$OUT/$way.err"
-		grep '^stackprof: CFI' "$OUT/$way.err" >"$OUT/$way.cfi"
-	done
-	[ -s "$OUT/list.cfi" ] || fail "$1: no CFI line with -v"
-	cmp -s "$OUT/list.cfi" "$OUT/one-by-one.cfi" ||
-		fail "$1: CFI one by one: $(cat "$OUT/one-by-one.cfi"), list: $(cat "$OUT/list.cfi")"
-	cmp -s "$OUT/list.json" "$OUT/one-by-one.json" || fail "$1: the reports differ"
-}
+# libdwarf's list of all of them gives (lib.sh's cfi_ways)
 cfi_ways asm $bin
 expect_eq "asm_leaf: its CFI frame found one by one" \
 	"$(jget "$OUT/one-by-one.json" "[fn('asm_leaf')['frame_source'], fn('asm_leaf')['self']]")" \

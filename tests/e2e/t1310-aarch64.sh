@@ -6,6 +6,7 @@
 # with calls from DWARF, from the code and from both; the code's calls to
 # printf go through the PLT (32-byte header, 16-byte stubs), which must
 # name it: before, --calls=disasm dropped the call and main was complete.
+# FDEs found one by one through .eh_frame_hdr give libdwarf's list's frames.
 . tests/e2e/lib.sh
 
 cc=aarch64-linux-gnu-gcc
@@ -36,6 +37,8 @@ for s in chain tailcall; do
 	expect_eq "$s: one function per .su row" \
 		"$(jget "$OUT/$s.both.json" 'len([f for f in j["functions"] if f["frame_source"] == "su"])')" \
 		"$(cat "$b/$s"/*.su | wc -l)"
+	# AArch64's .eh_frame_hdr: FDEs one by one as from libdwarf's list
+	cfi_ways "aarch64 $s" "$elf"
 done
 
 # relay ends in "b big": the oracle must need objdump's tail calls
