@@ -526,11 +526,23 @@ static void merge_disasm(struct cg_image *img)
 	free(indirect);
 }
 
+/* The most functions the subprograms can give (each with code, once). */
+static size_t dwarf_func_bound(const struct cg_image *img)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < img->nsubs; i++)
+		n += !img->subs[i].declaration && img->subs[i].hi > img->subs[i].lo;
+	return n;
+}
+
 int cg_build(struct cg_image *img, struct sp_err *err)
 {
 	struct resolver r = { .img = img };
 	size_t rcap = 0, i;
 	uint32_t nfuncs;
+
+	sp_graph_reserve(img->g, dwarf_func_bound(img), img->nsites);
 
 	sp_u64map_init(&img->func_by_addr, img->nsubs / 2 + img->elf.nsyms);
 	sp_u64map_init(&img->extern_by_name, 256);

@@ -25,6 +25,12 @@ void sp_graph_release(struct sp_graph *g)
 	memset(g, 0, sizeof(*g));
 }
 
+void sp_graph_reserve(struct sp_graph *g, size_t nfuncs, size_t nedges)
+{
+	SP_ALLOC_GROW(g->funcs, (size_t)g->nfuncs + nfuncs, g->funcs_cap);
+	SP_ALLOC_GROW(g->edges, (size_t)g->nedges + nedges, g->edges_cap);
+}
+
 uint32_t sp_graph_add_func(struct sp_graph *g)
 {
 	struct sp_func *f;
