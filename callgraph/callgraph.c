@@ -163,6 +163,8 @@ void cg_release_records(struct cg_image *img)
 	free(img->xranges);
 	if (img->sub_by_off.nslots)
 		sp_u64map_release(&img->sub_by_off);
+	if (img->split_by_off.nslots)
+		sp_u64map_release(&img->split_by_off);
 }
 
 void cg_close(struct cg_image *img)

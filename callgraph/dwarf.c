@@ -792,9 +792,22 @@ static uint32_t cu_of_die_offset(const struct cg_image *img, Dwarf_Off cu_off)
 	       img->cu_first + lo : SP_NONE;
 }
 
+/* The subs index of the DIE at off, SP_NONE when not read. */
+static uint32_t sub_index(const struct cg_image *img, Dwarf_Off off)
+{
+	uint32_t idx;
+
+	if (img->split_by_off.nslots && off >= img->split_off) {
+		idx = sp_u64map_get(&img->split_by_off, off);
+		if (idx != SP_NONE)
+			return (uint32_t)(img->split_base + idx);
+	}
+	return sp_u64map_get(&img->sub_by_off, off);
+}
+
 uint32_t cg_sub_at(struct cg_image *img, Dwarf_Off off)
 {
-	uint32_t idx = sp_u64map_get(&img->sub_by_off, off);
+	uint32_t idx = sub_index(img, off);
 	Dwarf_Die die = NULL;
 	Dwarf_Error derr = NULL;
 	Dwarf_Off cu_off = 0;

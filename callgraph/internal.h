@@ -286,6 +286,11 @@ struct cg_image {
 	struct cg_sub *subs;
 	size_t nsubs, subs_cap;
 	struct sp_u64map sub_by_off;	/* DIE offset -> subs index */
+	/* a split walk's second walker kept its own map, for the DIEs from
+	 * split_off on (its units); its indices are split_base lower */
+	struct sp_u64map split_by_off;
+	uint64_t split_off;
+	size_t split_base;
 	struct cg_site *sites;
 	size_t nsites, sites_cap;
 	struct cg_icall *icalls;	/* indirect sites whose DWARF types the callee */
@@ -304,7 +309,7 @@ struct cg_image {
 };
 
 /* callgraph.c: free what the DWARF walk filled in (files, CU offsets,
- * subs, sites, extra ranges, sub_by_off); cg_close() and split.c. */
+ * subs, sites, extra ranges, the DIE offset maps); cg_close() and split.c. */
 void cg_release_records(struct cg_image *img);
 
 /* dwarf.c */

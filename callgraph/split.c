@@ -130,7 +130,11 @@ static void merge_cus(struct cg_image *img, struct cg_split *w)
 	img->ncus_own = own;
 }
 
-static void merge_subs(struct cg_image *img, const struct cg_image *s,
+/* The second walker's DIE offset map changes hands as it is: no walk
+ * looks a DIE up (cg_sub_at comes after), so the walkers' DIEs are
+ * disjoint, and putting 860k offsets again (1M functions) cost more than
+ * a second probe for the offsets past the split. */
+static void merge_subs(struct cg_image *img, struct cg_image *s, uint64_t split_off,
 		       uint32_t cu_base, uint32_t range_base)
 {
 	size_t i, base = img->nsubs;
@@ -145,9 +149,12 @@ static void merge_subs(struct cg_image *img, const struct cg_image *s,
 		d->name = reintern(img->g, d->name);
 		d->linkage = reintern(img->g, d->linkage);
 		d->file = reintern(img->g, d->file);
-		sp_u64map_put(&img->sub_by_off, d->off, (uint32_t)(base + i));
 	}
 	img->nsubs = base + s->nsubs;
+	img->split_by_off = s->sub_by_off;
+	img->split_off = split_off;
+	img->split_base = base;
+	memset(&s->sub_by_off, 0, sizeof(s->sub_by_off));
 }
 
 static void merge_sites(struct cg_image *img, const struct cg_image *s, uint32_t sub_base)
@@ -182,7 +189,7 @@ int cg_split_finish(struct cg_split *w, struct cg_image *img, struct sp_err *err
 		       s->nxranges * sizeof(*s->xranges));
 		img->nxranges += s->nxranges;
 	}
-	merge_subs(img, s, cu_base, range_base);
+	merge_subs(img, s, w->units.from, cu_base, range_base);
 	merge_sites(img, s, sub_base);
 	img->stats.call_sites += s->stats.call_sites;
 	img->stats.split_units += s->ncus_own;
