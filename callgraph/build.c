@@ -536,14 +536,20 @@ static size_t dwarf_func_bound(const struct cg_image *img)
 	return n;
 }
 
+static size_t with_slack(size_t n)
+{
+	return n + n / 8 + 256;
+}
+
 int cg_build(struct cg_image *img, struct sp_err *err)
 {
 	struct resolver r = { .img = img };
 	size_t rcap = 0, i;
 	uint32_t nfuncs;
 
-	sp_graph_reserve(img->g, dwarf_func_bound(img), img->nsites);
-
+	/* with room for the symbol-only and external functions and the
+	 * calls only the code shows: one more doubling would copy it all */
+	sp_graph_reserve(img->g, with_slack(dwarf_func_bound(img)), with_slack(img->nsites));
 	sp_u64map_init(&img->func_by_addr, img->nsubs / 2 + img->elf.nsyms);
 	sp_u64map_init(&img->extern_by_name, 256);
 	sp_u64map_init(&img->copies, img->nsubs / 8);

@@ -185,9 +185,9 @@ void sp_graph_release(struct sp_graph *g);
 uint32_t sp_graph_add_func(struct sp_graph *g);
 void sp_graph_add_edge(struct sp_graph *g, uint32_t from, uint32_t to,
 		       enum sp_edge_kind kind, uint64_t pc);
-/* Room for n more functions and edges, when a loader knows: one
- * allocation instead of a copy at each doubling (a million functions
- * are 200 MB). */
+/* Room for nfuncs more functions and nedges more edges, when a loader
+ * knows: one allocation instead of a copy at each doubling (a million
+ * functions are 200 MB). */
 void sp_graph_reserve(struct sp_graph *g, size_t nfuncs, size_t nedges);
 uint32_t sp_graph_add_cu(struct sp_graph *g);
 void sp_graph_add_icall(struct sp_graph *g, uint32_t func, const char *proto);
