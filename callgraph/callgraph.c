@@ -158,8 +158,8 @@ void cg_release_records(struct cg_image *img)
 		free(img->files[i].names);
 	free(img->files);
 	free(img->cu_die_off);
-	free(img->subs);
-	free(img->sites);
+	sp_big_free(img->subs, img->subs_cap * sizeof(*img->subs));
+	sp_big_free(img->sites, img->sites_cap * sizeof(*img->sites));
 	free(img->xranges);
 	if (img->sub_by_off.nslots)
 		sp_u64map_release(&img->sub_by_off);

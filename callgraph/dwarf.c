@@ -412,7 +412,7 @@ static uint32_t read_sub(struct cg_image *img, Dwarf_Die die,
 		cg_dwarf_err(img, derr, err, "bad DIE");
 		return SP_NONE;
 	}
-	SP_ALLOC_GROW(img->subs, img->nsubs + 1, img->subs_cap);
+	SP_BIG_GROW(img->subs, img->nsubs + 1, img->subs_cap);
 	idx = (uint32_t)img->nsubs++;
 	s = &img->subs[idx];
 	memset(s, 0, sizeof(*s));
@@ -489,7 +489,7 @@ static int read_site(struct cg_image *img, Dwarf_Die die, uint32_t sub, struct s
 	Dwarf_Error derr = NULL;
 	struct cg_site *site;
 
-	SP_ALLOC_GROW(img->sites, img->nsites + 1, img->sites_cap);
+	SP_BIG_GROW(img->sites, img->nsites + 1, img->sites_cap);
 	site = &img->sites[img->nsites];
 	memset(site, 0, sizeof(*site));
 	site->sub = sub;

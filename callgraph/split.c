@@ -139,7 +139,7 @@ static void merge_subs(struct cg_image *img, struct cg_image *s, uint64_t split_
 {
 	size_t i, base = img->nsubs;
 
-	SP_ALLOC_GROW(img->subs, base + s->nsubs, img->subs_cap);
+	SP_BIG_GROW(img->subs, base + s->nsubs, img->subs_cap);
 	for (i = 0; i < s->nsubs; i++) {
 		struct cg_sub *d = &img->subs[base + i];
 
@@ -161,7 +161,7 @@ static void merge_sites(struct cg_image *img, const struct cg_image *s, uint32_t
 {
 	size_t i, base = img->nsites;
 
-	SP_ALLOC_GROW(img->sites, base + s->nsites, img->sites_cap);
+	SP_BIG_GROW(img->sites, base + s->nsites, img->sites_cap);
 	for (i = 0; i < s->nsites; i++) {
 		img->sites[base + i] = s->sites[i];
 		if (s->sites[i].sub != SP_NONE)	/* SP_NONE: outside any subprogram */

@@ -50,6 +50,51 @@ char *sp_xstrdup(const char *s)
 	return memcpy(sp_xmalloc(n), s, n);
 }
 
+/* From here an array is mapped: below, malloc's heap serves it better.
+ * Under AddressSanitizer never, so that it keeps guarding the records. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SP_BIG SIZE_MAX
+#else
+#define SP_BIG ((size_t)4 << 20)
+#endif
+
+static size_t page_round(size_t n)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return (n + page - 1) / page * page;
+}
+
+void *sp_big_grow(void *p, size_t bytes, size_t new_bytes)
+{
+	void *q;
+
+	if (new_bytes < SP_BIG)
+		return sp_xrealloc(p, new_bytes);
+	if (bytes >= SP_BIG) {
+		q = mremap(p, page_round(bytes), page_round(new_bytes), MREMAP_MAYMOVE);
+		if (q == MAP_FAILED)
+			sp_die_oom();
+		return q;
+	}
+	q = mmap(NULL, page_round(new_bytes), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (q == MAP_FAILED)
+		sp_die_oom();
+	if (bytes)
+		memcpy(q, p, bytes);
+	free(p);
+	return q;
+}
+
+void sp_big_free(void *p, size_t bytes)
+{
+	if (p && bytes >= SP_BIG)
+		munmap(p, page_round(bytes));
+	else
+		free(p);
+}
+
 #define SP_HUGE_PAGE ((size_t)2 << 20)
 
 void *sp_xmalloc_table(size_t size)

@@ -20,6 +20,27 @@ char *sp_xstrdup(const char *s);
 /* For hash tables probed at random: huge pages when large; free() it. */
 void *sp_xmalloc_table(size_t size);
 
+/*
+ * Arrays that grow past a few MiB (a walk's records: 150 MB at a million
+ * functions) live in a mapping of their own and grow with mremap, which
+ * moves the pages instead of copying them: glibc's realloc copies, its
+ * own mmap being off (see main.c).  bytes is what the array holds now
+ * (capacity times element size), which also tells how to free it.
+ */
+void *sp_big_grow(void *p, size_t bytes, size_t new_bytes);
+void sp_big_free(void *p, size_t bytes);
+
+/* SP_ALLOC_GROW for an array freed with sp_big_free(p, cap * size). */
+#define SP_BIG_GROW(p, n, cap) do { \
+	if ((size_t)(n) > (size_t)(cap)) { \
+		size_t sp_nc_ = (cap) ? (size_t)(cap) * 2 : 16; \
+		if (sp_nc_ < (size_t)(n)) \
+			sp_nc_ = (size_t)(n); \
+		(p) = sp_big_grow((p), (size_t)(cap) * sizeof(*(p)), sp_nc_ * sizeof(*(p))); \
+		(cap) = sp_nc_; \
+	} \
+} while (0)
+
 /* Grow array p (of *cap elements) so that it holds at least n elements. */
 #define SP_ALLOC_GROW(p, n, cap) do { \
 	if ((size_t)(n) > (size_t)(cap)) { \

@@ -66,6 +66,31 @@ static void test_u64map(void **state)
 	sp_u64map_release(&m);
 }
 
+/* An array grown one element at a time from nothing to 48 MiB keeps
+ * every element through the switch to its own mapping (at 4 MiB outside
+ * AddressSanitizer) and the mremap growth after it; then it is freed. */
+static void test_big_array_growth(void **state)
+{
+	uint64_t *v = NULL;
+	size_t n = 0, cap = 0, i;
+
+	(void)state;
+	for (i = 0; i < ((size_t)6 << 20); i++) {
+		SP_BIG_GROW(v, n + 1, cap);
+		v[n++] = i * 2654435761u;
+		if (i == 1000 || i == ((size_t)1 << 20) || i == ((size_t)6 << 20) - 1) {
+			size_t k;
+
+			for (k = 0; k <= i; k++)
+				if (v[k] != k * 2654435761u)
+					fail_msg("element %zu of %zu lost", k, i);
+		}
+	}
+	assert_true(cap * sizeof(*v) >= ((size_t)48 << 20));
+	sp_big_free(v, cap * sizeof(*v));
+	sp_big_free(NULL, 0);
+}
+
 /* Tables past 4 MiB take the huge-page path: 2 MiB aligned, every byte
  * usable, and the interning table still finds what it holds after
  * growing into it (its slots must start out empty there too). */
@@ -214,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_intern_equal_pointers),
 		cmocka_unit_test(test_u64map),
 		cmocka_unit_test(test_tables_past_huge_page),
+		cmocka_unit_test(test_big_array_growth),
 		cmocka_unit_test(test_graph_finalize_dedups),
 		cmocka_unit_test(test_for_each_edge_without_edges),
 		cmocka_unit_test(test_atomic_commit_and_abort),
