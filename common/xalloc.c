@@ -51,8 +51,14 @@ char *sp_xstrdup(const char *s)
 }
 
 /* From here an array is mapped: below, malloc's heap serves it better.
- * Under AddressSanitizer never, so that it keeps guarding the records. */
-#if defined(__SANITIZE_ADDRESS__)
+ * Under AddressSanitizer never, so that it keeps guarding the records
+ * (GCC says so with __SANITIZE_ADDRESS__, Clang with __has_feature). */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SP_UNDER_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(SP_UNDER_ASAN)
 #define SP_BIG SIZE_MAX
 #else
 #define SP_BIG ((size_t)4 << 20)
