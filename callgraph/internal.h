@@ -148,9 +148,9 @@ int cg_dwobj_open_window(const struct cg_dwobj *o, struct cg_dwobj *view,
 			 const struct cg_section_window *win, Dwarf_Debug *dbg,
 			 Dwarf_Error *derr);
 /* The section named name as libdwarf is given it (out: index, contents,
- * size, address), or NULL. */
-const unsigned char *cg_dwobj_section(const struct cg_dwobj *o, const char *name,
-				      struct cg_section_window *out);
+ * size, address); false when there is none. */
+bool cg_dwobj_section(const struct cg_dwobj *o, const char *name,
+		      struct cg_section_window *out);
 /* An unsigned number of n bytes (1..8) at p, in the object's byte order. */
 uint64_t cg_read_uint(const unsigned char *p, unsigned n, bool msb);
 void cg_dwobj_release(struct cg_dwobj *o);
@@ -329,7 +329,7 @@ struct cg_units {
 int cg_dwarf_walk_units(struct cg_image *img, struct cg_units *u, struct sp_err *err);
 
 /* split.c: the second walker, over the units from `from` on.  Returns
- * false when it did not start (the caller then walks them all). */
+ * NULL when it did not start (the caller then walks them all). */
 struct cg_split;
 struct cg_split *cg_split_start(struct cg_image *img, uint64_t from);
 /* Wait for it and append its records to img's (whose walk ended just

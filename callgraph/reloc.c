@@ -393,8 +393,8 @@ int cg_dwobj_open_window(const struct cg_dwobj *o, struct cg_dwobj *view,
 	return dwarf_object_init_b(&view->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, derr);
 }
 
-const unsigned char *cg_dwobj_section(const struct cg_dwobj *o, const char *name,
-				      struct cg_section_window *out)
+bool cg_dwobj_section(const struct cg_dwobj *o, const char *name,
+		      struct cg_section_window *out)
 {
 	Dwarf_Obj_Access_Section info;
 	Dwarf_Small *data = NULL;
@@ -407,14 +407,14 @@ const unsigned char *cg_dwobj_section(const struct cg_dwobj *o, const char *name
 			continue;
 		if (info.type == SHT_NOBITS ||
 		    load_section((void *)o, i, &data, &error) != DW_DLV_OK)
-			return NULL;
+			return false;
 		out->ndx = i;
 		out->data = data;
 		out->size = info.size;
 		out->addr = info.addr;
-		return data;
+		return true;
 	}
-	return NULL;
+	return false;
 }
 
 void cg_dwobj_release(struct cg_dwobj *o)

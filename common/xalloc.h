@@ -30,24 +30,28 @@ void *sp_xmalloc_table(size_t size);
 void *sp_big_grow(void *p, size_t bytes, size_t new_bytes);
 void sp_big_free(void *p, size_t bytes);
 
-/* SP_ALLOC_GROW for an array freed with sp_big_free(p, cap * size). */
-#define SP_BIG_GROW(p, n, cap) do { \
-	if ((size_t)(n) > (size_t)(cap)) { \
-		size_t sp_nc_ = (cap) ? (size_t)(cap) * 2 : 16; \
-		if (sp_nc_ < (size_t)(n)) \
-			sp_nc_ = (size_t)(n); \
-		(p) = sp_big_grow((p), (size_t)(cap) * sizeof(*(p)), sp_nc_ * sizeof(*(p))); \
-		(cap) = sp_nc_; \
-	} \
-} while (0)
+/* The capacity an array of cap elements grows to, to hold n: doubled. */
+static inline size_t sp_grown_cap(size_t cap, size_t n)
+{
+	size_t nc = cap ? cap * 2 : 16;
+
+	return nc < n ? n : nc;
+}
 
 /* Grow array p (of *cap elements) so that it holds at least n elements. */
 #define SP_ALLOC_GROW(p, n, cap) do { \
 	if ((size_t)(n) > (size_t)(cap)) { \
-		size_t sp_nc_ = (cap) ? (size_t)(cap) * 2 : 16; \
-		if (sp_nc_ < (size_t)(n)) \
-			sp_nc_ = (size_t)(n); \
+		size_t sp_nc_ = sp_grown_cap((cap), (n)); \
 		(p) = sp_xrealloc((p), sp_nc_ * sizeof(*(p))); \
+		(cap) = sp_nc_; \
+	} \
+} while (0)
+
+/* SP_ALLOC_GROW for an array freed with sp_big_free(p, cap * size). */
+#define SP_BIG_GROW(p, n, cap) do { \
+	if ((size_t)(n) > (size_t)(cap)) { \
+		size_t sp_nc_ = sp_grown_cap((cap), (n)); \
+		(p) = sp_big_grow((p), (size_t)(cap) * sizeof(*(p)), sp_nc_ * sizeof(*(p))); \
 		(cap) = sp_nc_; \
 	} \
 } while (0)
