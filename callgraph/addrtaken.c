@@ -127,7 +127,7 @@ static void scan_x86_insn(const struct cg_image *img, const cs_insn *in,
 
 static void scan_code(const struct cg_image *img, uint8_t *taken, uint32_t nfuncs)
 {
-	const struct cg_elf *e = &img->elf;
+	const struct sp_elf *e = &img->elf;
 	csh cs;
 	cs_insn *in;
 	size_t s;
@@ -140,7 +140,7 @@ static void scan_code(const struct cg_image *img, uint8_t *taken, uint32_t nfunc
 	cs_option(cs, CS_OPT_SKIPDATA, CS_OPT_ON);
 	in = cs_malloc(cs);
 	for (s = 0; in && s < e->ncode; s++) {
-		const struct cg_code *c = &e->code[s];
+		const struct sp_elf_code *c = &e->code[s];
 		const uint8_t *p = c->bytes;
 		size_t left = c->size;
 		uint64_t addr = c->addr;

@@ -59,7 +59,7 @@ static bool is_cold_name(const char *name)
 }
 
 /* The symbol at addr that best names a function: its own name if present. */
-static const struct cg_sym *sym_at(const struct cg_elf *e, uint64_t addr,
+static const struct sp_elf_sym *sym_at(const struct sp_elf *e, uint64_t addr,
 				   const char *name, const char *linkage)
 {
 	uint32_t i = sp_u64map_get(&e->sym_by_addr, addr);
@@ -81,7 +81,7 @@ static uint64_t sub_entry(const struct cg_image *img, const struct cg_sub *s)
 
 	for (k = 0; k < s->nranges; k++) {
 		uint64_t lo = img->xranges[s->range_first + k].lo;
-		const struct cg_sym *sym = sym_at(&img->elf, lo, NULL, NULL);
+		const struct sp_elf_sym *sym = sym_at(&img->elf, lo, NULL, NULL);
 
 		if (sym && !is_cold_name(sym->name))
 			return lo;
@@ -95,7 +95,7 @@ static bool addr_is_linked(const struct cg_image *img, uint64_t addr)
 	if (img->elf.type == ET_REL)
 		return true;
 	/* a discarded function keeps its DIE with a tombstone address */
-	return cg_elf_is_code(&img->elf, addr) && !cg_elf_in_plt(&img->elf, addr);
+	return sp_elf_is_code(&img->elf, addr) && !sp_elf_in_plt(&img->elf, addr);
 }
 
 static void note_copy(struct cg_image *img, uint32_t abstract, uint32_t func)
@@ -112,7 +112,7 @@ static uint32_t new_dwarf_func(struct cg_image *img, uint32_t si, uint64_t entry
 {
 	struct sp_graph *g = img->g;
 	struct cg_decl d;
-	const struct cg_sym *sym;
+	const struct sp_elf_sym *sym;
 	uint32_t id;
 	struct sp_func *f;
 
@@ -198,7 +198,7 @@ static void make_symtab_funcs(struct cg_image *img, size_t *rcap)
 
 	index_codeless(img, &by_name);
 	for (i = 0; i < img->elf.nsyms; i++) {
-		const struct cg_sym *sym = &img->elf.syms[i];
+		const struct sp_elf_sym *sym = &img->elf.syms[i];
 		uint32_t id, si;
 		struct sp_func *f;
 
@@ -275,7 +275,7 @@ static uint32_t callee_at(struct cg_image *img, uint64_t addr)
 	/* ARM: a Thumb symbol has bit 0 set, its DWARF entry not */
 	if (id == SP_NONE && img->elf.machine == EM_ARM)
 		id = sp_u64map_get(&img->func_by_addr, addr ^ 1);
-	if (id == SP_NONE && (plt = cg_elf_plt_name(&img->elf, addr)))
+	if (id == SP_NONE && (plt = sp_elf_plt_name(&img->elf, addr)))
 		id = extern_named(img, plt);
 	return id;
 }
@@ -288,7 +288,7 @@ static void index_global_names(struct cg_image *img, struct sp_u64map *by_name)
 
 	sp_u64map_init(by_name, img->elf.nsyms);
 	for (i = 0; i < img->elf.nsyms; i++) {
-		const struct cg_sym *sym = &img->elf.syms[i];
+		const struct sp_elf_sym *sym = &img->elf.syms[i];
 		uint32_t id = sp_u64map_get(&img->func_by_addr, sym->addr);
 
 		if (id == SP_NONE)
@@ -355,7 +355,7 @@ static uint32_t func_at(const struct cg_image *img, uint64_t addr)
  * leaves undefined is a function of another ELF, found by name later. */
 static uint32_t branch_callee(struct cg_image *img, uint64_t site, uint64_t addr)
 {
-	const struct cg_reloc *rel = cg_elf_branch_reloc(&img->elf, site);
+	const struct sp_elf_reloc *rel = sp_elf_branch_reloc(&img->elf, site);
 
 	if (!rel)
 		return callee_at(img, addr);
@@ -464,7 +464,7 @@ static void merge_dcall(struct cg_image *img, const struct cg_dcall *c,
 		return;
 	}
 	callee = branch_callee(img, c->site, c->target);
-	if (callee == SP_NONE && !cg_elf_branch_reloc(&img->elf, c->site))
+	if (callee == SP_NONE && !sp_elf_branch_reloc(&img->elf, c->site))
 		inside = cg_func_containing(img, c->target);
 	callee = cg_branch_enters(c->kind, caller, callee, inside);
 	if (callee == SP_NONE)

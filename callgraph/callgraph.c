@@ -55,7 +55,7 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 	img->opts = *opts;
 	img->func_first = g->nfuncs;
 	img->cu_first = g->ncus;
-	if (cg_elf_open(&img->elf, g, img->path, err) ||
+	if (sp_elf_open(&img->elf, g, img->path, err) ||
 	    cg_check_dwarf_lists(&img->elf, img->path, err) || open_dwarf(img, err))
 		return -1;
 	/* no decoder: the call-site check and the code pass would be skipped
@@ -89,7 +89,7 @@ static void index_exports(const struct cg_image *img, struct sp_u64map *by_name)
 	size_t i;
 
 	for (i = 0; i < img->elf.nsyms; i++) {
-		const struct cg_sym *sym = &img->elf.syms[i];
+		const struct sp_elf_sym *sym = &img->elf.syms[i];
 		uint32_t id;
 
 		if (sym->bind == STB_LOCAL ||
@@ -181,7 +181,7 @@ void cg_close(struct cg_image *img)
 	else if (img->dbg)
 		dwarf_finish(img->dbg, &derr);
 	cg_dwobj_release(&img->dwobj);
-	cg_elf_close(&img->elf);
+	sp_elf_close(&img->elf);
 	free(img->icalls);
 	free(img->ranges);
 	if (img->func_by_addr.nslots)

@@ -178,7 +178,7 @@ enum cg_insn cg_decode_insn(uint16_t machine, bool thumb, const unsigned char *e
 	return CG_INSN_NONE;
 }
 
-enum cg_insn cg_decode_before(const struct cg_elf *e, uint64_t ret_pc, uint64_t *target)
+enum cg_insn cg_decode_before(const struct sp_elf *e, uint64_t ret_pc, uint64_t *target)
 {
 	const unsigned char *p = NULL;
 	size_t n;
@@ -187,17 +187,17 @@ enum cg_insn cg_decode_before(const struct cg_elf *e, uint64_t ret_pc, uint64_t 
 		return CG_INSN_NONE;
 	/* the longest run of one section's bytes ending at ret_pc, up to the
 	 * longest instruction decoded (x86 jcc rel32) */
-	for (n = 6; n && !(p = cg_elf_code_at(e, ret_pc - n, n)); n--)
+	for (n = 6; n && !(p = sp_elf_code_at(e, ret_pc - n, n)); n--)
 		;
 	if (!p)
 		return CG_INSN_NONE;
-	return cg_decode_insn(e->machine, cg_elf_thumb_at(e, ret_pc - 2), p + n, n, ret_pc,
+	return cg_decode_insn(e->machine, sp_elf_thumb_at(e, ret_pc - 2), p + n, n, ret_pc,
 			      target);
 }
 
-unsigned cg_jump_len_at(const struct cg_elf *e, uint64_t pc)
+unsigned cg_jump_len_at(const struct sp_elf *e, uint64_t pc)
 {
-	const unsigned char *p = cg_elf_code_at(e, pc, 2);
+	const unsigned char *p = sp_elf_code_at(e, pc, 2);
 
 	if (!p)
 		return 0;
@@ -205,17 +205,17 @@ unsigned cg_jump_len_at(const struct cg_elf *e, uint64_t pc)
 	case EM_X86_64:
 	case EM_386:
 		if (p[0] == 0xe9)
-			return cg_elf_code_at(e, pc, 5) ? 5 : 0;	/* jmp rel32 */
+			return sp_elf_code_at(e, pc, 5) ? 5 : 0;	/* jmp rel32 */
 		if (p[0] == 0xeb || (p[0] & 0xf0) == 0x70)
 			return 2;	/* jmp/jcc rel8 */
 		if (p[0] == 0x0f && (p[1] & 0xf0) == 0x80)
-			return cg_elf_code_at(e, pc, 6) ? 6 : 0;	/* jcc rel32 */
+			return sp_elf_code_at(e, pc, 6) ? 6 : 0;	/* jcc rel32 */
 		return 0;
 	case EM_AARCH64:
-		return cg_elf_code_at(e, pc, 4) ? 4 : 0;
+		return sp_elf_code_at(e, pc, 4) ? 4 : 0;
 	case EM_ARM:
-		if (!cg_elf_thumb_at(e, pc) || (le16(p) & 0xf800) >= 0xe800)
-			return cg_elf_code_at(e, pc, 4) ? 4 : 0;	/* ARM, Thumb-2 32-bit */
+		if (!sp_elf_thumb_at(e, pc) || (le16(p) & 0xf800) >= 0xe800)
+			return sp_elf_code_at(e, pc, 4) ? 4 : 0;	/* ARM, Thumb-2 32-bit */
 		return 2;
 	}
 	return 0;
@@ -277,10 +277,10 @@ static void scan_insn(struct cg_image *img, uint32_t func, cs_arch arch, const c
 }
 
 static void scan_run(struct cg_image *img, uint32_t func, csh cs, cs_arch arch,
-		     const struct cg_run *run, bool *complete)
+		     const struct sp_elf_run *run, bool *complete)
 {
 	size_t len = run->end - run->addr, n, i;
-	const unsigned char *code = cg_elf_code_at(&img->elf, run->addr, len);
+	const unsigned char *code = sp_elf_code_at(&img->elf, run->addr, len);
 	cs_insn *insn;
 
 	if (!code) {
@@ -301,14 +301,14 @@ int cg_scan_function(struct cg_image *img, uint32_t func, struct sp_err *err)
 {
 	const struct sp_func *f = &img->g->funcs[func];
 	uint64_t pc = f->addr, end = f->addr + f->size;
-	bool thumb = cg_elf_thumb_at(&img->elf, f->addr), complete = true;
-	struct cg_run run;
+	bool thumb = sp_elf_thumb_at(&img->elf, f->addr), complete = true;
+	struct sp_elf_run run;
 	cs_arch arch;
 	cs_mode mode;
 	csh cs[2] = { 0, 0 };
 	int t;
 
-	if (!cg_elf_code_at(&img->elf, f->addr, f->size))
+	if (!sp_elf_code_at(&img->elf, f->addr, f->size))
 		return 0;	/* no bytes: the node stays a leaf, partial */
 	for (t = 0; t < 2; t++) {	/* [1]: Thumb, for ARM's Thumb code */
 		if (cg_cs_setup(&img->elf, t == 1, &arch, &mode))
@@ -320,7 +320,7 @@ int cg_scan_function(struct cg_image *img, uint32_t func, struct sp_err *err)
 		}
 		cs_option(cs[t], CS_OPT_DETAIL, CS_OPT_ON);
 	}
-	while (cg_elf_next_run(&img->elf, &pc, end, thumb, &run))
+	while (sp_elf_next_run(&img->elf, &pc, end, thumb, &run))
 		scan_run(img, func, cs[run.thumb], arch, &run, &complete);
 	if (complete)
 		img->g->funcs[func].flags &= ~SP_F_CALLS_INCOMPLETE;

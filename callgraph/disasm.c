@@ -16,7 +16,7 @@
 
 #include "common/xalloc.h"
 
-int cg_cs_setup(const struct cg_elf *e, bool thumb, cs_arch *arch, cs_mode *mode)
+int cg_cs_setup(const struct sp_elf *e, bool thumb, cs_arch *arch, cs_mode *mode)
 {
 	switch (e->machine) {
 	case EM_X86_64:
@@ -35,7 +35,7 @@ int cg_cs_setup(const struct cg_elf *e, bool thumb, cs_arch *arch, cs_mode *mode
 	return -1;
 }
 
-bool cg_disasm_supported(const struct cg_elf *e)
+bool cg_disasm_supported(const struct sp_elf *e)
 {
 	cs_arch arch;
 	cs_mode mode;
@@ -131,11 +131,11 @@ static void note_partial(struct cg_disasm *d, uint64_t addr)
 
 /* Decode one run; false when capstone stops before its end. */
 static bool scan_run(struct cg_disasm *d, csh cs, cs_arch arch, cs_insn *in,
-		     const struct cg_run *run)
+		     const struct sp_elf_run *run)
 {
 	uint64_t pc = run->addr;
 	size_t left = run->end - run->addr;
-	const uint8_t *code = cg_elf_code_at(d->elf, pc, left);
+	const uint8_t *code = sp_elf_code_at(d->elf, pc, left);
 
 	if (!code)
 		return true;
@@ -152,12 +152,12 @@ static bool scan_run(struct cg_disasm *d, csh cs, cs_arch arch, cs_insn *in,
 /* A function's code, run by run: ARM mapping symbols switch between ARM,
  * Thumb and the literal pools, which are data. */
 static void scan_sym(struct cg_disasm *d, csh *cs, cs_arch arch, cs_insn **in,
-		     const struct cg_sym *sym)
+		     const struct sp_elf_sym *sym)
 {
 	uint64_t pc = sym->addr;
-	struct cg_run run;
+	struct sp_elf_run run;
 
-	while (cg_elf_next_run(d->elf, &pc, sym->addr + sym->size, sym->thumb, &run))
+	while (sp_elf_next_run(d->elf, &pc, sym->addr + sym->size, sym->thumb, &run))
 		if (!scan_run(d, cs[run.thumb], arch, in[run.thumb], &run)) {
 			note_partial(d, sym->addr);
 			return;
@@ -167,8 +167,8 @@ static void scan_sym(struct cg_disasm *d, csh *cs, cs_arch arch, cs_insn **in,
 static void *disasm_thread(void *arg)
 {
 	struct cg_disasm *d = arg;
-	const struct cg_elf *e = d->elf;
-	const struct cg_sym *sym;
+	const struct sp_elf *e = d->elf;
+	const struct sp_elf_sym *sym;
 	csh cs[2];
 	cs_arch arch;
 	cs_mode mode;
@@ -185,7 +185,7 @@ static void *disasm_thread(void *arg)
 		in[t] = cs_malloc(cs[t]);
 	}
 	/* aliases and labels inside a function are scanned with it */
-	while ((sym = cg_elf_next_code_sym(e, &i, &end)))
+	while ((sym = sp_elf_next_code_sym(e, &i, &end)))
 		scan_sym(d, cs, arch, in, sym);
 	for (t = 0; t < 2; t++) {
 		cs_free(in[t], 1);
@@ -194,7 +194,7 @@ static void *disasm_thread(void *arg)
 	return NULL;
 }
 
-int cg_disasm_start(struct cg_disasm *d, const struct cg_elf *e, struct sp_err *err)
+int cg_disasm_start(struct cg_disasm *d, const struct sp_elf *e, struct sp_err *err)
 {
 	int rc;
 

@@ -539,7 +539,7 @@ static void x86_scan(const cs_insn *in, size_t n, struct code_cause *out)
 static void code_cause(struct cg_image *img, const struct sp_func *f, struct code_cause *out)
 {
 	uint64_t addr = f->addr;	/* already the even entry (Thumb bit off) */
-	const unsigned char *code = f->size ? cg_elf_code_at(&img->elf, addr, f->size) : NULL;
+	const unsigned char *code = f->size ? sp_elf_code_at(&img->elf, addr, f->size) : NULL;
 	cs_arch arch;
 	cs_mode mode;
 	csh cs;

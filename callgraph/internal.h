@@ -10,105 +10,19 @@
 #include <libdwarf.h>
 
 #include "callgraph/callgraph.h"
+#include "elf/elf.h"
 #include "common/u64map.h"
 
-/* ---- ELF (elf.c) ---- */
+/* ---- ELF checks of the DWARF sections ---- */
 
-struct cg_sym {
-	uint64_t addr, size;
-	const char *name;	/* interned */
-	uint8_t bind;		/* STB_* */
-	bool thumb;		/* ARM: bit 0 of st_value was set (addr has it clear) */
-};
-
-/* ARM mapping symbols ($a, $t, $d) mark where ARM code, Thumb code and
- * literal-pool data start inside the code sections. */
-struct cg_map {
-	uint64_t addr;
-	char kind;		/* 'a', 't' or 'd' */
-};
-
-/* A stretch of instructions of one kind inside a function. */
-struct cg_run {
-	uint64_t addr, end;
-	bool thumb;
-};
-
-struct cg_code {		/* one executable section */
-	uint64_t addr, size;
-	const unsigned char *bytes;	/* NULL for SHT_NOBITS */
-	bool is_plt;
-};
-
-/* A branch in a relocatable object: its displacement is filled in by the
- * linker, so the target is the relocation's symbol. */
-struct cg_reloc {
-	uint64_t target;	/* where it lands, when its symbol is defined here */
-	const char *name;	/* interned symbol name when undefined (another ELF) */
-};
-
-struct cg_elf {
-	int fd;
-	Elf *elf;
-	uint16_t machine;
-	uint16_t type;		/* ET_EXEC, ET_DYN, ET_REL */
-	struct cg_sym *syms;	/* FUNC symbols, sorted by address */
-	size_t nsyms;
-	struct cg_code *code;
-	size_t ncode;
-	struct sp_u64map sym_by_addr;	/* address -> index of its best symbol */
-	struct cg_map *maps;		/* ARM mapping symbols, sorted by address */
-	size_t nmaps;
-	const char **plt_names;		/* name of each PLT stub, by slot */
-	size_t nplt;
-	uint64_t plt_base, plt_stride;	/* stub i is at plt_base + i * plt_stride */
-	/* ET_REL: every allocated section gets its own address range, as a
-	 * linker would lay it out, so that -ffunction-sections code does not
-	 * all start at 0 (reloc.c relocates the DWARF to the same layout) */
-	uint64_t *sec_base;		/* by section index, 0 when not allocated */
-	size_t nsec;
-	Elf_Scn *symtab;		/* .symtab, for relocations */
-	struct cg_reloc *relocs;	/* branch relocations of the code */
-	size_t nrelocs;
-	struct sp_u64map reloc_at;	/* address of the relocated field -> relocs index */
-};
-
-int cg_elf_open(struct cg_elf *e, struct sp_graph *g, const char *path, struct sp_err *err);
 /* Refuse a .debug_rnglists/.debug_loclists table header that does not fit
  * (libdwarf 20210528 frees twice on one), or a DWARF 5 .debug_line file
  * entry naming a directory past the table's end (its dwarf_srcfiles
  * reads one past the array): "'PATH': corrupt SECTION section". */
-int cg_check_dwarf_lists(const struct cg_elf *e, const char *path, struct sp_err *err);
+int cg_check_dwarf_lists(const struct sp_elf *e, const char *path, struct sp_err *err);
 /* lines_check.c: false when a DWARF 5 line table header in the
  * .debug_line contents P names a directory it does not have */
 bool cg_lines_ok(const unsigned char *p, uint64_t size);
-void cg_elf_close(struct cg_elf *e);
-/* Bytes of code at addr (at least len of them), or NULL. */
-const unsigned char *cg_elf_code_at(const struct cg_elf *e, uint64_t addr, size_t len);
-bool cg_elf_in_plt(const struct cg_elf *e, uint64_t addr);
-/* The external function a PLT stub jumps to (interned), or NULL. */
-const char *cg_elf_plt_name(const struct cg_elf *e, uint64_t addr);
-bool cg_elf_is_code(const struct cg_elf *e, uint64_t addr);
-/* The next symbol from *i on that starts a function's code: sized, not in
- * the PLT, not inside the one before (aliases, labels).  *i and *end (0 to
- * begin) carry the walk; NULL at the end. */
-const struct cg_sym *cg_elf_next_code_sym(const struct cg_elf *e, size_t *i,
-					  uint64_t *end);
-/* ET_REL: the relocation of the branch whose 4-byte displacement (x86) or
- * instruction (arm64) ends at site, or NULL. */
-const struct cg_reloc *cg_elf_branch_reloc(const struct cg_elf *e, uint64_t site);
-/* ET_REL: the value of symbol index i in the laid-out sections; false when
- * undefined (*name is then its name, interned in g) or unreadable. */
-bool cg_elf_sym_value(const struct cg_elf *e, size_t i, uint64_t *value,
-		      const char **name, struct sp_graph *g);
-/* The next run of instructions at or after *pc and before end, skipping
- * ARM literal pools; thumb is the mode when no mapping symbol says.  False
- * when none is left.  *pc moves past the run. */
-bool cg_elf_next_run(const struct cg_elf *e, uint64_t *pc, uint64_t end, bool thumb,
-		     struct cg_run *run);
-/* ARM: is the code at addr Thumb?  From the mapping symbols, else from
- * the function symbol there; false on other machines. */
-bool cg_elf_thumb_at(const struct cg_elf *e, uint64_t addr);
 
 /* ---- relocated DWARF of an ET_REL object (reloc.c) ---- */
 
@@ -120,7 +34,7 @@ struct cg_section_window {
 };
 
 struct cg_dwobj {
-	struct cg_elf *elf;
+	struct sp_elf *elf;
 	size_t nsec, shstrndx;
 	unsigned char **copies;	/* by section index: relocated .debug_* or NULL */
 	bool msb, elf64;
@@ -135,7 +49,7 @@ struct cg_dwobj {
 };
 
 /* dwarf_object_init_b over e's sections, its DWARF relocated to e's layout. */
-int cg_dwobj_init(struct cg_dwobj *o, struct cg_elf *e, Dwarf_Debug *dbg,
+int cg_dwobj_init(struct cg_dwobj *o, struct sp_elf *e, Dwarf_Debug *dbg,
 		  Dwarf_Error *derr);
 /* A second Dwarf_Debug over the same sections, for another thread: in
  * the main thread (libdwarf's ELF hook is process-wide during init). */
@@ -223,7 +137,7 @@ struct cg_dcall {
 };
 
 struct cg_disasm {
-	const struct cg_elf *elf;
+	const struct sp_elf *elf;
 	struct cg_dcall *calls;
 	size_t ncalls, calls_cap;
 	uint64_t *partial;	/* symbols not decoded to their end */
@@ -232,13 +146,13 @@ struct cg_disasm {
 	bool started, failed;
 };
 
-bool cg_disasm_supported(const struct cg_elf *e);
+bool cg_disasm_supported(const struct sp_elf *e);
 /* capstone's architecture and mode for this ELF (Thumb when asked). */
-int cg_cs_setup(const struct cg_elf *e, bool thumb, cs_arch *arch, cs_mode *mode);
+int cg_cs_setup(const struct sp_elf *e, bool thumb, cs_arch *arch, cs_mode *mode);
 /* The call, jump or indirect branch one decoded instruction is, in *out;
  * false for other instructions, returns and jump-table jumps. */
 bool cg_disasm_classify(cs_arch arch, const cs_insn *in, struct cg_dcall *out);
-int cg_disasm_start(struct cg_disasm *d, const struct cg_elf *e, struct sp_err *err);
+int cg_disasm_start(struct cg_disasm *d, const struct sp_elf *e, struct sp_err *err);
 int cg_disasm_finish(struct cg_disasm *d, const char *path, struct sp_err *err);
 void cg_disasm_release(struct cg_disasm *d);
 
@@ -253,7 +167,7 @@ struct cg_rz {			/* what one symbol's code showed */
 /* Every symbol scanned on a second core while the main thread builds the
  * graph and reads the .su files; cg_red_zones() takes the results. */
 struct cg_rz_pass {
-	const struct cg_elf *elf;
+	const struct sp_elf *elf;
 	struct cg_rz *res;	/* by address, as the symbols are */
 	size_t n, cap;
 	pthread_t thread;
@@ -271,7 +185,7 @@ struct cg_image {
 	struct cg_options opts;
 	struct cg_disasm disasm;
 	struct cg_rz_pass rz;
-	struct cg_elf elf;
+	struct sp_elf elf;
 	Dwarf_Debug dbg;
 	struct cg_dwobj dwobj;		/* ET_REL: what dbg reads */
 	/* while two threads walk: held around dwarf_srcfiles(), which
@@ -375,14 +289,14 @@ uint32_t cg_branch_enters(enum cg_insn kind, uint32_t caller, uint32_t start, ui
 
 /* decode.c */
 /* What instruction ends just before ret_pc, and its target for direct ones. */
-enum cg_insn cg_decode_before(const struct cg_elf *e, uint64_t ret_pc, uint64_t *target);
+enum cg_insn cg_decode_before(const struct sp_elf *e, uint64_t ret_pc, uint64_t *target);
 /* The same from the bytes alone: end[-avail] .. end[-1] are the code up to
  * ret_pc; thumb says ARM code there is Thumb.  What the unit tests call. */
 enum cg_insn cg_decode_insn(uint16_t machine, bool thumb, const unsigned char *end,
 			    size_t avail, uint64_t ret_pc, uint64_t *target);
 /* The length of the direct jump at pc (a tail call DWARF places by its
  * DW_AT_call_pc), 0 when it is no direct jump this decoder knows. */
-unsigned cg_jump_len_at(const struct cg_elf *e, uint64_t pc);
+unsigned cg_jump_len_at(const struct sp_elf *e, uint64_t pc);
 /* Scan a function's code for direct calls/jumps and indirect calls. */
 int cg_scan_function(struct cg_image *img, uint32_t func, struct sp_err *err);
 

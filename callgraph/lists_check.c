@@ -56,7 +56,7 @@ static bool lists_ok(const unsigned char *p, uint64_t size)
 	return true;
 }
 
-int cg_check_dwarf_lists(const struct cg_elf *e, const char *path, struct sp_err *err)
+int cg_check_dwarf_lists(const struct sp_elf *e, const char *path, struct sp_err *err)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;

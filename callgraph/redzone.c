@@ -320,16 +320,16 @@ static bool open_x86(csh *cs)
 static void *rz_thread(void *arg)
 {
 	struct cg_rz_pass *p = arg;
-	const struct cg_elf *e = p->elf;
-	const struct cg_sym *sym;
+	const struct sp_elf *e = p->elf;
+	const struct sp_elf_sym *sym;
 	uint64_t end = 0;
 	size_t i = 0;
 	csh cs;
 
 	if (!open_x86(&cs))
 		return NULL;	/* cg_red_zones() opens it again and says why */
-	while ((sym = cg_elf_next_code_sym(e, &i, &end))) {
-		const uint8_t *code = cg_elf_code_at(e, sym->addr, sym->size);
+	while ((sym = sp_elf_next_code_sym(e, &i, &end))) {
+		const uint8_t *code = sp_elf_code_at(e, sym->addr, sym->size);
 		struct cg_rz r = { .addr = sym->addr, .size = sym->size };
 
 		if (!code)
@@ -397,7 +397,7 @@ static int scan_func(struct cg_image *img, struct sp_func *f, csh *cs, bool *cs_
 	}
 	if (!*cs_ready && !(*cs_ready = open_x86(cs)))
 		return sp_err_set(err, "'%s': capstone cannot decode x86-64", img->path);
-	code = cg_elf_code_at(&img->elf, f->addr, f->size);
+	code = sp_elf_code_at(&img->elf, f->addr, f->size);
 	return code ? cg_red_zone_scan(*cs, code, f->size, f->addr, &f->red_zone) : 0;
 }
 
@@ -415,7 +415,7 @@ int cg_red_zones(struct cg_image *img, struct sp_graph *g, struct sp_err *err)
 		struct sp_func *f = &g->funcs[i];
 
 		if (!(f->flags & SP_F_HAS_CODE) || (f->flags & SP_F_EXTERNAL) || !f->size ||
-		    cg_elf_in_plt(&img->elf, f->addr))
+		    sp_elf_in_plt(&img->elf, f->addr))
 			continue;
 		ret = scan_func(img, f, &cs, &cs_ready, err);
 		if (ret > 0 && f->red_zone)

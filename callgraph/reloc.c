@@ -158,7 +158,7 @@ static void apply_one(struct cg_dwobj *o, unsigned char *buf, size_t len,
 	if (!rela)
 		addend = (int64_t)get_le(buf + off, size);
 	/* an undefined symbol's value is 0, as ld -r would leave it */
-	cg_elf_sym_value(o->elf, GELF_R_SYM(info), &value, &name, NULL);
+	sp_elf_sym_value(o->elf, GELF_R_SYM(info), &value, &name, NULL);
 	put_le(buf + off, size, value + (uint64_t)addend);
 }
 
@@ -199,7 +199,7 @@ static void relocate_section(struct cg_dwobj *o, Elf_Scn *rel, const GElf_Shdr *
 /* A linked image: map the file once more, read-only, to serve sections
  * from (libelf does not say whether it mapped or read the file, and only
  * a file mapping may be handed back by cg_dwobj_info_done). */
-static void dwobj_map(struct cg_dwobj *o, struct cg_elf *e)
+static void dwobj_map(struct cg_dwobj *o, struct sp_elf *e)
 {
 	off_t len = lseek(e->fd, 0, SEEK_END);
 	void *p;
@@ -213,7 +213,7 @@ static void dwobj_map(struct cg_dwobj *o, struct cg_elf *e)
 	o->map_len = (size_t)len;
 }
 
-static void find_debug_info(struct cg_dwobj *o, struct cg_elf *e)
+static void find_debug_info(struct cg_dwobj *o, struct sp_elf *e)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -311,7 +311,7 @@ void cg_dwobj_info_done(const struct cg_dwobj *o, uint64_t *dropped, uint64_t up
 		*dropped = upto;
 }
 
-static void dwobj_setup(struct cg_dwobj *o, struct cg_elf *e)
+static void dwobj_setup(struct cg_dwobj *o, struct sp_elf *e)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
@@ -367,7 +367,7 @@ static int get_section_flags(void *obj, Dwarf_Half i, Dwarf_Unsigned *flags,
 	return DW_DLV_OK;
 }
 
-int cg_dwobj_init(struct cg_dwobj *o, struct cg_elf *e, Dwarf_Debug *dbg,
+int cg_dwobj_init(struct cg_dwobj *o, struct sp_elf *e, Dwarf_Debug *dbg,
 		  Dwarf_Error *derr)
 {
 	dwobj_setup(o, e);
