@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "common/search.h"
 #include "common/xalloc.h"
 
 static int range_cmp(const void *pa, const void *pb)
@@ -20,23 +21,16 @@ static int range_cmp(const void *pa, const void *pb)
 	return (a->lo > b->lo) - (a->lo < b->lo);
 }
 
+static uint64_t range_lo(const void *base, size_t i)
+{
+	return ((const struct cg_range *)base)[i].lo;
+}
+
 uint32_t cg_func_containing(const struct cg_image *img, uint64_t addr)
 {
-	size_t lo = 0, hi = img->nranges;
+	size_t i = sp_search_last_le(img->ranges, img->nranges, range_lo, addr);
 
-	/* last range starting at or before addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (img->ranges[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return SP_NONE;
-	const struct cg_range *r = &img->ranges[lo - 1];
-	return addr < r->hi ? r->func : SP_NONE;
+	return i < img->nranges && addr < img->ranges[i].hi ? img->ranges[i].func : SP_NONE;
 }
 
 static void add_range(struct cg_image *img, size_t *cap, uint64_t lo, uint64_t hi,
@@ -369,7 +363,7 @@ static void add_site_edge(struct resolver *r, const struct cg_site *site)
 	struct cg_image *img = r->img;
 	uint32_t caller = cg_func_containing(img, site->ret_pc - 1), callee = SP_NONE;
 	enum sp_edge_kind kind = site->tail ? SP_EDGE_TAIL : SP_EDGE_CALL;
-	enum cg_insn insn = CG_INSN_NONE;
+	enum insn_branch insn = INSN_BRANCH_NONE;
 	uint64_t addr = 0;
 
 	if (caller == SP_NONE && site->sub != SP_NONE)
@@ -385,13 +379,13 @@ static void add_site_edge(struct resolver *r, const struct cg_site *site)
 	/* the instruction is the ground truth: clones share one abstract
 	 * origin, and a weak symbol may have been overridden */
 	if (callee == SP_NONE && !site->no_decode)
-		insn = cg_decode_before(&img->elf, site->ret_pc, &addr);
-	if (callee == SP_NONE && (insn == CG_INSN_CALL || insn == CG_INSN_JMP)) {
+		insn = insn_branch_before(&img->elf, site->ret_pc, &addr);
+	if (callee == SP_NONE && (insn == INSN_BRANCH_CALL || insn == INSN_BRANCH_JUMP)) {
 		callee = img->elf.type == ET_REL ? branch_callee(img, site->ret_pc, addr) :
 			 func_at(img, addr);
 		if (callee != SP_NONE) {
 			img->stats.edges_decoded++;
-			if (insn == CG_INSN_JMP)
+			if (insn == INSN_BRANCH_JUMP)
 				kind = SP_EDGE_TAIL;
 		}
 	}
@@ -435,7 +429,8 @@ static bool wants_code_indirect(const struct cg_image *img, const struct sp_func
 	return img->opts.calls == CG_CALLS_DISASM || (f->flags & SP_F_CALLS_INCOMPLETE);
 }
 
-uint32_t cg_branch_enters(enum cg_insn kind, uint32_t caller, uint32_t start, uint32_t inside)
+uint32_t cg_branch_enters(enum insn_branch kind, uint32_t caller, uint32_t start,
+			  uint32_t inside)
 {
 	/* a branch into the middle of another function (an assembly
 	 * routine's second entry, the kernel's __put_user_nocheck_8 inside
@@ -446,19 +441,19 @@ uint32_t cg_branch_enters(enum cg_insn kind, uint32_t caller, uint32_t start, ui
 		return callee;
 	/* a call to its own entry is recursion; a jump there is a loop, not
 	 * a tail call, and a branch to a label inside stays in the function */
-	return kind == CG_INSN_CALL && start == caller ? caller : SP_NONE;
+	return kind == INSN_BRANCH_CALL && start == caller ? caller : SP_NONE;
 }
 
-static void merge_dcall(struct cg_image *img, const struct cg_dcall *c,
-			struct sp_u64map *pairs, uint32_t *indirect)
+static void merge_call(struct cg_image *img, const struct insn_call *c,
+		       struct sp_u64map *pairs, uint32_t *indirect)
 {
 	uint32_t caller = cg_func_containing(img, c->site - 1), callee, inside = SP_NONE;
 	enum sp_edge_kind kind;
 	uint32_t known;
 
-	if (caller == SP_NONE)
+	if (caller == SP_NONE || c->branch == INSN_BRANCH_NONE)
 		return;
-	if (c->kind == CG_INSN_ICALL || c->kind == CG_INSN_IJMP) {
+	if (c->branch == INSN_BRANCH_CALL_DYNAMIC || c->branch == INSN_BRANCH_JUMP_DYNAMIC) {
 		if (wants_code_indirect(img, &img->g->funcs[caller]))
 			indirect[caller]++;
 		return;
@@ -466,10 +461,10 @@ static void merge_dcall(struct cg_image *img, const struct cg_dcall *c,
 	callee = branch_callee(img, c->site, c->target);
 	if (callee == SP_NONE && !sp_elf_branch_reloc(&img->elf, c->site))
 		inside = cg_func_containing(img, c->target);
-	callee = cg_branch_enters(c->kind, caller, callee, inside);
+	callee = cg_branch_enters(c->branch, caller, callee, inside);
 	if (callee == SP_NONE)
 		return;
-	kind = c->kind == CG_INSN_CALL ? SP_EDGE_CALL : SP_EDGE_TAIL;
+	kind = c->branch == INSN_BRANCH_CALL ? SP_EDGE_CALL : SP_EDGE_TAIL;
 	known = sp_u64map_get(pairs, pair_key(caller, callee));
 	if (known == SP_NONE) {
 		sp_u64map_put(pairs, pair_key(caller, callee), img->g->nedges);
@@ -482,17 +477,19 @@ static void merge_dcall(struct cg_image *img, const struct cg_dcall *c,
 	sp_graph_add_edge(img->g, caller, callee, kind, c->site);
 }
 
+/* Has the code of the function at addr shown every call it makes? */
+static bool code_whole(struct cg_image *img, const struct sp_func *f)
+{
+	const struct insn_func *c = insn_image_func_at(&img->code, f->addr);
+
+	return !c || (c->flags & INSN_FUNC_WHOLE);
+}
+
 /* A function decoded to its end has shown every call it makes. */
 static void mark_complete(struct cg_image *img, const uint32_t *indirect)
 {
-	const struct cg_disasm *d = &img->disasm;
-	struct sp_u64map partial;
 	uint32_t i;
-	size_t k;
 
-	sp_u64map_init(&partial, d->npartial);
-	for (k = 0; k < d->npartial; k++)
-		sp_u64map_put(&partial, d->partial[k], 1);
 	for (i = img->func_first; i < img->g->nfuncs; i++) {
 		struct sp_func *f = &img->g->funcs[i];
 
@@ -500,30 +497,64 @@ static void mark_complete(struct cg_image *img, const uint32_t *indirect)
 			continue;
 		if (indirect[i] > f->n_indirect)
 			f->n_indirect = indirect[i];
-		if (sp_u64map_get(&partial, f->addr) == SP_NONE &&
-		    (f->flags & SP_F_CALLS_INCOMPLETE)) {
+		if (code_whole(img, f) && (f->flags & SP_F_CALLS_INCOMPLETE)) {
 			f->flags &= ~SP_F_CALLS_INCOMPLETE;
 			img->stats.disasm_completed++;
 		}
 	}
-	sp_u64map_release(&partial);
 }
 
-static void merge_disasm(struct cg_image *img)
+static void merge_code_calls(struct cg_image *img)
 {
 	struct sp_u64map pairs;
-	uint32_t *indirect;
+	uint32_t *indirect = sp_xcalloc(img->g->nfuncs, sizeof(*indirect));
 	size_t k;
 
-	if (!img->disasm.elf)
-		return;		/* not run: --calls=dwarf or no decoder */
-	indirect = sp_xcalloc(img->g->nfuncs, sizeof(*indirect));
 	index_dwarf_pairs(img, &pairs);
-	for (k = 0; k < img->disasm.ncalls; k++)
-		merge_dcall(img, &img->disasm.calls[k], &pairs, indirect);
+	for (k = 0; k < img->code.calls.n; k++)
+		merge_call(img, &img->code.calls.v[k], &pairs, indirect);
 	mark_complete(img, indirect);
 	sp_u64map_release(&pairs);
 	free(indirect);
+}
+
+/*
+ * --calls=dwarf: a function without DWARF has no call sites, so its few
+ * instructions are its edges, every call and jump capstone names (a
+ * register or memory target is an indirect call, a branch inside it is
+ * none).
+ */
+static void scan_symtab_func(struct cg_image *img, uint32_t func)
+{
+	struct sp_func *f = &img->g->funcs[func];
+	const struct insn_func *fc = insn_image_func(&img->code, f->addr, f->size);
+	const struct insn_call *c;
+	size_t n, k;
+
+	if (!fc)
+		return;		/* no bytes: the node stays a leaf, partial */
+	c = insn_image_calls(&img->code, fc, &n);
+	for (k = 0; k < n; k++) {
+		uint32_t callee;
+
+		if (!(c[k].groups & (INSN_G_CALL | INSN_G_JUMP)))
+			continue;
+		if (!c[k].direct) {
+			f->n_indirect++;
+			img->stats.indirect++;
+			continue;
+		}
+		if (c[k].target >= f->addr && c[k].target < f->addr + f->size)
+			continue;	/* a branch within the function */
+		callee = sp_u64map_get(&img->func_by_addr, c[k].target);
+		if (callee != SP_NONE)
+			sp_graph_add_edge(img->g, func, callee,
+					  c[k].groups & INSN_G_CALL ? SP_EDGE_CALL : SP_EDGE_TAIL,
+					  c[k].site);
+		f = &img->g->funcs[func];	/* adding an edge does not move funcs */
+	}
+	if ((fc->flags & INSN_FUNC_WHOLE) && !(fc->flags & INSN_FUNC_NO_BYTES))
+		f->flags &= ~SP_F_CALLS_INCOMPLETE;
 }
 
 /* The most functions the subprograms can give (each with code, once). */
@@ -541,7 +572,7 @@ static size_t with_slack(size_t n)
 	return n + n / 8 + 256;
 }
 
-int cg_build(struct cg_image *img, struct sp_err *err)
+void cg_build(struct cg_image *img)
 {
 	struct resolver r = { .img = img };
 	size_t rcap = 0, i;
@@ -562,15 +593,13 @@ int cg_build(struct cg_image *img, struct sp_err *err)
 	for (i = 0; img->opts.calls != CG_CALLS_DISASM && i < img->nsites; i++)
 		add_site_edge(&r, &img->sites[i]);
 	sp_u64map_release(&r.by_name);
-	if (img->disasm.elf) {
-		merge_disasm(img);
+	if (img->opts.calls != CG_CALLS_DWARF) {
+		merge_code_calls(img);
 	} else {
 		/* functions without DWARF: their few instructions are their edges */
 		for (i = nfuncs; i < img->g->nfuncs; i++)
-			if ((img->g->funcs[i].flags & SP_F_SYMTAB_ONLY) &&
-			    cg_scan_function(img, (uint32_t)i, err))
-				return -1;
+			if (img->g->funcs[i].flags & SP_F_SYMTAB_ONLY)
+				scan_symtab_func(img, (uint32_t)i);
 	}
 	sp_graph_finalize(img->g);
-	return 0;
 }

@@ -61,25 +61,22 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 	/* no decoder: the call-site check and the code pass would be skipped
 	 * and calls DWARF does not list (tail calls, inline assembly) lost
 	 * silently, so that takes asking for DWARF alone */
-	if (opts->calls != CG_CALLS_DWARF && !cg_disasm_supported(&img->elf))
+	if (opts->calls != CG_CALLS_DWARF && !insn_machine_decodes(img->elf.machine))
 		return sp_err_set(err, "'%s': unsupported machine (ELF e_machine %u; x86-64, "
 				  "i386, AArch64 and ARM are decoded), --calls=dwarf reads "
 				  "DWARF alone", img->path, (unsigned)img->elf.machine);
 	g->binary = sp_intern(g, img->path);
 	g->machine = img->elf.machine;
 	/* the code is decoded on a second core while the first reads DWARF */
-	if (opts->calls != CG_CALLS_DWARF && cg_disasm_supported(&img->elf) &&
-	    cg_disasm_start(&img->disasm, &img->elf, err))
+	if (insn_image_start(&img->code, &img->elf, opts->addr_taken, err))
 		return -1;
 	sp_u64map_init(&img->sub_by_off, 4096);
-	if (cg_dwarf_walk(img, err) || cg_disasm_finish(&img->disasm, img->path, err))
+	if (cg_dwarf_walk(img, err) || insn_image_finish(&img->code, img->path, err))
 		return -1;
 	if (!img->ncus_own)
 		return sp_err_set(err, "'%s': no DWARF compile units (build with -g)",
 				  img->path);
-	cg_red_zones_start(img);
-	if (cg_build(img, err))
-		return -1;
+	cg_build(img);
 	img->func_end = g->nfuncs;
 	return 0;
 }
@@ -173,8 +170,7 @@ void cg_close(struct cg_image *img)
 
 	if (!img)
 		return;
-	cg_disasm_release(&img->disasm);
-	cg_rz_pass_release(&img->rz);
+	insn_image_release(&img->code);
 	cg_release_records(img);
 	if (img->dbg && img->dwobj.elf)
 		dwarf_object_finish(img->dbg, &derr);

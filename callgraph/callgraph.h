@@ -46,6 +46,7 @@ struct cg_options {
 	 * threads: 0 for the default (16 MiB), UINT64_MAX for never */
 	uint64_t split_walk_min;
 	enum cg_cfi_lookup cfi_lookup;
+	bool addr_taken;	/* collect the addresses the code loads (--indirect) */
 };
 
 struct cg_stats {

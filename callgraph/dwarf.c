@@ -508,7 +508,7 @@ static int read_site(struct cg_image *img, Dwarf_Die die, uint32_t sub, struct s
 	/* Clang places a tail call by its jump (DW_AT_call_pc) and gives no
 	 * return address: the end of the jump stands for one */
 	if (!site->ret_pc && site->call_pc) {
-		unsigned len = cg_jump_len_at(&img->elf, site->call_pc);
+		unsigned len = insn_jump_len_at(&img->elf, site->call_pc);
 
 		site->ret_pc = site->call_pc + (len ? len : 1);
 		site->no_decode = !len;

@@ -7,14 +7,8 @@
  * subrange bound is not a constant.  Inlined callees count: their VLAs
  * live in this frame.
  *
- * Without a VLA, the code may say: GCC also calls a frame
- * "dynamic,bounded" when it pushes a call's stack arguments instead of
- * storing them in a frame reserved up front (-Os, or
- * -mno-accumulate-outgoing-args: all 158 such frames of a tinyconfig
- * kernel).  A push after the prologue, or of a value rather than a saved
- * register, followed by a call, is such an argument (a register pushed
- * first thing may be either, so it stays unnamed); a register
- * subtracted from the stack pointer is alloca() and keeps that name.
+ * Without a VLA, the code may say: a frame that only pushes a call's
+ * stack arguments (insn/pushargs.c) is named so; otherwise alloca().
  */
 #include "callgraph/internal.h"
 
@@ -472,109 +466,25 @@ static const char *cause_text(struct cg_image *img, const struct sp_vla *v)
 	return sp_intern(img->g, buf);
 }
 
-struct code_cause {
-	bool alloca;		/* the stack pointer moved by a register */
-	bool pushed;		/* a call's arguments were pushed */
-	uint64_t callee;	/* that call's target, 0 when indirect */
-};
-
-static bool x86_writes_sp_by_reg(const cs_insn *in)
+/* GCC's "dynamic,bounded" for a call's pushed stack arguments, as
+ * insn/pushargs.c reads the code (x86 only: elsewhere nothing is said). */
+static bool only_pushes_args(const struct sp_func *f, const struct insn_func *c)
 {
-	const cs_x86 *x = &in->detail->x86;
-
-	return (in->id == X86_INS_SUB || in->id == X86_INS_ADD) && x->op_count == 2 &&
-	       x->operands[0].type == X86_OP_REG &&
-	       (x->operands[0].reg == X86_REG_RSP || x->operands[0].reg == X86_REG_ESP) &&
-	       x->operands[1].type == X86_OP_REG;
-}
-
-/* GCC interleaves moves with the prologue's register saves; the frame is
- * set up by the first call, branch or fixed stack reservation. */
-static bool ends_prologue(const cs_insn *in)
-{
-	const cs_x86 *x = &in->detail->x86;
-	uint8_t i;
-
-	if (in->id == X86_INS_SUB && x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
-	    (x->operands[0].reg == X86_REG_RSP || x->operands[0].reg == X86_REG_ESP))
-		return true;
-	for (i = 0; i < in->detail->groups_count; i++)
-		if (in->detail->groups[i] == CS_GRP_CALL || in->detail->groups[i] == CS_GRP_JUMP ||
-		    in->detail->groups[i] == CS_GRP_RET)
-			return true;
-	return false;
-}
-
-static void x86_scan(const cs_insn *in, size_t n, struct code_cause *out)
-{
-	bool prologue = true, pending = false;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const cs_x86 *x = &in[i].detail->x86;
-
-		if (x86_writes_sp_by_reg(&in[i])) {
-			out->alloca = true;
-			return;
-		}
-		if (in[i].id == X86_INS_PUSH) {
-			/* the prologue saves registers; a value pushed is an argument */
-			if (!prologue || x->op_count != 1 || x->operands[0].type != X86_OP_REG)
-				pending = true;
-			continue;
-		}
-		if (ends_prologue(&in[i]))
-			prologue = false;
-		if (in[i].id == X86_INS_CALL && pending && !out->pushed) {
-			out->pushed = true;
-			if (x->op_count == 1 && x->operands[0].type == X86_OP_IMM)
-				out->callee = (uint64_t)x->operands[0].imm;
-		}
-		if (in[i].id == X86_INS_CALL)
-			pending = false;
-	}
-}
-
-/* What the machine code of a dynamic frame without a VLA does (x86). */
-static void code_cause(struct cg_image *img, const struct sp_func *f, struct code_cause *out)
-{
-	uint64_t addr = f->addr;	/* already the even entry (Thumb bit off) */
-	const unsigned char *code = f->size ? sp_elf_code_at(&img->elf, addr, f->size) : NULL;
-	cs_arch arch;
-	cs_mode mode;
-	csh cs;
-	cs_insn *insn;
-	size_t n;
-
-	memset(out, 0, sizeof(*out));
-	if (!code || cg_cs_setup(&img->elf, false, &arch, &mode) || arch != CS_ARCH_X86 ||
-	    cs_open(arch, mode, &cs) != CS_ERR_OK)
-		return;
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
-	n = cs_disasm(cs, code, f->size, addr, 0, &insn);
-	x86_scan(insn, n, out);
-	if (n)
-		cs_free(insn, n);
-	cs_close(&cs);
-}
-
-/* GCC's "dynamic,bounded" for a call's pushed stack arguments. */
-static bool only_pushes_args(const struct sp_func *f, const struct code_cause *c)
-{
-	return c->pushed && !c->alloca && f->qual == SP_QUAL_BOUNDED;
+	return c && (c->flags & INSN_FUNC_PUSHED) && !(c->flags & INSN_FUNC_ALLOCA) &&
+	       f->qual == SP_QUAL_BOUNDED;
 }
 
 static const char *no_vla_text(struct cg_image *img, const struct sp_func *f)
 {
-	struct code_cause c;
+	const struct insn_func *c = insn_image_func(&img->code, f->addr, f->size);
 	char buf[512];
 	uint32_t callee;
 
-	code_cause(img, f, &c);
-	if (!only_pushes_args(f, &c))
+	if (!only_pushes_args(f, c))
 		return sp_intern(img->g, "alloca() or a dynamic stack adjustment "
 					 "(no variable-length array in DWARF)");
-	callee = c.callee ? sp_u64map_get(&img->func_by_addr, c.callee) : SP_NONE;
+	callee = c->pushed_callee ? sp_u64map_get(&img->func_by_addr, c->pushed_callee) :
+				   SP_NONE;
 	if (callee != SP_NONE && img->g->funcs[callee].name)
 		snprintf(buf, sizeof(buf), "stack arguments pushed for a call to %s",
 			 img->g->funcs[callee].name);
@@ -662,13 +572,10 @@ int cg_find_vlas(struct cg_image *img, struct sp_graph *g, struct sp_err *err)
 		struct collect c = { .g = g };
 		struct sp_vla v = { .func = i, .kind = SP_VLA_ALLOCA };
 
-		struct code_cause code;
-
 		func_vlas(img, i, append_vla, &c);
 		if (c.found || !is_dynamic(f))
 			continue;
-		code_cause(img, f, &code);
-		if (only_pushes_args(f, &code))
+		if (only_pushes_args(f, insn_image_func(&img->code, f->addr, f->size)))
 			continue;
 		/* a dynamic frame without a VLA: alloca(), which leaves no
 		 * trace in DWARF; place it at the function */

@@ -3,7 +3,6 @@
 #define SP_CG_INTERNAL_H
 
 #include <dwarf.h>
-#include <capstone/capstone.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <gelf.h>
@@ -11,6 +10,7 @@
 
 #include "callgraph/callgraph.h"
 #include "elf/elf.h"
+#include "insn/passes.h"
 #include "common/u64map.h"
 
 /* ---- ELF checks of the DWARF sections ---- */
@@ -126,66 +126,11 @@ struct cg_cu_files {		/* decl_file table of one CU */
 	int base;		/* 0 for DWARF 5, 1 before */
 };
 
-enum cg_insn { CG_INSN_NONE, CG_INSN_CALL, CG_INSN_JMP, CG_INSN_ICALL, CG_INSN_IJMP };
-
-/* ---- the disassembly pass (disasm.c) ---- */
-
-struct cg_dcall {
-	uint64_t site;		/* address after the instruction */
-	uint64_t target;	/* direct target, 0 for indirect */
-	uint8_t kind;		/* enum cg_insn */
-};
-
-struct cg_disasm {
-	const struct sp_elf *elf;
-	struct cg_dcall *calls;
-	size_t ncalls, calls_cap;
-	uint64_t *partial;	/* symbols not decoded to their end */
-	size_t npartial, partial_cap;
-	pthread_t thread;
-	bool started, failed;
-};
-
-bool cg_disasm_supported(const struct sp_elf *e);
-/* capstone's architecture and mode for this ELF (Thumb when asked). */
-int cg_cs_setup(const struct sp_elf *e, bool thumb, cs_arch *arch, cs_mode *mode);
-/* The call, jump or indirect branch one decoded instruction is, in *out;
- * false for other instructions, returns and jump-table jumps. */
-bool cg_disasm_classify(cs_arch arch, const cs_insn *in, struct cg_dcall *out);
-int cg_disasm_start(struct cg_disasm *d, const struct sp_elf *e, struct sp_err *err);
-int cg_disasm_finish(struct cg_disasm *d, const char *path, struct sp_err *err);
-void cg_disasm_release(struct cg_disasm *d);
-
-/* ---- the red-zone pass (redzone.c) ---- */
-
-struct cg_rz {			/* what one symbol's code showed */
-	uint64_t addr, size;
-	uint32_t red_zone;
-	bool leaf;
-};
-
-/* Every symbol scanned on a second core while the main thread builds the
- * graph and reads the .su files; cg_red_zones() takes the results. */
-struct cg_rz_pass {
-	const struct sp_elf *elf;
-	struct cg_rz *res;	/* by address, as the symbols are */
-	size_t n, cap;
-	pthread_t thread;
-	bool started;
-};
-
-/* Start the pass when the image's red zones count (x86-64, no CU built
- * with -mno-red-zone): after the DWARF walk, which reads the producers.
- * A thread that cannot start leaves the scan to cg_red_zones(). */
-void cg_red_zones_start(struct cg_image *img);
-void cg_rz_pass_release(struct cg_rz_pass *p);
-
 struct cg_image {
 	const char *path;
 	struct cg_options opts;
-	struct cg_disasm disasm;
-	struct cg_rz_pass rz;
 	struct sp_elf elf;
+	struct insn_image code;		/* every function decoded once, its passes' results */
 	Dwarf_Debug dbg;
 	struct cg_dwobj dwobj;		/* ET_REL: what dbg reads */
 	/* while two threads walk: held around dwarf_srcfiles(), which
@@ -273,31 +218,13 @@ int cg_dwarf_err(struct cg_image *img, Dwarf_Error derr, struct sp_err *err, con
  * after die: DW_DLV_ERROR with *derr NULL.  Every DIE loop uses it. */
 int cg_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *next, Dwarf_Error *derr);
 
-/* redzone.c */
-/* Decode the code of one function: 1 and *red_zone (0 or more) for a leaf,
- * 0 when it calls or does not decode to its end. */
-int cg_red_zone_scan(csh cs, const uint8_t *code, size_t size, uint64_t addr,
-		     uint32_t *red_zone);
-
 /* build.c */
-int cg_build(struct cg_image *img, struct sp_err *err);
+void cg_build(struct cg_image *img);
 uint32_t cg_func_containing(const struct cg_image *img, uint64_t addr);
-/* The function a direct branch (enum cg_insn kind) from caller enters:
+/* The function a direct branch (enum insn_branch kind) from caller enters:
  * start is the one whose entry is its target, inside the one containing
  * the target (SP_NONE when unknown); SP_NONE when it stays in caller. */
-uint32_t cg_branch_enters(enum cg_insn kind, uint32_t caller, uint32_t start, uint32_t inside);
-
-/* decode.c */
-/* What instruction ends just before ret_pc, and its target for direct ones. */
-enum cg_insn cg_decode_before(const struct sp_elf *e, uint64_t ret_pc, uint64_t *target);
-/* The same from the bytes alone: end[-avail] .. end[-1] are the code up to
- * ret_pc; thumb says ARM code there is Thumb.  What the unit tests call. */
-enum cg_insn cg_decode_insn(uint16_t machine, bool thumb, const unsigned char *end,
-			    size_t avail, uint64_t ret_pc, uint64_t *target);
-/* The length of the direct jump at pc (a tail call DWARF places by its
- * DW_AT_call_pc), 0 when it is no direct jump this decoder knows. */
-unsigned cg_jump_len_at(const struct sp_elf *e, uint64_t pc);
-/* Scan a function's code for direct calls/jumps and indirect calls. */
-int cg_scan_function(struct cg_image *img, uint32_t func, struct sp_err *err);
+uint32_t cg_branch_enters(enum insn_branch kind, uint32_t caller, uint32_t start,
+			  uint32_t inside);
 
 #endif

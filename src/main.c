@@ -565,6 +565,7 @@ static int load(struct sp_graph *g, const struct options *o,
 	size_t i;
 	int ret = -1;
 
+	cg.addr_taken = o->indirect_assumed;
 	setup_progress(&cg, &progress);
 	setup_split_walk(&cg);
 	setup_cfi(&cg);
