@@ -116,8 +116,7 @@ PY
 oracle_check_all()
 {
 	if [ "$(uname -m)" != x86_64 ]; then
-		echo "  skipped: the painted-stack call (tests/oracle/paint.c) is x86-64 assembly"
-		return
+		skip "the painted-stack call (tests/oracle/paint.c) is x86-64 assembly"
 	fi
 	for d in samples/*/; do
 		_s=$(basename "$d")
