@@ -65,7 +65,11 @@ expect_eq "asm_leaf: its CFI frame found one by one" \
 	"[\"cfi\", $(awk '$1 == "asm_leaf" { print $2 }' "$OUT/hand")]"
 for d in samples/*/; do
 	s=$(basename "$d")
-	[ -x "$d$s" ] && cfi_ways "$s" "$d$s"
+	if [ -x "$d$s" ]; then
+		cfi_ways "$s" "$d$s"
+	else
+		fail "$d$s is not built (make -C samples)"
+	fi
 done
 # a CIE with a personality routine ("zPLR": -fexceptions and a cleanup):
 # its pc-relative pointer moves with the copy, and must not matter
