@@ -109,7 +109,7 @@ elif command -v setpriv >/dev/null &&
 	unreadable
 	SP=$real_sp
 else
-	echo "  skipped: unreadable files (running as root without setpriv)"
+	skip_part "unreadable files: running as root without setpriv"
 fi
 
 # --- outputs ---
@@ -132,11 +132,15 @@ if [ -c /dev/full ]; then
 	run_sp --json -o /dev/full --svg "$OUT/g.svg" $bin
 	expect_rc 2 "-o /dev/full with --svg"
 	[ -e "$OUT/g.svg" ] && fail "-o /dev/full: left the --svg file"
+else
+	skip_part "-o /dev/full: no /dev/full here"
 fi
 if [ -c /dev/null ]; then
 	run_sp -o /dev/null $bin
 	expect_rc 0 "-o /dev/null"
 	[ -c /dev/null ] || fail "-o /dev/null replaced the device"
+else
+	skip_part "-o /dev/null: no /dev/null here"
 fi
 run_sp -o /proc/stackprof-report.txt $bin
 expect_rc 2 "-o into /proc"
