@@ -1,7 +1,7 @@
 #!/bin/sh
-# Hostile and broken input (README "Hostile and broken input"): each is
-# exit 2, one line naming the file (and line), nothing on stdout, no
-# report file left.  The rows t0600, t0610 and t0500 already cover are
+# Hostile and broken input (the table of doc/robustness.md): each is exit
+# 2, one line naming the file (and line), nothing on stdout, no report
+# file left.  The rows t0600, t0610 and t0500 already cover are
 # not repeated here.
 . tests/e2e/lib.sh
 need_sample chain
