@@ -544,7 +544,7 @@ bool sp_elf_is_code(const struct sp_elf *e, uint64_t addr)
 }
 
 const struct sp_elf_sym *sp_elf_next_code_sym(const struct sp_elf *e, size_t *i,
-					     uint64_t *end)
+					      uint64_t *end)
 {
 	while (*i < e->nsyms) {
 		const struct sp_elf_sym *sym = &e->syms[(*i)++];

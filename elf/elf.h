@@ -92,7 +92,7 @@ bool sp_elf_is_code(const struct sp_elf *e, uint64_t addr);
  * the PLT, not inside the one before (aliases, labels).  *i and *end (0 to
  * begin) carry the walk; NULL at the end. */
 const struct sp_elf_sym *sp_elf_next_code_sym(const struct sp_elf *e, size_t *i,
-					     uint64_t *end);
+					      uint64_t *end);
 /* ET_REL: the relocation of the branch whose 4-byte displacement (x86) or
  * instruction (arm64) ends at site, or NULL. */
 const struct sp_elf_reloc *sp_elf_branch_reloc(const struct sp_elf *e, uint64_t site);
