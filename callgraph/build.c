@@ -69,12 +69,12 @@ static const struct sp_elf_sym *sym_at(const struct sp_elf *e, uint64_t addr,
 
 /* A function split by -freorder-blocks-and-partition has DW_AT_ranges; it is
  * entered at the range that a non-.cold symbol names. */
-static uint64_t sub_entry(const struct cg_image *img, const struct cg_sub *s)
+static uint64_t sub_entry(const struct cg_image *img, const struct dw_sub *s)
 {
 	uint32_t k;
 
 	for (k = 0; k < s->nranges; k++) {
-		uint64_t lo = img->xranges[s->range_first + k].lo;
+		uint64_t lo = img->dw.xranges[s->range_first + k].lo;
 		const struct sp_elf_sym *sym = sym_at(&img->elf, lo, NULL, NULL);
 
 		if (sym && !is_cold_name(sym->name))
@@ -94,7 +94,7 @@ static bool addr_is_linked(const struct cg_image *img, uint64_t addr)
 
 static void note_copy(struct cg_image *img, uint32_t abstract, uint32_t func)
 {
-	Dwarf_Off off = img->subs[abstract].off;
+	Dwarf_Off off = img->dw.subs[abstract].off;
 
 	/* the first copy stands for all: the call instruction, tried first,
 	 * picks the right clone wherever it can be decoded */
@@ -105,12 +105,12 @@ static void note_copy(struct cg_image *img, uint32_t abstract, uint32_t func)
 static uint32_t new_dwarf_func(struct cg_image *img, uint32_t si, uint64_t entry)
 {
 	struct sp_graph *g = img->g;
-	struct cg_decl d;
+	struct dw_decl d;
 	const struct sp_elf_sym *sym;
 	uint32_t id;
 	struct sp_func *f;
 
-	cg_sub_resolve(img, si, &d);
+	dw_sub_resolve(&img->dw, si, &d);
 	sym = sym_at(&img->elf, entry, d.name, d.linkage);
 	id = sp_graph_add_func(g);
 	f = &g->funcs[id];
@@ -122,13 +122,13 @@ static uint32_t new_dwarf_func(struct cg_image *img, uint32_t si, uint64_t entry
 	f->line = d.line;
 	f->col = d.col;
 	f->addr = entry;
-	f->cu = img->subs[si].cu;
-	f->die = img->subs[si].off;
+	f->cu = img->dw.subs[si].cu;
+	f->die = img->dw.subs[si].off;
 	f->flags = SP_F_HAS_CODE;
-	if (!img->subs[si].all_calls)
+	if (!img->dw.subs[si].all_calls)
 		f->flags |= SP_F_CALLS_INCOMPLETE;
 	if (d.abstract != SP_NONE) {
-		f->origin_die = img->subs[d.abstract].off;
+		f->origin_die = img->dw.subs[d.abstract].off;
 		note_copy(img, d.abstract, id);
 	}
 	return id;
@@ -139,8 +139,8 @@ static void make_dwarf_funcs(struct cg_image *img, size_t *rcap)
 	size_t i;
 	uint32_t k;
 
-	for (i = 0; i < img->nsubs; i++) {
-		struct cg_sub *s = &img->subs[i];
+	for (i = 0; i < img->dw.nsubs; i++) {
+		struct dw_sub *s = &img->dw.subs[i];
 		uint64_t entry;
 		uint32_t id;
 
@@ -153,15 +153,15 @@ static void make_dwarf_funcs(struct cg_image *img, size_t *rcap)
 		if (id == SP_NONE) {
 			id = new_dwarf_func(img, (uint32_t)i, entry);
 			sp_u64map_put(&img->func_by_addr, entry, id);
-			s = &img->subs[i];	/* resolving may have moved subs */
+			s = &img->dw.subs[i];	/* resolving may have moved subs */
 			img->g->funcs[id].size = s->hi - s->lo;
 		}
 		s->func = id;
 		if (!s->nranges)
 			add_range(img, rcap, s->lo, s->hi, id);
 		for (k = 0; k < s->nranges; k++)
-			add_range(img, rcap, img->xranges[s->range_first + k].lo,
-				  img->xranges[s->range_first + k].hi, id);
+			add_range(img, rcap, img->dw.xranges[s->range_first + k].lo,
+				  img->dw.xranges[s->range_first + k].hi, id);
 	}
 }
 
@@ -171,9 +171,9 @@ static void index_codeless(struct cg_image *img, struct sp_u64map *by_name)
 {
 	size_t i;
 
-	sp_u64map_init(by_name, img->nsubs / 4);
-	for (i = 0; i < img->nsubs; i++) {
-		const struct cg_sub *s = &img->subs[i];
+	sp_u64map_init(by_name, img->dw.nsubs / 4);
+	for (i = 0; i < img->dw.nsubs; i++) {
+		const struct dw_sub *s = &img->dw.subs[i];
 
 		if (s->hi > s->lo || s->declaration || !s->file)
 			continue;
@@ -209,12 +209,12 @@ static void make_symtab_funcs(struct cg_image *img, size_t *rcap)
 		f->flags = SP_F_HAS_CODE | SP_F_SYMTAB_ONLY | SP_F_CALLS_INCOMPLETE;
 		si = sp_u64map_get(&by_name, (uintptr_t)sym->name);
 		if (si != SP_NONE) {
-			f->file = img->subs[si].file;
-			f->line = img->subs[si].line;
-			f->col = img->subs[si].col;
-			f->cu = img->subs[si].cu;
-			if (img->subs[si].name)
-				f->name = img->subs[si].name;
+			f->file = img->dw.subs[si].file;
+			f->line = img->dw.subs[si].line;
+			f->col = img->dw.subs[si].col;
+			f->cu = img->dw.subs[si].cu;
+			if (img->dw.subs[si].name)
+				f->name = img->dw.subs[si].name;
 		}
 		sp_u64map_put(&img->func_by_addr, sym->addr, id);
 		add_range(img, rcap, sym->addr, sym->addr + sym->size, id);
@@ -231,7 +231,7 @@ static void sort_ranges(struct cg_image *img)
 
 /* ---- callee resolution ---- */
 
-static uint32_t extern_func(struct cg_image *img, const struct cg_decl *d)
+static uint32_t extern_func(struct cg_image *img, const struct dw_decl *d)
 {
 	const char *name = d->linkage ? d->linkage : d->name;
 	struct sp_graph *g = img->g;
@@ -255,7 +255,7 @@ static uint32_t extern_func(struct cg_image *img, const struct cg_decl *d)
 
 static uint32_t extern_named(struct cg_image *img, const char *name)
 {
-	struct cg_decl d = { .name = name, .linkage = name, .abstract = SP_NONE };
+	struct dw_decl d = { .name = name, .linkage = name, .abstract = SP_NONE };
 
 	return extern_func(img, &d);
 }
@@ -298,7 +298,7 @@ struct resolver {
 	struct sp_u64map by_name;
 };
 
-static uint32_t by_decl_name(struct resolver *r, const struct cg_decl *d)
+static uint32_t by_decl_name(struct resolver *r, const struct dw_decl *d)
 {
 	uint32_t id = SP_NONE;
 
@@ -315,15 +315,15 @@ static uint32_t by_decl_name(struct resolver *r, const struct cg_decl *d)
 static uint32_t resolve_origin(struct resolver *r, Dwarf_Off off)
 {
 	struct cg_image *img = r->img;
-	uint32_t si = cg_sub_at(img, off), id;
-	struct cg_decl d;
+	uint32_t si = dw_sub_at(&img->dw, off), id;
+	struct dw_decl d;
 
 	if (si == SP_NONE)
 		return SP_NONE;
-	id = img->subs[si].func;
+	id = img->dw.subs[si].func;
 	if (id != SP_NONE && img->g->funcs[id].symbol)
 		return id;
-	cg_sub_resolve(img, si, &d);
+	dw_sub_resolve(&img->dw, si, &d);
 	if (id != SP_NONE) {
 		/* concrete but without a symbol: maybe a weak the linker overrode */
 		uint32_t winner = by_decl_name(r, &d);
@@ -358,16 +358,29 @@ static uint32_t branch_callee(struct cg_image *img, uint64_t site, uint64_t addr
 	return callee_at(img, rel->target);
 }
 
-static void add_site_edge(struct resolver *r, const struct cg_site *site)
+/* Clang places a tail call by its jump (DW_AT_call_pc) and gives no
+ * return address: the end of the jump stands for one. */
+static void place_by_jump(const struct cg_image *img, struct dw_site *site)
+{
+	unsigned len = insn_jump_len_at(&img->elf, site->call_pc);
+
+	site->ret_pc = site->call_pc + (len ? len : 1);
+	site->no_decode = !len;
+}
+
+static void add_site_edge(struct resolver *r, struct dw_site *site)
 {
 	struct cg_image *img = r->img;
-	uint32_t caller = cg_func_containing(img, site->ret_pc - 1), callee = SP_NONE;
+	uint32_t caller, callee = SP_NONE;
 	enum sp_edge_kind kind = site->tail ? SP_EDGE_TAIL : SP_EDGE_CALL;
 	enum insn_branch insn = INSN_BRANCH_NONE;
 	uint64_t addr = 0;
 
+	if (!site->ret_pc)
+		place_by_jump(img, site);
+	caller = cg_func_containing(img, site->ret_pc - 1);
 	if (caller == SP_NONE && site->sub != SP_NONE)
-		caller = img->subs[site->sub].func;
+		caller = img->dw.subs[site->sub].func;
 	if (caller == SP_NONE) {
 		img->stats.orphan_sites++;
 		return;
@@ -562,8 +575,8 @@ static size_t dwarf_func_bound(const struct cg_image *img)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < img->nsubs; i++)
-		n += !img->subs[i].declaration && img->subs[i].hi > img->subs[i].lo;
+	for (i = 0; i < img->dw.nsubs; i++)
+		n += !img->dw.subs[i].declaration && img->dw.subs[i].hi > img->dw.subs[i].lo;
 	return n;
 }
 
@@ -580,18 +593,18 @@ void cg_build(struct cg_image *img)
 
 	/* with room for the symbol-only and external functions and the
 	 * calls only the code shows: one more doubling would copy it all */
-	sp_graph_reserve(img->g, with_slack(dwarf_func_bound(img)), with_slack(img->nsites));
-	sp_u64map_init(&img->func_by_addr, img->nsubs / 2 + img->elf.nsyms);
+	sp_graph_reserve(img->g, with_slack(dwarf_func_bound(img)), with_slack(img->dw.nsites));
+	sp_u64map_init(&img->func_by_addr, img->dw.nsubs / 2 + img->elf.nsyms);
 	sp_u64map_init(&img->extern_by_name, 256);
-	sp_u64map_init(&img->copies, img->nsubs / 8);
+	sp_u64map_init(&img->copies, img->dw.nsubs / 8);
 	make_dwarf_funcs(img, &rcap);
 	sort_ranges(img);
 	nfuncs = img->g->nfuncs;
 	make_symtab_funcs(img, &rcap);
 	sort_ranges(img);
 	index_global_names(img, &r.by_name);
-	for (i = 0; img->opts.calls != CG_CALLS_DISASM && i < img->nsites; i++)
-		add_site_edge(&r, &img->sites[i]);
+	for (i = 0; img->opts.calls != CG_CALLS_DISASM && i < img->dw.nsites; i++)
+		add_site_edge(&r, &img->dw.sites[i]);
 	sp_u64map_release(&r.by_name);
 	if (img->opts.calls != CG_CALLS_DWARF) {
 		merge_code_calls(img);

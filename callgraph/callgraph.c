@@ -5,7 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "callgraph/dwarf_compat.h"
 #include "common/xalloc.h"
 
 int cg_open(struct cg_image **out, const char *path, struct sp_err *err)
@@ -20,43 +19,19 @@ int cg_open(struct cg_image **out, const char *path, struct sp_err *err)
 	return 0;
 }
 
-static int open_dwarf(struct cg_image *img, struct sp_err *err)
-{
-	Dwarf_Error derr = NULL;
-	/* every image through the object interface: libdwarf then reads the
-	 * sections where libelf mapped them instead of copying them to the
-	 * heap (ET_REL objects get relocated copies).  libdwarf's record of
-	 * every object it hands out stays on: dwarf_set_de_alloc_flag(0)
-	 * saves about 9 % of a run, but libdwarf 20210528 then leaks the
-	 * errors it makes and drops itself on corrupt DWARF (fuzz_elf found
-	 * one inside dwarf_highpc_b), which only dwarf_finish reclaims */
-	int res = cg_dwobj_init(&img->dwobj, &img->elf, &img->dbg, &derr);
-
-	if (res == DW_DLV_NO_ENTRY)
-		return sp_err_set(err, "'%s': no DWARF debug information (build with -g)",
-				  img->path);
-	if (res != DW_DLV_OK) {
-		img->dbg = NULL;
-		sp_err_set(err, "'%s': cannot read DWARF: %s", img->path,
-			   derr ? dwarf_errmsg(derr) : "unknown error");
-		/* with no dbg libdwarf malloc'ed derr on its own: ours to free
-		 * (found by fuzz_elf) */
-		if (derr)
-			dwarf_dealloc_error(NULL, derr);
-		return -1;
-	}
-	return 0;
-}
-
 int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *opts,
 	    struct sp_err *err)
 {
+	struct dw_walk_opts walk = {
+		.progress = opts->progress, .progress_arg = opts->progress_arg,
+		.split_min = opts->split_walk_min,
+	};
+
 	img->g = g;
 	img->opts = *opts;
 	img->func_first = g->nfuncs;
-	img->cu_first = g->ncus;
 	if (sp_elf_open(&img->elf, g, img->path, err) ||
-	    cg_check_dwarf_lists(&img->elf, img->path, err) || open_dwarf(img, err))
+	    dw_open(&img->dw, img->path, &img->elf, g, err))
 		return -1;
 	/* no decoder: the call-site check and the code pass would be skipped
 	 * and calls DWARF does not list (tail calls, inline assembly) lost
@@ -70,10 +45,11 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 	/* the code is decoded on a second core while the first reads DWARF */
 	if (insn_image_start(&img->code, &img->elf, opts->addr_taken, err))
 		return -1;
-	sp_u64map_init(&img->sub_by_off, 4096);
-	if (cg_dwarf_walk(img, err) || insn_image_finish(&img->code, img->path, err))
+	if (dw_walk(&img->dw, &walk, err) || insn_image_finish(&img->code, img->path, err))
 		return -1;
-	if (!img->ncus_own)
+	img->stats.call_sites = img->dw.call_sites;
+	img->stats.split_units = img->dw.split_units;
+	if (!img->dw.ncus)
 		return sp_err_set(err, "'%s': no DWARF compile units (build with -g)",
 				  img->path);
 	cg_build(img);
@@ -147,36 +123,12 @@ const struct cg_stats *cg_stats(const struct cg_image *img)
 	return &img->stats;
 }
 
-void cg_release_records(struct cg_image *img)
-{
-	uint32_t i;
-
-	for (i = 0; img->files && i < img->ncus_own; i++)
-		free(img->files[i].names);
-	free(img->files);
-	free(img->cu_die_off);
-	sp_big_free(img->subs, img->subs_cap * sizeof(*img->subs));
-	sp_big_free(img->sites, img->sites_cap * sizeof(*img->sites));
-	free(img->xranges);
-	if (img->sub_by_off.nslots)
-		sp_u64map_release(&img->sub_by_off);
-	if (img->split_by_off.nslots)
-		sp_u64map_release(&img->split_by_off);
-}
-
 void cg_close(struct cg_image *img)
 {
-	Dwarf_Error derr = NULL;
-
 	if (!img)
 		return;
 	insn_image_release(&img->code);
-	cg_release_records(img);
-	if (img->dbg && img->dwobj.elf)
-		dwarf_object_finish(img->dbg, &derr);
-	else if (img->dbg)
-		dwarf_finish(img->dbg, &derr);
-	cg_dwobj_release(&img->dwobj);
+	dw_close(&img->dw);
 	sp_elf_close(&img->elf);
 	free(img->icalls);
 	free(img->ranges);

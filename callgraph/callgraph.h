@@ -35,7 +35,8 @@ enum cg_cfi_lookup {
 };
 
 /* Called after each compile unit of an image's DWARF walk, and once with
- * done == total at its end; the library itself never prints. */
+ * done == total at its end; the library itself never prints (as
+ * dwarf/dwarf.h's dw_progress_fn). */
 typedef void cg_progress_fn(void *arg, const char *path, uint32_t done, uint32_t total);
 
 struct cg_options {

@@ -56,8 +56,7 @@ static Dwarf_Signed sp_regno(uint16_t machine)
 
 static void drop_error(Dwarf_Debug dbg, Dwarf_Error derr)
 {
-	if (derr)
-		dwarf_dealloc_error(dbg, derr);
+	dw_drop_error(dbg, &derr);
 }
 
 static bool load_list(Dwarf_Debug dbg, bool eh, struct cfi_list *l)
@@ -138,14 +137,14 @@ static bool frame_at(Dwarf_Debug dbg, const struct cfi_list *l, uint64_t addr,
 enum { EH_PE_UDATA4 = 0x03, EH_PE_SDATA4 = 0x0b, EH_PE_DATAREL_SDATA4 = 0x3b };
 
 struct eh_index {
-	struct cg_section_window hdr, frame;
+	struct dw_section hdr, frame;
 	uint32_t count;		/* entries of hdr's table, from byte 12 */
 	bool msb;
 };
 
 static uint32_t u32_at(const struct eh_index *x, const unsigned char *p)
 {
-	return (uint32_t)cg_read_uint(p, 4, x->msb);
+	return (uint32_t)dw_read_uint(p, 4, x->msb);
 }
 
 /* The table GNU ld writes: version 1, a 4-byte .eh_frame pointer and
@@ -155,9 +154,9 @@ static bool eh_index_open(const struct cg_image *img, struct eh_index *x)
 	const unsigned char *h;
 
 	memset(x, 0, sizeof(*x));
-	x->msb = img->dwobj.msb;
-	if (!cg_dwobj_section(&img->dwobj, ".eh_frame_hdr", &x->hdr) ||
-	    !cg_dwobj_section(&img->dwobj, ".eh_frame", &x->frame) || x->hdr.size < 12)
+	x->msb = img->dw.obj.msb;
+	if (!dw_obj_section(&img->dw.obj, ".eh_frame_hdr", &x->hdr) ||
+	    !dw_obj_section(&img->dw.obj, ".eh_frame", &x->frame) || x->hdr.size < 12)
 		return false;
 	h = x->hdr.data;
 	if (h[0] != 1 || ((h[1] & 0x0f) != EH_PE_UDATA4 && (h[1] & 0x0f) != EH_PE_SDATA4) ||
@@ -211,7 +210,7 @@ static uint64_t record_size(const struct eh_index *x, uint64_t off)
  * and a terminator; based so that the FDE keeps its address.  win->data
  * is malloc'ed; false when the records do not parse.
  */
-static bool eh_window(const struct eh_index *x, uint64_t fde, struct cg_section_window *win)
+static bool eh_window(const struct eh_index *x, uint64_t fde, struct dw_section *win)
 {
 	uint64_t fde_size = record_size(x, fde), cie, cie_size;
 	unsigned char *buf;
@@ -242,8 +241,8 @@ static bool eh_window(const struct eh_index *x, uint64_t fde, struct cg_section_
 static bool eh_frame_at(struct cg_image *img, const struct eh_index *x, uint64_t addr,
 			Dwarf_Signed sp, uint64_t *frame)
 {
-	struct cg_section_window win;
-	struct cg_dwobj view;
+	struct dw_section win;
+	struct dw_obj view;
 	struct cfi_list l;
 	Dwarf_Debug dbg = NULL;
 	Dwarf_Error derr = NULL;
@@ -252,14 +251,14 @@ static bool eh_frame_at(struct cg_image *img, const struct eh_index *x, uint64_t
 
 	if (fde == UINT64_MAX || !eh_window(x, fde, &win))
 		return false;
-	if (cg_dwobj_open_window(&img->dwobj, &view, &win, &dbg, &derr) == DW_DLV_OK) {
+	if (dw_obj_open_window(&img->dw.obj, &view, &win, &dbg, &derr) == DW_DLV_OK) {
 		if (load_list(dbg, true, &l)) {
 			found = frame_at(dbg, &l, addr, sp, frame);
 			dwarf_fde_cie_list_dealloc(dbg, l.cies, l.ncies, l.fdes, l.nfdes);
 		}
 		dwarf_object_finish(dbg, &derr);
 	} else if (derr) {
-		dwarf_dealloc_error(NULL, derr);
+		dw_drop_error(NULL, &derr);
 	}
 	free((void *)win.data);
 	return found;
@@ -317,14 +316,14 @@ void cg_cfi_frames(struct cg_image *img, struct sp_graph *g, bool compare_su)
 	uint32_t i;
 	int k;
 
-	if (sp < 0 || !img->dbg)
+	if (sp < 0 || !img->dw.dbg)
 		return;
 	memset(lists, 0, sizeof(lists));
-	load_list(img->dbg, false, &lists[0]);
+	load_list(img->dw.dbg, false, &lists[0]);
 	eh_each = one_by_one(img, g, compare_su, &eh);
 	/* an object's .eh_frame is not relocated: its addresses would lie */
 	if (img->elf.type != ET_REL && !eh_each)
-		load_list(img->dbg, true, &lists[1]);
+		load_list(img->dw.dbg, true, &lists[1]);
 	for (i = img->func_first; i < img->func_end; i++) {
 		struct sp_func *f = &g->funcs[i];
 		uint64_t frame;
@@ -333,13 +332,13 @@ void cg_cfi_frames(struct cg_image *img, struct sp_graph *g, bool compare_su)
 			continue;
 		for (k = 0; k < 2; k++)
 			if (k == 1 && eh_each ? eh_frame_at(img, &eh, f->addr, sp, &frame) :
-			    frame_at(img->dbg, &lists[k], f->addr, sp, &frame)) {
+			    frame_at(img->dw.dbg, &lists[k], f->addr, sp, &frame)) {
 				apply(img, f, frame);
 				break;
 			}
 	}
 	for (k = 0; k < 2; k++)
 		if (lists[k].nfdes || lists[k].ncies)
-			dwarf_fde_cie_list_dealloc(img->dbg, lists[k].cies, lists[k].ncies,
+			dwarf_fde_cie_list_dealloc(img->dw.dbg, lists[k].cies, lists[k].ncies,
 						   lists[k].fdes, lists[k].nfdes);
 }

@@ -18,7 +18,7 @@
 
 #include "common/xalloc.h"
 
-#include "callgraph/dwarf_compat.h"
+#include "dwarf/compat.h"
 
 #define MAX_DEPTH 64
 
@@ -46,8 +46,8 @@ static Dwarf_Die ref_die(struct cg_image *img, Dwarf_Die die, Dwarf_Half at)
 		return NULL;
 	if (dwarf_global_formref(a, &off, &derr) != DW_DLV_OK)
 		off = 0;
-	dwarf_dealloc(img->dbg, a, DW_DLA_ATTR);
-	if (off && dwarf_offdie_b(img->dbg, off, true, &out, &derr) != DW_DLV_OK)
+	dwarf_dealloc(img->dw.dbg, a, DW_DLA_ATTR);
+	if (off && dwarf_offdie_b(img->dw.dbg, off, true, &out, &derr) != DW_DLV_OK)
 		out = NULL;
 	return out;
 }
@@ -179,10 +179,9 @@ static enum bound attr_expr_bound(struct cg_image *img, Dwarf_Attribute a,
 			b = expr_bound(ptr, (size_t)len, v);
 	} else if (dwarf_formblock(a, &blk, &derr) == DW_DLV_OK) {
 		b = expr_bound(blk->bl_data, (size_t)blk->bl_len, v);
-		dwarf_dealloc(img->dbg, blk, DW_DLA_BLOCK);
+		dwarf_dealloc(img->dw.dbg, blk, DW_DLA_BLOCK);
 	}
-	if (derr)
-		dwarf_dealloc_error(img->dbg, derr);
+	dw_drop_error(img->dw.dbg, &derr);
 	return b;
 }
 
@@ -204,9 +203,9 @@ static enum bound ref_bound(struct cg_image *img, Dwarf_Die sub, Dwarf_Half at, 
 			*v = (int64_t)sv;
 			b = BOUND_FOLDED;
 		}
-		else if (derr)
-			dwarf_dealloc_error(img->dbg, derr);
-		dwarf_dealloc(img->dbg, a, DW_DLA_ATTR);
+		else
+			dw_drop_error(img->dw.dbg, &derr);
+		dwarf_dealloc(img->dw.dbg, a, DW_DLA_ATTR);
 	}
 	dwarf_dealloc_die(var);
 	return b;
@@ -239,9 +238,8 @@ static enum bound subrange_bound(struct cg_image *img, Dwarf_Die sub, uint64_t *
 			b = attr_expr_bound(img, a, form, &v);
 		else if (dwarf_formsdata(a, &sv, &derr) == DW_DLV_OK)
 			v = (int64_t)sv;
-		if (derr)
-			dwarf_dealloc_error(img->dbg, derr);
-		dwarf_dealloc(img->dbg, a, DW_DLA_ATTR);
+		dw_drop_error(img->dw.dbg, &derr);
+		dwarf_dealloc(img->dw.dbg, a, DW_DLA_ATTR);
 		/* count = upper_bound + 1: C arrays start at 0 */
 		if (v >= 0 && (ats[i] == DW_AT_count || v < INT64_MAX))
 			*count = (uint64_t)v + (ats[i] == DW_AT_upper_bound);
@@ -284,8 +282,8 @@ static uint64_t type_bytes(struct cg_image *img, Dwarf_Die die)
 	if (!type)
 		return 0;
 	if (die_attr(type, DW_AT_byte_size, &a)) {
-		bytes = cg_attr_udata(img->dbg, a);
-		dwarf_dealloc(img->dbg, a, DW_DLA_ATTR);
+		bytes = dw_attr_udata(img->dw.dbg, a);
+		dwarf_dealloc(img->dw.dbg, a, DW_DLA_ATTR);
 	}
 	dwarf_dealloc_die(type);
 	return bytes;
@@ -316,7 +314,7 @@ static enum bound array_bound(struct cg_image *img, Dwarf_Die array, uint64_t *e
 			if (__builtin_mul_overflow(*elems, count, elems))
 				*elems = 0;
 		}
-		if (cg_sibling(img->dbg, child, &next, &derr) != DW_DLV_OK)
+		if (dw_sibling(img->dw.dbg, child, &next, &derr) != DW_DLV_OK)
 			break;
 		dwarf_dealloc_die(child);
 		child = next;
@@ -366,16 +364,16 @@ static void describe_var(struct cg_image *img, uint32_t cu, Dwarf_Die var, struc
 	if (dwarf_diename(named, &name, &derr) == DW_DLV_OK)
 		out->name = sp_intern(img->g, name);
 	if (die_attr(named, DW_AT_decl_line, &a)) {
-		out->line = (uint32_t)cg_attr_udata(img->dbg, a);
-		dwarf_dealloc(img->dbg, a, DW_DLA_ATTR);
+		out->line = (uint32_t)dw_attr_udata(img->dw.dbg, a);
+		dwarf_dealloc(img->dw.dbg, a, DW_DLA_ATTR);
 	}
 	if (die_attr(named, DW_AT_decl_column, &a)) {
-		out->col = (uint32_t)cg_attr_udata(img->dbg, a);
-		dwarf_dealloc(img->dbg, a, DW_DLA_ATTR);
+		out->col = (uint32_t)dw_attr_udata(img->dw.dbg, a);
+		dwarf_dealloc(img->dw.dbg, a, DW_DLA_ATTR);
 	}
 	if (die_attr(named, DW_AT_decl_file, &a)) {
-		out->file = cg_cu_file(img, cu, cg_attr_udata(img->dbg, a));
-		dwarf_dealloc(img->dbg, a, DW_DLA_ATTR);
+		out->file = dw_cu_file(&img->dw, cu, dw_attr_udata(img->dw.dbg, a));
+		dwarf_dealloc(img->dw.dbg, a, DW_DLA_ATTR);
 	}
 	if (origin)
 		dwarf_dealloc_die(origin);
@@ -423,7 +421,7 @@ static bool walk_vlas(struct cg_image *img, uint32_t func, uint32_t cu, Dwarf_Di
 				stop = walk_vlas(img, func, cu, child, depth + 1, fn, ctx);
 			}
 		}
-		if (cg_sibling(img->dbg, child, &next, &derr) != DW_DLV_OK)
+		if (dw_sibling(img->dw.dbg, child, &next, &derr) != DW_DLV_OK)
 			break;
 		dwarf_dealloc_die(child);
 		child = next;
@@ -440,7 +438,7 @@ static bool func_vlas(struct cg_image *img, uint32_t i, vla_fn fn, void *ctx)
 	Dwarf_Error derr = NULL;
 
 	if (!f->die || f->cu == SP_NONE ||
-	    dwarf_offdie_b(img->dbg, f->die, true, &die, &derr) != DW_DLV_OK)
+	    dwarf_offdie_b(img->dw.dbg, f->die, true, &die, &derr) != DW_DLV_OK)
 		return false;
 	walk_vlas(img, i, f->cu, die, 0, fn, ctx);
 	dwarf_dealloc_die(die);
@@ -506,7 +504,7 @@ static void done_reading(const struct cg_image *img)
 {
 	uint64_t from = 0;
 
-	cg_dwobj_info_done(&img->dwobj, &from, img->dwobj.info_size);
+	dw_obj_info_done(&img->dw.obj, &from, img->dw.obj.info_size);
 }
 
 int cg_describe_dynamic(struct cg_image *img, struct sp_graph *g, struct sp_err *err)

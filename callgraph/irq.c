@@ -24,8 +24,7 @@ static Dwarf_Die type_die(Dwarf_Debug dbg, Dwarf_Die die)
 			t = NULL;
 		dwarf_dealloc(dbg, a, DW_DLA_ATTR);
 	}
-	if (derr)
-		dwarf_dealloc_error(dbg, derr);
+	dw_drop_error(dbg, &derr);
 	return t;
 }
 
@@ -43,8 +42,7 @@ static bool type_is(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half tag, const char *
 	ok = dwarf_tag(t, &got, &derr) == DW_DLV_OK && got == tag;
 	if (ok && name)
 		ok = dwarf_diename(t, &s, &derr) == DW_DLV_OK && !strcmp(s, name);
-	if (derr)
-		dwarf_dealloc_error(dbg, derr);
+	dw_drop_error(dbg, &derr);
 	dwarf_dealloc_die(t);
 	return ok;
 }
@@ -67,14 +65,13 @@ static bool params_are_handlers(Dwarf_Debug dbg, Dwarf_Die fn)
 			n++;
 		}
 		next = NULL;
-		res = cg_sibling(dbg, c, &next, &derr);
+		res = dw_sibling(dbg, c, &next, &derr);
 		dwarf_dealloc_die(c);
 		c = res == DW_DLV_OK ? next : NULL;
 	}
 	if (c)
 		dwarf_dealloc_die(c);
-	if (derr)
-		dwarf_dealloc_error(dbg, derr);
+	dw_drop_error(dbg, &derr);
 	return ok && n == 2;
 }
 
@@ -85,8 +82,7 @@ static bool is_irq_handler(Dwarf_Debug dbg, Dwarf_Off off)
 	bool yes;
 
 	if (dwarf_offdie_b(dbg, off, true, &die, &derr) != DW_DLV_OK) {
-		if (derr)
-			dwarf_dealloc_error(dbg, derr);
+		dw_drop_error(dbg, &derr);
 		return false;
 	}
 	yes = type_is(dbg, die, DW_TAG_typedef, "irqreturn_t") && params_are_handlers(dbg, die);
@@ -122,7 +118,7 @@ void cg_mark_kernel_entries(struct cg_image *img, struct sp_graph *g)
 		/* an out-of-line copy's type and parameters are on its origin */
 		Dwarf_Off off = f->origin_die ? f->origin_die : f->die;
 
-		if (off && (f->flags & SP_F_HAS_CODE) && is_irq_handler(img->dbg, off))
+		if (off && (f->flags & SP_F_HAS_CODE) && is_irq_handler(img->dw.dbg, off))
 			f->flags |= SP_F_IRQ_HANDLER;
 	}
 }

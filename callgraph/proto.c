@@ -33,9 +33,7 @@ struct namer {
 
 static void drop_error(Dwarf_Debug dbg, Dwarf_Error *derr)
 {
-	if (*derr)
-		dwarf_dealloc_error(dbg, *derr);
-	*derr = NULL;
+	dw_drop_error(dbg, derr);
 }
 
 static Dwarf_Die die_at(Dwarf_Debug dbg, Dwarf_Off off)
@@ -162,7 +160,7 @@ static void name_proto(struct namer *n, Dwarf_Die fn, int depth)
 			sp_strbuf_addf(&n->sb, "...");
 			first = false;
 		}
-		res = cg_sibling(n->dbg, c, &next, &derr);
+		res = dw_sibling(n->dbg, c, &next, &derr);
 		dwarf_dealloc_die(c);
 		c = res == DW_DLV_OK ? next : NULL;
 	}
@@ -308,10 +306,10 @@ void cg_indirect_prototypes(struct cg_image *img, struct sp_graph *g, const uint
 		struct sp_func *f = &g->funcs[i];
 
 		if (taken[i] && !f->proto)
-			f->proto = func_proto(img->dbg, g, f->origin_die ? f->origin_die : f->die);
+			f->proto = func_proto(img->dw.dbg, g, f->origin_die ? f->origin_die : f->die);
 	}
 	for (k = 0; k < img->nicalls; k++) {
-		const char *p = call_proto(img->dbg, g, img->icalls[k].type);
+		const char *p = call_proto(img->dw.dbg, g, img->icalls[k].type);
 
 		if (p)
 			sp_graph_add_icall(g, img->icalls[k].func, p);

@@ -13,7 +13,7 @@ static bool no_red_zone(const struct cg_image *img, const struct sp_graph *g)
 {
 	uint32_t i;
 
-	for (i = img->cu_first; i < img->cu_first + img->ncus_own; i++)
+	for (i = img->dw.cu_first; i < img->dw.cu_first + img->dw.ncus; i++)
 		if (g->cus[i].producer && strstr(g->cus[i].producer, "-mno-red-zone"))
 			return true;
 	return false;
