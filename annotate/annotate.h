@@ -61,8 +61,17 @@ int sp_annot_parse(struct sp_annots *a, const char *file, const char *buf,
 int sp_annot_load(struct sp_annots *a, const char *path, struct sp_err *err);
 
 /*
- * Apply to a finalized graph before sp_analyze(): frames (src
- * SP_SRC_ANNOT), indirect targets (CALL edges flagged SP_EDGE_F_ANNOTATED,
+ * The "frame" lines, for the frames stage to decide with the other
+ * sources (frames/frames.h): one sp_frame per function each names.
+ * Checks every name of every line, in file order: a name that matches
+ * no function is "FILE:LINE: unknown function 'NAME'" in err.
+ */
+int sp_annot_frames(const struct sp_annots *a, const struct sp_graph *g,
+		    struct sp_frames *out, struct sp_err *err);
+
+/*
+ * Apply the rest to a finalized graph before sp_analyze(): indirect
+ * targets (CALL edges flagged SP_EDGE_F_ANNOTATED,
  * the caller flagged SP_F_INDIRECT_ANNOTATED, what
  * sp_assume_address_taken() assumed for it dropped), recursion depths
  * (rec_depth), entry budgets (SP_F_BUDGET) and ignored calls (removed).

@@ -123,6 +123,44 @@ const struct cg_stats *cg_stats(const struct cg_image *img)
 	return &img->stats;
 }
 
+struct dw_image *cg_dwarf(struct cg_image *img)
+{
+	return &img->dw;
+}
+
+struct insn_image *cg_code(struct cg_image *img)
+{
+	return &img->code;
+}
+
+void cg_funcs(const struct cg_image *img, uint32_t *first, uint32_t *end)
+{
+	*first = img->func_first;
+	*end = img->func_end;
+}
+
+uint32_t cg_func_at(const struct cg_image *img, uint64_t addr)
+{
+	return sp_u64map_get(&img->func_by_addr, addr);
+}
+
+bool cg_in_plt(const struct cg_image *img, uint64_t addr)
+{
+	return sp_elf_in_plt(&img->elf, addr);
+}
+
+bool cg_red_zone_counts(const struct cg_image *img)
+{
+	uint32_t i;
+
+	if (img->elf.machine != EM_X86_64)
+		return false;
+	for (i = img->dw.cu_first; i < img->dw.cu_first + img->dw.ncus; i++)
+		if (img->g->cus[i].producer && strstr(img->g->cus[i].producer, "-mno-red-zone"))
+			return false;
+	return true;
+}
+
 void cg_close(struct cg_image *img)
 {
 	if (!img)

@@ -32,6 +32,10 @@
 
 /* ---- libdwarf's errors, references and attributes (attr.c) ---- */
 
+/* abstract_origin/specification chains are short: a longer one is a
+ * reference cycle */
+#define DW_MAX_ORIGIN_HOPS 16
+
 /* Free *derr, if any, and forget it: the one way a Dwarf_Error dies. */
 void dw_drop_error(Dwarf_Debug dbg, Dwarf_Error *derr);
 /* "'PATH': what: libdwarf's message" in err, *derr dropped; returns -1. */
@@ -227,6 +231,53 @@ struct dw_decl {
 void dw_sub_resolve(struct dw_image *dw, uint32_t idx, struct dw_decl *out);
 /* Entry n of a CU's decl_file table, interned; NULL if out of range. */
 const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, Dwarf_Unsigned n);
+
+/* ---- frames from the call frame information (cfi.c) ---- */
+
+/* How the FDEs are found: each through .eh_frame_hdr when few functions
+ * are asked about, else libdwarf's list of all of them (the others force
+ * a way, so that tests compare the two). */
+enum dw_cfi_lookup {
+	DW_CFI_AUTO = 0,
+	DW_CFI_ONE_BY_ONE,
+	DW_CFI_LIST,
+};
+
+struct dw_cfi;
+/* Ready to answer for about `wanted` functions; NULL when the machine's
+ * stack pointer has no DWARF number here. */
+struct dw_cfi *dw_cfi_open(struct dw_image *dw, size_t wanted, enum dw_cfi_lookup how);
+/* The largest CFA offset from the stack pointer over the rows of the FDE
+ * that starts at addr, .debug_frame first; false when there is none, or
+ * a row has the CFA elsewhere (a frame pointer, an expression). */
+bool dw_cfi_frame(struct dw_cfi *c, uint64_t addr, uint64_t *frame);
+void dw_cfi_close(struct dw_cfi *c);
+
+/* ---- variable-length arrays (vla.c) ---- */
+
+/* Called for each VLA of a frame; returns true to stop the walk. */
+typedef bool dw_vla_fn(void *ctx, const struct sp_vla *v);
+/* The VLAs in the frame of graph function func (its DIE subtree, the
+ * callees inlined into it included), each named and placed; false when
+ * it has no DIE to read. */
+bool dw_func_vlas(struct dw_image *dw, uint32_t func, dw_vla_fn *fn, void *ctx);
+/* A function's DIEs are read: hand their .debug_info pages back, or
+ * reads spread over the section add up (each fault maps 64 KB around
+ * the page: 7 MB on a kernel, the run's peak). */
+void dw_done_reading(const struct dw_image *dw);
+
+/* ---- types (types.c, proto.c) ---- */
+
+/* Is the subprogram at off typed like an irq_handler_t, irqreturn_t
+ * f(int, void *) (or a pointer to another type as second parameter)? */
+bool dw_is_irq_handler(Dwarf_Debug dbg, Dwarf_Off off);
+/* The prototype "ret(param,...)" of the function whose DIE is at off
+ * (its origin's and specification's followed), interned in g; NULL when
+ * unknown: an unprototyped declaration, a type not named here. */
+const char *dw_func_proto(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Off off);
+/* The same for the type an indirect call site names (a subroutine type,
+ * maybe behind typedefs, qualifiers and a pointer). */
+const char *dw_call_proto(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Off off);
 
 /* ---- the two-thread walk (split.c), set up by walk.c ---- */
 

@@ -840,9 +840,6 @@ out:
 	return idx;
 }
 
-#define MAX_ORIGIN_HOPS 16	/* abstract_origin/specification chains are short;
-				 * a longer one is a reference cycle */
-
 void dw_sub_resolve(struct dw_image *dw, uint32_t idx, struct dw_decl *out)
 {
 	int hops;
@@ -851,7 +848,7 @@ void dw_sub_resolve(struct dw_image *dw, uint32_t idx, struct dw_decl *out)
 	out->abstract = SP_NONE;
 	if (idx != SP_NONE && dw->subs[idx].origin)
 		out->abstract = dw_sub_at(dw, dw->subs[idx].origin);
-	for (hops = 0; idx != SP_NONE && hops < MAX_ORIGIN_HOPS; hops++) {
+	for (hops = 0; idx != SP_NONE && hops < DW_MAX_ORIGIN_HOPS; hops++) {
 		const struct dw_sub *s = &dw->subs[idx];
 		Dwarf_Off up = s->origin ? s->origin : s->spec;
 

@@ -32,6 +32,7 @@ enum sp_frame_src {
 	SP_SRC_SU,
 	SP_SRC_CFI,
 	SP_SRC_ANNOT,
+	SP_SRC__COUNT
 };
 
 /* sp_func.flags */
@@ -148,6 +149,22 @@ struct sp_vla {
 	enum sp_vla_kind kind;
 	uint64_t bytes;		/* the array's size when SP_VLA_CONSTANT, else 0 */
 };
+
+/* A frame a source gives one function up front (.su rows, annotations),
+ * for the frames stage to decide with the others (frames/frames.h). */
+struct sp_frame {
+	uint32_t func;
+	enum sp_qual qual;	/* STATIC, DYNAMIC or BOUNDED */
+	uint64_t bytes;
+};
+
+struct sp_frames {
+	struct sp_frame *v;
+	size_t n, cap;
+};
+
+void sp_frames_add(struct sp_frames *l, uint32_t func, enum sp_qual qual, uint64_t bytes);
+void sp_frames_release(struct sp_frames *l);
 
 /* An indirect call site whose DWARF names the called function's type. */
 struct sp_icall {

@@ -137,3 +137,18 @@ const char *sp_qual_name(enum sp_qual q)
 	}
 	return "unknown";
 }
+
+void sp_frames_add(struct sp_frames *l, uint32_t func, enum sp_qual qual, uint64_t bytes)
+{
+	SP_ALLOC_GROW(l->v, l->n + 1, l->cap);
+	l->v[l->n].func = func;
+	l->v[l->n].qual = qual;
+	l->v[l->n].bytes = bytes;
+	l->n++;
+}
+
+void sp_frames_release(struct sp_frames *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}

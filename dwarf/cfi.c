@@ -9,13 +9,12 @@
  * in .su's own convention: GCC's .su counts the return address on x86
  * (a leaf that pushes nothing is 8 on x86-64, CFA = %rsp + 8 at its entry;
  * one that does "push %rbp; mov %rsp,%rbp" is 16, the CFA offset after
- * the push), and on arm64/ARM the CFA at entry is sp + 0.  Where both
- * exist they are compared (cg_stats.cfi_checked/cfi_agree, -v).
+ * the push), and on arm64/ARM the CFA at entry is sp + 0.  With -v the
+ * frames stage compares the two where both exist.
  *
  * Once a row puts the CFA on another register (a frame pointer) or an
  * expression, later stack-pointer moves are not described: such a
- * function gets no CFI frame and stays unknown, never a guess.  A .su
- * row always wins.
+ * function gets no CFI frame here, never a guess.
  *
  * libdwarf parses every FDE of a section before it answers for one: at a
  * million functions 1 s and 300 MB, when only crt1's _start lacks a .su
@@ -24,7 +23,7 @@
  * .eh_frame holding just that FDE and a copy of its CIE, placed so that
  * the FDE keeps its address (its pc-relative fields still mean the same).
  */
-#include "callgraph/internal.h"
+#include "dwarf/dwarf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -54,11 +53,6 @@ static Dwarf_Signed sp_regno(uint16_t machine)
 	return -1;
 }
 
-static void drop_error(Dwarf_Debug dbg, Dwarf_Error derr)
-{
-	dw_drop_error(dbg, &derr);
-}
-
 static bool load_list(Dwarf_Debug dbg, bool eh, struct cfi_list *l)
 {
 	Dwarf_Error derr = NULL;
@@ -70,7 +64,7 @@ static bool load_list(Dwarf_Debug dbg, bool eh, struct cfi_list *l)
 	if (res == DW_DLV_OK)
 		return true;
 	/* unreadable CFI gives no frames: those functions stay unknown */
-	drop_error(dbg, derr);
+	dw_drop_error(dbg, &derr);
 	memset(l, 0, sizeof(*l));
 	return false;
 }
@@ -96,7 +90,7 @@ static bool fde_frame(Dwarf_Debug dbg, Dwarf_Fde fde, Dwarf_Addr lo, Dwarf_Addr 
 		if (dwarf_get_fde_info_for_cfa_reg3_b(fde, pc, &type, &relevant, &reg, &off,
 						      &block, &row, &more, &next,
 						      &derr) != DW_DLV_OK) {
-			drop_error(dbg, derr);
+			dw_drop_error(dbg, &derr);
 			return false;
 		}
 		if (type != DW_EXPR_OFFSET || !relevant || reg != sp || off < 0)
@@ -125,7 +119,7 @@ static bool frame_at(Dwarf_Debug dbg, const struct cfi_list *l, uint64_t addr,
 		return false;
 	res = dwarf_get_fde_at_pc(l->fdes, addr, &fde, &lo, &hi, &derr);
 	if (res != DW_DLV_OK) {
-		drop_error(dbg, derr);
+		dw_drop_error(dbg, &derr);
 		return false;
 	}
 	/* an FDE of the function around addr says nothing of addr's own */
@@ -149,14 +143,14 @@ static uint32_t u32_at(const struct eh_index *x, const unsigned char *p)
 
 /* The table GNU ld writes: version 1, a 4-byte .eh_frame pointer and
  * count, then (start, FDE) pairs relative to the header, by start. */
-static bool eh_index_open(const struct cg_image *img, struct eh_index *x)
+static bool eh_index_open(const struct dw_obj *o, struct eh_index *x)
 {
 	const unsigned char *h;
 
 	memset(x, 0, sizeof(*x));
-	x->msb = img->dw.obj.msb;
-	if (!dw_obj_section(&img->dw.obj, ".eh_frame_hdr", &x->hdr) ||
-	    !dw_obj_section(&img->dw.obj, ".eh_frame", &x->frame) || x->hdr.size < 12)
+	x->msb = o->msb;
+	if (!dw_obj_section(o, ".eh_frame_hdr", &x->hdr) ||
+	    !dw_obj_section(o, ".eh_frame", &x->frame) || x->hdr.size < 12)
 		return false;
 	h = x->hdr.data;
 	if (h[0] != 1 || ((h[1] & 0x0f) != EH_PE_UDATA4 && (h[1] & 0x0f) != EH_PE_SDATA4) ||
@@ -238,7 +232,7 @@ static bool eh_window(const struct eh_index *x, uint64_t fde, struct dw_section 
 
 /* The CFI frame of the function at addr from .eh_frame, libdwarf shown
  * only the FDE that starts there. */
-static bool eh_frame_at(struct cg_image *img, const struct eh_index *x, uint64_t addr,
+static bool eh_frame_at(const struct dw_obj *o, const struct eh_index *x, uint64_t addr,
 			Dwarf_Signed sp, uint64_t *frame)
 {
 	struct dw_section win;
@@ -251,7 +245,7 @@ static bool eh_frame_at(struct cg_image *img, const struct eh_index *x, uint64_t
 
 	if (fde == UINT64_MAX || !eh_window(x, fde, &win))
 		return false;
-	if (dw_obj_open_window(&img->dw.obj, &view, &win, &dbg, &derr) == DW_DLV_OK) {
+	if (dw_obj_open_window(o, &view, &win, &dbg, &derr) == DW_DLV_OK) {
 		if (load_list(dbg, true, &l)) {
 			found = frame_at(dbg, &l, addr, sp, frame);
 			dwarf_fde_cie_list_dealloc(dbg, l.cies, l.ncies, l.fdes, l.nfdes);
@@ -264,81 +258,67 @@ static bool eh_frame_at(struct cg_image *img, const struct eh_index *x, uint64_t
 	return found;
 }
 
-/* ---- applying frames ---- */
+/* ---- the source ---- */
 
-static bool wants_frame(const struct sp_func *f, bool compare_su)
-{
-	return (f->flags & SP_F_HAS_CODE) && !(f->flags & SP_F_EXTERNAL) &&
-	       (f->qual == SP_QUAL_UNKNOWN || compare_su);
-}
-
-static void apply(struct cg_image *img, struct sp_func *f, uint64_t frame)
-{
-	if (f->qual == SP_QUAL_UNKNOWN) {
-		f->qual = SP_QUAL_STATIC;
-		f->src = SP_SRC_CFI;
-		f->self = frame;
-		img->stats.cfi_frames++;
-	} else if (f->src == SP_SRC_SU && f->qual == SP_QUAL_STATIC) {
-		img->stats.cfi_checked++;
-		if (f->self == frame)
-			img->stats.cfi_agree++;
-	}
-}
+struct dw_cfi {
+	Dwarf_Debug dbg;
+	const struct dw_obj *obj;
+	Dwarf_Signed sp;
+	struct cfi_list lists[2];	/* .debug_frame, .eh_frame */
+	struct eh_index eh;
+	bool eh_each;			/* .eh_frame's FDEs one by one */
+};
 
 /*
  * Look the FDEs up one by one?  A window costs about 6 us, libdwarf's
  * list about 1 us an FDE: while fewer than an eighth of the FDEs are
  * wanted.  *x is then open.
  */
-static bool one_by_one(const struct cg_image *img, const struct sp_graph *g,
-		       bool compare_su, struct eh_index *x)
+static bool one_by_one(const struct dw_image *dw, size_t wanted, enum dw_cfi_lookup how,
+		       struct eh_index *x)
 {
-	uint32_t i, n = 0;
-
 	/* an object's .eh_frame is not relocated: its addresses would lie */
-	if (img->elf.type == ET_REL || img->opts.cfi_lookup == CG_CFI_LIST ||
-	    !eh_index_open(img, x))
+	if (dw->elf->type == ET_REL || how == DW_CFI_LIST || !eh_index_open(&dw->obj, x))
 		return false;
-	if (img->opts.cfi_lookup == CG_CFI_ONE_BY_ONE)
-		return true;
-	for (i = img->func_first; i < img->func_end; i++)
-		n += wants_frame(&g->funcs[i], compare_su);
-	return (uint64_t)n * 8 <= x->count;
+	return how == DW_CFI_ONE_BY_ONE || (uint64_t)wanted * 8 <= x->count;
 }
 
-void cg_cfi_frames(struct cg_image *img, struct sp_graph *g, bool compare_su)
+struct dw_cfi *dw_cfi_open(struct dw_image *dw, size_t wanted, enum dw_cfi_lookup how)
 {
-	struct cfi_list lists[2];
-	struct eh_index eh;
-	Dwarf_Signed sp = sp_regno(img->elf.machine);
-	bool eh_each;
-	uint32_t i;
+	Dwarf_Signed sp = sp_regno(dw->elf->machine);
+	struct dw_cfi *c;
+
+	if (sp < 0 || !dw->dbg)
+		return NULL;
+	c = sp_xcalloc(1, sizeof(*c));
+	c->dbg = dw->dbg;
+	c->obj = &dw->obj;
+	c->sp = sp;
+	load_list(dw->dbg, false, &c->lists[0]);
+	c->eh_each = one_by_one(dw, wanted, how, &c->eh);
+	/* an object's .eh_frame is not relocated: its addresses would lie */
+	if (dw->elf->type != ET_REL && !c->eh_each)
+		load_list(dw->dbg, true, &c->lists[1]);
+	return c;
+}
+
+bool dw_cfi_frame(struct dw_cfi *c, uint64_t addr, uint64_t *frame)
+{
+	if (frame_at(c->dbg, &c->lists[0], addr, c->sp, frame))
+		return true;
+	return c->eh_each ? eh_frame_at(c->obj, &c->eh, addr, c->sp, frame) :
+	       frame_at(c->dbg, &c->lists[1], addr, c->sp, frame);
+}
+
+void dw_cfi_close(struct dw_cfi *c)
+{
 	int k;
 
-	if (sp < 0 || !img->dw.dbg)
+	if (!c)
 		return;
-	memset(lists, 0, sizeof(lists));
-	load_list(img->dw.dbg, false, &lists[0]);
-	eh_each = one_by_one(img, g, compare_su, &eh);
-	/* an object's .eh_frame is not relocated: its addresses would lie */
-	if (img->elf.type != ET_REL && !eh_each)
-		load_list(img->dw.dbg, true, &lists[1]);
-	for (i = img->func_first; i < img->func_end; i++) {
-		struct sp_func *f = &g->funcs[i];
-		uint64_t frame;
-
-		if (!wants_frame(f, compare_su))
-			continue;
-		for (k = 0; k < 2; k++)
-			if (k == 1 && eh_each ? eh_frame_at(img, &eh, f->addr, sp, &frame) :
-			    frame_at(img->dw.dbg, &lists[k], f->addr, sp, &frame)) {
-				apply(img, f, frame);
-				break;
-			}
-	}
 	for (k = 0; k < 2; k++)
-		if (lists[k].nfdes || lists[k].ncies)
-			dwarf_fde_cie_list_dealloc(img->dw.dbg, lists[k].cies, lists[k].ncies,
-						   lists[k].fdes, lists[k].nfdes);
+		if (c->lists[k].nfdes || c->lists[k].ncies)
+			dwarf_fde_cie_list_dealloc(c->dbg, c->lists[k].cies, c->lists[k].ncies,
+						   c->lists[k].fdes, c->lists[k].nfdes);
+	free(c);
 }
