@@ -49,6 +49,7 @@ static void drop_assumed(struct sp_graph *g, const uint32_t *from, size_t nfrom)
 		g->edges[out++] = *e;
 	}
 	g->nedges = out;
+	g->finalized = false;
 }
 
 static int apply_calls(struct sp_graph *g, const struct sp_annot *x,
@@ -84,8 +85,8 @@ static bool in_ids(const uint32_t *ids, size_t n, uint32_t id)
 	return false;
 }
 
-/* Drop every call from one of from to one of to; the graph is finalized
- * again by the caller.  No such call is an error: the line is stale. */
+/* Drop every call from one of from to one of to.  No such call is an
+ * error: the line is stale. */
 static int apply_ignore(struct sp_graph *g, const struct sp_annot *x,
 			const uint32_t *from, size_t nfrom,
 			struct sp_err *err)
@@ -107,6 +108,7 @@ static int apply_ignore(struct sp_graph *g, const struct sp_annot *x,
 		return sp_err_set(err, "%s:%u: no call from '%s' to '%s'",
 				  x->file, x->line, x->func, x->names[0]);
 	g->nedges = out;
+	g->finalized = false;
 	return 0;
 }
 
@@ -188,10 +190,10 @@ int sp_annot_apply(const struct sp_annots *a, struct sp_graph *g, struct sp_err 
 	size_t i;
 	int ret = 0;
 
-	/* names resolve without the edge index, so one finalize will do */
+	/* names resolve without the edge index: sp_analyze() indexes the
+	 * edges once, whatever the lines added or removed */
 	for (i = 0; i < a->n && !ret; i++)
 		ret = apply_one(g, &a->v[i], err);
-	sp_graph_finalize(g);
 	return ret;
 }
 
@@ -248,6 +250,5 @@ uint32_t sp_assume_address_taken(struct sp_graph *g, const uint8_t *taken)
 				added++;
 			}
 	}
-	sp_graph_finalize(g);
 	return added;
 }

@@ -614,5 +614,4 @@ void cg_build(struct cg_image *img)
 			if (img->g->funcs[i].flags & SP_F_SYMTAB_ONLY)
 				scan_symtab_func(img, (uint32_t)i);
 	}
-	sp_graph_finalize(img->g);
 }

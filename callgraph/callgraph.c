@@ -97,11 +97,11 @@ void cg_link(struct cg_image *const *imgs, size_t n, struct sp_graph *g,
 		id = sp_u64map_get(&by_name, (uintptr_t)name);
 		if (id != SP_NONE) {
 			g->edges[k].to = id;
+			g->finalized = false;
 			(*linked)++;
 		}
 	}
 	sp_u64map_release(&by_name);
-	sp_graph_finalize(g);
 }
 
 bool cg_is_elf_file(const char *path)

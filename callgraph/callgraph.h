@@ -55,8 +55,8 @@ struct cg_stats {
 /* Open an ELF file and its DWARF.  Errors: "'PATH': not an ELF file", ... */
 int cg_open(struct cg_image **img, const char *path, struct sp_err *err);
 /* Fill g with functions (DWARF subprograms with code, symbol-table-only
- * functions, external callees), compile units and call edges, then
- * finalize it.  Does one pass over .debug_info (on two threads when
+ * functions, external callees), compile units and call edges.  Does
+ * one pass over .debug_info (on two threads when
  * it is large: cg_options.split_walk_min). */
 int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *opts,
 	    struct sp_err *err);
@@ -78,8 +78,8 @@ bool cg_red_zone_counts(const struct cg_image *img);
 /*
  * Several images in one graph (vmlinux and its modules): a call to an
  * external function that another image defines as a global symbol is
- * redirected to that definition (earlier images win), then the graph is
- * finalized again.  *linked counts the redirected call edges.
+ * redirected to that definition (earlier images win).  *linked counts
+ * the redirected call edges.
  */
 void cg_link(struct cg_image *const *imgs, size_t n, struct sp_graph *g,
 	     uint32_t *linked);

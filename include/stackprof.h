@@ -193,7 +193,7 @@ struct sp_graph {
 	uint32_t su_rows;	/* rows read */
 	uint32_t su_matched;	/* rows given to a function */
 	uint32_t su_files;	/* .su files read */
-	bool finalized;
+	bool finalized;		/* the edges are sorted and indexed: sp_graph_finalize() */
 };
 
 void sp_graph_init(struct sp_graph *g);
@@ -210,8 +210,9 @@ uint32_t sp_graph_add_cu(struct sp_graph *g);
 void sp_graph_add_icall(struct sp_graph *g, uint32_t func, const char *proto);
 /* Sort edges, drop duplicates (a CALL and a TAIL to the same callee stay
  * two edges; a duplicate keeps only the flags all copies share, so a real
- * call is never marked assumed), set edge_first/edge_count.  Call after
- * loading, and again after adding or removing edges. */
+ * call is never marked assumed), set edge_first/edge_count.  sp_analyze()
+ * does it once when the edges changed (sp_graph_add_edge, or code that
+ * removes or redirects edges and clears g->finalized). */
 void sp_graph_finalize(struct sp_graph *g);
 const char *sp_intern(struct sp_graph *g, const char *s);
 

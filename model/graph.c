@@ -59,6 +59,7 @@ void sp_graph_add_edge(struct sp_graph *g, uint32_t from, uint32_t to,
 	e->kind = (uint8_t)kind;
 	e->flags = 0;
 	e->pc = pc;
+	g->finalized = false;
 }
 
 uint32_t sp_graph_add_cu(struct sp_graph *g)

@@ -611,11 +611,11 @@ static int load(struct sp_graph *g, const struct options *o,
 		cg_mark_kernel_entries(imgs[i], g);
 	if (o->indirect_assumed)
 		assume_address_taken(g, imgs, o->nelfs, o->verbose);
-	if (sp_annot_apply(annots, g, err))
+	if (sp_annot_apply(annots, g, err) || sp_analyze(g, err))
 		goto out;
-	if (o->verbose)
+	if (o->verbose)	/* the edges counted once the solver merged them */
 		print_stats(g, imgs, o->nelfs, linked, &fs);
-	ret = sp_analyze(g, err);
+	ret = 0;
 out:
 	for (i = 0; i < o->nelfs; i++)
 		cg_close(imgs[i]);

@@ -310,6 +310,7 @@ static void test_address_taken(void **state)
 	sp_graph_finalize(&g);
 	taken[x] = taken[y] = taken[z] = 1;
 	assert_int_equal(sp_assume_address_taken(&g, taken), 3);
+	sp_graph_finalize(&g);
 	assert_int_equal(g.funcs[d].edge_count, 3);
 	assert_int_equal(sp_analyze(&g, &err), 0);
 	assert_true(g.funcs[d].res.bounded);
@@ -370,6 +371,7 @@ static void test_address_taken_by_prototype(void **state)
 	sp_graph_finalize(&g);
 	taken[a] = taken[b] = taken[c] = taken[u] = 1;
 	assert_int_equal(sp_assume_address_taken(&g, taken), 2 + 3 + 4);
+	sp_graph_finalize(&g);
 	assert_int_equal(g.funcs[un].edge_count, 2);	/* inc, asm_thing */
 	assert_int_equal(g.edges[g.funcs[un].edge_first].to, a);
 	assert_int_equal(g.edges[g.funcs[un].edge_first + 1].to, u);
