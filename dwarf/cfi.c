@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/search.h"
 #include "common/xalloc.h"
 
 struct cfi_list {
@@ -160,28 +161,28 @@ static bool eh_index_open(const struct dw_obj *o, struct eh_index *x)
 	return x->count <= (x->hdr.size - 12) / 8;
 }
 
+/* Entry i of the table: a function's start and its FDE, both relative
+ * to the header. */
+static uint64_t eh_entry(const struct eh_index *x, size_t i, int field)
+{
+	const unsigned char *p = x->hdr.data + 12 + 8 * i + 4 * field;
+
+	return x->hdr.addr + (uint64_t)(int64_t)(int32_t)u32_at(x, p);
+}
+
+static uint64_t eh_start(const void *base, size_t i)
+{
+	return eh_entry(base, i, 0);
+}
+
 /* The .eh_frame offset of the FDE that starts at addr, or UINT64_MAX. */
 static uint64_t eh_fde_of(const struct eh_index *x, uint64_t addr)
 {
-	const unsigned char *table = x->hdr.data + 12;
-	uint32_t lo = 0, hi = x->count;
+	size_t i = sp_search_first_ge(x, x->count, eh_start, addr);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		uint64_t start = x->hdr.addr + (uint64_t)(int64_t)(int32_t)u32_at(x, table + 8 * mid);
-
-		if (start == addr) {
-			uint64_t fde = x->hdr.addr +
-				       (uint64_t)(int64_t)(int32_t)u32_at(x, table + 8 * mid + 4);
-
-			return fde - x->frame.addr;
-		}
-		if (start < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return UINT64_MAX;
+	if (i >= x->count || eh_entry(x, i, 0) != addr)
+		return UINT64_MAX;
+	return eh_entry(x, i, 1) - x->frame.addr;
 }
 
 /* Bytes of the record (CIE or FDE) at off, length field included; 0 when

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/search.h"
 #include "common/xalloc.h"
 
 /* Among symbols at one address prefer GLOBAL, then WEAK, then LOCAL: the
@@ -557,20 +558,15 @@ const struct sp_elf_sym *sp_elf_next_code_sym(const struct sp_elf *e, size_t *i,
 	return NULL;
 }
 
+static uint64_t map_addr(const void *base, size_t i)
+{
+	return ((const struct sp_elf_map *)base)[i].addr;
+}
+
 /* Index of the last mapping symbol at or before addr, or nmaps if none. */
 static size_t map_before(const struct sp_elf *e, uint64_t addr)
 {
-	size_t lo = 0, hi = e->nmaps;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (e->maps[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? lo - 1 : e->nmaps;
+	return sp_search_last_le(e->maps, e->nmaps, map_addr, addr);
 }
 
 bool sp_elf_next_run(const struct sp_elf *e, uint64_t *pc, uint64_t end, bool thumb,
