@@ -5,21 +5,6 @@
  */
 #include "insn/arch.h"
 
-static uint8_t groups_of(const cs_insn *in)
-{
-	uint8_t g = 0, i;
-
-	for (i = 0; i < in->detail->groups_count; i++) {
-		if (in->detail->groups[i] == CS_GRP_CALL)
-			g |= INSN_G_CALL;
-		else if (in->detail->groups[i] == CS_GRP_JUMP)
-			g |= INSN_G_JUMP;
-		else if (in->detail->groups[i] == CS_GRP_RET)
-			g |= INSN_G_RET;
-	}
-	return g;
-}
-
 static uint8_t a64_dwarf_reg(arm64_reg r)
 {
 	if (r >= ARM64_REG_X0 && r <= ARM64_REG_X28)
@@ -56,7 +41,7 @@ void insn_arm64_fill(const cs_insn *in, struct insn *out)
 	bool jump = in->id == ARM64_INS_B || in->id == ARM64_INS_BR;
 	bool direct = a->op_count == 1 && a->operands[0].type == ARM64_OP_IMM;
 
-	out->groups = groups_of(in);
+	out->groups = insn_groups(in);
 	if (a->op_count && a->operands[0].type == ARM64_OP_REG)
 		out->reg = a64_dwarf_reg(a->operands[0].reg);
 	if (call)
@@ -85,7 +70,7 @@ void insn_arm_fill(const cs_insn *in, struct insn *out)
 	bool ret_lr = jump && !direct && a->op_count == 1 &&
 		      a->operands[0].type == ARM_OP_REG && a->operands[0].reg == ARM_REG_LR;
 
-	out->groups = groups_of(in);
+	out->groups = insn_groups(in);
 	if (a->op_count && a->operands[0].type == ARM_OP_REG)
 		out->reg = arm_dwarf_reg(a->operands[0].reg);
 	if (call)

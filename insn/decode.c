@@ -107,6 +107,21 @@ uint64_t insn_decoder_count(const struct insn_decoder *d)
 	return d ? d->count : 0;
 }
 
+uint8_t insn_groups(const cs_insn *in)
+{
+	uint8_t g = 0, i;
+
+	for (i = 0; i < in->detail->groups_count; i++) {
+		if (in->detail->groups[i] == CS_GRP_CALL)
+			g |= INSN_G_CALL;
+		else if (in->detail->groups[i] == CS_GRP_JUMP)
+			g |= INSN_G_JUMP;
+		else if (in->detail->groups[i] == CS_GRP_RET)
+			g |= INSN_G_RET;
+	}
+	return g;
+}
+
 void insn_buf_release(struct insn_buf *b)
 {
 	free(b->v);

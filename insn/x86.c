@@ -118,21 +118,6 @@ static enum insn_op op_of(const cs_insn *in)
 	return INSN_OP_OTHER;
 }
 
-static uint8_t groups_of(const cs_insn *in)
-{
-	uint8_t g = 0, i;
-
-	for (i = 0; i < in->detail->groups_count; i++) {
-		if (in->detail->groups[i] == CS_GRP_CALL)
-			g |= INSN_G_CALL;
-		else if (in->detail->groups[i] == CS_GRP_JUMP)
-			g |= INSN_G_JUMP;
-		else if (in->detail->groups[i] == CS_GRP_RET)
-			g |= INSN_G_RET;
-	}
-	return g;
-}
-
 /* A call or a jump by its mnemonic, as the call pass counts them: every
  * "j..." (also with a notrack or bnd prefix), call and lcall. */
 static enum insn_branch branch_of(const cs_insn *in, const cs_x86 *x, bool direct)
@@ -284,7 +269,7 @@ void insn_x86_fill(csh cs, const cs_insn *in, bool x86_64, struct insn *out)
 	bool direct = x->op_count == 1 && x->operands[0].type == X86_OP_IMM;
 
 	out->op = (uint8_t)op_of(in);
-	out->groups = groups_of(in);
+	out->groups = insn_groups(in);
 	if (out->op == INSN_OP_OTHER && (out->groups & INSN_G_JUMP))
 		out->op = INSN_OP_JCC;
 	out->branch = (uint8_t)branch_of(in, x, direct);
