@@ -39,7 +39,8 @@ struct image_source {
 	enum sp_frame_src src;
 	/* ready to be asked about `wanted` functions of img; NULL: none */
 	void *(*open)(struct cg_image *img, size_t wanted, const struct frame_opts *o);
-	bool (*frame)(void *state, const struct sp_func *f, uint64_t *bytes);
+	bool (*frame)(void *state, const struct sp_func *f, uint64_t *bytes,
+		      enum sp_qual *qual);
 	void (*close)(void *state);
 };
 
@@ -48,8 +49,10 @@ static void *cfi_open(struct cg_image *img, size_t wanted, const struct frame_op
 	return dw_cfi_open(cg_dwarf(img), wanted, o->cfi_lookup);
 }
 
-static bool cfi_frame(void *state, const struct sp_func *f, uint64_t *bytes)
+static bool cfi_frame(void *state, const struct sp_func *f, uint64_t *bytes,
+		      enum sp_qual *qual)
 {
+	*qual = SP_QUAL_STATIC;
 	return dw_cfi_frame(state, f->addr, bytes);
 }
 
@@ -58,9 +61,34 @@ static void cfi_close(void *state)
 	dw_cfi_close(state);
 }
 
+static void *code_open(struct cg_image *img, size_t wanted, const struct frame_opts *o)
+{
+	(void)wanted, (void)o;
+	return img;	/* the code was read with the image */
+}
+
+/* What insn/stack.c read of the function's code. */
+static bool code_frame(void *state, const struct sp_func *f, uint64_t *bytes,
+		       enum sp_qual *qual)
+{
+	const struct insn_func *c = insn_image_func(cg_code(state), f->addr, f->size);
+
+	if (!c || !(c->flags & INSN_FUNC_FRAME))
+		return false;
+	*bytes = c->frame;
+	*qual = c->flags & INSN_FUNC_DYNAMIC ? SP_QUAL_DYNAMIC : SP_QUAL_STATIC;
+	return true;
+}
+
+static void code_close(void *state)
+{
+	(void)state;
+}
+
 /* Precedence after the lists, highest first. */
 static const struct image_source sources[] = {
 	{ SP_SRC_CFI, cfi_open, cfi_frame, cfi_close },
+	{ SP_SRC_CODE, code_open, code_frame, code_close },
 };
 
 static bool has_code(const struct sp_func *f)
@@ -68,11 +96,10 @@ static bool has_code(const struct sp_func *f)
 	return (f->flags & SP_F_HAS_CODE) && !(f->flags & SP_F_EXTERNAL);
 }
 
-/* Asked: no frame yet, or -v compares the CFI with .su. */
-static bool asked(const struct sp_func *f, const struct image_source *s,
-		  const struct frame_opts *o)
+/* Asked: no frame yet; with -v every function, to compare with .su. */
+static bool asked(const struct sp_func *f, const struct frame_opts *o)
 {
-	return has_code(f) && (f->src == SP_SRC_NONE || (o->compare && s->src == SP_SRC_CFI));
+	return has_code(f) && (f->src == SP_SRC_NONE || o->compare);
 }
 
 static void ask(struct sp_graph *g, struct cg_image *img, const struct image_source *s,
@@ -84,20 +111,21 @@ static void ask(struct sp_graph *g, struct cg_image *img, const struct image_sou
 
 	cg_funcs(img, &first, &end);
 	for (i = first; i < end; i++)
-		wanted += asked(&g->funcs[i], s, o);
+		wanted += asked(&g->funcs[i], o);
 	if (!wanted || !(state = s->open(img, wanted, o)))
 		return;
 	for (i = first; i < end; i++) {
 		struct sp_func *f = &g->funcs[i];
+		enum sp_qual qual;
 		uint64_t bytes;
 
-		if (!asked(f, s, o) || !s->frame(state, f, &bytes))
+		if (!asked(f, o) || !s->frame(state, f, &bytes, &qual))
 			continue;
 		if (f->src == SP_SRC_NONE) {
-			give(f, s->src, SP_QUAL_STATIC, bytes, st);
+			give(f, s->src, qual, bytes, st);
 		} else if (f->src == SP_SRC_SU && f->qual == SP_QUAL_STATIC) {
-			st->cfi_checked++;
-			st->cfi_agree += f->self == bytes;
+			st->checked[s->src]++;
+			st->agree[s->src] += qual == SP_QUAL_STATIC && f->self == bytes;
 		}
 	}
 	s->close(state);

@@ -8,6 +8,8 @@
  *	1. an annotation, "frame FUNC BYTES"		SP_SRC_ANNOT
  *	2. the function's .su row			SP_SRC_SU
  *	3. its image's CFI (.debug_frame, .eh_frame)	SP_SRC_CFI
+ *	4. its code, the stack pointer followed		SP_SRC_CODE
+ *	   through every path (insn/stack.c)
  *
  * A function none of them knows stays unknown, which makes every total
  * through it partial.  On top of whatever frame it has, an x86-64 leaf
@@ -27,15 +29,16 @@
 
 struct frame_opts {
 	enum dw_cfi_lookup cfi_lookup;
-	/* -v: also ask the CFI about the functions .su gave a frame, and
-	 * count how many agree */
+	/* -v: also ask the other sources about the functions .su gave a
+	 * frame, and count how many agree */
 	bool compare;
 };
 
 struct frame_stats {
 	uint32_t from[SP_SRC__COUNT];	/* frames given, by source */
-	uint32_t cfi_checked;		/* static .su frames that CFI also gives */
-	uint32_t cfi_agree;		/* ... and CFI says the same */
+	/* -v: static .su frames another source also gives, by source ... */
+	uint32_t checked[SP_SRC__COUNT];
+	uint32_t agree[SP_SRC__COUNT];	/* ... and the same static frame */
 	uint32_t red_zones;		/* leaves given red-zone bytes */
 };
 

@@ -135,7 +135,7 @@ static struct insn *buf_add(struct insn_buf *b)
 	SP_ALLOC_GROW(b->v, b->n + 1, b->cap);
 	i = &b->v[b->n++];
 	memset(i, 0, sizeof(*i));
-	i->base = i->index = i->reg = INSN_REG_NONE;
+	i->base = i->index = i->reg = i->sbase = i->dst = INSN_REG_NONE;
 	return i;
 }
 
@@ -155,6 +155,26 @@ static void fill(struct insn_decoder *d, int t, const cs_insn *in, struct insn *
 		insn_arm_fill(in, out);
 		break;
 	}
+}
+
+/*
+ * x86 instructions capstone 4 does not know, whose length is plain: the
+ * register forms of 0f 01 and 0f ae (rdpkru, wrpkru, serialize,
+ * monitorx, mwaitx, tpause, umwait...), behind their prefixes.  None
+ * moves the stack pointer; rdpkru writes eax and edx.  0 when it is
+ * none of them.
+ */
+static size_t x86_unknown_len(const uint8_t *p, size_t size)
+{
+	size_t i = 0;
+
+	while (i < size && i < 4 && (p[i] == 0x66 || p[i] == 0xf2 || p[i] == 0xf3 ||
+				     (p[i] & 0xf0) == 0x40))
+		i++;
+	if (size - i < 3 || p[i] != 0x0f || (p[i + 1] != 0x01 && p[i + 1] != 0xae) ||
+	    p[i + 2] < 0xc0)
+		return 0;
+	return i + 3;
 }
 
 /* Bytes capstone's SKIPDATA steps over: one on x86, an instruction's
@@ -179,6 +199,17 @@ bool insn_decode_bytes(struct insn_decoder *d, const uint8_t *code, size_t size,
 		if (cs_disasm_iter(d->cs[t], &code, &size, &addr, d->in[t])) {
 			d->count++;
 			fill(d, t, d->in[t], buf_add(out));
+			continue;
+		}
+		if ((d->machine == EM_X86_64 || d->machine == EM_386) &&
+		    (skip = x86_unknown_len(code, size))) {
+			i = buf_add(out);
+			i->addr = addr;
+			i->len = (uint8_t)skip;
+			i->wregs = 0x7;	/* eax, edx, ecx at most */
+			code += skip;
+			size -= skip;
+			addr += skip;
 			continue;
 		}
 		/* data in the code, or an instruction capstone lacks */

@@ -67,18 +67,19 @@ enum insn_stack {
 	INSN_STACK_POP,		/* depth -= sp_off */
 	INSN_STACK_ADD,		/* depth += sp_off: sub $N,%rsp is +N */
 	INSN_STACK_FROM_SP,	/* sp = sp + sp_off (lea): depth -= sp_off */
-	INSN_STACK_FROM_FP,	/* sp = fp + sp_off (lea, mov %rbp,%rsp) */
-	INSN_STACK_LEAVE,	/* sp = fp, then pop fp */
+	INSN_STACK_FROM_REG,	/* sp = sbase + sp_off (mov %rbp,%rsp; lea -8(%rbp),%rsp) */
+	INSN_STACK_LEAVE,	/* sp = fp, then pop fp (sp_off: a word) */
+	INSN_STACK_ENTER,	/* push fp, fp = sp, sp -= sp_off */
 	INSN_STACK_ALIGN,	/* sp &= sp_off (and $-16,%rsp) */
 	INSN_STACK_BY_REG,	/* sp moves by a register's value: alloca */
 	INSN_STACK_OTHER,	/* sp written some other way */
 };
 
-/* How an instruction sets the frame pointer. */
+/* Whether an instruction copies the stack pointer to a register (a
+ * frame pointer, most often). */
 enum insn_fp {
-	INSN_FP_NONE = 0,	/* unchanged */
-	INSN_FP_FROM_SP,	/* fp = sp + fp_off (mov %rsp,%rbp: 0) */
-	INSN_FP_OTHER,		/* written otherwise (leave restores it) */
+	INSN_FP_NONE = 0,
+	INSN_FP_FROM_SP,	/* dst = sp + fp_off (mov %rsp,%rbp: 0; add x29, sp, #16) */
 };
 
 /* insn.groups: capstone's groups, which some passes count by */
@@ -91,8 +92,8 @@ enum insn_fp {
 #define INSN_F_IMM	(1u << 1)	/* an immediate operand (imm), not a branch target */
 #define INSN_F_MEM	(1u << 2)	/* a memory operand without a segment: base, index... */
 #define INSN_F_WRITES_SP (1u << 3)	/* the stack pointer is written (or may be) */
-#define INSN_F_WRITES_FP (1u << 4)	/* the frame pointer is written (or may be) */
-#define INSN_F_PUSH_REG	(1u << 5)	/* a push of one register */
+#define INSN_F_PUSH_REG	(1u << 4)	/* a push of one register */
+#define INSN_F_WREGS_ALL (1u << 5)	/* which registers it writes is unknown: all */
 
 struct insn {
 	uint64_t addr;
@@ -108,6 +109,9 @@ struct insn {
 	uint8_t fp;		/* enum insn_fp */
 	uint8_t base, index, scale;	/* the memory operand, DWARF register numbers */
 	uint8_t reg;		/* the first register operand, INSN_REG_NONE */
+	uint8_t sbase;		/* INSN_STACK_FROM_REG's register */
+	uint8_t dst;		/* INSN_FP_FROM_SP's register */
+	uint32_t wregs;		/* registers 0-31 it writes (bit n: DWARF number n) */
 };
 
 /* A growing array of decoded instructions, reused from function to function. */

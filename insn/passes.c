@@ -20,8 +20,12 @@ static void run_passes(struct insn_image *c, const struct insn_buf *b, struct in
 		       struct insn_calls *calls)
 {
 	uint16_t machine = c->elf->machine;
+	bool dynamic;
 
 	insn_calls_pass(calls, b->v, b->n);
+	if (!(f->flags & INSN_FUNC_NO_BYTES) && insn_stack_frame(b->v, b->n, machine, f->addr, f->addr + f->size, &f->frame,
+			     &dynamic))
+		f->flags |= INSN_FUNC_FRAME | (dynamic ? INSN_FUNC_DYNAMIC : 0);
 	if (machine == EM_X86_64 && insn_red_zone(b->v, b->n, f->addr + f->size, &f->red_zone))
 		f->flags |= INSN_FUNC_LEAF;
 	if (is_x86(machine))

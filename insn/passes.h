@@ -38,6 +38,8 @@ struct insn_call {
 #define INSN_FUNC_ALLOCA	(1u << 2) /* x86: the stack pointer moves by a register */
 #define INSN_FUNC_PUSHED	(1u << 3) /* x86: a call's stack arguments were pushed */
 #define INSN_FUNC_NO_BYTES	(1u << 4) /* a stretch of it has no bytes in the file */
+#define INSN_FUNC_FRAME		(1u << 5) /* frame: what the code shows (insn_stack_frame) */
+#define INSN_FUNC_DYNAMIC	(1u << 6) /* ... and the stack pointer moves by a register */
 
 /* A list of them. */
 struct insn_calls {
@@ -49,6 +51,7 @@ struct insn_calls {
 struct insn_func {
 	uint64_t addr, size;
 	uint64_t pushed_callee;	/* INSN_FUNC_PUSHED: that call's target, 0 when dynamic */
+	uint64_t frame;		/* INSN_FUNC_FRAME: bytes, as .su counts them */
 	uint32_t red_zone;	/* INSN_FUNC_LEAF: bytes used below the stack pointer */
 	uint8_t flags;		/* INSN_FUNC_* */
 };
@@ -101,6 +104,12 @@ void insn_calls_pass(struct insn_calls *out, const struct insn *v, size_t n);
 /* x86-64: true for a leaf decoded to its end, with *red_zone the bytes it
  * uses below its deepest stack pointer (see redzone.c); false otherwise. */
 bool insn_red_zone(const struct insn *v, size_t n, uint64_t end, uint32_t *red_zone);
+/* The frame [start, end)'s code shows, in .su's convention: the deepest
+ * the stack pointer goes on any path (x86: and the return address);
+ * *dynamic when it also moves by a register's value.  False when it
+ * cannot be told (see stack.c). */
+bool insn_stack_frame(const struct insn *v, size_t n, uint16_t machine, uint64_t start,
+		      uint64_t end, uint64_t *frame, bool *dynamic);
 /* x86: sets INSN_FUNC_ALLOCA or INSN_FUNC_PUSHED (and pushed_callee). */
 void insn_pushed_args(const struct insn *v, size_t n, struct insn_func *out);
 /* x86: append the code addresses that immediates and RIP-relative lea's

@@ -94,8 +94,8 @@ static bool rsp_move(const struct insn *in, struct rz_state *s)
 	case INSN_STACK_FROM_SP:
 		s->depth -= in->sp_off;
 		return true;
-	case INSN_STACK_FROM_FP:	/* lea -N(%rbp),%rsp; mov %rbp,%rsp */
-		if (!s->rbp_known)
+	case INSN_STACK_FROM_REG:	/* lea -N(%rbp),%rsp; mov %rbp,%rsp */
+		if (in->sbase != RBP || !s->rbp_known)
 			return false;
 		s->depth = s->rbp_depth - in->sp_off;
 		return true;
@@ -123,11 +123,11 @@ static void track_rbp(struct rz_walk *w, const struct insn *in)
 		w->st.rbp_known = false;
 		return;
 	}
-	if (!(in->flags & INSN_F_WRITES_FP))
+	if (!(in->wregs & (1u << RBP)))
 		return;
 	/* mov %rsp,%rbp: the frame pointer holds a known depth */
 	w->st.rbp_known = in->op == INSN_OP_MOV && in->fp == INSN_FP_FROM_SP &&
-			  w->st.depth_known;
+			  in->dst == RBP && w->st.depth_known;
 	w->st.rbp_depth = w->st.depth;
 }
 

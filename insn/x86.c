@@ -63,19 +63,6 @@ static bool is_reg(const cs_x86_op *op, uint8_t dw, bool x86_64)
 	return op->type == X86_OP_REG && dwarf_reg(op->reg, x86_64) == dw;
 }
 
-static bool writes(csh cs, const cs_insn *in, uint8_t dw, bool x86_64)
-{
-	cs_regs rd, wr;
-	uint8_t nrd, nwr, i;
-
-	if (cs_regs_access(cs, in, rd, &nrd, wr, &nwr) != CS_ERR_OK)
-		return true;	/* cannot tell: assume the worst */
-	for (i = 0; i < nwr; i++)
-		if (dwarf_reg((x86_reg)wr[i], x86_64) == dw)
-			return true;
-	return false;
-}
-
 static enum insn_op op_of(const cs_insn *in)
 {
 	switch (in->id) {
@@ -114,6 +101,13 @@ static enum insn_op op_of(const cs_insn *in)
 		return INSN_OP_ENTER;
 	case X86_INS_NOP:
 		return INSN_OP_NOP;
+	case X86_INS_XCHG:	/* xchg %ax,%ax: a two-byte nop (a jump label) */
+		if (in->detail->x86.op_count == 2 &&
+		    in->detail->x86.operands[0].type == X86_OP_REG &&
+		    in->detail->x86.operands[1].type == X86_OP_REG &&
+		    in->detail->x86.operands[0].reg == in->detail->x86.operands[1].reg)
+			return INSN_OP_NOP;
+		break;
 	}
 	return INSN_OP_OTHER;
 }
@@ -170,9 +164,57 @@ static int32_t push_size(const cs_x86 *x, bool x86_64, bool flags16)
 	return x86_64 ? 8 : 4;
 }
 
-/* add/sub/and/lea/mov with the stack or frame pointer as destination. */
-static void dest_sp(const cs_insn *in, const cs_x86 *x, uint8_t sp, uint8_t fp,
-		    bool x86_64, struct insn *out)
+/* The registers in (rd, wr) as a DWARF-numbered mask. */
+static uint32_t reg_mask(const uint16_t *regs, uint8_t n, bool x86_64)
+{
+	uint32_t m = 0;
+	uint8_t i;
+
+	for (i = 0; i < n; i++) {
+		uint8_t r = dwarf_reg((x86_reg)regs[i], x86_64);
+
+		if (r < 32)
+			m |= 1u << r;
+	}
+	return m;
+}
+
+/* What it writes, implicit writes included (push writes %rsp). */
+static void written(csh cs, const cs_insn *in, bool x86_64, struct insn *out)
+{
+	cs_regs rd, wr;
+	uint8_t nrd, nwr;
+
+	if (cs_regs_access(cs, in, rd, &nrd, wr, &nwr) != CS_ERR_OK) {
+		out->flags |= INSN_F_WREGS_ALL;	/* cannot tell: assume the worst */
+		out->wregs = UINT32_MAX;
+		return;
+	}
+	out->wregs = reg_mask(wr, nwr, x86_64);
+}
+
+/* lea: sp = base + disp, or reg = sp + disp. */
+static void stack_lea(const cs_x86_op *op, uint8_t sp, bool x86_64, struct insn *out)
+{
+	uint8_t base = dwarf_reg(op[1].mem.base, x86_64);
+
+	if (op[1].mem.index != X86_REG_INVALID || base == INSN_REG_NONE ||
+	    op[0].type != X86_OP_REG)
+		return;
+	if (is_reg(&op[0], sp, x86_64)) {
+		out->stack = base == sp ? INSN_STACK_FROM_SP : INSN_STACK_FROM_REG;
+		out->sbase = base;
+		out->sp_off = (int32_t)op[1].mem.disp;
+	} else if (base == sp) {
+		out->fp = INSN_FP_FROM_SP;
+		out->dst = dwarf_reg(op[0].reg, x86_64);
+		out->fp_off = (int32_t)op[1].mem.disp;
+	}
+}
+
+/* add/sub/and/lea/mov/enter that move the stack pointer, or copy it. */
+static void stack_data(const cs_insn *in, const cs_x86 *x, uint8_t sp, bool x86_64,
+		       struct insn *out)
 {
 	const cs_x86_op *op = x->operands;
 
@@ -197,35 +239,31 @@ static void dest_sp(const cs_insn *in, const cs_x86 *x, uint8_t sp, uint8_t fp,
 		}
 		return;
 	case X86_INS_LEA:
-		if (op[1].mem.index != X86_REG_INVALID)
-			return;
-		if (is_reg(&op[0], sp, x86_64)) {
-			if (dwarf_reg(op[1].mem.base, x86_64) == sp)
-				out->stack = INSN_STACK_FROM_SP;
-			else if (dwarf_reg(op[1].mem.base, x86_64) == fp)
-				out->stack = INSN_STACK_FROM_FP;
-			out->sp_off = (int32_t)op[1].mem.disp;
-		} else if (is_reg(&op[0], fp, x86_64) &&
-			   dwarf_reg(op[1].mem.base, x86_64) == sp) {
-			out->fp = INSN_FP_FROM_SP;
-			out->fp_off = (int32_t)op[1].mem.disp;
-		}
+		stack_lea(op, sp, x86_64, out);
 		return;
 	case X86_INS_MOV:
-		if (is_reg(&op[0], sp, x86_64) && is_reg(&op[1], fp, x86_64)) {
-			out->stack = INSN_STACK_FROM_FP;
-		} else if (is_reg(&op[0], fp, x86_64) && is_reg(&op[1], sp, x86_64)) {
+		if (is_reg(&op[0], sp, x86_64) && op[1].type == X86_OP_REG) {
+			out->stack = INSN_STACK_FROM_REG;
+			out->sbase = dwarf_reg(op[1].reg, x86_64);
+		} else if (op[0].type == X86_OP_REG && is_reg(&op[1], sp, x86_64)) {
 			out->fp = INSN_FP_FROM_SP;
+			out->dst = dwarf_reg(op[0].reg, x86_64);
+		}
+		return;
+	case X86_INS_ENTER:	/* enter $N,$0; a nesting level copies frames */
+		if (op[0].type == X86_OP_IMM && op[1].type == X86_OP_IMM && !op[1].imm) {
+			out->stack = INSN_STACK_ENTER;
+			out->sp_off = (int32_t)op[0].imm;
 		}
 		return;
 	}
 }
 
-/* How the instruction moves the stack and frame pointers. */
+/* How the instruction moves the stack pointer and copies it. */
 static void stack_op(csh cs, const cs_insn *in, const cs_x86 *x, bool x86_64,
 		     struct insn *out)
 {
-	uint8_t sp = x86_64 ? 7 : 4, fp = x86_64 ? 6 : 5;
+	uint8_t sp = x86_64 ? 7 : 4;
 
 	switch (out->op) {
 	case INSN_OP_PUSH:
@@ -243,24 +281,19 @@ static void stack_op(csh cs, const cs_insn *in, const cs_x86 *x, bool x86_64,
 	case INSN_OP_LEAVE:
 		out->stack = INSN_STACK_LEAVE;
 		out->sp_off = x86_64 ? 8 : 4;
-		out->fp = INSN_FP_OTHER;
 		break;
 	default:
-		dest_sp(in, x, sp, fp, x86_64, out);
+		stack_data(in, x, sp, x86_64, out);
 	}
+	written(cs, in, x86_64, out);
 	/* what moves %rsp, the return (which leaves) and the call (whose
 	 * push the callee pops) aside */
 	if (out->stack != INSN_STACK_NONE ||
-	    (out->op != INSN_OP_RET && writes(cs, in, sp, x86_64)))
+	    (out->op != INSN_OP_RET && (out->wregs & (1u << sp))))
 		out->flags |= INSN_F_WRITES_SP;
 	if ((out->flags & INSN_F_WRITES_SP) && out->stack == INSN_STACK_NONE &&
 	    out->op != INSN_OP_CALL && !(out->groups & INSN_G_CALL))
 		out->stack = INSN_STACK_OTHER;
-	if (out->fp != INSN_FP_NONE || writes(cs, in, fp, x86_64)) {
-		out->flags |= INSN_F_WRITES_FP;
-		if (out->fp == INSN_FP_NONE)
-			out->fp = INSN_FP_OTHER;
-	}
 }
 
 void insn_x86_fill(csh cs, const cs_insn *in, bool x86_64, struct insn *out)

@@ -124,6 +124,24 @@ const char *sp_intern(struct sp_graph *g, const char *s)
 	return s ? sp_strtab_intern(&g->strs, s, strlen(s)) : NULL;
 }
 
+const char *sp_frame_src_name(enum sp_frame_src src)
+{
+	switch (src) {
+	case SP_SRC_SU:
+		return "su";
+	case SP_SRC_CFI:
+		return "cfi";
+	case SP_SRC_ANNOT:
+		return "annotation";
+	case SP_SRC_CODE:
+		return "code";
+	case SP_SRC_NONE:
+	case SP_SRC__COUNT:
+		break;
+	}
+	return NULL;
+}
+
 const char *sp_qual_name(enum sp_qual q)
 {
 	switch (q) {

@@ -79,15 +79,16 @@ static void key_of(const struct sp_graph *g, uint32_t id, struct select_key *k)
  * their symbol and without any frame data (crt1's _start, assembly stubs):
  * nothing about them can be bounded, so listing them, each ">= 0+", would
  * fail every budget of every program.  Their callers still see them.
- * A frame from CFI alone does not make one a root either: _start's
- * indirect call to __libc_start_main would make every program unbounded.
+ * A frame read from the binary (CFI, the code) does not make one a root
+ * either: _start's indirect call to __libc_start_main would make every
+ * program unbounded.
  */
 static bool default_root(const struct sp_func *f)
 {
 	if (!(f->flags & SP_F_HAS_CODE))
 		return false;
 	return !(f->flags & SP_F_SYMTAB_ONLY) ||
-	       (f->qual != SP_QUAL_UNKNOWN && f->src != SP_SRC_CFI);
+	       (f->qual != SP_QUAL_UNKNOWN && !sp_frame_src_read(f->src));
 }
 
 size_t sp_report_select(const struct sp_graph *g, const struct sp_report_opts *o,

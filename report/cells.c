@@ -30,8 +30,10 @@ void sp_cell_self(const struct sp_func *f, char *buf, size_t size)
 
 void sp_cell_qual(const struct sp_func *f, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%s", sp_qual_name(f->qual),
-		 f->src == SP_SRC_CFI ? " (cfi)" : "");
+	if (sp_frame_src_read(f->src))
+		snprintf(buf, size, "%s (%s)", sp_qual_name(f->qual), sp_frame_src_name(f->src));
+	else
+		snprintf(buf, size, "%s", sp_qual_name(f->qual));
 }
 
 void sp_cell_location(const struct sp_func *f, char *buf, size_t size)

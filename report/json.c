@@ -25,22 +25,6 @@ static json_object *json_str(const char *s)
 	return s ? json_object_new_string(s) : NULL;	/* NULL is JSON null */
 }
 
-static const char *frame_source_name(enum sp_frame_src src)
-{
-	switch (src) {
-	case SP_SRC_SU:
-		return "su";
-	case SP_SRC_CFI:
-		return "cfi";
-	case SP_SRC_ANNOT:
-		return "annotation";
-	case SP_SRC_NONE:
-	case SP_SRC__COUNT:
-		break;
-	}
-	return NULL;
-}
-
 static json_object *json_self(const struct sp_func *f)
 {
 	return f->qual == SP_QUAL_UNKNOWN ? NULL : json_object_new_uint64(f->self);
@@ -64,7 +48,7 @@ static json_object *path_frame(const struct sp_func *f, bool tail, uint8_t flags
 	json_object_object_add(o, "file", json_str(f->file));
 	json_object_object_add(o, "line", json_object_new_int64(f->line));
 	json_object_object_add(o, "self", json_self(f));
-	json_object_object_add(o, "frame_source", json_str(frame_source_name(f->src)));
+	json_object_object_add(o, "frame_source", json_str(sp_frame_src_name(f->src)));
 	json_object_object_add(o, "red_zone", json_object_new_int64(f->red_zone));
 	json_object_object_add(o, "tail", json_object_new_boolean(tail));
 	json_object_object_add(o, "via", via_name(flags));
@@ -134,7 +118,7 @@ static json_object *func_object(const struct sp_graph *g, uint32_t id)
 	json_object_object_add(o, "col", json_object_new_int64(f->col));
 	json_object_object_add(o, "self", json_self(f));
 	json_object_object_add(o, "qualifier", json_str(sp_qual_name(f->qual)));
-	json_object_object_add(o, "frame_source", json_str(frame_source_name(f->src)));
+	json_object_object_add(o, "frame_source", json_str(sp_frame_src_name(f->src)));
 	json_object_object_add(o, "red_zone", json_object_new_int64(f->red_zone));
 	json_object_object_add(o, "dynamic_cause", json_str(f->dyn_cause));
 	json_object_object_add(o, "total",

@@ -205,16 +205,18 @@ static void print_table(const struct sp_graph *g, const uint32_t *ids, size_t n,
 static void marks_cell(const struct sp_func *f, uint8_t kind, uint8_t flags,
 		       char *buf, size_t size)
 {
-	char rz[32] = "";
+	char rz[32] = "", src[32] = "";
 
 	if (f->red_zone)
 		snprintf(rz, sizeof(rz), " [red-zone %" PRIu32 "]", f->red_zone);
+	if (sp_frame_src_read(f->src))
+		snprintf(src, sizeof(src), " [%s]", sp_frame_src_name(f->src));
 	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s",
 		 f->qual == SP_QUAL_DYNAMIC || f->qual == SP_QUAL_BOUNDED ? " [dynamic]" : "",
 		 f->flags & SP_F_RECURSIVE ? " [recursive]" : "",
 		 f->n_indirect ? " [indirect]" : "",
 		 f->qual == SP_QUAL_UNKNOWN ? " [unknown]" : "",
-		 f->src == SP_SRC_CFI ? " [cfi]" : "", rz,
+		 src, rz,
 		 kind == SP_EDGE_TAIL ? " [tail]" : "",
 		 flags & SP_EDGE_F_ANNOTATED ? " [annotated]" : "",
 		 flags & SP_EDGE_F_ASSUMED ? " [assumed]" : "");

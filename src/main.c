@@ -44,6 +44,7 @@ struct options {
 	const char *output;
 	const char *dot, *svg, *png, *sarif;
 	bool json, keep_going, verbose, allow_unbounded, all;
+	bool no_su;		/* --no-su: frames from the binary alone */
 	bool has_budget;
 	const char **entry_globs;	/* --entry-glob patterns */
 	size_t nentry_globs, entry_globs_cap;
@@ -75,6 +76,8 @@ static const char usage_text[] =
 "                       none are named they are found beside each compile\n"
 "                       unit's source and the ELF\n"
 "      --su-dir DIR     also search DIR for .su files (repeatable)\n"
+"      --no-su          ignore every .su file: frames from the binary alone\n"
+"                       (CFI, the machine code), to check them against .su\n"
 "      --entry NAME     report only this root (repeatable; FILE:NAME picks a\n"
 "                       static function of FILE)\n"
 "      --json           JSON report instead of text\n"
@@ -139,6 +142,7 @@ enum {
 	OPT_ANNOTATE, OPT_INDIRECT,
 	OPT_HTML,
 	OPT_VLA,
+	OPT_NO_SU,
 };
 
 static const struct option long_opts[] = {
@@ -170,6 +174,7 @@ static const struct option long_opts[] = {
 	{ "indirect", required_argument, NULL, OPT_INDIRECT },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "vla", optional_argument, NULL, OPT_VLA },
+	{ "no-su", no_argument, NULL, OPT_NO_SU },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -318,6 +323,9 @@ static int parse_option(struct options *o, int c, const char *arg)
 		return 0;
 	case OPT_VLA:
 		return parse_vla(arg, o);
+	case OPT_NO_SU:
+		o->no_su = true;
+		return 0;
 	}
 	return bad_usage("%s", "invalid option");
 }
@@ -448,7 +456,10 @@ static void print_stats(const struct sp_graph *g, struct cg_image *const *imgs,
 		g->su_rows, g->su_files, g->su_matched);
 	fprintf(stderr, "stackprof: CFI: %u frames where .su has none, %u of %u "
 		".su frames agree with it; red zone: %u leaves\n", fs->from[SP_SRC_CFI],
-		fs->cfi_agree, fs->cfi_checked, fs->red_zones);
+		fs->agree[SP_SRC_CFI], fs->checked[SP_SRC_CFI], fs->red_zones);
+	fprintf(stderr, "stackprof: code: %u frames where .su and CFI have none, %u of %u "
+		"static .su frames agree with it\n", fs->from[SP_SRC_CODE],
+		fs->agree[SP_SRC_CODE], fs->checked[SP_SRC_CODE]);
 	if (s.split_units)
 		fprintf(stderr, "stackprof: DWARF: %u of %u compile units walked by a "
 			"second thread\n", s.split_units, g->ncus);
@@ -566,7 +577,7 @@ static int decide_frames(struct sp_graph *g, struct cg_image *const *imgs, size_
 	int ret = -1;
 
 	setup_cfi(&fo);
-	if (read_su(g, o, &su, err) || sp_annot_frames(annots, g, &annot, err))
+	if ((!o->no_su && read_su(g, o, &su, err)) || sp_annot_frames(annots, g, &annot, err))
 		goto out;
 	frames_decide(g, imgs, n, &annot, &su, &fo, st);
 	frames_describe(g, imgs, n);

@@ -3,8 +3,8 @@
 # have no .su row; each frame must be what its code pushes, added up here
 # from the assembly text (8 for the return address, as GCC's .su counts
 # it, 8 per push, the constants subtracted from %rsp), marked "cfi", and
-# hold the painted-stack peak.  A function whose CFA moves to %rbp stays
-# unknown.  The .su frames of the C side must agree with their CFI (-v).
+# hold the painted-stack peak.  A function whose CFA moves to %rbp gets
+# no CFI frame: its frame is read from the code (insn/stack.c).  The .su frames of the C side must agree with their CFI (-v).
 # FDEs looked up one by one through .eh_frame_hdr give the frames
 # libdwarf's list gives: here, on every sample and on a "zPLR" CIE.
 . tests/e2e/lib.sh
@@ -42,10 +42,12 @@ done
 cl=$(( $(su_self "$OUT/b/main.su" c_leaf) + $(jget $j 'fn("c_leaf")["red_zone"]') ))
 expect_eq "asm_caller: total" "$(jget $j 'fn("asm_caller")["total"]')" "$((32 + cl))"
 expect_eq "asm_caller: path" "$(jget $j 'fn("asm_caller")["path"]')" '["asm_caller", "c_leaf"]'
-# the frame pointer: "sub $64" is after the CFA moved to %rbp, so unknown
-expect_eq "asm_fp: unknown, never a guess" \
-	"$(jget $j "[fn('asm_fp')['self'], fn('asm_fp')['qualifier']]")" '[null, "unknown"]'
-expect_eq "main: partial through asm_fp" "$(jget $j 'fn("main")["partial"]')" true
+# the frame pointer: "sub $64" is after the CFA moved to %rbp, so no CFI
+# frame; the code's, what frames.S pushes and subtracts
+expect_eq "asm_fp: its frame from the code" \
+	"$(jget $j "[fn('asm_fp')['frame_source'], fn('asm_fp')['qualifier'], fn('asm_fp')['self']]")" \
+	"[\"code\", \"static\", $(awk '$1 == "asm_fp" { print $2 }' "$OUT/hand")]"
+expect_eq "main: no longer partial through asm_fp" "$(jget $j 'fn("main")["partial"]')" false
 expect_eq "c_leaf: its .su frame" "$(jget $j 'fn("c_leaf")["frame_source"]')" '"su"'
 grep -Eq '^stackprof: CFI: [0-9]+ frames where \.su has none, ([0-9]+) of \1 \.su frames agree' \
 	"$OUT/stderr" || fail "-v: CFI line: $(grep CFI "$OUT/stderr")"
@@ -101,7 +103,7 @@ if [ "$(uname -m)" = x86_64 ]; then
 	OPT=-O2 ORACLE_SRC=tests/e2e
 	. tests/oracle/run.sh
 	oracle_check_sample asm
-	expect_eq "painted stack: entries OK" "$(grep -c '^OK ' "$OUT/asm.cmp")" 3
+	expect_eq "painted stack: entries OK" "$(grep -c '^OK ' "$OUT/asm.cmp")" 4
 else
 	skip_part "the painted stack: tests/oracle/paint.c is x86-64 assembly"
 fi

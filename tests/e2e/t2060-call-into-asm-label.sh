@@ -3,10 +3,11 @@
 # kernel's __put_user_nocheck_8 is a global label within __put_user_8,
 # called from __save_altstack): DWARF lists no call site and the target is
 # no function's entry, so the code must find the function that holds it.
-# put_word has no .su row and no CFI, so save's total is only a lower
-# bound, its own frame from save.su (by hand: nothing else is below it),
-# and it is partial because of put_word.  Before the fix the call was
-# dropped: save was bounded and complete.
+# put_word has no .su row and no CFI: its frame is read from its code, 8
+# (the return address; by hand from the assembly below: it pushes
+# nothing), so save's total is its frame from save.su plus 8, on the path
+# save -> put_word.  Before the fix the call was dropped: save's total
+# was its own frame.
 . tests/e2e/lib.sh
 
 b=$OUT/build
@@ -49,11 +50,11 @@ for calls in both disasm; do
 	expect_rc 0 "stackprof --calls=$calls"
 	j=$OUT/stdout
 	expect_eq "$calls: save's path" "$(jget $j 'fn("save")["path"]')" '["save", "put_word"]'
-	expect_eq "$calls: save is partial" "$(jget $j 'fn("save")["partial"]')" true
-	expect_eq "$calls: save's lower bound" "$(jget $j 'fn("save")["lower_bound"]')" \
-		"$(su_self "$su" save)"
-	expect_eq "$calls: the reason names put_word" \
-		"$(jget $j 'any("put_word" in r for r in fn("save")["reasons"])')" true
-	expect_eq "$calls: main reaches it too" "$(jget $j 'fn("main")["partial"]')" true
+	expect_eq "$calls: put_word's frame from its code" \
+		"$(jget $j '[(d["frame_source"], d["self"]) for d in fn("save")["path_detail"]][1]')" \
+		'["code", 8]'
+	expect_eq "$calls: save's total" "$(jget $j 'fn("save")["total"]')" \
+		"$(($(su_self "$su" save) + 8))"
+	expect_eq "$calls: save is complete" "$(jget $j 'fn("save")["partial"]')" false
 done
 finish

@@ -57,7 +57,7 @@ asm_caller:
 	.size	asm_caller, .-asm_caller
 
 /* a frame pointer: the CFA moves to %rbp, so the CFI says nothing of the
- * later "sub $64,%rsp" and the frame must stay unknown */
+ * later "sub $64,%rsp": the frame is read from the code instead */
 	.globl	asm_fp
 	.type	asm_fp, @function
 asm_fp:

@@ -1,0 +1,226 @@
+/*
+ * test_stack.c - insn_stack_frame, the frame read from the code, over
+ * x86-64, AArch64 and Thumb-2 code assembled with as (each listing is in
+ * the comment, with the frame worked out from it in .su's convention:
+ * x86 counts the return address, ARM does not).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "insn/passes.h"
+
+/* 1 and *frame, *dynamic when the code tells the frame, else 0. */
+static int frame(uint16_t machine, bool thumb, const uint8_t *code, size_t size,
+		 uint64_t *out, bool *dynamic)
+{
+	struct insn_decoder *d = insn_decoder_open(machine);
+	struct insn_buf b = { 0 };
+	int ok;
+
+	assert_non_null(d);
+	insn_decode_bytes(d, code, size, 0x1000, thumb, false, &b);
+	*out = 12345;
+	*dynamic = false;
+	ok = insn_stack_frame(b.v, b.n, machine, 0x1000, 0x1000 + size, out, dynamic);
+	insn_buf_release(&b);
+	insn_decoder_close(d);
+	return ok;
+}
+
+static void expect(uint16_t machine, bool thumb, const uint8_t *code, size_t size,
+		   uint64_t want, bool want_dynamic)
+{
+	uint64_t got;
+	bool dynamic;
+
+	assert_int_equal(frame(machine, thumb, code, size, &got, &dynamic), 1);
+	assert_int_equal(got, want);
+	assert_int_equal(dynamic, want_dynamic);
+}
+
+static void expect_none(uint16_t machine, const uint8_t *code, size_t size)
+{
+	uint64_t got;
+	bool dynamic;
+
+	assert_int_equal(frame(machine, false, code, size, &got, &dynamic), 0);
+}
+
+/* push %rbp; mov %rsp,%rbp; push %rbx; sub $0x28,%rsp; call; mov
+ * -0x8(%rbp),%rbx; leave; ret: 8 + 8 + 40 = 56 below the entry, and the
+ * return address: 64 */
+static void test_frame_pointer(void **state)
+{
+	static const uint8_t code[] = {
+		0x55, 0x48, 0x89, 0xe5, 0x53, 0x48, 0x83, 0xec, 0x28, 0xe8, 0xf2, 0xff,
+		0xff, 0xff, 0x48, 0x8b, 0x5d, 0xf8, 0xc9, 0xc3,
+	};
+
+	(void)state;
+	expect(EM_X86_64, false, code, sizeof(code), 64, false);
+}
+
+/* push %rbx; pushf; pop %rbx; call; pop %rbx; ret: the pushf the next
+ * instruction pops is under the call's frame (16); in a leaf, pushf; pop
+ * %rax; ret, it is the deepest point (16 as well, .su says 8) */
+static void test_pushf_pop(void **state)
+{
+	static const uint8_t caller[] = {
+		0x53, 0x9c, 0x5b, 0xe8, 0xe4, 0xff, 0xff, 0xff, 0x5b, 0xc3,
+	};
+	static const uint8_t leaf[] = { 0x9c, 0x58, 0xc3 };
+
+	(void)state;
+	expect(EM_X86_64, false, caller, sizeof(caller), 16, false);
+	expect(EM_X86_64, false, leaf, sizeof(leaf), 16, false);
+}
+
+/* push %rbp; mov %rsp,%rbp; and $-16,%rsp; sub $0x20,%rsp; call; leave;
+ * ret: the and takes off up to 8 (the stack pointer is only known to be
+ * word-aligned): 8 + 8 + 32 = 48, frame 56 */
+static void test_align(void **state)
+{
+	static const uint8_t code[] = {
+		0x55, 0x48, 0x89, 0xe5, 0x48, 0x83, 0xe4, 0xf0, 0x48, 0x83, 0xec, 0x20,
+		0xe8, 0xce, 0xff, 0xff, 0xff, 0xc9, 0xc3,
+	};
+
+	(void)state;
+	expect(EM_X86_64, false, code, sizeof(code), 56, false);
+}
+
+/* push %rbp; mov %rsp,%rbp; sub $0x10,%rsp; sub %rax,%rsp; call; leave;
+ * ret: alloca, dynamic; its static part 8 + 16 + 8 = 32 */
+static void test_alloca(void **state)
+{
+	static const uint8_t code[] = {
+		0x55, 0x48, 0x89, 0xe5, 0x48, 0x83, 0xec, 0x10, 0x48, 0x29, 0xc4, 0xe8,
+		0xbc, 0xff, 0xff, 0xff, 0xc9, 0xc3,
+	};
+
+	(void)state;
+	expect(EM_X86_64, false, code, sizeof(code), 32, true);
+}
+
+/* test %edi,%edi; je 1f; sub $0x40,%rsp; call; add $0x40,%rsp; 1: ret:
+ * the deeper path counts, 64 + 8 */
+static void test_two_paths(void **state)
+{
+	static const uint8_t code[] = {
+		0x85, 0xff, 0x74, 0x0d, 0x48, 0x83, 0xec, 0x40, 0xe8, 0xad, 0xff, 0xff,
+		0xff, 0x48, 0x83, 0xc4, 0x40, 0xc3,
+	};
+
+	(void)state;
+	expect(EM_X86_64, false, code, sizeof(code), 72, false);
+}
+
+/* enter $0x20,$0; call; leave; ret: push %rbp, then 32: 40 + 8 */
+static void test_enter(void **state)
+{
+	static const uint8_t code[] = {
+		0xc8, 0x20, 0x00, 0x00, 0xe8, 0x99, 0xff, 0xff, 0xff, 0xc9, 0xc3,
+	};
+
+	(void)state;
+	expect(EM_X86_64, false, code, sizeof(code), 48, false);
+}
+
+/* jmp elsewhere; push %rbx; sub $0x10,%rsp; call; add; pop; ret: the code
+ * after the jump (an alternative's detour comes back to it) is still
+ * read: 8 + 16 + 8 */
+static void test_after_a_jump_away(void **state)
+{
+	static const uint8_t code[] = {
+		0xeb, 0x89, 0x53, 0x48, 0x83, 0xec, 0x10, 0xe8, 0x7f, 0xff, 0xff, 0xff,
+		0x48, 0x83, 0xc4, 0x10, 0x5b, 0xc3,
+	};
+
+	(void)state;
+	expect(EM_X86_64, false, code, sizeof(code), 32, false);
+}
+
+/* Never a guess: a loop that pushes at every turn (1: push %rax; dec
+ * %edi; jne 1b; ret), a stack switch (push %rbx; mov %r11,%rsp; call;
+ * pop %rsp; pop %rbx; ret), bytes that do not decode (06, push %es, is
+ * no instruction in 64-bit code). */
+static void test_no_frame(void **state)
+{
+	static const uint8_t loop[] = { 0x50, 0xff, 0xcf, 0x75, 0xfb, 0xc3 };
+	static const uint8_t stack_switch[] = {
+		0x53, 0x4c, 0x89, 0xdc, 0xe8, 0x8e, 0xff, 0xff, 0xff, 0x5c, 0x5b, 0xc3,
+	};
+	static const uint8_t garbage[] = { 0x53, 0x06, 0x5b, 0xc3 };
+
+	(void)state;
+	expect_none(EM_X86_64, loop, sizeof(loop));
+	expect_none(EM_X86_64, stack_switch, sizeof(stack_switch));
+	expect_none(EM_X86_64, garbage, sizeof(garbage));
+}
+
+/* wrpkru (0f 01 ef), which capstone 4 does not know, between push %rbx
+ * and pop %rbx: its length is known, the frame too: 8 + 8 */
+static void test_unknown_to_capstone(void **state)
+{
+	static const uint8_t code[] = { 0x53, 0x0f, 0x01, 0xef, 0x5b, 0xc3 };
+
+	(void)state;
+	expect(EM_X86_64, false, code, sizeof(code), 16, false);
+}
+
+/* stp x29, x30, [sp, #-48]!; mov x29, sp; sub sp, sp, #0x20; bl; mov sp,
+ * x29; ldp x29, x30, [sp], #48; ret: 48 + 32 (nothing for the return
+ * address on arm64); then with sub sp, sp, x0 instead: dynamic, 16 */
+static void test_aarch64(void **state)
+{
+	static const uint8_t fixed[] = {
+		0xfd, 0x7b, 0xbd, 0xa9, 0xfd, 0x03, 0x00, 0x91, 0xff, 0x83, 0x00, 0xd1,
+		0xfd, 0xff, 0xff, 0x97, 0xbf, 0x03, 0x00, 0x91, 0xfd, 0x7b, 0xc3, 0xa8,
+		0xc0, 0x03, 0x5f, 0xd6,
+	};
+	static const uint8_t alloca[] = {
+		0xfd, 0x7b, 0xbf, 0xa9, 0xfd, 0x03, 0x00, 0x91, 0xff, 0x63, 0x20, 0xcb,
+		0xf6, 0xff, 0xff, 0x97, 0xbf, 0x03, 0x00, 0x91, 0xfd, 0x7b, 0xc1, 0xa8,
+		0xc0, 0x03, 0x5f, 0xd6,
+	};
+
+	(void)state;
+	expect(EM_AARCH64, false, fixed, sizeof(fixed), 80, false);
+	expect(EM_AARCH64, false, alloca, sizeof(alloca), 16, true);
+}
+
+/* push {r4, r7, lr}; sub sp, #16; add r7, sp, #0; bl; mov sp, r7; add sp,
+ * #16; pop {r4, r7, pc}: 12 + 16 */
+static void test_thumb2(void **state)
+{
+	static const uint8_t code[] = {
+		0x90, 0xb5, 0x84, 0xb0, 0x00, 0xaf, 0xff, 0xf7, 0xfb, 0xff, 0xbd, 0x46,
+		0x04, 0xb0, 0x90, 0xbd,
+	};
+
+	(void)state;
+	expect(EM_ARM, true, code, sizeof(code), 28, false);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_frame_pointer),
+		cmocka_unit_test(test_pushf_pop),
+		cmocka_unit_test(test_align),
+		cmocka_unit_test(test_alloca),
+		cmocka_unit_test(test_two_paths),
+		cmocka_unit_test(test_enter),
+		cmocka_unit_test(test_after_a_jump_away),
+		cmocka_unit_test(test_no_frame),
+		cmocka_unit_test(test_unknown_to_capstone),
+		cmocka_unit_test(test_aarch64),
+		cmocka_unit_test(test_thumb2),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
