@@ -21,11 +21,13 @@ const char *sp_func_label(const struct sp_func *f)
 }
 
 /*
- * The shortest cycle through w, by BFS over w's component.  The visited
- * map grows with what the search touches, not with the graph, so that a
- * report asking for many functions stays linear in practice.
+ * The shortest cycle through w, by BFS over w's component (or over the
+ * whole graph: a once/nest function's cycles are cut, it has none).  The
+ * visited map grows with what the search touches, not with the graph, so
+ * that a report asking for many functions stays linear in practice.
  */
-static void cycle_through(const struct sp_graph *g, uint32_t w, struct sp_strbuf *t)
+static void cycle_through(const struct sp_graph *g, uint32_t w, bool any_scc,
+			  struct sp_strbuf *t)
 {
 	struct sp_u64map parent;
 	uint32_t *queue = NULL, *chain = NULL;
@@ -44,7 +46,7 @@ static void cycle_through(const struct sp_graph *g, uint32_t w, struct sp_strbuf
 				last = x;
 				break;
 			}
-			if (g->funcs[e->to].res.scc != scc ||
+			if ((!any_scc && g->funcs[e->to].res.scc != scc) ||
 			    sp_u64map_get(&parent, e->to) != UINT32_MAX)
 				continue;
 			sp_u64map_put(&parent, e->to, x);
@@ -98,7 +100,7 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 		dynamic_reason(f, t);
 		return;
 	case SP_CAUSE_RECURSION:
-		cycle_through(g, w, t);
+		cycle_through(g, w, false, t);
 		return;
 	case SP_CAUSE_INDIRECT:
 		sp_strbuf_addf(t, "indirect call in %s", sp_func_label(f));
@@ -113,9 +115,18 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 			       "every address-taken function");
 		return;
 	case SP_CAUSE_DEPTH:
-		cycle_through(g, w, t);
+		cycle_through(g, w, false, t);
 		sp_strbuf_addf(t, " bounded by annotation: at most %u deep",
 			       depth_of_cycle(g, w));
+		return;
+	case SP_CAUSE_NEST:
+		cycle_through(g, w, true, t);
+		if (f->nest == 1)
+			sp_strbuf_addf(t, " bounded by annotation: %s at most once on a stack",
+				       sp_func_label(f));
+		else
+			sp_strbuf_addf(t, " bounded by annotation: %s at most %u deep",
+				       sp_func_label(f), f->nest);
 		return;
 	case SP_CAUSE_INCOMPLETE:
 	case SP_CAUSE__COUNT:
