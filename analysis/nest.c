@@ -68,6 +68,7 @@ struct nest {
 	struct frame *stack;
 	size_t depth, stack_cap;
 	uint64_t work;
+	uint32_t *parent;	/* graph id -> BFS parent (the edge), SP_NONE */
 };
 
 static void nest_release(struct nest *n)
@@ -89,6 +90,7 @@ static void nest_release(struct nest *n)
 	free(n->pool);
 	free(n->scratch);
 	free(n->stack);
+	free(n->parent);
 	sp_u64map_release(&n->memo);
 }
 
@@ -263,8 +265,20 @@ static uint32_t to_graph(const struct region *r, uint32_t id)
 	return id < r->sub.nfuncs ? r->global[id] : id - r->sub.nfuncs;
 }
 
-/* A leaf carries its context's result; a call into a function already on
- * the stack is the annotation at work, so the leaf is its NEST witness. */
+/* A leaf's context that stays unbounded: its path ends at the leaf. */
+static bool ends_path(const struct nest *n, uint32_t ctx)
+{
+	return !n->ctxs[ctx].res.bounded;
+}
+
+/*
+ * A leaf carries its context's result; a call into a function already on
+ * the stack is the annotation at work, so the leaf is its NEST witness.
+ * When that result is unbounded its total is only a lower bound, and
+ * chaining such bounds context after context makes paths of hundreds of
+ * frames that revisit the same functions (a kernel's panic path): the
+ * leaf counts its own frame instead, a shorter but still real path.
+ */
 static void set_leaf(struct nest *n, struct region *r, const struct frame *fr, uint32_t leaf)
 {
 	uint32_t id = r->nbody + leaf;
@@ -276,6 +290,10 @@ static void set_leaf(struct nest *n, struct region *r, const struct frame *fr, u
 	if (r->cut[id])
 		return;
 	*res = n->ctxs[fr->leaf_ctx[leaf]].res;
+	if (ends_path(n, fr->leaf_ctx[leaf])) {
+		res->total = sp_frame_bytes(&r->sub.funcs[id]);
+		res->overflow = false;
+	}
 	res->next = SP_NONE;
 	res->scc = SP_NONE;
 	res->seg = SP_NONE;
@@ -309,7 +327,8 @@ static uint32_t record_path(struct nest *n, const struct region *r, const struct
 		st->flags = at->next_flags;
 		seg->n++;
 		if (id >= r->nbody) {
-			seg->cont = n->ctxs[fr->leaf_ctx[id - r->nbody]].res.seg;
+			if (!ends_path(n, fr->leaf_ctx[id - r->nbody]))
+				seg->cont = n->ctxs[fr->leaf_ctx[id - r->nbody]].res.seg;
 			break;
 		}
 		at = &r->sub.funcs[id].res;
@@ -434,6 +453,71 @@ static bool any_nest(const struct sp_graph *g)
 	return false;
 }
 
+static void add_step(struct sp_graph *g, struct sp_path_seg *seg, const struct sp_edge *e)
+{
+	struct sp_path_step *st;
+
+	SP_ALLOC_GROW(g->steps, (size_t)g->nsteps + 1, g->steps_cap);
+	st = &g->steps[g->nsteps++];
+	st->func = e->to;
+	st->kind = e->kind;
+	st->flags = e->flags;
+	seg->n++;
+}
+
+/*
+ * The shortest cycle through once/nest function fn, by BFS over the
+ * whole graph (its cycles pass other once/nest functions too), for the
+ * reasons: one search per function here instead of one per report row.
+ */
+static void record_cycle(struct nest *n, uint32_t fn)
+{
+	struct sp_graph *g = n->g;
+	uint32_t root = n->fids[fn], *queue, *chain, head = 0, tail = 0, nchain = 0;
+	uint32_t last = SP_NONE, i;
+	const struct sp_edge *e;
+	struct sp_path_seg *seg;
+
+	if (!n->parent) {
+		n->parent = sp_xmalloc(g->nfuncs * sizeof(*n->parent));
+		memset(n->parent, 0xff, g->nfuncs * sizeof(*n->parent));
+	}
+	queue = sp_xmalloc(g->nfuncs * sizeof(*queue));
+	queue[tail++] = root;
+	while (head < tail && last == SP_NONE) {
+		uint32_t x = queue[head++];
+
+		sp_func_for_each_edge(g, &g->funcs[x], e) {
+			if (e->to == root) {
+				last = (uint32_t)(e - g->edges);
+				break;
+			}
+			if (n->parent[e->to] != SP_NONE)
+				continue;
+			n->parent[e->to] = (uint32_t)(e - g->edges);
+			queue[tail++] = e->to;
+		}
+	}
+	/* the edges back from the one that closes the cycle */
+	chain = sp_xmalloc((tail + 1) * sizeof(*chain));
+	for (i = last; i != SP_NONE; i = n->parent[g->edges[i].from])
+		chain[nchain++] = i;
+	if (last != SP_NONE) {
+		SP_ALLOC_GROW(g->segs, (size_t)g->nsegs + 1, g->segs_cap);
+		seg = &g->segs[g->nsegs];
+		seg->first = g->nsteps;
+		seg->n = 0;
+		seg->cont = SP_NONE;
+		while (nchain--)
+			add_step(g, seg, &g->edges[chain[nchain]]);
+		g->funcs[root].res.cycle = g->nsegs++;
+	}
+	for (i = 1; i < tail; i++)
+		n->parent[queue[i]] = SP_NONE;
+	free(chain);
+	free(queue);
+}
+
 int sp_nest_solve(struct sp_graph *g, struct sp_err *err)
 {
 	struct nest n;
@@ -451,6 +535,8 @@ int sp_nest_solve(struct sp_graph *g, struct sp_err *err)
 		if (!ret)
 			g->funcs[n.fids[i]].res = n.ctxs[c].res;
 	}
+	for (i = 0; i < n.nfn && !ret; i++)
+		record_cycle(&n, i);
 	nest_release(&n);
 	return ret;
 }

@@ -21,13 +21,11 @@ const char *sp_func_label(const struct sp_func *f)
 }
 
 /*
- * The shortest cycle through w, by BFS over w's component (or over the
- * whole graph: a once/nest function's cycles are cut, it has none).  The
- * visited map grows with what the search touches, not with the graph, so
- * that a report asking for many functions stays linear in practice.
+ * The shortest cycle through w, by BFS over w's component.  The visited
+ * map grows with what the search touches, not with the graph, so that a
+ * report asking for many functions stays linear in practice.
  */
-static void cycle_through(const struct sp_graph *g, uint32_t w, bool any_scc,
-			  struct sp_strbuf *t)
+static void cycle_through(const struct sp_graph *g, uint32_t w, struct sp_strbuf *t)
 {
 	struct sp_u64map parent;
 	uint32_t *queue = NULL, *chain = NULL;
@@ -46,7 +44,7 @@ static void cycle_through(const struct sp_graph *g, uint32_t w, bool any_scc,
 				last = x;
 				break;
 			}
-			if ((!any_scc && g->funcs[e->to].res.scc != scc) ||
+			if (g->funcs[e->to].res.scc != scc ||
 			    sp_u64map_get(&parent, e->to) != UINT32_MAX)
 				continue;
 			sp_u64map_put(&parent, e->to, x);
@@ -66,6 +64,21 @@ static void cycle_through(const struct sp_graph *g, uint32_t w, bool any_scc,
 	free(chain);
 	free(queue);
 	sp_u64map_release(&parent);
+}
+
+/* A once/nest function's shortest cycle, found by analysis/nest.c: its
+ * cycles are cut, so it has no component to search. */
+static void nest_cycle(const struct sp_graph *g, uint32_t w, struct sp_strbuf *t)
+{
+	const struct sp_path_seg *seg;
+	uint32_t i;
+
+	sp_strbuf_addf(t, "recursion %s", sp_func_label(&g->funcs[w]));
+	if (g->funcs[w].res.cycle >= g->nsegs)
+		return;
+	seg = &g->segs[g->funcs[w].res.cycle];
+	for (i = 0; i < seg->n; i++)
+		sp_strbuf_addf(t, " -> %s", sp_func_label(&g->funcs[g->steps[seg->first + i].func]));
 }
 
 /* The depth bound_cycle() used: the largest one of w's cycle. */
@@ -100,7 +113,7 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 		dynamic_reason(f, t);
 		return;
 	case SP_CAUSE_RECURSION:
-		cycle_through(g, w, false, t);
+		cycle_through(g, w, t);
 		return;
 	case SP_CAUSE_INDIRECT:
 		sp_strbuf_addf(t, "indirect call in %s", sp_func_label(f));
@@ -115,12 +128,12 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 			       "every address-taken function");
 		return;
 	case SP_CAUSE_DEPTH:
-		cycle_through(g, w, false, t);
+		cycle_through(g, w, t);
 		sp_strbuf_addf(t, " bounded by annotation: at most %u deep",
 			       depth_of_cycle(g, w));
 		return;
 	case SP_CAUSE_NEST:
-		cycle_through(g, w, true, t);
+		nest_cycle(g, w, t);
 		if (f->nest == 1)
 			sp_strbuf_addf(t, " bounded by annotation: %s at most once on a stack",
 				       sp_func_label(f));

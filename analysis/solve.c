@@ -443,6 +443,7 @@ void sp_reset_result(struct sp_func *f)
 	f->res.next = SP_NONE;
 	f->res.scc = SP_NONE;
 	f->res.seg = SP_NONE;
+	f->res.cycle = SP_NONE;
 	for (c = 0; c < SP_CAUSE__COUNT; c++)
 		f->res.witness[c] = SP_NONE;
 	f->flags &= ~(SP_F_RECURSIVE | SP_F_DEPTH_BOUNDED);

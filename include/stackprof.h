@@ -79,6 +79,8 @@ struct sp_result {
 	uint32_t scc;		/* strongly connected component id */
 	uint32_t seg;		/* a once/nest function: its worst path below
 				 * it in graph->segs (SP_NONE: none) */
+	uint32_t cycle;		/* a once/nest function: its shortest cycle, a
+				 * segment ending in itself (SP_NONE: none) */
 	/* One reachable function that exhibits each cause (SP_NONE if none):
 	 * the nearest one found, so the report can name it. */
 	uint32_t witness[SP_CAUSE__COUNT];

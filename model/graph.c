@@ -45,6 +45,7 @@ uint32_t sp_graph_add_func(struct sp_graph *g)
 	f->res.next = SP_NONE;
 	f->res.scc = SP_NONE;
 	f->res.seg = SP_NONE;
+	f->res.cycle = SP_NONE;
 	for (c = 0; c < SP_CAUSE__COUNT; c++)
 		f->res.witness[c] = SP_NONE;
 	return g->nfuncs++;

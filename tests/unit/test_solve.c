@@ -826,6 +826,39 @@ static void test_once_tail(void **state)
 	sp_graph_release(&g);
 }
 
+/*
+ * Below a once function, another one whose total stays unbounded ends
+ * the path (its frame counts, not its lower bound): lower bounds do not
+ * chain context after context.
+ */
+static void test_once_unbounded_leaf(void **state)
+{
+	struct sp_graph g;
+	uint32_t a, b, c, d;
+
+	(void)state;
+	sp_graph_init(&g);
+	a = fs(&g, "a", 1);
+	b = fs(&g, "b", 2);
+	c = fs(&g, "c", 4);
+	d = fs(&g, "d", 3);
+	call(&g, a, b);
+	call(&g, b, c);
+	call(&g, c, c);
+	call(&g, a, d);
+	g.funcs[a].nest = 1;
+	g.funcs[b].nest = 1;
+	solve(&g);
+	assert_false(res(&g, b)->bounded);
+	assert_int_equal(res(&g, b)->total, 2 + 4);
+	assert_string_equal(path_str(&g, b), "b c");
+	assert_false(res(&g, a)->bounded);
+	assert_int_equal(res(&g, a)->witness[SP_CAUSE_RECURSION], c);
+	assert_int_equal(res(&g, a)->total, 1 + 3);
+	assert_string_equal(path_str(&g, a), "a d");
+	sp_graph_release(&g);
+}
+
 static void test_find_entries(void **state)
 {
 	struct sp_graph g;
@@ -914,6 +947,7 @@ int main(void)
 		cmocka_unit_test(test_once_keeps_other_cycles),
 		cmocka_unit_test(test_once_pair),
 		cmocka_unit_test(test_once_tail),
+		cmocka_unit_test(test_once_unbounded_leaf),
 		cmocka_unit_test(test_find_entries),
 	};
 
