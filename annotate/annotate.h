@@ -69,10 +69,24 @@ int sp_annot_parse(struct sp_annots *a, const char *file, const char *buf,
 int sp_annot_load(struct sp_annots *a, const char *path, struct sp_err *err);
 
 /*
+ * --annotate ARG (annotate/find.c): ARG is a file, unless it is a bare
+ * name (letters, digits, '-', '_') and no regular file of that name
+ * exists: then the shipped file NAME.ann, from the source tree's
+ * annotations/ when exe (NULL: /proc/self/exe) lies inside the tree it
+ * was built from, else from BINDIR/../share/stackprof/.  Messages then
+ * name the file found.  sp_annot_shipped_path() is where that file
+ * would be (malloc'd; NULL when exe cannot be resolved).
+ */
+int sp_annot_load_named(struct sp_annots *a, const char *arg, const char *exe,
+			struct sp_err *err);
+char *sp_annot_shipped_path(const char *name, const char *exe);
+
+/*
  * The "frame" lines, for the frames stage to decide with the other
  * sources (frames/frames.h): one sp_frame per function each names.
  * Checks every name of every line, in file order: a name that matches
- * no function is "FILE:LINE: unknown function 'NAME'" in err.
+ * no function is "FILE:LINE: unknown function 'NAME'" in err, unless
+ * the line is optional (then it is skipped).
  */
 int sp_annot_frames(const struct sp_annots *a, const struct sp_graph *g,
 		    struct sp_frames *out, struct sp_err *err);
