@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/analysis.h"
 #include "annotate/annotate.h"
@@ -391,6 +392,63 @@ static void test_once_and_nest(void **state)
 	sp_graph_release(&g);
 }
 
+/*
+ * --annotate NAME: a bare name that is not a file is the shipped NAME.ann,
+ * beside an installed binary (BINDIR/../share/stackprof), or in the
+ * source tree's annotations/ for a binary inside the tree it was built
+ * from (this test's own binary).
+ */
+static void test_shipped_files(void **state)
+{
+	char dir[] = "/tmp/stackprof-find.XXXXXX", path[256], *found;
+	struct sp_annots a;
+	struct sp_err err = { { 0 } };
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/bin", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/share", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/share/stackprof", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/share/stackprof/tiny.ann", dir);
+	assert_non_null(fp = fopen(path, "w"));
+	fputs("once f\nnest g 2\n", fp);
+	fclose(fp);
+	snprintf(path, sizeof(path), "%s/bin/stackprof", dir);
+	assert_non_null(fp = fopen(path, "w"));
+	fclose(fp);
+
+	sp_annots_init(&a);
+	assert_int_equal(sp_annot_load_named(&a, "tiny", path, &err), 0);
+	assert_int_equal(a.n, 2);
+	assert_int_equal(a.v[1].value, 2);
+	assert_non_null(strstr(a.v[0].file, "/bin/../share/stackprof/tiny.ann"));
+	assert_int_equal(sp_annot_load_named(&a, "absent", path, &err), -1);
+	assert_non_null(strstr(err.msg, "no annotation file 'absent': not a file, and no '"));
+	assert_non_null(strstr(err.msg, "/bin/../share/stackprof/absent.ann'"));
+	/* a path is a path, never a shipped name */
+	assert_int_equal(sp_annot_load_named(&a, "./tiny", path, &err), -1);
+	assert_non_null(strstr(err.msg, "unable to open './tiny'"));
+	sp_annots_release(&a);
+
+	/* this binary lies in the source tree: its annotations/ */
+	found = sp_annot_shipped_path("linux", NULL);
+	assert_non_null(found);
+	assert_non_null(strstr(found, "/annotations/linux.ann"));
+	assert_null(strstr(found, "share/stackprof"));
+	free(found);
+	sp_annots_init(&a);
+	assert_int_equal(sp_annot_load_named(&a, "linux", NULL, &err), 0);
+	assert_true(a.n > 0);
+	sp_annots_release(&a);
+
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
 /* --indirect=address-taken: edges to every taken function, flagged
  * assumed; a 'calls' annotation replaces them. */
 static void test_address_taken(void **state)
@@ -507,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_recursion_without_depth),
 		cmocka_unit_test(test_optional_lines),
 		cmocka_unit_test(test_once_and_nest),
+		cmocka_unit_test(test_shipped_files),
 		cmocka_unit_test(test_address_taken),
 		cmocka_unit_test(test_address_taken_by_prototype),
 	};
