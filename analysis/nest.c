@@ -39,14 +39,16 @@ struct region {
 
 struct ctx {
 	uint32_t fn;		/* index into nest.fids */
-	uint32_t key, keylen;	/* counts: pool[key ..) as (fn, count) pairs */
+	size_t key;		/* counts: pool[key ..) as (fn, count) pairs */
+	uint32_t keylen;
 	uint32_t chain;		/* next context with the same hash */
 	struct sp_result res;	/* in graph ids */
 };
 
 /* A context waiting for its leaves' contexts. */
 struct frame {
-	uint32_t fn, key, keylen;
+	uint32_t fn, keylen;
+	size_t key;
 	uint32_t leaf;		/* the next leaf to resolve */
 	uint32_t *leaf_ctx;	/* per leaf: its context, SP_NONE when cut */
 };
@@ -56,6 +58,7 @@ struct nest {
 	uint32_t *fn_of;	/* graph id -> index into fids, SP_NONE */
 	uint32_t *fids;		/* the once/nest functions */
 	uint32_t nfn;
+	size_t fids_cap;
 	struct region *regions;
 	uint32_t *local;	/* graph id -> sub id while a region is built */
 	struct ctx *ctxs;
@@ -243,7 +246,7 @@ static void push_frame(struct nest *n, uint32_t fn, uint32_t keylen)
 	SP_ALLOC_GROW(n->stack, n->depth + 1, n->stack_cap);
 	fr = &n->stack[n->depth++];
 	fr->fn = fn;
-	fr->key = (uint32_t)n->npool;
+	fr->key = n->npool;
 	fr->keylen = keylen;
 	fr->leaf = 0;
 	fr->leaf_ctx = sp_xmalloc(((size_t)n->regions[fn].sub.nfuncs - n->regions[fn].nbody + 1) *
@@ -337,6 +340,13 @@ static uint32_t record_path(struct nest *n, const struct region *r, const struct
 	return g->nsegs++;
 }
 
+static int too_many(const struct nest *n, struct sp_err *err)
+{
+	return sp_err_set(err, "once/nest: the %u annotated functions reach each other "
+			  "in over %u combinations of counts; annotate fewer of them",
+			  n->nfn, MAX_CONTEXTS);
+}
+
 static int solve_frame(struct nest *n, const struct frame *fr, uint32_t *out,
 		       struct sp_err *err)
 {
@@ -347,9 +357,7 @@ static int solve_frame(struct nest *n, const struct frame *fr, uint32_t *out,
 
 	n->work += (uint64_t)r->sub.nfuncs + r->sub.nedges;
 	if (n->nctx >= MAX_CONTEXTS || n->work > MAX_WORK)
-		return sp_err_set(err, "once/nest: the %u annotated functions reach each "
-				  "other in over %zu combinations of counts; annotate "
-				  "fewer of them", n->nfn, n->nctx);
+		return too_many(n, err);
 	for (i = 0; i < r->nbody; i++)
 		sp_reset_result(&r->sub.funcs[i]);
 	for (i = 0; i + r->nbody < r->sub.nfuncs; i++)
@@ -374,7 +382,7 @@ static int solve_frame(struct nest *n, const struct frame *fr, uint32_t *out,
 
 /* The context of the frame on top for its next leaf: known, cut, or a
  * new frame to solve first. */
-static void next_leaf(struct nest *n)
+static int next_leaf(struct nest *n, struct sp_err *err)
 {
 	struct frame *fr = &n->stack[n->depth - 1];
 	const struct region *r = &n->regions[fr->fn];
@@ -382,15 +390,18 @@ static void next_leaf(struct nest *n)
 
 	if (key_count(n->pool + fr->key, fr->keylen, to) >= n->g->funcs[n->fids[to]].nest) {
 		fr->leaf_ctx[fr->leaf++] = SP_NONE;
-		return;
+		return 0;
 	}
 	keylen = key_plus(n, n->pool + fr->key, fr->keylen, to);
 	c = lookup(n, to, n->scratch, keylen);
 	if (c != SP_NONE) {
 		fr->leaf_ctx[fr->leaf++] = c;
-		return;
+		return 0;
 	}
+	if (n->nctx + n->depth >= MAX_CONTEXTS)
+		return too_many(n, err);
 	push_frame(n, to, keylen);
+	return 0;
 }
 
 /* The context of function fn entered with nothing else on the stack. */
@@ -408,7 +419,8 @@ static int solve_first(struct nest *n, uint32_t fn, uint32_t *out, struct sp_err
 		const struct region *r = &n->regions[fr->fn];
 
 		if (fr->leaf + r->nbody < r->sub.nfuncs) {
-			next_leaf(n);
+			if (next_leaf(n, err))
+				return -1;
 			continue;
 		}
 		if (solve_frame(n, fr, &c, err))
@@ -434,7 +446,7 @@ static void nest_init(struct nest *n, struct sp_graph *g)
 	memset(n->local, 0xff, g->nfuncs * sizeof(*n->local));
 	for (i = 0; i < g->nfuncs; i++)
 		if (g->funcs[i].nest) {
-			n->fids = sp_xrealloc(n->fids, (n->nfn + 1) * sizeof(*n->fids));
+			SP_ALLOC_GROW(n->fids, (size_t)n->nfn + 1, n->fids_cap);
 			n->fn_of[i] = n->nfn;
 			n->fids[n->nfn++] = i;
 		}

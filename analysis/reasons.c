@@ -134,7 +134,7 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 		return;
 	case SP_CAUSE_NEST:
 		nest_cycle(g, w, t);
-		if (f->nest == 1)
+		if (f->nest <= 1)
 			sp_strbuf_addf(t, " bounded by annotation: %s at most once on a stack",
 				       sp_func_label(f));
 		else

@@ -859,6 +859,61 @@ static void test_once_unbounded_leaf(void **state)
 	sp_graph_release(&g);
 }
 
+/* Eight once functions that all call each other: the worst path from any
+ * of them holds each exactly once. */
+static void test_once_all_pairs(void **state)
+{
+	struct sp_graph g;
+	uint32_t f[8], i, j;
+	char name[8];
+
+	(void)state;
+	sp_graph_init(&g);
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "f%u", i);
+		f[i] = fs(&g, name, 1u << i);
+		g.funcs[f[i]].nest = 1;
+	}
+	for (i = 0; i < 8; i++)
+		for (j = 0; j < 8; j++)
+			if (i != j)
+				call(&g, f[i], f[j]);
+	solve(&g);
+	for (i = 0; i < 8; i++) {
+		assert_int_equal(res(&g, f[i])->total, 255);
+		assert_true(res(&g, f[i])->bounded);
+		assert_int_equal(sp_worst_path(&g, f[i], NULL, NULL, 64), 8);
+	}
+	sp_graph_release(&g);
+}
+
+/* once functions that all call each other make a context per subset:
+ * past the limit the analysis fails with a message instead of running on. */
+static void test_once_too_many_contexts(void **state)
+{
+	struct sp_graph g;
+	struct sp_err err = { { 0 } };
+	uint32_t f[20], i, j;
+	char name[8];
+
+	(void)state;
+	sp_graph_init(&g);
+	for (i = 0; i < 20; i++) {
+		snprintf(name, sizeof(name), "f%u", i);
+		f[i] = fs(&g, name, 8);
+		g.funcs[f[i]].nest = 1;
+	}
+	for (i = 0; i < 20; i++)
+		for (j = 0; j < 20; j++)
+			if (i != j)
+				call(&g, f[i], f[j]);
+	sp_graph_finalize(&g);
+	assert_int_equal(sp_analyze(&g, &err), -1);
+	assert_string_equal(err.msg, "once/nest: the 20 annotated functions reach each other "
+			    "in over 65536 combinations of counts; annotate fewer of them");
+	sp_graph_release(&g);
+}
+
 static void test_find_entries(void **state)
 {
 	struct sp_graph g;
@@ -948,6 +1003,8 @@ int main(void)
 		cmocka_unit_test(test_once_pair),
 		cmocka_unit_test(test_once_tail),
 		cmocka_unit_test(test_once_unbounded_leaf),
+		cmocka_unit_test(test_once_all_pairs),
+		cmocka_unit_test(test_once_too_many_contexts),
 		cmocka_unit_test(test_find_entries),
 	};
 
