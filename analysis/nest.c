@@ -97,22 +97,27 @@ static void nest_release(struct nest *n)
 	sp_u64map_release(&n->memo);
 }
 
-/* The sub id of graph function id below the region's root: once/nest
- * functions (the root too) are leaves, numbered apart from the body. */
-static uint32_t region_slot(struct nest *n, uint32_t id, uint32_t **body, size_t *nbody,
-			    size_t *body_cap, uint32_t **leaves, size_t *nleaves,
-			    size_t *leaves_cap)
+/* The functions of a region as it is found: the body, then the leaves. */
+struct region_list {
+	uint32_t *body, *leaves;
+	size_t nbody, nleaves, body_cap, leaves_cap;
+};
+
+/* Place graph function id below the region's root: once/nest functions
+ * (the root too) are leaves, numbered apart from the body. */
+static void region_add(struct nest *n, struct region_list *l, uint32_t id)
 {
 	if (n->local[id] != SP_NONE)
-		return n->local[id];
+		return;
 	if (n->g->funcs[id].nest) {
-		SP_ALLOC_GROW(*leaves, *nleaves + 1, *leaves_cap);
-		(*leaves)[*nleaves] = id;
-		return n->local[id] = (uint32_t)(*nleaves)++;
+		SP_ALLOC_GROW(l->leaves, l->nleaves + 1, l->leaves_cap);
+		l->leaves[l->nleaves] = id;
+		n->local[id] = (uint32_t)l->nleaves++;
+		return;
 	}
-	SP_ALLOC_GROW(*body, *nbody + 1, *body_cap);
-	(*body)[*nbody] = id;
-	return n->local[id] = (uint32_t)(*nbody)++;
+	SP_ALLOC_GROW(l->body, l->nbody + 1, l->body_cap);
+	l->body[l->nbody] = id;
+	n->local[id] = (uint32_t)l->nbody++;
 }
 
 static void copy_func(struct sp_graph *sub, const struct sp_func *f, bool root)
@@ -126,52 +131,64 @@ static void copy_func(struct sp_graph *sub, const struct sp_func *f, bool root)
 		sub->funcs[id].nest = 0;	/* solved here, not given */
 }
 
-/* The root's edges are walked first: its slot is 0 in the body. */
-static void build_region(struct nest *n, uint32_t fn)
+/* The sub-graph of what l found: the body's functions and calls, then
+ * the leaves, each a copy of its once/nest function without calls. */
+static void region_fill(struct nest *n, struct region *r, const struct region_list *l,
+			size_t nedges)
 {
 	const struct sp_graph *g = n->g;
-	struct region *r = &n->regions[fn];
-	uint32_t *body = NULL, *leaves = NULL, root = n->fids[fn], i;
-	size_t nbody = 1, nleaves = 0, body_cap = 1, leaves_cap = 0, nedges = 0, q;
 	const struct sp_edge *e;
+	size_t q;
 
-	body = sp_xmalloc(sizeof(*body));
-	body[0] = root;
-	for (q = 0; q < nbody; q++)
-		sp_func_for_each_edge(g, &g->funcs[body[q]], e) {
-			region_slot(n, e->to, &body, &nbody, &body_cap, &leaves, &nleaves,
-				    &leaves_cap);
-			nedges++;
-		}
-	r->nbody = (uint32_t)nbody;
-	r->global = sp_xmalloc((nbody + nleaves) * sizeof(*r->global));
+	r->nbody = (uint32_t)l->nbody;
+	r->global = sp_xmalloc((l->nbody + l->nleaves) * sizeof(*r->global));
 	sp_graph_init(&r->sub);
-	sp_graph_reserve(&r->sub, nbody + nleaves, nedges);
-	for (q = 0; q < nbody; q++) {
-		r->global[q] = body[q];
-		copy_func(&r->sub, &g->funcs[body[q]], q == 0);
+	sp_graph_reserve(&r->sub, l->nbody + l->nleaves, nedges);
+	for (q = 0; q < l->nbody; q++) {
+		r->global[q] = l->body[q];
+		copy_func(&r->sub, &g->funcs[l->body[q]], q == 0);
 	}
-	for (q = 0; q < nleaves; q++) {
-		r->global[nbody + q] = leaves[q];
-		copy_func(&r->sub, &g->funcs[leaves[q]], false);
+	for (q = 0; q < l->nleaves; q++) {
+		r->global[l->nbody + q] = l->leaves[q];
+		copy_func(&r->sub, &g->funcs[l->leaves[q]], false);
 	}
-	for (q = 0; q < nbody; q++)
-		sp_func_for_each_edge(g, &g->funcs[body[q]], e) {
+	for (q = 0; q < l->nbody; q++)
+		sp_func_for_each_edge(g, &g->funcs[l->body[q]], e) {
 			uint32_t to = n->local[e->to];
 
 			if (g->funcs[e->to].nest)
-				to += (uint32_t)nbody;
+				to += r->nbody;
 			sp_graph_add_edge(&r->sub, (uint32_t)q, to, (enum sp_edge_kind)e->kind,
 					  e->pc);
 			r->sub.edges[r->sub.nedges - 1].flags = e->flags;
 		}
 	sp_graph_finalize(&r->sub);
-	for (i = 0; i < nbody + nleaves; i++)
-		n->local[r->global[i]] = SP_NONE;
-	r->cut = sp_xcalloc(nbody + nleaves, 1);
+	r->cut = sp_xcalloc(l->nbody + l->nleaves, 1);
+}
+
+/* Everything reachable from the root without passing a once/nest
+ * function; the root's slot is 0 in the body. */
+static void build_region(struct nest *n, uint32_t fn)
+{
+	const struct sp_graph *g = n->g;
+	struct region *r = &n->regions[fn];
+	struct region_list l = { 0 };
+	const struct sp_edge *e;
+	size_t nedges = 0, q;
+
+	SP_ALLOC_GROW(l.body, 1, l.body_cap);
+	l.body[l.nbody++] = n->fids[fn];
+	for (q = 0; q < l.nbody; q++)
+		sp_func_for_each_edge(g, &g->funcs[l.body[q]], e) {
+			region_add(n, &l, e->to);
+			nedges++;
+		}
+	region_fill(n, r, &l, nedges);
+	for (q = 0; q < l.nbody + l.nleaves; q++)
+		n->local[r->global[q]] = SP_NONE;
 	r->built = true;
-	free(body);
-	free(leaves);
+	free(l.body);
+	free(l.leaves);
 }
 
 /* How many times fn is on the stack in a key. */
