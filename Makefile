@@ -5,7 +5,8 @@
 #                   end-to-end tests end with "N passed, N failed, N skipped"
 #   make demo       build the samples and analyse them
 #   make bench      time stackprof on a kernel against its peers (bench/run.sh)
-#   make install    PREFIX=/usr/local DESTDIR= (binary, man page, stackprof.mk)
+#   make install    PREFIX=/usr/local DESTDIR= (binary, man page, stackprof.mk,
+#                   annotations/*.ann)
 #   make uninstall  the same PREFIX and DESTDIR
 #   make V=1        show the commands
 #   make fuzz       libFuzzer campaigns, FUZZ_TIME seconds each (clang)
@@ -27,7 +28,8 @@ DWARF_LIBS   := -ldwarf -lz
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I. -Iinclude \
-	     $(PKG_CFLAGS) $(DWARF_CFLAGS) -DSTACKPROF_VERSION='"$(VERSION)"' -MMD -MP
+	     $(PKG_CFLAGS) $(DWARF_CFLAGS) -DSTACKPROF_VERSION='"$(VERSION)"' -MMD -MP \
+	     -DSTACKPROF_SRCDIR='"$(CURDIR)"'
 LIBS     := $(DWARF_LIBS) $(PKG_LIBS) -lpthread
 
 ifeq ($(V),1)
@@ -40,6 +42,9 @@ LIB_SRCS := $(sort $(wildcard common/*.c model/*.c elf/*.c dwarf/*.c insn/*.c su
 		analysis/*.c report/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 LIB      := $(O)/libstackprof.a
+
+# shipped annotation files, found by --annotate NAME (annotate/find.c)
+ANNOTATIONS := $(sort $(wildcard annotations/*.ann))
 
 UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
@@ -96,11 +101,13 @@ install: stackprof
 	install -m 644 doc/stackprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/stackprof.1
 	install -d $(DESTDIR)$(PREFIX)/share/stackprof
 	install -m 644 stackprof.mk $(DESTDIR)$(PREFIX)/share/stackprof/stackprof.mk
+	install -m 644 $(ANNOTATIONS) $(DESTDIR)$(PREFIX)/share/stackprof/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/stackprof \
 	      $(DESTDIR)$(PREFIX)/share/man/man1/stackprof.1 \
-	      $(DESTDIR)$(PREFIX)/share/stackprof/stackprof.mk
+	      $(DESTDIR)$(PREFIX)/share/stackprof/stackprof.mk \
+	      $(ANNOTATIONS:annotations/%=$(DESTDIR)$(PREFIX)/share/stackprof/%)
 	rmdir $(DESTDIR)$(PREFIX)/share/stackprof 2>/dev/null || true
 
 clean:

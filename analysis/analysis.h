@@ -16,17 +16,23 @@
 /*
  * Fill every function's res and set SP_F_RECURSIVE.  Finalizes the graph
  * first when its edges changed (one sort, however many stages added or
- * removed edges).  O(V + E), iterative (no recursion on the C stack).
+ * removed edges).  O(V + E), iterative (no recursion on the C stack),
+ * plus, for once/nest functions (sp_func.nest), one pass over the region
+ * below each for every combination of counts they reach
+ * (analysis/nest.c); too many combinations is an error.
  */
 int sp_analyze(struct sp_graph *g, struct sp_err *err);
 
 /*
- * The worst path of id: ids along res.next, starting with id.  Returns the
- * length, at most max (and never more than g->nfuncs: it cannot loop).
+ * The worst path of id: ids along res.next, starting with id, and below
+ * a once/nest function along its segments (graph->segs), where a
+ * function may come back (nest).  Returns the length, at most max.
  * kinds[i], if kinds is non-NULL, is the enum sp_edge_kind of the edge
- * that reaches out[i] (SP_EDGE_CALL for out[0]).  out may be NULL to
- * measure the path only.
+ * that reaches out[i] (SP_EDGE_CALL for out[0]); flags[i] its
+ * SP_EDGE_F_* (0 for out[0]).  out may be NULL to measure the path only.
  */
+size_t sp_worst_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
+			   uint8_t *kinds, uint8_t *flags, size_t max);
 size_t sp_worst_path(const struct sp_graph *g, uint32_t id, uint32_t *out,
 		     uint8_t *kinds, size_t max);
 

@@ -66,6 +66,21 @@ static void cycle_through(const struct sp_graph *g, uint32_t w, struct sp_strbuf
 	sp_u64map_release(&parent);
 }
 
+/* A once/nest function's shortest cycle, found by analysis/nest.c: its
+ * cycles are cut, so it has no component to search. */
+static void nest_cycle(const struct sp_graph *g, uint32_t w, struct sp_strbuf *t)
+{
+	const struct sp_path_seg *seg;
+	uint32_t i;
+
+	sp_strbuf_addf(t, "recursion %s", sp_func_label(&g->funcs[w]));
+	if (g->funcs[w].res.cycle >= g->nsegs)
+		return;
+	seg = &g->segs[g->funcs[w].res.cycle];
+	for (i = 0; i < seg->n; i++)
+		sp_strbuf_addf(t, " -> %s", sp_func_label(&g->funcs[g->steps[seg->first + i].func]));
+}
+
 /* The depth bound_cycle() used: the largest one of w's cycle. */
 static uint32_t depth_of_cycle(const struct sp_graph *g, uint32_t w)
 {
@@ -116,6 +131,15 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 		cycle_through(g, w, t);
 		sp_strbuf_addf(t, " bounded by annotation: at most %u deep",
 			       depth_of_cycle(g, w));
+		return;
+	case SP_CAUSE_NEST:
+		nest_cycle(g, w, t);
+		if (f->nest <= 1)
+			sp_strbuf_addf(t, " bounded by annotation: %s at most once on a stack",
+				       sp_func_label(f));
+		else
+			sp_strbuf_addf(t, " bounded by annotation: %s at most %u deep",
+				       sp_func_label(f), f->nest);
 		return;
 	case SP_CAUSE_INCOMPLETE:
 	case SP_CAUSE__COUNT:

@@ -6,8 +6,13 @@
  * it is emitted: every edge that leaves it reaches a finished function.
  * Both the DFS and the component stack live in arrays because the Linux
  * kernel's call graph is far deeper than any C stack.
+ *
+ * A once/nest function (sp_func.nest) comes solved: analysis/nest.c
+ * solves it first, on the part of the graph below it, where the calls
+ * that would re-enter it past its count are cut.  Here it is a leaf
+ * that carries that result.
  */
-#include "analysis/analysis.h"
+#include "analysis/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +28,7 @@ struct dfs_frame {
 
 struct solver {
 	struct sp_graph *g;
+	const uint8_t *cut;	/* calls into these do not happen, or NULL */
 	uint32_t *disc;		/* Tarjan discovery index, UNSEEN before */
 	uint32_t *low;
 	uint8_t *on_stack;
@@ -33,12 +39,13 @@ struct solver {
 	uint32_t ndisc, nscc;
 };
 
-static void solver_init(struct solver *s, struct sp_graph *g)
+static void solver_init(struct solver *s, struct sp_graph *g, const uint8_t *cut)
 {
 	size_t n = g->nfuncs ? g->nfuncs : 1;
 
 	memset(s, 0, sizeof(*s));
 	s->g = g;
+	s->cut = cut;
 	s->disc = sp_xmalloc(n * sizeof(*s->disc));
 	memset(s->disc, 0xff, n * sizeof(*s->disc));
 	s->low = sp_xmalloc(n * sizeof(*s->low));
@@ -97,16 +104,30 @@ static unsigned own_causes(const struct sp_func *f)
 	return m;
 }
 
+/* A once/nest function is solved before the graph that calls it. */
+static bool presolved(const struct sp_func *f)
+{
+	return f->nest != 0;
+}
+
+/* A call that would re-enter a once/nest function past its count. */
+static bool edge_cut(const struct solver *s, const struct sp_edge *e)
+{
+	return s->cut && s->cut[e->to];
+}
+
 /*
  * Inside a component only edges to a later-discovered member count: they
  * were solved first, and following them keeps the worst path a real,
  * simple path, which is the finite lower bound of a recursive total.
  */
-static bool edge_usable(const struct solver *s, uint32_t from, uint32_t to)
+static bool edge_usable(const struct solver *s, const struct sp_edge *e)
 {
 	const struct sp_func *fn = s->g->funcs;
 
-	return fn[to].res.scc != fn[from].res.scc || s->disc[to] > s->disc[from];
+	if (edge_cut(s, e))
+		return false;
+	return fn[e->to].res.scc != fn[e->from].res.scc || s->disc[e->to] > s->disc[e->from];
 }
 
 /*
@@ -132,7 +153,7 @@ static void solve_total(struct solver *s, uint32_t v)
 		bool overflow = r->overflow || f->res.overflow;
 		uint64_t cand;
 
-		if (!edge_usable(s, v, e->to))
+		if (!edge_usable(s, e))
 			continue;
 		cand = e->kind == SP_EDGE_TAIL ? r->total :
 			add_saturating(self, r->total, &overflow);
@@ -147,22 +168,46 @@ static void solve_total(struct solver *s, uint32_t v)
 	}
 }
 
-/* What a member sees through edge e for cause c, or SP_NONE. */
-static uint32_t witness_via(const struct sp_graph *g, const struct sp_edge *e,
-			    enum sp_cause c, const uint32_t *shared)
+/*
+ * What v shows of cause c by itself: v, or for NEST the once/nest
+ * function that one of its calls would have re-entered past its count
+ * (the witness is that function, whose annotation bounds the cycle).
+ */
+static uint32_t own_witness(const struct solver *s, uint32_t v, int c)
 {
-	const struct sp_func *to = &g->funcs[e->to];
+	const struct sp_func *f = &s->g->funcs[v];
+	const struct sp_edge *e;
 
-	if (to->res.scc != g->funcs[e->from].res.scc)
+	if (own_causes(f) & (1u << c))
+		return v;
+	if (c == SP_CAUSE_NEST && s->cut)
+		sp_func_for_each_edge(s->g, f, e)
+			if (edge_cut(s, e))
+				return e->to;
+	return SP_NONE;
+}
+
+/* What a member sees through edge e for cause c, or SP_NONE. */
+static uint32_t witness_via(const struct solver *s, const struct sp_edge *e,
+			    int c, const uint32_t *shared)
+{
+	const struct sp_func *to = &s->g->funcs[e->to];
+	uint32_t w;
+
+	if (edge_cut(s, e))
+		return SP_NONE;
+	if (to->res.scc != s->g->funcs[e->from].res.scc)
 		return to->res.witness[c];
 	/* a fellow member: itself if it has the cause, else the component's */
-	return own_causes(to) & (1u << c) ? e->to : shared[c];
+	w = own_witness(s, e->to, c);
+	return w != SP_NONE ? w : shared[c];
 }
 
 /* Every member of a component shares the union of its causes. */
-static void shared_witnesses(const struct sp_graph *g, const uint32_t *members,
+static void shared_witnesses(const struct solver *s, const uint32_t *members,
 			     size_t n, uint32_t *shared)
 {
+	const struct sp_graph *g = s->g;
 	const struct sp_edge *e;
 	size_t i;
 	int c;
@@ -170,13 +215,12 @@ static void shared_witnesses(const struct sp_graph *g, const uint32_t *members,
 	for (c = 0; c < SP_CAUSE__COUNT; c++) {
 		shared[c] = SP_NONE;
 		for (i = 0; i < n && shared[c] == SP_NONE; i++)
-			if (own_causes(&g->funcs[members[i]]) & (1u << c))
-				shared[c] = members[i];
+			shared[c] = own_witness(s, members[i], c);
 		for (i = 0; i < n && shared[c] == SP_NONE; i++) {
 			const struct sp_func *f = &g->funcs[members[i]];
 
 			sp_func_for_each_edge(g, f, e) {
-				if (g->funcs[e->to].res.scc == f->res.scc)
+				if (edge_cut(s, e) || g->funcs[e->to].res.scc == f->res.scc)
 					continue;
 				shared[c] = g->funcs[e->to].res.witness[c];
 				if (shared[c] != SP_NONE)
@@ -187,21 +231,18 @@ static void shared_witnesses(const struct sp_graph *g, const uint32_t *members,
 }
 
 /* The nearest witness of each cause: v itself, else the first callee's. */
-static void solve_witnesses(struct sp_graph *g, uint32_t v, const uint32_t *shared)
+static void solve_witnesses(const struct solver *s, uint32_t v, const uint32_t *shared)
 {
-	struct sp_func *f = &g->funcs[v];
-	unsigned own = own_causes(f);
+	struct sp_func *f = &s->g->funcs[v];
 	const struct sp_edge *e;
 	int c;
 
 	for (c = 0; c < SP_CAUSE__COUNT; c++) {
-		uint32_t w = SP_NONE;
+		uint32_t w = own_witness(s, v, c);
 
-		if (own & (1u << c))
-			w = v;
-		else
-			sp_func_for_each_edge(g, f, e)
-				if ((w = witness_via(g, e, c, shared)) != SP_NONE)
+		if (w == SP_NONE)
+			sp_func_for_each_edge(s->g, f, e)
+				if ((w = witness_via(s, e, c, shared)) != SP_NONE)
 					break;
 		f->res.witness[c] = w;
 	}
@@ -254,9 +295,10 @@ static uint32_t scc_depth(const struct sp_graph *g, const uint32_t *members, siz
  * worst case (the heaviest cycle may skip some members): sound first.
  * The worst path shown stays the real simple path below it.
  */
-static void bound_cycle(struct sp_graph *g, const uint32_t *members, size_t n,
+static void bound_cycle(const struct solver *s, const uint32_t *members, size_t n,
 			uint32_t depth)
 {
+	struct sp_graph *g = s->g;
 	uint64_t sum = 0, exit_total = 0, bound;
 	bool overflow = false;
 	const struct sp_edge *e;
@@ -269,7 +311,7 @@ static void bound_cycle(struct sp_graph *g, const uint32_t *members, size_t n,
 		sp_func_for_each_edge(g, f, e) {
 			const struct sp_result *r = &g->funcs[e->to].res;
 
-			if (r->scc == f->res.scc)
+			if (edge_cut(s, e) || r->scc == f->res.scc)
 				continue;
 			if (r->total > exit_total)
 				exit_total = r->total;
@@ -296,9 +338,14 @@ static void solve_scc(struct solver *s, const uint32_t *members, size_t n)
 {
 	struct sp_graph *g = s->g;
 	uint32_t shared[SP_CAUSE__COUNT];
-	bool recursive = n > 1 || has_self_edge(g, members[0]);
+	bool recursive;
 	size_t i;
 
+	if (n == 1 && presolved(&g->funcs[members[0]])) {
+		g->funcs[members[0]].res.scc = s->nscc++;
+		return;
+	}
+	recursive = n > 1 || has_self_edge(g, members[0]);
 	for (i = 0; i < n; i++) {
 		g->funcs[members[i]].res.scc = s->nscc;
 		if (recursive)
@@ -308,10 +355,10 @@ static void solve_scc(struct solver *s, const uint32_t *members, size_t n)
 	for (i = n; i-- > 0;)
 		solve_total(s, members[i]);
 	if (recursive && scc_depth(g, members, n))
-		bound_cycle(g, members, n, scc_depth(g, members, n));
-	shared_witnesses(g, members, n, shared);
+		bound_cycle(s, members, n, scc_depth(g, members, n));
+	shared_witnesses(s, members, n, shared);
 	for (i = 0; i < n; i++)
-		solve_witnesses(g, members[i], shared);
+		solve_witnesses(s, members[i], shared);
 }
 
 /* v is the root of a component: it and everything above it on the stack. */
@@ -327,13 +374,16 @@ static void emit_scc(struct solver *s, uint32_t v)
 	s->sp = start;
 }
 
+/* A presolved function's calls are not followed: they are in its result. */
 static void tarjan_visit(struct solver *s, uint32_t v)
 {
+	const struct sp_func *f = &s->g->funcs[v];
+
 	s->disc[v] = s->low[v] = s->ndisc++;
 	s->stack[s->sp++] = v;
 	s->on_stack[v] = 1;
 	s->dfs[s->depth].node = v;
-	s->dfs[s->depth].edge = s->g->funcs[v].edge_first;
+	s->dfs[s->depth].edge = presolved(f) ? f->edge_first + f->edge_count : f->edge_first;
 	s->depth++;
 }
 
@@ -348,8 +398,11 @@ static void tarjan_from(struct solver *s, uint32_t root)
 		const struct sp_func *f = &g->funcs[v];
 
 		if (fr->edge < f->edge_first + f->edge_count) {
-			uint32_t w = g->edges[fr->edge++].to;
+			const struct sp_edge *e = &g->edges[fr->edge++];
+			uint32_t w = e->to;
 
+			if (edge_cut(s, e))
+				continue;
 			if (s->disc[w] == UNSEEN)
 				tarjan_visit(s, w);
 			else if (s->on_stack[w] && s->disc[w] < s->low[v])
@@ -382,56 +435,100 @@ static int check_graph(struct sp_graph *g, struct sp_err *err)
 	return 0;
 }
 
-static void reset_results(struct sp_graph *g)
+void sp_reset_result(struct sp_func *f)
 {
-	uint32_t i;
 	int c;
 
-	for (i = 0; i < g->nfuncs; i++) {
-		struct sp_func *f = &g->funcs[i];
-
-		memset(&f->res, 0, sizeof(f->res));
-		f->res.next = SP_NONE;
-		f->res.scc = SP_NONE;
-		for (c = 0; c < SP_CAUSE__COUNT; c++)
-			f->res.witness[c] = SP_NONE;
-		f->flags &= ~(SP_F_RECURSIVE | SP_F_DEPTH_BOUNDED);
-	}
+	memset(&f->res, 0, sizeof(f->res));
+	f->res.next = SP_NONE;
+	f->res.scc = SP_NONE;
+	f->res.seg = SP_NONE;
+	f->res.cycle = SP_NONE;
+	for (c = 0; c < SP_CAUSE__COUNT; c++)
+		f->res.witness[c] = SP_NONE;
+	f->flags &= ~(SP_F_RECURSIVE | SP_F_DEPTH_BOUNDED);
 }
 
-int sp_analyze(struct sp_graph *g, struct sp_err *err)
+void sp_solve(struct sp_graph *g, const uint8_t *cut)
 {
 	struct solver s;
 	uint32_t v;
 
-	if (check_graph(g, err))
-		return -1;
-	reset_results(g);
-	solver_init(&s, g);
+	solver_init(&s, g, cut);
 	for (v = 0; v < g->nfuncs; v++)
-		if (s.disc[v] == UNSEEN)
+		if (s.disc[v] == UNSEEN && !(cut && cut[v]))
 			tarjan_from(&s, v);
 	solver_release(&s);
+}
+
+int sp_analyze(struct sp_graph *g, struct sp_err *err)
+{
+	uint32_t v;
+
+	if (check_graph(g, err))
+		return -1;
+	for (v = 0; v < g->nfuncs; v++)
+		sp_reset_result(&g->funcs[v]);
+	g->nsegs = g->nsteps = 0;
+	if (sp_nest_solve(g, err))
+		return -1;
+	sp_solve(g, NULL);
 	return 0;
+}
+
+/*
+ * Below a once/nest function the path is its segment, which may end in
+ * another once/nest function whose segment goes on: each segment's
+ * context holds more functions than the last, so the walk ends.
+ */
+size_t sp_worst_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
+			   uint8_t *kinds, uint8_t *flags, size_t max)
+{
+	uint8_t kind = SP_EDGE_CALL, fl = 0;
+	uint32_t seg = SP_NONE, pos = 0, plain = 0, segs = 0;
+	size_t n = 0;
+
+	while (id < g->nfuncs && n < max) {
+		const struct sp_result *r = &g->funcs[id].res;
+
+		if (out)
+			out[n] = id;
+		if (kinds)
+			kinds[n] = kind;
+		if (flags)
+			flags[n] = fl;
+		n++;
+		if (seg == SP_NONE && r->seg == SP_NONE) {
+			/* next only climbs discovery order or leaves for a
+			 * finished component, so the walk ends; the nfuncs cap
+			 * guards a graph that was edited after sp_analyze() */
+			if (++plain >= g->nfuncs)
+				break;
+			kind = r->next_kind;
+			fl = r->next_flags;
+			id = r->next;
+			continue;
+		}
+		if (seg == SP_NONE) {
+			seg = r->seg;
+			pos = 0;
+		}
+		while (seg < g->nsegs && pos >= g->segs[seg].n && segs++ <= g->nsegs) {
+			seg = g->segs[seg].cont;
+			pos = 0;
+		}
+		if (seg >= g->nsegs || segs > g->nsegs)
+			break;
+		id = g->steps[g->segs[seg].first + pos].func;
+		kind = g->steps[g->segs[seg].first + pos].kind;
+		fl = g->steps[g->segs[seg].first + pos].flags;
+		pos++;
+	}
+	return n;
 }
 
 size_t sp_worst_path(const struct sp_graph *g, uint32_t id, uint32_t *out,
 		     uint8_t *kinds, size_t max)
 {
-	uint8_t kind = SP_EDGE_CALL;
-	size_t n = 0;
-
-	/* next only climbs discovery order or leaves for a finished
-	 * component, so the walk ends; the nfuncs cap guards a graph that
-	 * was edited after sp_analyze() */
-	while (id < g->nfuncs && n < max && n < g->nfuncs) {
-		if (out)
-			out[n] = id;
-		if (kinds)
-			kinds[n] = kind;
-		n++;
-		kind = g->funcs[id].res.next_kind;
-		id = g->funcs[id].res.next;
-	}
-	return n;
+	return sp_worst_path_flags(g, id, out, kinds, NULL, max);
 }

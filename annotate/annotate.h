@@ -11,7 +11,12 @@
  *					times on the stack at once
  *	entry FUNC BYTES		an entry point with its own stack budget
  *	ignore FUNC CALLEE		drop the calls from FUNC to CALLEE
+ *	once FUNC			FUNC is never on one stack twice
+ *	nest FUNC DEPTH			FUNC is on one stack at most DEPTH times
  *
+ * A line may start with 'optional': a name it gives that is not in the
+ * image (or an ignore without such a call) skips the line instead of
+ * being an error, for a file written for many builds (the Linux file).
  * BYTES takes K, M, G (binary).  Parsing only checks the syntax; names
  * are resolved against the graph by sp_annot_apply().  Neither prints:
  * errors are "FILE:LINE: message" in struct sp_err.
@@ -19,6 +24,7 @@
 #ifndef SP_ANNOTATE_H
 #define SP_ANNOTATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +37,7 @@ enum sp_annot_kind {
 	SP_ANNOT_RECURSION,
 	SP_ANNOT_ENTRY,
 	SP_ANNOT_IGNORE,
+	SP_ANNOT_NEST,		/* once (value 1) and nest */
 };
 
 struct sp_annot {
@@ -40,7 +47,8 @@ struct sp_annot {
 	char *func;		/* FUNC */
 	char **names;		/* calls: TARGETs; ignore: the CALLEE */
 	size_t nnames;
-	uint64_t value;		/* frame/entry: bytes; recursion: depth */
+	uint64_t value;		/* frame/entry: bytes; recursion, nest: depth */
+	bool optional;		/* unknown names skip the line */
 };
 
 struct sp_annots {
@@ -61,10 +69,24 @@ int sp_annot_parse(struct sp_annots *a, const char *file, const char *buf,
 int sp_annot_load(struct sp_annots *a, const char *path, struct sp_err *err);
 
 /*
+ * --annotate ARG (annotate/find.c): ARG is a file, unless it is a bare
+ * name (letters, digits, '-', '_') and no regular file of that name
+ * exists: then the shipped file NAME.ann, from the source tree's
+ * annotations/ when exe (NULL: /proc/self/exe) lies inside the tree it
+ * was built from, else from BINDIR/../share/stackprof/.  Messages then
+ * name the file found.  sp_annot_shipped_path() is where that file
+ * would be (malloc'd; NULL when exe cannot be resolved).
+ */
+int sp_annot_load_named(struct sp_annots *a, const char *arg, const char *exe,
+			struct sp_err *err);
+char *sp_annot_shipped_path(const char *name, const char *exe);
+
+/*
  * The "frame" lines, for the frames stage to decide with the other
  * sources (frames/frames.h): one sp_frame per function each names.
  * Checks every name of every line, in file order: a name that matches
- * no function is "FILE:LINE: unknown function 'NAME'" in err.
+ * no function is "FILE:LINE: unknown function 'NAME'" in err, unless
+ * the line is optional (then it is skipped).
  */
 int sp_annot_frames(const struct sp_annots *a, const struct sp_graph *g,
 		    struct sp_frames *out, struct sp_err *err);
@@ -74,9 +96,11 @@ int sp_annot_frames(const struct sp_annots *a, const struct sp_graph *g,
  * targets (CALL edges flagged SP_EDGE_F_ANNOTATED,
  * the caller flagged SP_F_INDIRECT_ANNOTATED, what
  * sp_assume_address_taken() assumed for it dropped), recursion depths
- * (rec_depth), entry budgets (SP_F_BUDGET) and ignored calls (removed).
- * A name that matches no function, or an ignore without such a call, is
- * "FILE:LINE: ..." in err.
+ * (rec_depth), entry budgets (SP_F_BUDGET), ignored calls (removed) and
+ * once/nest counts (sp_func.nest, the largest given).  A name that
+ * matches no function, or an ignore without such a call, is
+ * "FILE:LINE: ..." in err, unless the line is optional: then the line
+ * is skipped.
  */
 int sp_annot_apply(const struct sp_annots *a, struct sp_graph *g, struct sp_err *err);
 

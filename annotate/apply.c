@@ -112,12 +112,59 @@ static int apply_ignore(struct sp_graph *g, const struct sp_annot *x,
 	return 0;
 }
 
+static bool names_one(const struct sp_graph *g, const char *spec)
+{
+	uint32_t *ids = NULL;
+	size_t n = 0, cap = 0;
+	bool found = !sp_find_entries(g, spec, &ids, &n, &cap, NULL) && n;
+
+	free(ids);
+	return found;
+}
+
+static bool calls_one_of(const struct sp_graph *g, const char *from, const char *to)
+{
+	uint32_t *f = NULL, *t = NULL, i;
+	size_t nf = 0, nt = 0, fcap = 0, tcap = 0;
+	bool found = false;
+
+	sp_find_entries(g, from, &f, &nf, &fcap, NULL);
+	sp_find_entries(g, to, &t, &nt, &tcap, NULL);
+	for (i = 0; i < g->nedges && !found; i++)
+		found = in_ids(f, nf, g->edges[i].from) && in_ids(t, nt, g->edges[i].to);
+	free(f);
+	free(t);
+	return found;
+}
+
+static bool names_all(const struct sp_graph *g, const struct sp_annot *x)
+{
+	size_t i;
+
+	if (!names_one(g, x->func))
+		return false;
+	for (i = 0; i < x->nnames; i++)
+		if (!names_one(g, x->names[i]))
+			return false;
+	return true;
+}
+
+/* Does every name of x match, and an ignore a call?  An optional line
+ * that does not is skipped whole: kernels differ by configuration. */
+static bool applies(const struct sp_graph *g, const struct sp_annot *x)
+{
+	return names_all(g, x) &&
+	       (x->kind != SP_ANNOT_IGNORE || calls_one_of(g, x->func, x->names[0]));
+}
+
 static int apply_one(struct sp_graph *g, const struct sp_annot *x, struct sp_err *err)
 {
 	uint32_t *ids;
 	size_t n, i;
 	int ret = 0;
 
+	if (x->optional && !applies(g, x))
+		return 0;
 	if (resolve(g, x, x->func, &ids, &n, err))
 		return -1;
 	switch (x->kind) {
@@ -138,6 +185,11 @@ static int apply_one(struct sp_graph *g, const struct sp_annot *x, struct sp_err
 		break;
 	case SP_ANNOT_IGNORE:
 		ret = apply_ignore(g, x, ids, n, err);
+		break;
+	case SP_ANNOT_NEST:
+		for (i = 0; i < n; i++)
+			if (g->funcs[ids[i]].nest < x->value)
+				g->funcs[ids[i]].nest = (uint32_t)x->value;
 		break;
 	}
 	free(ids);
@@ -173,6 +225,8 @@ int sp_annot_frames(const struct sp_annots *a, const struct sp_graph *g,
 		uint32_t *ids;
 		size_t n;
 
+		if (x->optional && !names_all(g, x))
+			continue;
 		if (check_names(g, x, err))
 			return -1;
 		if (x->kind != SP_ANNOT_FRAME)

@@ -27,7 +27,12 @@ static const struct directive directives[] = {
 	{ "recursion", SP_ANNOT_RECURSION, 2, 2, "recursion FUNC DEPTH" },
 	{ "entry", SP_ANNOT_ENTRY, 2, 2, "entry FUNC BYTES" },
 	{ "ignore", SP_ANNOT_IGNORE, 2, 2, "ignore FUNC CALLEE" },
+	{ "once", SP_ANNOT_NEST, 1, 1, "once FUNC" },
+	{ "nest", SP_ANNOT_NEST, 2, 2, "nest FUNC DEPTH" },
 };
+
+/* A nest depth is a count of contexts to solve (analysis/nest.c). */
+#define MAX_NEST 4096
 
 void sp_annots_init(struct sp_annots *a)
 {
@@ -128,7 +133,7 @@ static int parse_depth(const char *s, uint64_t *out)
 	return 0;
 }
 
-/* The value word of a directive: bytes or a depth. */
+/* The value word of a directive: bytes or a depth; once has none. */
 static int parse_value(const char *file, uint32_t line,
 		       struct sp_annot *x, const char *s, struct sp_err *err)
 {
@@ -144,6 +149,15 @@ static int parse_value(const char *file, uint32_t line,
 			return sp_err_set(err, "%s:%u: invalid recursion depth '%s' "
 					  "(a positive integer)", file, line, s);
 		return 0;
+	case SP_ANNOT_NEST:
+		if (!s) {
+			x->value = 1;
+			return 0;
+		}
+		if (parse_depth(s, &x->value) || x->value > MAX_NEST)
+			return sp_err_set(err, "%s:%u: invalid nest depth '%s' (1 to %d)",
+					  file, line, s, MAX_NEST);
+		return 0;
 	case SP_ANNOT_CALLS:
 	case SP_ANNOT_IGNORE:
 		break;
@@ -151,33 +165,44 @@ static int parse_value(const char *file, uint32_t line,
 	return 0;
 }
 
-/* Move the words of one directive line into x (they are then owned by x). */
+/*
+ * Move the words of one directive line into x (they are then owned by
+ * x).  The words start at w->w[at]: after 'optional', if given.
+ */
 static int parse_directive(const char *file, uint32_t line, struct words *w,
 			   struct sp_annot *x, struct sp_err *err)
 {
-	const struct directive *d = find_directive(w->w[0]);
-	size_t nargs = w->n - 1, i;
+	size_t at = !strcmp(w->w[0], "optional");
+	const struct directive *d;
+	size_t nargs, i;
 
+	if (at == w->n)
+		return sp_err_set(err, "%s:%u: want 'optional DIRECTIVE ...'", file, line);
+	d = find_directive(w->w[at]);
+	nargs = w->n - at - 1;
 	if (!d)
 		return sp_err_set(err, "%s:%u: unknown directive '%s' (frame, calls, "
-				  "recursion, entry or ignore)", file, line, w->w[0]);
+				  "recursion, entry, ignore, once or nest)", file, line,
+				  w->w[at]);
 	if (nargs < d->min_args || nargs > d->max_args)
-		return sp_err_set(err, "%s:%u: want '%s'", file, line, d->usage);
+		return sp_err_set(err, "%s:%u: want '%s%s'", file, line,
+				  at ? "optional " : "", d->usage);
 	memset(x, 0, sizeof(*x));
 	x->kind = d->kind;
 	x->file = file;
 	x->line = line;
+	x->optional = at;
 	if (x->kind != SP_ANNOT_CALLS && x->kind != SP_ANNOT_IGNORE &&
-	    parse_value(file, line, x, w->w[2], err))
+	    parse_value(file, line, x, nargs > 1 ? w->w[at + 2] : NULL, err))
 		return -1;
-	x->func = w->w[1];
-	w->w[1] = NULL;
+	x->func = w->w[at + 1];
+	w->w[at + 1] = NULL;
 	if (x->kind == SP_ANNOT_CALLS || x->kind == SP_ANNOT_IGNORE) {
 		x->nnames = nargs - 1;
 		x->names = sp_xmalloc(x->nnames * sizeof(*x->names));
 		for (i = 0; i < x->nnames; i++) {
-			x->names[i] = w->w[2 + i];
-			w->w[2 + i] = NULL;
+			x->names[i] = w->w[at + 2 + i];
+			w->w[at + 2 + i] = NULL;
 		}
 	}
 	return 0;

@@ -61,6 +61,8 @@ enum sp_cause {
 	/* neither unbounded nor partial, but said: the total rests on them */
 	SP_CAUSE_ASSUMED,	/* indirect targets assumed (address taken) */
 	SP_CAUSE_DEPTH,		/* recursion bounded by an annotated depth */
+	SP_CAUSE_NEST,		/* a cycle through a once/nest function, bounded by
+				 * the activations of it that one stack can hold */
 	SP_CAUSE__COUNT
 };
 
@@ -76,6 +78,10 @@ struct sp_result {
 	bool overflow;		/* total saturated at UINT64_MAX */
 	bool assumed;		/* an ASSUMED cause reachable: bounded by assumption */
 	uint32_t scc;		/* strongly connected component id */
+	uint32_t seg;		/* a once/nest function: its worst path below
+				 * it in graph->segs (SP_NONE: none) */
+	uint32_t cycle;		/* a once/nest function: its shortest cycle, a
+				 * segment ending in itself (SP_NONE: none) */
 	/* One reachable function that exhibits each cause (SP_NONE if none):
 	 * the nearest one found, so the report can name it. */
 	uint32_t witness[SP_CAUSE__COUNT];
@@ -104,6 +110,8 @@ struct sp_func {
 	uint32_t rec_depth;	/* --annotate 'recursion': most activations of
 				 * each function of its cycle, 0 when none */
 	uint64_t budget;	/* --annotate 'entry' budget, when SP_F_BUDGET */
+	uint32_t nest;		/* --annotate once/nest: most activations of it on
+				 * one stack at once (once: 1), 0 when not said */
 	uint32_t edge_first;	/* into graph->edges, valid after finalize */
 	uint32_t edge_count;
 	struct sp_result res;
@@ -173,6 +181,24 @@ struct sp_icall {
 	const char *proto;	/* interned, as sp_func.proto */
 };
 
+/*
+ * The worst path below a once/nest function is not its callees' own:
+ * below it, a call back into it (or into another such function past
+ * its count) does not happen, so analysis/nest.c keeps each such path
+ * as a segment: the steps after the function, then maybe the segment
+ * of the once/nest function it ends in.
+ */
+struct sp_path_step {
+	uint32_t func;
+	uint8_t kind;		/* enum sp_edge_kind of the edge that reaches it */
+	uint8_t flags;		/* SP_EDGE_F_* of that edge */
+};
+
+struct sp_path_seg {
+	uint32_t first, n;	/* graph->steps[first .. first + n) */
+	uint32_t cont;		/* the segment that goes on, SP_NONE at the end */
+};
+
 struct sp_graph {
 	struct sp_arena arena;	/* nodes' strings and small data */
 	struct sp_strtab strs;	/* interned names and paths */
@@ -189,6 +215,10 @@ struct sp_graph {
 	uint32_t nvlas, vlas_cap;
 	struct sp_icall *icalls;	/* --indirect=address-taken: typed sites */
 	uint32_t nicalls, icalls_cap;
+	struct sp_path_seg *segs;	/* filled by sp_analyze() (once/nest) */
+	uint32_t nsegs, segs_cap;
+	struct sp_path_step *steps;
+	uint32_t nsteps, steps_cap;
 
 	/* .su statistics, filled by su_match() */
 	uint32_t su_rows;	/* rows read */

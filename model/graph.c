@@ -20,6 +20,8 @@ void sp_graph_release(struct sp_graph *g)
 	free(g->cus);
 	free(g->vlas);
 	free(g->icalls);
+	free(g->segs);
+	free(g->steps);
 	sp_arena_release(&g->arena);
 	sp_strtab_release(&g->strs);
 	memset(g, 0, sizeof(*g));
@@ -42,6 +44,8 @@ uint32_t sp_graph_add_func(struct sp_graph *g)
 	f->cu = SP_NONE;
 	f->res.next = SP_NONE;
 	f->res.scc = SP_NONE;
+	f->res.seg = SP_NONE;
+	f->res.cycle = SP_NONE;
 	for (c = 0; c < SP_CAUSE__COUNT; c++)
 		f->res.witness[c] = SP_NONE;
 	return g->nfuncs++;

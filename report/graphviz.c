@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "common/atomic.h"
 #include "common/strbuf.h"
 #include "common/xalloc.h"
@@ -113,22 +114,31 @@ static void gv_pick_roots(struct gv_view *v)
 		v->mark[v->roots[i]] |= GV_ROOT;
 }
 
-/* Steps id along root's worst path: at most nfuncs steps, as it may cycle. */
-#define gv_for_each_path_step(g, root, id, steps) \
-	for ((id) = (root), (steps) = 0; \
-	     gv_valid((g), (g)->funcs[(id)].res.next) && (steps) < (g)->nfuncs; \
-	     (id) = (g)->funcs[(id)].res.next, (steps)++)
+/* root's worst path (below a once/nest function a function may come
+ * back): ids, and the kind of the call that reaches each. */
+static size_t gv_path(const struct sp_graph *g, uint32_t root, uint32_t **ids,
+		      uint8_t **kinds)
+{
+	size_t n = sp_worst_path(g, root, NULL, NULL, SIZE_MAX);
+
+	*ids = sp_xmalloc((n ? n : 1) * sizeof(**ids));
+	*kinds = sp_xmalloc((n ? n : 1) * sizeof(**kinds));
+	return sp_worst_path(g, root, *ids, *kinds, n);
+}
 
 static void gv_mark_paths(struct gv_view *v)
 {
-	const struct sp_graph *g = v->g;
-	uint32_t id, steps;
-	size_t r;
+	uint32_t *ids;
+	uint8_t *kinds;
+	size_t r, i, n;
 
 	for (r = 0; r < v->nroots; r++) {
-		gv_for_each_path_step(g, v->roots[r], id, steps)
-			v->mark[g->funcs[id].res.next] |= GV_PATH;
+		n = gv_path(v->g, v->roots[r], &ids, &kinds);
+		for (i = 0; i < n; i++)
+			v->mark[ids[i]] |= GV_PATH;
 		v->mark[v->roots[r]] |= GV_PATH;
+		free(ids);
+		free(kinds);
 	}
 }
 
@@ -410,42 +420,43 @@ static void gv_add_indirect(struct gv_view *v)
 	}
 }
 
-static Agedge_t *gv_path_edge(struct gv_view *v, uint32_t from)
+static Agedge_t *gv_path_edge(struct gv_view *v, uint32_t from, uint32_t to, uint8_t kind)
 {
 	const struct sp_graph *g = v->g;
-	const struct sp_func *f = &g->funcs[from];
 	const struct sp_edge *e;
 
-	sp_func_for_each_edge(g, f, e)
-		if (e->to == f->res.next && e->kind == f->res.next_kind)
+	sp_func_for_each_edge(g, &g->funcs[from], e)
+		if (e->to == to && e->kind == kind)
 			return v->edges[e - g->edges];
 	/* a result that names no edge of the graph: still draw the path */
-	return agedge(v->ag, v->nodes[from], v->nodes[f->res.next], NULL, 1);
+	return agedge(v->ag, v->nodes[from], v->nodes[to], NULL, 1);
 }
 
 static void gv_mark_path_edges(struct gv_view *v, uint32_t root)
 {
 	const struct sp_graph *g = v->g;
-	uint32_t id, steps;
+	uint32_t *ids;
+	uint8_t *kinds;
+	size_t n = gv_path(g, root, &ids, &kinds), i;
 
-	gv_for_each_path_step(g, root, id, steps) {
-		const struct sp_func *f = &g->funcs[id];
-		const struct sp_func *callee = &g->funcs[f->res.next];
+	for (i = 1; i < n; i++) {
 		struct sp_strbuf label = { 0 };
 		Agedge_t *e;
 
-		if (!v->nodes[id] || !v->nodes[f->res.next])
+		if (!v->nodes[ids[i - 1]] || !v->nodes[ids[i]])
 			break;
-		e = gv_path_edge(v, id);
+		e = gv_path_edge(v, ids[i - 1], ids[i], kinds[i]);
 		if (!e)
 			break;
-		gv_add_total(&label, callee);
+		gv_add_total(&label, &g->funcs[ids[i]]);
 		agsafeset(e, "color", "red", "");
 		agsafeset(e, "fontcolor", "red", "");
 		agsafeset(e, "penwidth", "3", "");
 		agsafeset(e, "label", label.buf, "");
 		free(label.buf);
 	}
+	free(ids);
+	free(kinds);
 }
 
 static void gv_graph_label(struct sp_strbuf *b, const struct gv_view *v)

@@ -60,17 +60,18 @@ static void add_paths(const struct sp_graph *g, uint32_t id, json_object *o)
 	size_t n = sp_worst_path(g, id, NULL, NULL, SIZE_MAX), i;
 	uint32_t *ids = sp_xmalloc(n * sizeof(*ids));
 	uint8_t *kinds = sp_xmalloc(n * sizeof(*kinds));
+	uint8_t *flags = sp_xmalloc(n * sizeof(*flags));
 	json_object *path = json_object_new_array_ext((int)n);
 	json_object *detail = json_object_new_array_ext((int)n);
 	uint64_t red_zone = 0;
 
-	n = sp_worst_path(g, id, ids, kinds, n);
+	n = sp_worst_path_flags(g, id, ids, kinds, flags, n);
 	for (i = 0; i < n; i++) {
 		const struct sp_func *f = &g->funcs[ids[i]];
 
 		json_object_array_add(path, json_str(sp_func_label(f)));
 		json_object_array_add(detail, path_frame(f, kinds[i] == SP_EDGE_TAIL,
-				i ? g->funcs[ids[i - 1]].res.next_flags : 0));
+							 flags[i]));
 		red_zone += f->red_zone;
 	}
 	json_object_object_add(o, "path", path);
@@ -78,6 +79,7 @@ static void add_paths(const struct sp_graph *g, uint32_t id, json_object *o)
 	json_object_object_add(o, "path_red_zone", json_object_new_uint64(red_zone));
 	free(ids);
 	free(kinds);
+	free(flags);
 }
 
 /* Every edge out of the function, one per callee and kind (the graph

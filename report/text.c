@@ -225,6 +225,7 @@ static void marks_cell(const struct sp_func *f, uint8_t kind, uint8_t flags,
 struct path {
 	uint32_t *ids;
 	uint8_t *kinds;
+	uint8_t *flags;		/* SP_EDGE_F_* of the call that reaches each */
 	uint64_t *cum;		/* stack in use while each frame runs */
 	size_t n;
 };
@@ -236,8 +237,9 @@ static void path_load(const struct sp_graph *g, uint32_t id, struct path *p)
 
 	p->ids = sp_xmalloc(n * sizeof(*p->ids));
 	p->kinds = sp_xmalloc(n * sizeof(*p->kinds));
+	p->flags = sp_xmalloc(n * sizeof(*p->flags));
 	p->cum = sp_xmalloc(n * sizeof(*p->cum));
-	p->n = sp_worst_path(g, id, p->ids, p->kinds, n);
+	p->n = sp_worst_path_flags(g, id, p->ids, p->kinds, p->flags, n);
 	for (i = 0; i < p->n; i++) {
 		const struct sp_func *f = &g->funcs[p->ids[i]];
 		uint64_t self = sp_frame_bytes(f);
@@ -258,6 +260,7 @@ static void path_release(struct path *p)
 {
 	free(p->ids);
 	free(p->kinds);
+	free(p->flags);
 	free(p->cum);
 }
 
@@ -311,8 +314,7 @@ static void print_path(const struct sp_graph *g, uint32_t id, unsigned rank, FIL
 
 		sp_cell_self(f, scell, sizeof(scell));
 		sp_cell_location(f, loc, sizeof(loc));
-		marks_cell(f, p.kinds[i], i ? g->funcs[p.ids[i - 1]].res.next_flags : 0,
-			   marks, sizeof(marks));
+		marks_cell(f, p.kinds[i], p.flags[i], marks, sizeof(marks));
 		/* pad the location only when marks follow: no trailing blanks */
 		fprintf(out, "    %*s  %*" PRIu64 "  %-*s  %-*s%s\n", wself, scell, wcum,
 			p.cum[i], wname, sp_func_label(f), marks[0] ? wloc : 0, loc, marks);

@@ -115,7 +115,11 @@ static const char usage_text[] =
 "      --annotate FILE  what the binary cannot tell (repeatable), one per line:\n"
 "                       frame FUNC BYTES, calls FUNC TARGET..., recursion FUNC\n"
 "                       DEPTH, entry FUNC BYTES (its own budget), ignore FUNC\n"
-"                       CALLEE; '#' comments\n"
+"                       CALLEE, once FUNC, nest FUNC DEPTH; '#' comments\n"
+"      --annotate NAME  a NAME without '/' that is not a file: the file\n"
+"                       shipped as PREFIX/share/stackprof/NAME.ann (the source\n"
+"                       tree's annotations/ when run from the build tree);\n"
+"                       linux: the Linux kernel's bounded cycles (Linux 6.1)\n"
 "      --indirect=MODE  none (default: an indirect call is unbounded) or\n"
 "                       address-taken: it may call any function whose address\n"
 "                       the image takes; totals are then flagged assumed\n"
@@ -731,7 +735,7 @@ static int run(const struct options *o, struct sp_graph *g, struct sp_err *err)
 
 	sp_annots_init(&annots);
 	for (i = 0; i < o->nannotate; i++)
-		if (sp_annot_load(&annots, o->annotate[i], err))
+		if (sp_annot_load_named(&annots, o->annotate[i], NULL, err))
 			goto out;
 	if (load(g, o, &annots, err) || resolve_entries(g, o, &entries, &nentries, err))
 		goto out;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/analysis.h"
 #include "annotate/annotate.h"
@@ -31,13 +32,16 @@ static void test_parse_good(void **state)
 		"calls\tdispatch op_a  op_b # the ops table\n"
 		"recursion walk 12\r\n"
 		"entry irq_handler 2K\n"
-		"ignore main panic";	/* no final newline */
+		"ignore main panic\n"
+		"once __schedule\n"
+		"optional nest vprintk_store 5\n"
+		"optional ignore a b";	/* no final newline */
 	struct sp_annots a;
 	struct sp_err err = { { 0 } };
 
 	(void)state;
 	assert_int_equal(parse(&a, text, &err), 0);
-	assert_int_equal(a.n, 5);
+	assert_int_equal(a.n, 8);
 	assert_int_equal(a.v[0].kind, SP_ANNOT_FRAME);
 	assert_int_equal(a.v[0].line, 3);
 	assert_string_equal(a.v[0].func, "asm_entry");
@@ -55,6 +59,19 @@ static void test_parse_good(void **state)
 	assert_int_equal(a.v[4].line, 7);
 	assert_string_equal(a.v[4].names[0], "panic");
 	assert_string_equal(a.v[4].file, "a.ann");
+	assert_false(a.v[4].optional);
+	assert_int_equal(a.v[5].kind, SP_ANNOT_NEST);
+	assert_string_equal(a.v[5].func, "__schedule");
+	assert_int_equal(a.v[5].value, 1);
+	assert_false(a.v[5].optional);
+	assert_int_equal(a.v[6].kind, SP_ANNOT_NEST);
+	assert_string_equal(a.v[6].func, "vprintk_store");
+	assert_int_equal(a.v[6].value, 5);
+	assert_true(a.v[6].optional);
+	assert_int_equal(a.v[7].kind, SP_ANNOT_IGNORE);
+	assert_string_equal(a.v[7].func, "a");
+	assert_string_equal(a.v[7].names[0], "b");
+	assert_true(a.v[7].optional);
 	sp_annots_release(&a);
 }
 
@@ -75,6 +92,17 @@ static void test_parse_errors(void **state)
 		{ "recursion f x\n", "a.ann:1: invalid recursion depth 'x'" },
 		{ "ignore f\n", "a.ann:1: want 'ignore FUNC CALLEE'" },
 		{ "frame f 8\nframe g\0 8\n", "a.ann:2: NUL byte" },
+		{ "once\n", "a.ann:1: want 'once FUNC'" },
+		{ "once f 2\n", "a.ann:1: want 'once FUNC'" },
+		{ "nest f\n", "a.ann:1: want 'nest FUNC DEPTH'" },
+		{ "nest f 0\n", "a.ann:1: invalid nest depth '0' (1 to 4096)" },
+		{ "nest f 4097\n", "a.ann:1: invalid nest depth '4097'" },
+		{ "nest f two\n", "a.ann:1: invalid nest depth 'two'" },
+		{ "optional\n", "a.ann:1: want 'optional DIRECTIVE ...'" },
+		{ "optional once\n", "a.ann:1: want 'optional once FUNC'" },
+		{ "optional optional once f\n", "a.ann:1: unknown directive 'optional'" },
+		{ "onse f\n", "a.ann:1: unknown directive 'onse' (frame, calls, recursion, "
+		  "entry, ignore, once or nest)" },
 	};
 	size_t i;
 
@@ -154,6 +182,8 @@ static void test_apply_unknown_names(void **state)
 		{ "\nignore main nosuch\n", "a.ann:2: unknown function 'nosuch'" },
 		{ "entry x.c:main 8\n", "a.ann:1: unknown function 'x.c:main'" },
 		{ "ignore f main\n", "a.ann:1: no call from 'f' to 'main'" },
+		{ "once nosuch\n", "a.ann:1: unknown function 'nosuch'" },
+		{ "optional once main\nnest nosuch 2\n", "a.ann:2: unknown function 'nosuch'" },
 	};
 	size_t i;
 
@@ -286,6 +316,139 @@ static void test_recursion_without_depth(void **state)
 	sp_graph_release(&g);
 }
 
+/*
+ * optional: a line naming a function the image lacks (kernels differ by
+ * configuration), or an ignore without such a call, is skipped whole;
+ * the lines that match still apply.
+ */
+static void test_optional_lines(void **state)
+{
+	struct sp_graph g;
+	struct sp_err err = { { 0 } };
+	uint32_t m, f;
+
+	(void)state;
+	sp_graph_init(&g);
+	m = fs(&g, "main", 16);
+	f = fs(&g, "f", 32);
+	call(&g, m, f);
+	call(&g, f, f);
+	assert_int_equal(annotate(&g, "optional once nosuch\n"
+				  "optional calls main f nosuch\n"
+				  "optional ignore f main\n"
+				  "optional frame nosuch 8\n"
+				  "optional nest f 4\n", &err), 0);
+	assert_int_equal(g.funcs[f].nest, 4);
+	assert_int_equal(g.funcs[m].n_indirect, 0);
+	assert_false(g.funcs[m].flags & SP_F_INDIRECT_ANNOTATED);
+	assert_int_equal(g.funcs[f].res.total, 4 * 32);
+	assert_int_equal(g.funcs[m].res.total, 16 + 4 * 32);
+	assert_true(g.funcs[m].res.bounded);
+	sp_graph_release(&g);
+}
+
+/*
+ * once and nest through the file: a panic-like function that a
+ * canary-failure path calls, and a printk whose body nests 2 deep.
+ * main -> work -> scf -> panic -> printk -> store -> printk ...;
+ * store -> scf.  The largest count given wins.
+ */
+static void test_once_and_nest(void **state)
+{
+	struct sp_graph g;
+	struct sp_err err = { { 0 } };
+	struct reasons r = { .n = 0 };
+	uint32_t m, w, scf, pn, pk, st;
+
+	(void)state;
+	sp_graph_init(&g);
+	m = fs(&g, "main", 16);
+	w = fs(&g, "work", 64);
+	scf = fs(&g, "scf", 8);
+	pn = fs(&g, "panic", 200);
+	pk = fs(&g, "printk", 40);
+	st = fs(&g, "store", 100);
+	call(&g, m, w);
+	call(&g, w, scf);
+	call(&g, scf, pn);
+	call(&g, pn, pk);
+	call(&g, pk, st);
+	call(&g, st, pk);
+	call(&g, st, scf);
+	assert_int_equal(annotate(&g, "once scf\nnest store 1\nnest store 2\n", &err), 0);
+	assert_int_equal(g.funcs[st].nest, 2);
+	/* below scf, store is entered afresh: 2 deep, printk after each */
+	assert_int_equal(g.funcs[scf].res.total, 8 + 200 + 2 * (40 + 100) + 40);
+	/* from store: store printk store, then scf panic printk (store's
+	 * third entry is cut) */
+	assert_int_equal(g.funcs[st].res.total, 100 + 40 + 100 + 8 + 200 + 40);
+	assert_int_equal(g.funcs[m].res.total, 16 + 64 + 528);
+	assert_true(g.funcs[m].res.bounded);
+	assert_false(g.funcs[pk].flags & SP_F_RECURSIVE);
+	sp_reasons(&g, m, collect_reason, &r);
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.text[0], "recursion scf -> panic -> printk -> store -> scf "
+			    "bounded by annotation: scf at most once on a stack");
+	sp_graph_release(&g);
+}
+
+/*
+ * --annotate NAME: a bare name that is not a file is the shipped NAME.ann,
+ * beside an installed binary (BINDIR/../share/stackprof), or in the
+ * source tree's annotations/ for a binary inside the tree it was built
+ * from (this test's own binary).
+ */
+static void test_shipped_files(void **state)
+{
+	char dir[] = "/tmp/stackprof-find.XXXXXX", path[256], *found;
+	struct sp_annots a;
+	struct sp_err err = { { 0 } };
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/bin", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/share", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/share/stackprof", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/share/stackprof/tiny.ann", dir);
+	assert_non_null(fp = fopen(path, "w"));
+	fputs("once f\nnest g 2\n", fp);
+	fclose(fp);
+	snprintf(path, sizeof(path), "%s/bin/stackprof", dir);
+	assert_non_null(fp = fopen(path, "w"));
+	fclose(fp);
+
+	sp_annots_init(&a);
+	assert_int_equal(sp_annot_load_named(&a, "tiny", path, &err), 0);
+	assert_int_equal(a.n, 2);
+	assert_int_equal(a.v[1].value, 2);
+	assert_non_null(strstr(a.v[0].file, "/bin/../share/stackprof/tiny.ann"));
+	assert_int_equal(sp_annot_load_named(&a, "absent", path, &err), -1);
+	assert_non_null(strstr(err.msg, "no annotation file 'absent': not a file, and no '"));
+	assert_non_null(strstr(err.msg, "/bin/../share/stackprof/absent.ann'"));
+	/* a path is a path, never a shipped name */
+	assert_int_equal(sp_annot_load_named(&a, "./tiny", path, &err), -1);
+	assert_non_null(strstr(err.msg, "unable to open './tiny'"));
+	sp_annots_release(&a);
+
+	/* this binary lies in the source tree: its annotations/ */
+	found = sp_annot_shipped_path("linux", NULL);
+	assert_non_null(found);
+	assert_non_null(strstr(found, "/annotations/linux.ann"));
+	assert_null(strstr(found, "share/stackprof"));
+	free(found);
+	sp_annots_init(&a);
+	assert_int_equal(sp_annot_load_named(&a, "linux", NULL, &err), 0);
+	assert_true(a.n > 0);
+	sp_annots_release(&a);
+
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
 /* --indirect=address-taken: edges to every taken function, flagged
  * assumed; a 'calls' annotation replaces them. */
 static void test_address_taken(void **state)
@@ -400,6 +563,9 @@ int main(void)
 		cmocka_unit_test(test_apply_frame_calls_ignore_entry),
 		cmocka_unit_test(test_recursion_depth),
 		cmocka_unit_test(test_recursion_without_depth),
+		cmocka_unit_test(test_optional_lines),
+		cmocka_unit_test(test_once_and_nest),
+		cmocka_unit_test(test_shipped_files),
 		cmocka_unit_test(test_address_taken),
 		cmocka_unit_test(test_address_taken_by_prototype),
 	};

@@ -655,6 +655,265 @@ static uint32_t fn_at(struct sp_graph *g, const char *name, const char *file)
 	return id;
 }
 
+/*
+ * once: the stack protector's failure path.  scf -> panic -> printk ->
+ * scf again cannot happen below scf; every path that enters scf once
+ * still counts, and printk -> scf -> panic -> printk is one of them.
+ */
+static void test_once_cuts_only_below(void **state)
+{
+	struct sp_graph g;
+	struct reasons r;
+	uint32_t scf, panic, printk, foo, bar;
+
+	(void)state;
+	sp_graph_init(&g);
+	scf = fs(&g, "scf", 8);
+	panic = fs(&g, "panic", 100);
+	printk = fs(&g, "printk", 50);
+	foo = fs(&g, "foo", 16);
+	bar = fs(&g, "bar", 32);
+	call(&g, scf, panic);
+	call(&g, panic, printk);
+	call(&g, printk, scf);
+	call(&g, foo, scf);
+	call(&g, bar, printk);
+	solve(&g);
+	/* without the annotation all of it is unbounded */
+	assert_false(res(&g, foo)->bounded);
+	assert_true(g.funcs[printk].flags & SP_F_RECURSIVE);
+
+	g.funcs[scf].nest = 1;
+	solve(&g);
+	assert_int_equal(res(&g, scf)->total, 8 + 100 + 50);
+	assert_string_equal(path_str(&g, scf), "scf panic printk");
+	/* entered at printk: printk, scf, panic, then printk once more */
+	assert_int_equal(res(&g, printk)->total, 50 + 158);
+	assert_string_equal(path_str(&g, printk), "printk scf panic printk");
+	assert_int_equal(res(&g, panic)->total, 100 + 50 + 158);
+	assert_string_equal(path_str(&g, panic), "panic printk scf panic printk");
+	assert_int_equal(res(&g, foo)->total, 16 + 158);
+	assert_int_equal(res(&g, bar)->total, 32 + 208);
+	assert_string_equal(path_str(&g, bar), "bar printk scf panic printk");
+	assert_true(res(&g, bar)->bounded);
+	assert_false(g.funcs[printk].flags & SP_F_RECURSIVE);
+	assert_false(g.funcs[scf].flags & SP_F_RECURSIVE);
+	assert_int_equal(res(&g, bar)->witness[SP_CAUSE_NEST], scf);
+	assert_int_equal(res(&g, bar)->witness[SP_CAUSE_RECURSION], SP_NONE);
+	assert_int_equal(reasons_of(&g, bar, &r), 1);
+	assert_string_equal(r.text[0], "recursion scf -> panic -> printk -> scf bounded "
+			    "by annotation: scf at most once on a stack");
+	sp_graph_release(&g);
+}
+
+/* nest: at most 3 activations of f, however they are reached. */
+static void test_nest_depth(void **state)
+{
+	struct sp_graph g;
+	struct reasons r;
+	uint32_t f, gg, main_;
+
+	(void)state;
+	sp_graph_init(&g);
+	f = fs(&g, "f", 10);
+	gg = fs(&g, "g", 20);
+	main_ = fs(&g, "main", 1);
+	call(&g, f, gg);
+	call(&g, gg, f);
+	call(&g, main_, gg);
+	g.funcs[f].nest = 3;
+	solve(&g);
+	assert_int_equal(res(&g, f)->total, 3 * (10 + 20));
+	assert_string_equal(path_str(&g, f), "f g f g f g");
+	assert_true(res(&g, f)->bounded);
+	/* g is not limited: it comes once more than f */
+	assert_int_equal(res(&g, gg)->total, 20 + 90);
+	assert_string_equal(path_str(&g, main_), "main g f g f g f g");
+	assert_int_equal(res(&g, main_)->total, 1 + 110);
+	assert_int_equal(reasons_of(&g, main_, &r), 1);
+	assert_string_equal(r.text[0], "recursion f -> g -> f bounded by annotation: "
+			    "f at most 3 deep");
+	sp_graph_release(&g);
+}
+
+/* A cycle that does not pass the once function stays unbounded. */
+static void test_once_keeps_other_cycles(void **state)
+{
+	struct sp_graph g;
+	struct reasons r;
+	uint32_t a, b, c;
+
+	(void)state;
+	sp_graph_init(&g);
+	a = fs(&g, "a", 1);
+	b = fs(&g, "b", 2);
+	c = fs(&g, "c", 4);
+	call(&g, a, b);
+	call(&g, b, c);
+	call(&g, c, b);
+	g.funcs[a].nest = 1;
+	solve(&g);
+	assert_false(res(&g, a)->bounded);
+	assert_int_equal(res(&g, a)->total, 7);
+	assert_int_equal(res(&g, a)->witness[SP_CAUSE_NEST], SP_NONE);
+	assert_true(g.funcs[b].flags & SP_F_RECURSIVE);
+	assert_false(g.funcs[a].flags & SP_F_RECURSIVE);
+	assert_int_equal(reasons_of(&g, a, &r), 1);
+	assert_string_equal(r.text[0], "recursion b -> c -> b");
+	sp_graph_release(&g);
+}
+
+/*
+ * Two once functions that reach each other: below a, b is entered with a
+ * on the stack, so neither comes back; c, not limited, may come twice.
+ */
+static void test_once_pair(void **state)
+{
+	struct sp_graph g;
+	uint32_t a, b, c;
+
+	(void)state;
+	sp_graph_init(&g);
+	a = fs(&g, "a", 1);
+	b = fs(&g, "b", 2);
+	c = fs(&g, "c", 4);
+	call(&g, a, b);
+	call(&g, b, a);
+	call(&g, a, c);
+	call(&g, c, b);
+	g.funcs[a].nest = 1;
+	g.funcs[b].nest = 1;
+	solve(&g);
+	assert_int_equal(res(&g, a)->total, 1 + 4 + 2);
+	assert_string_equal(path_str(&g, a), "a c b");
+	assert_int_equal(res(&g, b)->total, 2 + 1 + 4);
+	assert_string_equal(path_str(&g, b), "b a c");
+	assert_int_equal(res(&g, c)->total, 4 + 2 + 1 + 4);
+	assert_string_equal(path_str(&g, c), "c b a c");
+	assert_true(res(&g, c)->bounded);
+	assert_int_equal(res(&g, c)->witness[SP_CAUSE_NEST], b);
+	sp_graph_release(&g);
+}
+
+/* A tail call inside a once function's region keeps its meaning, and
+ * the path says which calls were tail calls. */
+static void test_once_tail(void **state)
+{
+	struct sp_graph g;
+	uint32_t ids[8];
+	uint8_t kinds[8], flags[8];
+	uint32_t f, t, h;
+
+	(void)state;
+	sp_graph_init(&g);
+	f = fs(&g, "f", 10);
+	t = fs(&g, "t", 100);
+	h = fs(&g, "h", 5);
+	tail(&g, f, t);
+	call(&g, t, h);
+	call(&g, h, f);
+	g.funcs[f].nest = 1;
+	solve(&g);
+	/* t replaces f's frame: 100 + 5, f's call back is cut */
+	assert_int_equal(res(&g, f)->total, 105);
+	assert_int_equal(sp_worst_path_flags(&g, f, ids, kinds, flags, 8), 3);
+	assert_int_equal(kinds[1], SP_EDGE_TAIL);
+	assert_int_equal(kinds[2], SP_EDGE_CALL);
+	assert_int_equal(flags[1], 0);
+	/* h -> f -> t -> h */
+	assert_int_equal(res(&g, h)->total, 5 + 105);
+	assert_string_equal(path_str(&g, h), "h f t h");
+	sp_graph_release(&g);
+}
+
+/*
+ * Below a once function, another one whose total stays unbounded ends
+ * the path (its frame counts, not its lower bound): lower bounds do not
+ * chain context after context.
+ */
+static void test_once_unbounded_leaf(void **state)
+{
+	struct sp_graph g;
+	uint32_t a, b, c, d;
+
+	(void)state;
+	sp_graph_init(&g);
+	a = fs(&g, "a", 1);
+	b = fs(&g, "b", 2);
+	c = fs(&g, "c", 4);
+	d = fs(&g, "d", 3);
+	call(&g, a, b);
+	call(&g, b, c);
+	call(&g, c, c);
+	call(&g, a, d);
+	g.funcs[a].nest = 1;
+	g.funcs[b].nest = 1;
+	solve(&g);
+	assert_false(res(&g, b)->bounded);
+	assert_int_equal(res(&g, b)->total, 2 + 4);
+	assert_string_equal(path_str(&g, b), "b c");
+	assert_false(res(&g, a)->bounded);
+	assert_int_equal(res(&g, a)->witness[SP_CAUSE_RECURSION], c);
+	assert_int_equal(res(&g, a)->total, 1 + 3);
+	assert_string_equal(path_str(&g, a), "a d");
+	sp_graph_release(&g);
+}
+
+/* Eight once functions that all call each other: the worst path from any
+ * of them holds each exactly once. */
+static void test_once_all_pairs(void **state)
+{
+	struct sp_graph g;
+	uint32_t f[8], i, j;
+	char name[8];
+
+	(void)state;
+	sp_graph_init(&g);
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "f%u", i);
+		f[i] = fs(&g, name, 1u << i);
+		g.funcs[f[i]].nest = 1;
+	}
+	for (i = 0; i < 8; i++)
+		for (j = 0; j < 8; j++)
+			if (i != j)
+				call(&g, f[i], f[j]);
+	solve(&g);
+	for (i = 0; i < 8; i++) {
+		assert_int_equal(res(&g, f[i])->total, 255);
+		assert_true(res(&g, f[i])->bounded);
+		assert_int_equal(sp_worst_path(&g, f[i], NULL, NULL, 64), 8);
+	}
+	sp_graph_release(&g);
+}
+
+/* once functions that all call each other make a context per subset:
+ * past the limit the analysis fails with a message instead of running on. */
+static void test_once_too_many_contexts(void **state)
+{
+	struct sp_graph g;
+	struct sp_err err = { { 0 } };
+	uint32_t f[20], i, j;
+	char name[8];
+
+	(void)state;
+	sp_graph_init(&g);
+	for (i = 0; i < 20; i++) {
+		snprintf(name, sizeof(name), "f%u", i);
+		f[i] = fs(&g, name, 8);
+		g.funcs[f[i]].nest = 1;
+	}
+	for (i = 0; i < 20; i++)
+		for (j = 0; j < 20; j++)
+			if (i != j)
+				call(&g, f[i], f[j]);
+	sp_graph_finalize(&g);
+	assert_int_equal(sp_analyze(&g, &err), -1);
+	assert_string_equal(err.msg, "once/nest: the 20 annotated functions reach each other "
+			    "in over 65536 combinations of counts; annotate fewer of them");
+	sp_graph_release(&g);
+}
+
 static void test_find_entries(void **state)
 {
 	struct sp_graph g;
@@ -738,6 +997,14 @@ int main(void)
 		cmocka_unit_test(test_overflow_in_cycle),
 		cmocka_unit_test(test_finalized_by_analysis),
 		cmocka_unit_test(test_reanalyze_is_idempotent),
+		cmocka_unit_test(test_once_cuts_only_below),
+		cmocka_unit_test(test_nest_depth),
+		cmocka_unit_test(test_once_keeps_other_cycles),
+		cmocka_unit_test(test_once_pair),
+		cmocka_unit_test(test_once_tail),
+		cmocka_unit_test(test_once_unbounded_leaf),
+		cmocka_unit_test(test_once_all_pairs),
+		cmocka_unit_test(test_once_too_many_contexts),
 		cmocka_unit_test(test_find_entries),
 	};
 

@@ -1,0 +1,31 @@
+/*
+ * internal.h - what the solver's files share, not for reports.
+ */
+#ifndef SP_ANALYSIS_INTERNAL_H
+#define SP_ANALYSIS_INTERNAL_H
+
+#include <stdint.h>
+
+#include "analysis/analysis.h"
+#include "stackprof.h"
+
+/* Clear f's result and the flags analysis sets (analysis/solve.c). */
+void sp_reset_result(struct sp_func *f);
+
+/*
+ * Solve every function of g whose result is not given: a function with
+ * nest set keeps the result it has and is a leaf; calls into a function
+ * whose cut[] is set (cut may be NULL) are skipped, and their callers
+ * show that function as their SP_CAUSE_NEST witness (analysis/solve.c).
+ */
+void sp_solve(struct sp_graph *g, const uint8_t *cut);
+
+/*
+ * The result of every once/nest function (sp_func.nest) and the path
+ * segments below them, before sp_solve() takes them as given
+ * (analysis/nest.c).  Fails only when the functions reach each other in
+ * too many ways.
+ */
+int sp_nest_solve(struct sp_graph *g, struct sp_err *err);
+
+#endif

@@ -1,0 +1,571 @@
+/*
+ * nest.c - once/nest functions: their totals when a call back into a
+ * function that is already on the stack as often as its annotation
+ * allows does not happen.
+ *
+ * A context is a once/nest function entered with the counts of the
+ * once/nest functions on the stack (itself included).  Its result is
+ * the solver's over the region below the function: the functions it
+ * reaches without passing another once/nest function, plus one leaf per
+ * once/nest function they call.  A leaf carries the result of its own
+ * context, its count one higher, or is cut when its count is reached.
+ * Every path that context allows is a path of that sub-graph, so its
+ * total is a sound bound; callers elsewhere see the function as a leaf
+ * with its first context's result.  Contexts are memoized by function
+ * and counts; each is solved once all its leaves are (an explicit stack,
+ * as counts can be deep).  A region is built once, for all contexts.
+ */
+#include "analysis/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/u64map.h"
+#include "common/xalloc.h"
+
+/* Contexts and sub-graph work before giving up: functions that reach
+ * each other make a context for each combination of counts. */
+#define MAX_CONTEXTS	(1u << 16)
+#define MAX_WORK	(1ull << 30)
+
+struct region {
+	struct sp_graph sub;	/* 0: the function, the body below it, then
+				 * the leaves from nbody on */
+	uint32_t nbody;
+	uint32_t *global;	/* sub id -> graph id */
+	uint8_t *cut;		/* per sub id, set for each context */
+	bool built;
+};
+
+struct ctx {
+	uint32_t fn;		/* index into nest.fids */
+	size_t key;		/* counts: pool[key ..) as (fn, count) pairs */
+	uint32_t keylen;
+	uint32_t chain;		/* next context with the same hash */
+	struct sp_result res;	/* in graph ids */
+};
+
+/* A context waiting for its leaves' contexts. */
+struct frame {
+	uint32_t fn, keylen;
+	size_t key;
+	uint32_t leaf;		/* the next leaf to resolve */
+	uint32_t *leaf_ctx;	/* per leaf: its context, SP_NONE when cut */
+};
+
+struct nest {
+	struct sp_graph *g;
+	uint32_t *fn_of;	/* graph id -> index into fids, SP_NONE */
+	uint32_t *fids;		/* the once/nest functions */
+	uint32_t nfn;
+	size_t fids_cap;
+	struct region *regions;
+	uint32_t *local;	/* graph id -> sub id while a region is built */
+	struct ctx *ctxs;
+	size_t nctx, ctx_cap;
+	uint32_t *pool;		/* context keys */
+	size_t npool, pool_cap;
+	uint32_t *scratch;	/* a key being looked up */
+	size_t scratch_cap;
+	struct sp_u64map memo;	/* key hash -> last context with it */
+	struct frame *stack;
+	size_t depth, stack_cap;
+	uint64_t work;
+	uint32_t *parent;	/* graph id -> BFS parent (the edge), SP_NONE */
+};
+
+static void nest_release(struct nest *n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n->nfn; i++) {
+		sp_graph_release(&n->regions[i].sub);
+		free(n->regions[i].global);
+		free(n->regions[i].cut);
+	}
+	for (i = 0; i < n->depth; i++)
+		free(n->stack[i].leaf_ctx);
+	free(n->regions);
+	free(n->fn_of);
+	free(n->fids);
+	free(n->local);
+	free(n->ctxs);
+	free(n->pool);
+	free(n->scratch);
+	free(n->stack);
+	free(n->parent);
+	sp_u64map_release(&n->memo);
+}
+
+/* The functions of a region as it is found: the body, then the leaves. */
+struct region_list {
+	uint32_t *body, *leaves;
+	size_t nbody, nleaves, body_cap, leaves_cap;
+};
+
+/* Place graph function id below the region's root: once/nest functions
+ * (the root too) are leaves, numbered apart from the body. */
+static void region_add(struct nest *n, struct region_list *l, uint32_t id)
+{
+	if (n->local[id] != SP_NONE)
+		return;
+	if (n->g->funcs[id].nest) {
+		SP_ALLOC_GROW(l->leaves, l->nleaves + 1, l->leaves_cap);
+		l->leaves[l->nleaves] = id;
+		n->local[id] = (uint32_t)l->nleaves++;
+		return;
+	}
+	SP_ALLOC_GROW(l->body, l->nbody + 1, l->body_cap);
+	l->body[l->nbody] = id;
+	n->local[id] = (uint32_t)l->nbody++;
+}
+
+static void copy_func(struct sp_graph *sub, const struct sp_func *f, bool root)
+{
+	uint32_t id = sp_graph_add_func(sub);
+
+	sub->funcs[id] = *f;
+	sub->funcs[id].edge_first = sub->funcs[id].edge_count = 0;
+	sp_reset_result(&sub->funcs[id]);
+	if (root)
+		sub->funcs[id].nest = 0;	/* solved here, not given */
+}
+
+/* The sub-graph of what l found: the body's functions and calls, then
+ * the leaves, each a copy of its once/nest function without calls. */
+static void region_fill(struct nest *n, struct region *r, const struct region_list *l,
+			size_t nedges)
+{
+	const struct sp_graph *g = n->g;
+	const struct sp_edge *e;
+	size_t q;
+
+	r->nbody = (uint32_t)l->nbody;
+	r->global = sp_xmalloc((l->nbody + l->nleaves) * sizeof(*r->global));
+	sp_graph_init(&r->sub);
+	sp_graph_reserve(&r->sub, l->nbody + l->nleaves, nedges);
+	for (q = 0; q < l->nbody; q++) {
+		r->global[q] = l->body[q];
+		copy_func(&r->sub, &g->funcs[l->body[q]], q == 0);
+	}
+	for (q = 0; q < l->nleaves; q++) {
+		r->global[l->nbody + q] = l->leaves[q];
+		copy_func(&r->sub, &g->funcs[l->leaves[q]], false);
+	}
+	for (q = 0; q < l->nbody; q++)
+		sp_func_for_each_edge(g, &g->funcs[l->body[q]], e) {
+			uint32_t to = n->local[e->to];
+
+			if (g->funcs[e->to].nest)
+				to += r->nbody;
+			sp_graph_add_edge(&r->sub, (uint32_t)q, to, (enum sp_edge_kind)e->kind,
+					  e->pc);
+			r->sub.edges[r->sub.nedges - 1].flags = e->flags;
+		}
+	sp_graph_finalize(&r->sub);
+	r->cut = sp_xcalloc(l->nbody + l->nleaves, 1);
+}
+
+/* Everything reachable from the root without passing a once/nest
+ * function; the root's slot is 0 in the body. */
+static void build_region(struct nest *n, uint32_t fn)
+{
+	const struct sp_graph *g = n->g;
+	struct region *r = &n->regions[fn];
+	struct region_list l = { 0 };
+	const struct sp_edge *e;
+	size_t nedges = 0, q;
+
+	SP_ALLOC_GROW(l.body, 1, l.body_cap);
+	l.body[l.nbody++] = n->fids[fn];
+	for (q = 0; q < l.nbody; q++)
+		sp_func_for_each_edge(g, &g->funcs[l.body[q]], e) {
+			region_add(n, &l, e->to);
+			nedges++;
+		}
+	region_fill(n, r, &l, nedges);
+	for (q = 0; q < l.nbody + l.nleaves; q++)
+		n->local[r->global[q]] = SP_NONE;
+	r->built = true;
+	free(l.body);
+	free(l.leaves);
+}
+
+/* How many times fn is on the stack in a key. */
+static uint32_t key_count(const uint32_t *key, uint32_t keylen, uint32_t fn)
+{
+	uint32_t i;
+
+	for (i = 0; i < keylen; i += 2)
+		if (key[i] == fn)
+			return key[i + 1];
+	return 0;
+}
+
+/* key with fn once more, in n->scratch, kept sorted by function. */
+static uint32_t key_plus(struct nest *n, const uint32_t *key, uint32_t keylen, uint32_t fn)
+{
+	uint32_t i, out = 0;
+	bool done = false;
+
+	SP_ALLOC_GROW(n->scratch, (size_t)keylen + 2, n->scratch_cap);
+	for (i = 0; i < keylen; i += 2) {
+		if (!done && key[i] >= fn) {
+			n->scratch[out++] = fn;
+			n->scratch[out++] = key[i] == fn ? key[i + 1] + 1 : 1;
+			done = true;
+			if (key[i] == fn)
+				continue;
+		}
+		n->scratch[out++] = key[i];
+		n->scratch[out++] = key[i + 1];
+	}
+	if (!done) {
+		n->scratch[out++] = fn;
+		n->scratch[out++] = 1;
+	}
+	return out;
+}
+
+static uint64_t key_hash(uint32_t fn, const uint32_t *key, uint32_t keylen)
+{
+	uint64_t h = 1469598103934665603ull ^ fn;
+	uint32_t i;
+
+	for (i = 0; i < keylen; i++) {
+		h ^= key[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static uint32_t lookup(const struct nest *n, uint32_t fn, const uint32_t *key,
+		       uint32_t keylen)
+{
+	uint32_t c = sp_u64map_get(&n->memo, key_hash(fn, key, keylen));
+
+	for (; c != SP_NONE; c = n->ctxs[c].chain)
+		if (n->ctxs[c].fn == fn && n->ctxs[c].keylen == keylen &&
+		    !memcmp(n->pool + n->ctxs[c].key, key, keylen * sizeof(*key)))
+			return c;
+	return SP_NONE;
+}
+
+/* Start solving fn's context for the key in n->scratch. */
+static void push_frame(struct nest *n, uint32_t fn, uint32_t keylen)
+{
+	struct frame *fr;
+
+	if (!n->regions[fn].built)
+		build_region(n, fn);
+	SP_ALLOC_GROW(n->pool, n->npool + keylen, n->pool_cap);
+	memcpy(n->pool + n->npool, n->scratch, keylen * sizeof(*n->pool));
+	SP_ALLOC_GROW(n->stack, n->depth + 1, n->stack_cap);
+	fr = &n->stack[n->depth++];
+	fr->fn = fn;
+	fr->key = n->npool;
+	fr->keylen = keylen;
+	fr->leaf = 0;
+	fr->leaf_ctx = sp_xmalloc(((size_t)n->regions[fn].sub.nfuncs - n->regions[fn].nbody + 1) *
+				  sizeof(*fr->leaf_ctx));
+	n->npool += keylen;
+}
+
+/* Graph ids inside a sub-graph: the sub's own, then the graph's shifted
+ * past them (a leaf's witnesses are graph ids). */
+static uint32_t to_sub(const struct region *r, uint32_t id)
+{
+	return id == SP_NONE ? SP_NONE : id + r->sub.nfuncs;
+}
+
+static uint32_t to_graph(const struct region *r, uint32_t id)
+{
+	if (id == SP_NONE)
+		return SP_NONE;
+	return id < r->sub.nfuncs ? r->global[id] : id - r->sub.nfuncs;
+}
+
+/* A leaf's context that stays unbounded: its path ends at the leaf. */
+static bool ends_path(const struct nest *n, uint32_t ctx)
+{
+	return !n->ctxs[ctx].res.bounded;
+}
+
+/*
+ * A leaf carries its context's result; a call into a function already on
+ * the stack is the annotation at work, so the leaf is its NEST witness.
+ * When that result is unbounded its total is only a lower bound, and
+ * chaining such bounds context after context makes paths of hundreds of
+ * frames that revisit the same functions (a kernel's panic path): the
+ * leaf counts its own frame instead, a shorter but still real path.
+ */
+static void set_leaf(struct nest *n, struct region *r, const struct frame *fr, uint32_t leaf)
+{
+	uint32_t id = r->nbody + leaf;
+	struct sp_result *res = &r->sub.funcs[id].res;
+	int c;
+
+	r->cut[id] = fr->leaf_ctx[leaf] == SP_NONE;
+	sp_reset_result(&r->sub.funcs[id]);
+	if (r->cut[id])
+		return;
+	*res = n->ctxs[fr->leaf_ctx[leaf]].res;
+	if (ends_path(n, fr->leaf_ctx[leaf])) {
+		res->total = sp_frame_bytes(&r->sub.funcs[id]);
+		res->overflow = false;
+	}
+	res->next = SP_NONE;
+	res->scc = SP_NONE;
+	res->seg = SP_NONE;
+	for (c = 0; c < SP_CAUSE__COUNT; c++)
+		res->witness[c] = to_sub(r, res->witness[c]);
+	if (key_count(n->pool + fr->key, fr->keylen, n->fn_of[r->global[id]]))
+		res->witness[SP_CAUSE_NEST] = id;
+}
+
+/* The root's worst path in the sub-graph as a segment of the graph. */
+static uint32_t record_path(struct nest *n, const struct region *r, const struct frame *fr)
+{
+	struct sp_graph *g = n->g;
+	const struct sp_result *at = &r->sub.funcs[0].res;
+	struct sp_path_seg *seg;
+	uint32_t id = at->next, steps = 0;
+
+	SP_ALLOC_GROW(g->segs, (size_t)g->nsegs + 1, g->segs_cap);
+	seg = &g->segs[g->nsegs];
+	seg->first = g->nsteps;
+	seg->n = 0;
+	seg->cont = SP_NONE;
+	/* next never repeats a function in a solved graph */
+	while (id != SP_NONE && steps++ < r->sub.nfuncs) {
+		struct sp_path_step *st;
+
+		SP_ALLOC_GROW(g->steps, (size_t)g->nsteps + 1, g->steps_cap);
+		st = &g->steps[g->nsteps++];
+		st->func = r->global[id];
+		st->kind = at->next_kind;
+		st->flags = at->next_flags;
+		seg->n++;
+		if (id >= r->nbody) {
+			if (!ends_path(n, fr->leaf_ctx[id - r->nbody]))
+				seg->cont = n->ctxs[fr->leaf_ctx[id - r->nbody]].res.seg;
+			break;
+		}
+		at = &r->sub.funcs[id].res;
+		id = at->next;
+	}
+	return g->nsegs++;
+}
+
+static int too_many(const struct nest *n, struct sp_err *err)
+{
+	return sp_err_set(err, "once/nest: the %u annotated functions reach each other "
+			  "in over %u combinations of counts; annotate fewer of them",
+			  n->nfn, MAX_CONTEXTS);
+}
+
+static int solve_frame(struct nest *n, const struct frame *fr, uint32_t *out,
+		       struct sp_err *err)
+{
+	struct region *r = &n->regions[fr->fn];
+	struct ctx *c;
+	uint32_t i;
+	int k;
+
+	n->work += (uint64_t)r->sub.nfuncs + r->sub.nedges;
+	if (n->nctx >= MAX_CONTEXTS || n->work > MAX_WORK)
+		return too_many(n, err);
+	for (i = 0; i < r->nbody; i++)
+		sp_reset_result(&r->sub.funcs[i]);
+	for (i = 0; i + r->nbody < r->sub.nfuncs; i++)
+		set_leaf(n, r, fr, i);
+	sp_solve(&r->sub, r->cut);
+	SP_ALLOC_GROW(n->ctxs, n->nctx + 1, n->ctx_cap);
+	c = &n->ctxs[n->nctx];
+	c->fn = fr->fn;
+	c->key = fr->key;
+	c->keylen = fr->keylen;
+	c->res = r->sub.funcs[0].res;
+	c->res.next = to_graph(r, c->res.next);
+	c->res.scc = SP_NONE;
+	for (k = 0; k < SP_CAUSE__COUNT; k++)
+		c->res.witness[k] = to_graph(r, c->res.witness[k]);
+	c->res.seg = record_path(n, r, fr);
+	c->chain = sp_u64map_swap(&n->memo, key_hash(c->fn, n->pool + c->key, c->keylen),
+				  (uint32_t)n->nctx);
+	*out = (uint32_t)n->nctx++;
+	return 0;
+}
+
+/* The context of the frame on top for its next leaf: known, cut, or a
+ * new frame to solve first. */
+static int next_leaf(struct nest *n, struct sp_err *err)
+{
+	struct frame *fr = &n->stack[n->depth - 1];
+	const struct region *r = &n->regions[fr->fn];
+	uint32_t to = n->fn_of[r->global[r->nbody + fr->leaf]], keylen, c;
+
+	if (key_count(n->pool + fr->key, fr->keylen, to) >= n->g->funcs[n->fids[to]].nest) {
+		fr->leaf_ctx[fr->leaf++] = SP_NONE;
+		return 0;
+	}
+	keylen = key_plus(n, n->pool + fr->key, fr->keylen, to);
+	c = lookup(n, to, n->scratch, keylen);
+	if (c != SP_NONE) {
+		fr->leaf_ctx[fr->leaf++] = c;
+		return 0;
+	}
+	if (n->nctx + n->depth >= MAX_CONTEXTS)
+		return too_many(n, err);
+	push_frame(n, to, keylen);
+	return 0;
+}
+
+/* The context of function fn entered with nothing else on the stack. */
+static int solve_first(struct nest *n, uint32_t fn, uint32_t *out, struct sp_err *err)
+{
+	uint32_t c = SP_NONE;
+
+	n->scratch[0] = fn;
+	n->scratch[1] = 1;
+	if ((*out = lookup(n, fn, n->scratch, 2)) != SP_NONE)
+		return 0;
+	push_frame(n, fn, 2);
+	while (n->depth) {
+		struct frame *fr = &n->stack[n->depth - 1];
+		const struct region *r = &n->regions[fr->fn];
+
+		if (fr->leaf + r->nbody < r->sub.nfuncs) {
+			if (next_leaf(n, err))
+				return -1;
+			continue;
+		}
+		if (solve_frame(n, fr, &c, err))
+			return -1;
+		free(fr->leaf_ctx);
+		n->depth--;
+		if (n->depth)
+			n->stack[n->depth - 1].leaf_ctx[n->stack[n->depth - 1].leaf++] = c;
+	}
+	*out = c;
+	return 0;
+}
+
+static void nest_init(struct nest *n, struct sp_graph *g)
+{
+	uint32_t i;
+
+	memset(n, 0, sizeof(*n));
+	n->g = g;
+	n->fn_of = sp_xmalloc(g->nfuncs * sizeof(*n->fn_of));
+	n->local = sp_xmalloc(g->nfuncs * sizeof(*n->local));
+	memset(n->fn_of, 0xff, g->nfuncs * sizeof(*n->fn_of));
+	memset(n->local, 0xff, g->nfuncs * sizeof(*n->local));
+	for (i = 0; i < g->nfuncs; i++)
+		if (g->funcs[i].nest) {
+			SP_ALLOC_GROW(n->fids, (size_t)n->nfn + 1, n->fids_cap);
+			n->fn_of[i] = n->nfn;
+			n->fids[n->nfn++] = i;
+		}
+	n->regions = sp_xcalloc(n->nfn, sizeof(*n->regions));
+	SP_ALLOC_GROW(n->scratch, 2, n->scratch_cap);
+	sp_u64map_init(&n->memo, 64);
+}
+
+static bool any_nest(const struct sp_graph *g)
+{
+	uint32_t i;
+
+	for (i = 0; i < g->nfuncs; i++)
+		if (g->funcs[i].nest)
+			return true;
+	return false;
+}
+
+static void add_step(struct sp_graph *g, struct sp_path_seg *seg, const struct sp_edge *e)
+{
+	struct sp_path_step *st;
+
+	SP_ALLOC_GROW(g->steps, (size_t)g->nsteps + 1, g->steps_cap);
+	st = &g->steps[g->nsteps++];
+	st->func = e->to;
+	st->kind = e->kind;
+	st->flags = e->flags;
+	seg->n++;
+}
+
+/*
+ * The shortest cycle through once/nest function fn, by BFS over the
+ * whole graph (its cycles pass other once/nest functions too), for the
+ * reasons: one search per function here instead of one per report row.
+ */
+static void record_cycle(struct nest *n, uint32_t fn)
+{
+	struct sp_graph *g = n->g;
+	uint32_t root = n->fids[fn], *queue, *chain, head = 0, tail = 0, nchain = 0;
+	uint32_t last = SP_NONE, i;
+	const struct sp_edge *e;
+	struct sp_path_seg *seg;
+
+	if (!n->parent) {
+		n->parent = sp_xmalloc(g->nfuncs * sizeof(*n->parent));
+		memset(n->parent, 0xff, g->nfuncs * sizeof(*n->parent));
+	}
+	queue = sp_xmalloc(g->nfuncs * sizeof(*queue));
+	queue[tail++] = root;
+	while (head < tail && last == SP_NONE) {
+		uint32_t x = queue[head++];
+
+		sp_func_for_each_edge(g, &g->funcs[x], e) {
+			if (e->to == root) {
+				last = (uint32_t)(e - g->edges);
+				break;
+			}
+			if (n->parent[e->to] != SP_NONE)
+				continue;
+			n->parent[e->to] = (uint32_t)(e - g->edges);
+			queue[tail++] = e->to;
+		}
+	}
+	/* the edges back from the one that closes the cycle */
+	chain = sp_xmalloc((tail + 1) * sizeof(*chain));
+	for (i = last; i != SP_NONE; i = n->parent[g->edges[i].from])
+		chain[nchain++] = i;
+	if (last != SP_NONE) {
+		SP_ALLOC_GROW(g->segs, (size_t)g->nsegs + 1, g->segs_cap);
+		seg = &g->segs[g->nsegs];
+		seg->first = g->nsteps;
+		seg->n = 0;
+		seg->cont = SP_NONE;
+		while (nchain--)
+			add_step(g, seg, &g->edges[chain[nchain]]);
+		g->funcs[root].res.cycle = g->nsegs++;
+	}
+	for (i = 1; i < tail; i++)
+		n->parent[queue[i]] = SP_NONE;
+	free(chain);
+	free(queue);
+}
+
+int sp_nest_solve(struct sp_graph *g, struct sp_err *err)
+{
+	struct nest n;
+	uint32_t i, c;
+	int ret = 0;
+
+	if (!any_nest(g))
+		return 0;
+	/* a sub-graph shifts graph ids past its own */
+	if (g->nfuncs >= UINT32_MAX / 2)
+		return sp_err_set(err, "once/nest: more than %u functions", UINT32_MAX / 2);
+	nest_init(&n, g);
+	for (i = 0; i < n.nfn && !ret; i++) {
+		ret = solve_first(&n, i, &c, err);
+		if (!ret)
+			g->funcs[n.fids[i]].res = n.ctxs[c].res;
+	}
+	for (i = 0; i < n.nfn && !ret; i++)
+		record_cycle(&n, i);
+	nest_release(&n);
+	return ret;
+}

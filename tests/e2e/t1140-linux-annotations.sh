@@ -1,0 +1,35 @@
+#!/bin/sh
+# The shipped annotations/linux.ann on Debian's 6.1 cloud kernel: every
+# line names a function of that image (a copy without 'optional' is
+# accepted), the annotated functions leave their cycles, their paths keep
+# the counts, and a cycle the file does not cut (printk through the
+# console) stays recursive.  Needs the unpacked debug kernel (another
+# one: STACKPROF_DEBIAN_VMLINUX=PATH); skips without it.
+. tests/e2e/lib.sh
+
+vmlinux=${STACKPROF_DEBIAN_VMLINUX:-/tmp/debian-kernel/root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64}
+[ -r "$vmlinux" ] || skip "no Debian debug kernel at $vmlinux"
+
+sed 's/^optional //' annotations/linux.ann >"$OUT/strict.ann"
+names=$(awk '$1 == "optional" { print $3 }' annotations/linux.ann)
+entries=
+for n in $names _printk; do
+	entries="$entries --entry $n"
+done
+run_sp --json --annotate "$OUT/strict.ann" $entries "$vmlinux"
+expect_rc 0 "every line applies to $vmlinux"
+cp "$OUT/stdout" "$OUT/k.json"
+j=$OUT/k.json
+list=$(echo $names | sed 's/\([^ ]*\)/"\1"/g; s/ /, /g')
+expect_eq "annotated functions are in no cycle" \
+	"$(jget $j "[n for n in [$list] if fn(n)['recursive']]")" '[]'
+expect_eq "__stack_chk_fail's cut cycle, said" \
+	"$(jget $j '[r for r in fn("__stack_chk_fail")["reasons"] if "bounded by annotation" in r]')" \
+	'["recursion __stack_chk_fail -> panic -> _printk -> __stack_chk_fail bounded by annotation: __stack_chk_fail at most once on a stack"]'
+# a path may hold each annotated function as often as its line allows
+expect_eq "paths keep the counts" \
+	"$(jget $j '[f["name"] for f in j["functions"] for n, k in [("__stack_chk_fail", 1), ("__schedule", 1), ("vprintk_store", 5), ("try_to_free_pages", 1), ("try_to_free_mem_cgroup_pages", 1), ("__node_reclaim", 1), ("out_of_memory", 1)] if f["path"].count(n) > k]')" '[]'
+expect_eq "printk through the console stays a cycle" \
+	"$(jget $j '[fn("_printk")["recursive"], "recursion _printk -> vprintk -> vprintk_default -> vprintk_emit -> console_unlock -> console_emit_next_record -> _printk" in fn("_printk")["reasons"]]')" \
+	'[true, true]'
+finish
