@@ -116,7 +116,7 @@ clean:
 
 # Reliability (tests/fuzz, tests/e2e/t30xx).  The fuzzers and the
 # sanitizer build live in their own O= trees, with their own binary.
-FUZZERS     := fuzz_su fuzz_annot fuzz_elf
+FUZZERS     := fuzz_su fuzz_annot fuzz_elf fuzz_orc
 FUZZ_TIME   ?= 60
 FUZZ_O      := build-fuzz
 FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=all

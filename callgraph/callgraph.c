@@ -123,6 +123,16 @@ const struct cg_stats *cg_stats(const struct cg_image *img)
 	return &img->stats;
 }
 
+const char *cg_path(const struct cg_image *img)
+{
+	return img->path;
+}
+
+const struct sp_elf *cg_elf(const struct cg_image *img)
+{
+	return &img->elf;
+}
+
 struct dw_image *cg_dwarf(struct cg_image *img)
 {
 	return &img->dw;

@@ -18,6 +18,7 @@
 struct cg_image;
 struct dw_image;
 struct insn_image;
+struct sp_elf;
 
 /* Where call edges come from (--calls). */
 enum cg_calls {
@@ -63,6 +64,8 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 const struct cg_stats *cg_stats(const struct cg_image *img);
 
 /* What the later stages read of a loaded image. */
+const char *cg_path(const struct cg_image *img);
+const struct sp_elf *cg_elf(const struct cg_image *img);
 struct dw_image *cg_dwarf(struct cg_image *img);
 struct insn_image *cg_code(struct cg_image *img);
 /* The graph functions the image added: [*first, *end). */

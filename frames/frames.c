@@ -4,7 +4,13 @@
  */
 #include "frames/frames.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
+#include "elf/orc.h"
 
 #include "insn/passes.h"
 
@@ -38,14 +44,120 @@ static void give_list(struct sp_graph *g, const struct sp_frames *l, enum sp_fra
 struct image_source {
 	enum sp_frame_src src;
 	/* ready to be asked about `wanted` functions of img; NULL: none */
-	void *(*open)(struct cg_image *img, size_t wanted, const struct frame_opts *o);
+	void *(*open)(struct cg_image *img, size_t wanted, const struct frame_opts *o,
+		      struct frame_stats *st);
 	bool (*frame)(void *state, const struct sp_func *f, uint64_t *bytes,
 		      enum sp_qual *qual);
 	void (*close)(void *state);
 };
 
-static void *cfi_open(struct cg_image *img, size_t wanted, const struct frame_opts *o)
+/* ---- ORC (elf/orc.c) ---- */
+
+struct orc_source {
+	struct cg_image *img;
+	struct orc_table t;
+	struct frame_stats *st;
+	const struct frame_opts *o;
+	const char *first_cut;	/* the first function whose code goes past its end */
+	uint32_t ncut;
+};
+
+static void warnf(const struct frame_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warnf(const struct frame_opts *o, const char *fmt, ...)
 {
+	char msg[sizeof(((struct sp_err *)0)->msg) + 128];
+	va_list ap;
+
+	if (!o->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	o->warn(o->warn_ctx, msg);
+}
+
+/* A table that cannot be trusted is a warning, and gives no frame. */
+static void *orc_open(struct cg_image *img, size_t wanted, const struct frame_opts *o,
+		      struct frame_stats *st)
+{
+	const struct sp_elf *e = cg_elf(img);
+	struct orc_layout layout = { e->sec_base, e->nsec };
+	struct orc_source *x = sp_xcalloc(1, sizeof(*x));
+	struct sp_err err;
+
+	(void)wanted;
+	x->img = img;
+	x->st = st;
+	x->o = o;
+	if (orc_table_read(&x->t, e->elf, &layout, cg_path(img), &err)) {
+		warnf(o, "%s: no frames taken from ORC", err.msg);
+		free(x);
+		return NULL;
+	}
+	if (!x->t.n) {
+		orc_table_release(&x->t);
+		free(x);
+		return NULL;
+	}
+	return x;
+}
+
+/* Does f's range hold all its code: inside one section, and ending
+ * where a function may end or another one starts?  Else its rows past
+ * the end are not seen. */
+static bool whole_code(const struct orc_source *x, const struct sp_func *f)
+{
+	const struct sp_elf *e = cg_elf(x->img);
+	uint64_t end = f->addr + f->size;
+
+	if (!sp_elf_code_at(e, f->addr, f->size))
+		return false;
+	return orc_can_end(&x->t, end) || sp_u64map_get(&e->sym_by_addr, end) != SP_NONE ||
+	       cg_func_at(x->img, end) != SP_NONE;
+}
+
+static bool orc_source_frame(void *state, const struct sp_func *f, uint64_t *bytes,
+			     enum sp_qual *qual)
+{
+	struct orc_source *x = state;
+	enum orc_frame_kind kind;
+
+	*qual = SP_QUAL_STATIC;
+	if (!f->size)
+		return false;
+	kind = orc_frame(&x->t, f->addr, f->addr + f->size, bytes);
+	if (kind == ORC_FRAME_OTHER && f->src == SP_SRC_NONE)
+		x->st->orc_not_sp++;
+	if (kind != ORC_FRAME_SP)
+		return false;
+	if (!whole_code(x, f)) {
+		if (!x->ncut++)
+			x->first_cut = f->symbol ? f->symbol : f->name;
+		return false;
+	}
+	return true;
+}
+
+static void orc_close(void *state)
+{
+	struct orc_source *x = state;
+
+	if (x->ncut)
+		warnf(x->o, "'%s': the code of %u function%s goes on past %s end (first %s): "
+		      "no ORC frame for %s", cg_path(x->img), x->ncut, x->ncut == 1 ? "" : "s",
+		      x->ncut == 1 ? "its" : "their", x->first_cut, x->ncut == 1 ? "it" : "them");
+	orc_table_release(&x->t);
+	free(x);
+}
+
+/* ---- CFI (dwarf/cfi.c) ---- */
+
+static void *cfi_open(struct cg_image *img, size_t wanted, const struct frame_opts *o,
+		      struct frame_stats *st)
+{
+	(void)st;
 	return dw_cfi_open(cg_dwarf(img), wanted, o->cfi_lookup);
 }
 
@@ -61,9 +173,12 @@ static void cfi_close(void *state)
 	dw_cfi_close(state);
 }
 
-static void *code_open(struct cg_image *img, size_t wanted, const struct frame_opts *o)
+/* ---- the code (insn/stack.c) ---- */
+
+static void *code_open(struct cg_image *img, size_t wanted, const struct frame_opts *o,
+		       struct frame_stats *st)
 {
-	(void)wanted, (void)o;
+	(void)wanted, (void)o, (void)st;
 	return img;	/* the code was read with the image */
 }
 
@@ -87,6 +202,7 @@ static void code_close(void *state)
 
 /* Precedence after the lists, highest first. */
 static const struct image_source sources[] = {
+	{ SP_SRC_ORC, orc_open, orc_source_frame, orc_close },
 	{ SP_SRC_CFI, cfi_open, cfi_frame, cfi_close },
 	{ SP_SRC_CODE, code_open, code_frame, code_close },
 };
@@ -112,7 +228,7 @@ static void ask(struct sp_graph *g, struct cg_image *img, const struct image_sou
 	cg_funcs(img, &first, &end);
 	for (i = first; i < end; i++)
 		wanted += asked(&g->funcs[i], o);
-	if (!wanted || !(state = s->open(img, wanted, o)))
+	if (!wanted || !(state = s->open(img, wanted, o, st)))
 		return;
 	for (i = first; i < end; i++) {
 		struct sp_func *f = &g->funcs[i];
@@ -126,6 +242,10 @@ static void ask(struct sp_graph *g, struct cg_image *img, const struct image_sou
 		} else if (f->src == SP_SRC_SU && f->qual == SP_QUAL_STATIC) {
 			st->checked[s->src]++;
 			st->agree[s->src] += qual == SP_QUAL_STATIC && f->self == bytes;
+		} else if (f->src == SP_SRC_ORC && s->src == SP_SRC_CFI) {
+			st->orc_cfi_checked++;
+			st->orc_cfi_agree += f->self == bytes;
+			st->orc_cfi_less += bytes < f->self;
 		}
 	}
 	s->close(state);

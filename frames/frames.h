@@ -7,10 +7,14 @@
  *
  *	1. an annotation, "frame FUNC BYTES"		SP_SRC_ANNOT
  *	2. the function's .su row			SP_SRC_SU
- *	3. its image's CFI (.debug_frame, .eh_frame)	SP_SRC_CFI
- *	4. its code, the stack pointer followed		SP_SRC_CODE
+ *	3. its image's ORC tables (x86-64 kernels)	SP_SRC_ORC
+ *	4. its image's CFI (.debug_frame, .eh_frame)	SP_SRC_CFI
+ *	5. its code, the stack pointer followed		SP_SRC_CODE
  *	   through every path (insn/stack.c)
  *
+ * ORC comes before the CFI: objtool reads the code as the kernel runs it
+ * (a paravirt irq-save site is patched to "pushf; pop" at boot: ORC
+ * counts those 8 bytes, the compiler's CFI does not).
  * A function none of them knows stays unknown, which makes every total
  * through it partial.  On top of whatever frame it has, an x86-64 leaf
  * gets the red zone its code uses (insn/redzone.c), when its image's code
@@ -32,6 +36,8 @@ struct frame_opts {
 	/* -v: also ask the other sources about the functions .su gave a
 	 * frame, and count how many agree */
 	bool compare;
+	sp_warn_fn warn;	/* a source that cannot be read (an ORC table) */
+	void *warn_ctx;
 };
 
 struct frame_stats {
@@ -40,6 +46,9 @@ struct frame_stats {
 	uint32_t checked[SP_SRC__COUNT];
 	uint32_t agree[SP_SRC__COUNT];	/* ... and the same static frame */
 	uint32_t red_zones;		/* leaves given red-zone bytes */
+	uint32_t orc_not_sp;		/* no frame yet, ORC on another register */
+	/* -v: ORC frames the CFI also gives, the same, and smaller */
+	uint32_t orc_cfi_checked, orc_cfi_agree, orc_cfi_less;
 };
 
 /* Decide every function's frame, for the n images' functions.  annot

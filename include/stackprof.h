@@ -26,13 +26,14 @@ enum sp_qual {
 	SP_QUAL_BOUNDED,	/* "dynamic,bounded": bytes is an upper bound */
 };
 
-/* Where a frame size came from. */
+/* Where a frame size came from (frames/frames.h decides). */
 enum sp_frame_src {
 	SP_SRC_NONE = 0,
 	SP_SRC_SU,
 	SP_SRC_CFI,
 	SP_SRC_ANNOT,
 	SP_SRC_CODE,	/* the stack pointer followed through the code */
+	SP_SRC_ORC,	/* a kernel's ORC tables, objtool's (x86-64) */
 	SP_SRC__COUNT
 };
 
@@ -262,13 +263,13 @@ static inline bool sp_cause_unbounded(enum sp_cause c)
 }
 
 const char *sp_qual_name(enum sp_qual q);	/* "static", "dynamic", ... */
-/* "su", "cfi", "annotation", "code"; NULL for SP_SRC_NONE */
+/* "su", "orc", "cfi", "code", "annotation"; NULL for SP_SRC_NONE */
 const char *sp_frame_src_name(enum sp_frame_src src);
-/* Is the frame read from the binary (CFI, the code), not given by the
- * user's build (.su) or the user (an annotation)?  Reports mark it. */
+/* Is the frame read from the binary (ORC, CFI, the code), not given by
+ * the user's build (.su) or the user (an annotation)?  Reports mark it. */
 static inline bool sp_frame_src_read(enum sp_frame_src src)
 {
-	return src == SP_SRC_CFI || src == SP_SRC_CODE;
+	return src == SP_SRC_ORC || src == SP_SRC_CFI || src == SP_SRC_CODE;
 }
 /* A system call's outermost C function as sys_call_table names it:
  * "__x64_sys_read", "__arm64_sys_read"... (model/kernel.c). */

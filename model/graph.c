@@ -139,6 +139,8 @@ const char *sp_frame_src_name(enum sp_frame_src src)
 		return "annotation";
 	case SP_SRC_CODE:
 		return "code";
+	case SP_SRC_ORC:
+		return "orc";
 	case SP_SRC_NONE:
 	case SP_SRC__COUNT:
 		break;

@@ -458,10 +458,18 @@ static void print_stats(const struct sp_graph *g, struct cg_image *const *imgs,
 		g->nfuncs, g->nedges, g->ncus, s.call_sites, s.edges_decoded,
 		s.indirect, s.orphan_sites, s.disasm_edges, s.disasm_completed,
 		g->su_rows, g->su_files, g->su_matched);
-	fprintf(stderr, "stackprof: CFI: %u frames where .su has none, %u of %u "
+	if (fs->from[SP_SRC_ORC] || fs->orc_not_sp || fs->checked[SP_SRC_ORC])
+		fprintf(stderr, "stackprof: ORC: %u frames where .su has none (%u more "
+			"functions not on the stack pointer), %u of %u .su frames and "
+			"%u of %u CFI frames agree with it (%u CFI frames smaller)\n",
+			fs->from[SP_SRC_ORC], fs->orc_not_sp, fs->agree[SP_SRC_ORC],
+			fs->checked[SP_SRC_ORC], fs->orc_cfi_agree, fs->orc_cfi_checked,
+			fs->orc_cfi_less);
+	fprintf(stderr, "stackprof: CFI: %u frames where .su%s has none, %u of %u "
 		".su frames agree with it; red zone: %u leaves\n", fs->from[SP_SRC_CFI],
-		fs->agree[SP_SRC_CFI], fs->checked[SP_SRC_CFI], fs->red_zones);
-	fprintf(stderr, "stackprof: code: %u frames where .su and CFI have none, %u of %u "
+		fs->from[SP_SRC_ORC] ? " and ORC" : "", fs->agree[SP_SRC_CFI],
+		fs->checked[SP_SRC_CFI], fs->red_zones);
+	fprintf(stderr, "stackprof: code: %u frames where no other source has one, %u of %u "
 		"static .su frames agree with it\n", fs->from[SP_SRC_CODE],
 		fs->agree[SP_SRC_CODE], fs->checked[SP_SRC_CODE]);
 	if (s.split_units)
@@ -576,7 +584,7 @@ static int decide_frames(struct sp_graph *g, struct cg_image *const *imgs, size_
 			 const struct options *o, const struct sp_annots *annots,
 			 struct frame_stats *st, struct sp_err *err)
 {
-	struct frame_opts fo = { .compare = o->verbose };
+	struct frame_opts fo = { .compare = o->verbose, .warn = print_warning };
 	struct sp_frames su = { 0 }, annot = { 0 };
 	int ret = -1;
 

@@ -180,3 +180,31 @@ schema_python()
 		fi
 	done
 }
+
+# patch_elf_file ELF OUT EXPR: a copy of the ELF (64-bit, little-endian)
+# with EXPR applied by Python to d (the bytes); sec(name) is the offset of
+# its section header, off(name) and size(name) its contents' place,
+# setq(at, v) stores a 64-bit value
+patch_elf_file()
+{
+	python3 - "$1" "$2" "$3" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+shoff = struct.unpack_from("<Q", d, 0x28)[0]
+shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 0x3a)
+def hdr(i): return shoff + i * shentsize
+def off(name): return struct.unpack_from("<Q", d, sec(name) + 24)[0]
+def size(name): return struct.unpack_from("<Q", d, sec(name) + 32)[0]
+def name_of(i):
+    n = struct.unpack_from("<Q", d, hdr(shstrndx) + 24)[0] + struct.unpack_from("<I", d, hdr(i))[0]
+    return d[n:d.index(0, n)].decode()
+def sec(name):
+    for i in range(shnum):
+        if name_of(i) == name:
+            return hdr(i)
+    sys.exit("no section " + name)
+def setq(at, v): struct.pack_into("<Q", d, at, v)
+exec(sys.argv[3])
+open(sys.argv[2], "wb").write(d)
+PY
+}

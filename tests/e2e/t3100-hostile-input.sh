@@ -7,26 +7,10 @@
 need_sample chain
 bin=samples/chain/chain
 
-# patch_elf OUT EXPR: a copy of the chain sample with EXPR applied by
-# Python to d (the bytes) with sec(name) -> offset of its section header
+# patch_elf OUT EXPR: a copy of the chain sample patched (lib.sh)
 patch_elf()
 {
-	python3 - "$bin" "$1" "$2" <<'PY'
-import struct, sys
-d = bytearray(open(sys.argv[1], "rb").read())
-shoff = struct.unpack_from("<Q", d, 0x28)[0]
-shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 0x3a)
-def hdr(i): return shoff + i * shentsize
-strs = struct.unpack_from("<Q", d, hdr(shstrndx) + 24)[0]
-def sec(name):
-    for i in range(shnum):
-        n = strs + struct.unpack_from("<I", d, hdr(i))[0]
-        if d[n:d.index(0, n)].decode() == name:
-            return hdr(i)
-    sys.exit("no section " + name)
-exec(sys.argv[3])
-open(sys.argv[2], "wb").write(d)
-PY
+	patch_elf_file "$bin" "$@"
 }
 
 # --- ELF ---

@@ -1,13 +1,15 @@
 /*
  * fuzz_elf.c - libFuzzer harness for the ELF + DWARF loader: the input is
  * written to a memfd and opened by its /proc path like any ELF argument,
- * loaded with DWARF and disassembly calls, every function's CFI frame
- * looked up, its red zones read (x86-64) and dynamic frames described,
- * then analysed.  Inputs of odd size are walked by two threads (the split
- * walk, for any size of .debug_info); the FDEs are found one by one
+ * loaded with DWARF and disassembly calls, every function's frame asked
+ * of every source (ORC, CFI, the code; -v's compare), its red zones read
+ * (x86-64) and dynamic frames described, then analysed.  Inputs of odd
+ * size are walked by two threads (the split walk, for any size of
+ * .debug_info); the FDEs are found one by one
  * through .eh_frame_hdr for sizes that are multiples of 3 or 5, else in
  * libdwarf's list.
- * Seeded with the sample binaries (make fuzz).
+ * Seeded with the sample binaries and tests/e2e/orc/hand.S, linked and
+ * as an object (make fuzz).
  */
 #include <stdint.h>
 #include <stdio.h>

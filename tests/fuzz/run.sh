@@ -10,6 +10,15 @@ set -u
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1"
 o=$1 secs=$2
 shift 2
+
+# orc_seeds DIR: an ORC table, linked and in a relocatable object
+orc_seeds()
+{
+	gcc -g -c tests/e2e/orc/hand.S -o "$1/orc-hand.o" &&
+		gcc -O2 -g -c tests/e2e/orc/hand_main.c -o "$o/orc-main.o" &&
+		gcc -o "$1/orc-hand" "$o/orc-main.o" "$1/orc-hand.o"
+}
+
 status=0
 for name in "$@"; do
 	bin=$o/fuzz/$name corpus=$o/corpus/$name reg=tests/data/fuzz/${name#fuzz_}
@@ -22,7 +31,9 @@ for name in "$@"; do
 			p=$s$(basename "$s")
 			[ -x "$p" ] && cp "$p" "$corpus/$(basename "$s")"
 		done
-		cp tests/data/bad/not-elf.txt "$corpus/" ;;
+		cp tests/data/bad/not-elf.txt "$corpus/"
+		orc_seeds "$corpus" ;;
+	fuzz_orc) orc_seeds "$corpus" ;;
 	fuzz_annot) cp tests/data/annot/*.ann "$corpus/" ;;
 	esac
 	if [ -d "$reg" ] && ! "$bin" -runs=0 "$reg"/* >"$o/$name.replay.log" 2>&1; then
