@@ -42,6 +42,8 @@ struct options {
 	size_t nentries, entries_cap;
 	const char *output;
 	const char *dot, *svg, *png, *sarif;
+	enum sp_gv_view view;	/* --graph=column|calls */
+	bool view_given;
 	bool json, keep_going, verbose, allow_unbounded, all;
 	bool has_budget;
 	const char **entry_globs;	/* --entry-glob patterns */
@@ -138,6 +140,7 @@ enum {
 	OPT_ANNOTATE, OPT_INDIRECT,
 	OPT_HTML,
 	OPT_VLA,
+	OPT_GRAPH,
 };
 
 static const struct option long_opts[] = {
@@ -169,6 +172,7 @@ static const struct option long_opts[] = {
 	{ "indirect", required_argument, NULL, OPT_INDIRECT },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "vla", optional_argument, NULL, OPT_VLA },
+	{ "graph", required_argument, NULL, OPT_GRAPH },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -234,6 +238,30 @@ static int parse_vla(const char *s, struct options *o)
 		o->vla_format = SP_VLA_WARNINGS;
 	else
 		return bad_usage("invalid --vla '%s' (table or warnings)", s);
+	return 0;
+}
+
+static int parse_graph(const char *s, struct options *o)
+{
+	o->view_given = true;
+	if (!strcmp(s, "column"))
+		o->view = SP_GV_COLUMN;
+	else if (!strcmp(s, "calls"))
+		o->view = SP_GV_CALLS;
+	else
+		return bad_usage("invalid --graph '%s' (column or calls)", s);
+	return 0;
+}
+
+/* --depth, --min-total and --all prune the call graph: they choose it,
+ * unless --graph=column says otherwise, which is a contradiction. */
+static int check_graph_options(struct options *o)
+{
+	if (!o->depth && !o->min_total && !o->all)
+		return 0;
+	if (o->view_given && o->view != SP_GV_CALLS)
+		return bad_usage("%s", "--depth, --min-total and --all apply to --graph=calls");
+	o->view = SP_GV_CALLS;
 	return 0;
 }
 
@@ -317,6 +345,8 @@ static int parse_option(struct options *o, int c, const char *arg)
 		return 0;
 	case OPT_VLA:
 		return parse_vla(arg, o);
+	case OPT_GRAPH:
+		return parse_graph(arg, o);
 	}
 	return bad_usage("%s", "invalid option");
 }
@@ -337,7 +367,6 @@ static int parse_args(struct options *o, int argc, char **argv)
 	int c;
 
 	o->top = 10;
-	o->graph_top = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:vhV", long_opts, NULL)) != -1) {
 		if (c == 'h') {
@@ -355,6 +384,8 @@ static int parse_args(struct options *o, int argc, char **argv)
 		if (parse_option(o, c, optarg))
 			return -1;
 	}
+	if (check_graph_options(o))
+		return -1;
 	if (o->diff) {
 		if (argc - optind != 2)
 			return bad_usage("%s", "--diff needs two JSON reports: OLD NEW");
@@ -629,7 +660,7 @@ static int write_one(struct sp_gv *gv, const struct sp_graph *g,
 {
 	static const char *const formats[] = { "dot", "svg", "png" };
 	struct sp_gv_opts go = {
-		.roots = ro->entries, .nroots = ro->nentries, .top = o->graph_top,
+		.view = o->view, .roots = ro->entries, .nroots = ro->nentries, .top = o->graph_top,
 		.depth = o->depth, .min_total = o->min_total, .all = o->all,
 		.has_budget = o->has_budget, .budget = o->budget,
 	};
