@@ -41,7 +41,7 @@ struct options {
 	const char **entries;	/* --entry specs */
 	size_t nentries, entries_cap;
 	const char *output;
-	const char *dot, *svg, *png, *sarif;
+	const char *dot, *svg, *png, *sarif, *folded;
 	enum sp_gv_view view;	/* --graph=column|calls */
 	bool view_given;
 	bool json, keep_going, verbose, allow_unbounded, all;
@@ -140,7 +140,7 @@ enum {
 	OPT_ANNOTATE, OPT_INDIRECT,
 	OPT_HTML,
 	OPT_VLA,
-	OPT_GRAPH,
+	OPT_GRAPH, OPT_FOLDED,
 };
 
 static const struct option long_opts[] = {
@@ -173,6 +173,7 @@ static const struct option long_opts[] = {
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "vla", optional_argument, NULL, OPT_VLA },
 	{ "graph", required_argument, NULL, OPT_GRAPH },
+	{ "folded", required_argument, NULL, OPT_FOLDED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -347,6 +348,9 @@ static int parse_option(struct options *o, int c, const char *arg)
 		return parse_vla(arg, o);
 	case OPT_GRAPH:
 		return parse_graph(arg, o);
+	case OPT_FOLDED:
+		o->folded = arg;
+		return 0;
 	}
 	return bad_usage("%s", "invalid option");
 }
@@ -652,7 +656,8 @@ static int resolve_entries(const struct sp_graph *g, const struct options *o,
  * exit 2 leaves no output behind; stdout comes last for the same reason.
  * One graphviz context serves every picture (see report/graphviz.h).
  */
-enum { OUT_DOT, OUT_SVG, OUT_PNG, OUT_SARIF, OUT_HTML, OUT_REPORT, OUT__COUNT };
+enum { OUT_DOT, OUT_SVG, OUT_PNG, OUT_SARIF, OUT_HTML, OUT_FOLDED, OUT_REPORT,
+       OUT__COUNT };
 
 static int write_one(struct sp_gv *gv, const struct sp_graph *g,
 		     const struct options *o, const struct sp_report_opts *ro,
@@ -669,6 +674,8 @@ static int write_one(struct sp_gv *gv, const struct sp_graph *g,
 		return sp_report_sarif(g, ro, fp, err);
 	if (which == OUT_HTML)
 		return sp_report_html(gv, g, ro, &go, fp, err);
+	if (which == OUT_FOLDED)
+		return sp_report_folded(g, ro, fp, err);
 	if (which != OUT_REPORT)
 		return sp_gv_render(gv, g, &go, formats[which], fp, err);
 	if (o->vla)
@@ -684,7 +691,7 @@ static int write_outputs(const struct sp_graph *g, const struct options *o,
 			 const struct sp_report_opts *ro, struct sp_err *err)
 {
 	const char *paths[OUT__COUNT] = { o->dot, o->svg, o->png, o->sarif, o->html,
-					  o->output };
+					  o->folded, o->output };
 	struct sp_atomic out[OUT__COUNT] = { { 0 } };
 	struct sp_gv *gv = NULL;
 	int i, ret = -1;
