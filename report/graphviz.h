@@ -29,8 +29,8 @@
  * (a kernel), the graph is drawn top-down and each path frame's other
  * callees are one "N more callees" node.  depth and min_total prune that
  * view (roots always stay); all shows every function.  The graph's label
- * says what was shown and pruned.  A view of more than GV_NODES_MAX
- * functions is refused: dot would take minutes.
+ * says what was shown and pruned.  A view of more than SP_GV_NODES_MAX
+ * functions or SP_GV_EDGES_MAX calls is refused: dot would take minutes.
  */
 #ifndef SP_GRAPHVIZ_H
 #define SP_GRAPHVIZ_H
@@ -50,8 +50,13 @@ enum sp_gv_view {
 
 /* The most columns a picture draws of many given entries by default. */
 #define SP_GV_COLUMNS_MAX 8
-/* The most functions the call graph view lays out. */
-#define SP_GV_NODES_MAX 1500
+/*
+ * The most functions and calls the call graph view lays out: dot took 1 s
+ * on 800 functions of a kernel with their 1544 calls, 8 s on 1000, 50 s
+ * on 1200 and over 300 s on 1500.
+ */
+#define SP_GV_NODES_MAX 800
+#define SP_GV_EDGES_MAX 1600
 
 struct sp_gv_opts {
 	enum sp_gv_view view;

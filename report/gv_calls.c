@@ -560,15 +560,34 @@ static void gv_build(struct gv_view *v)
 	free(label.buf);
 }
 
-static int gv_too_large(const struct gv_view *v, struct sp_err *err)
+/* Calls between shown functions, as gv_add_edges will draw them. */
+static uint32_t gv_count_edges(const struct gv_view *v)
 {
+	const struct sp_graph *g = v->g;
+	uint32_t i, n = 0;
+
+	for (i = 0; i < g->nedges; i++)
+		n += gv_valid(g, g->edges[i].from) && gv_valid(g, g->edges[i].to) &&
+		     (v->mark[g->edges[i].from] & GV_SHOWN) &&
+		     (v->mark[g->edges[i].to] & GV_SHOWN);
+	return n;
+}
+
+static int gv_check_size(const struct gv_view *v, struct sp_err *err)
+{
+	uint32_t nedges = v->folded ? 0 : gv_count_edges(v);
+
+	if (v->nshown <= SP_GV_NODES_MAX && nedges <= SP_GV_EDGES_MAX)
+		return 0;
 	if (v->o->all)
-		return sp_err_set(err, "--all would draw %u functions, more than the %u "
-				  "a picture can lay out: name roots with --entry instead",
-				  v->nshown, SP_GV_NODES_MAX);
-	return sp_err_set(err, "the call graph would draw %u functions, more than the %u "
-			  "a picture can lay out: narrow it with --entry, --depth or "
-			  "--min-total", v->nshown, SP_GV_NODES_MAX);
+		return sp_err_set(err, "--all would draw %u functions and %u calls, more "
+				  "than a picture can lay out (%u, %u): name roots with "
+				  "--entry instead", v->nshown, nedges, SP_GV_NODES_MAX,
+				  SP_GV_EDGES_MAX);
+	return sp_err_set(err, "the call graph would draw %u functions and %u calls, "
+			  "more than a picture can lay out (%u, %u): narrow it with "
+			  "--entry, --depth or --min-total", v->nshown, nedges,
+			  SP_GV_NODES_MAX, SP_GV_EDGES_MAX);
 }
 
 int gv_calls_build(const struct sp_graph *g, const struct sp_gv_opts *o,
@@ -579,10 +598,8 @@ int gv_calls_build(const struct sp_graph *g, const struct sp_gv_opts *o,
 
 	v.mark = sp_xcalloc((size_t)g->nfuncs + 1, sizeof(*v.mark));
 	gv_select(&v);
-	if (v.nshown > SP_GV_NODES_MAX) {
-		ret = gv_too_large(&v, err);
+	if ((ret = gv_check_size(&v, err)))
 		goto out_free;
-	}
 	v.nodes = sp_xcalloc((size_t)g->nfuncs + 1, sizeof(*v.nodes));
 	v.edges = sp_xcalloc((size_t)g->nedges + 1, sizeof(*v.edges));
 	gv_build(&v);
