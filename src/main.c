@@ -65,10 +65,12 @@ struct options {
 
 static const char usage_text[] =
 "usage: stackprof [OPTIONS] ELF [ELF|SU-FILE|DIR ...]\n"
+"   or: stackprof --diff OLD.json NEW.json [--fail-on-growth BYTES] [-o FILE]\n"
 "\n"
 "Worst-case stack depth of every function of ELF: GCC's -fstack-usage\n"
 "frames (.su) summed along the call graph that DWARF describes.\n"
 "\n"
+"Input\n"
 "  ELF                  executable, shared object or object file built with -g;\n"
 "                       more ELF files (kernel modules...) join its call graph,\n"
 "                       their calls to each other resolved by symbol name\n"
@@ -76,40 +78,10 @@ static const char usage_text[] =
 "                       none are named they are found beside each compile\n"
 "                       unit's source and the ELF\n"
 "      --su-dir DIR     also search DIR for .su files (repeatable)\n"
-"      --entry NAME     report only this root (repeatable; FILE:NAME picks a\n"
-"                       static function of FILE)\n"
-"      --json           JSON report instead of text\n"
-"  -o, --output FILE    write the report to FILE instead of standard output\n"
-"      --top N          worst paths shown in the text report (default 10)\n"
-"      --budget BYTES   fail (exit 1) when a worst case exceeds BYTES (K, M, G)\n"
-"      --allow-unbounded  hold an unbounded total's lower bound against the\n"
-"                       budget instead of failing it\n"
-"      --dot FILE       write the call graph as Graphviz DOT\n"
-"      --svg FILE       ... as SVG\n"
-"      --png FILE       ... as PNG\n"
-"      --graph-top N    the picture shows the worst paths of N roots (default 1)\n"
-"      --depth N        ... pruned N calls below its roots\n"
-"      --min-total BYTES  ... without functions whose worst case is smaller\n"
-"      --all            ... of every function, unpruned\n"
 "      --calls=SOURCE   where calls come from: dwarf (call-site DIEs), disasm\n"
 "                       (the machine code) or both (default); an ELF for a\n"
 "                       machine other than x86-64, i386, AArch64 or ARM is\n"
 "                       refused unless --calls=dwarf\n"
-"      --keep-going     malformed .su lines are warnings, not errors\n"
-"  -v, --verbose        report unmatched .su rows and loader statistics\n"
-"  -h, --help           show this help\n"
-"  -V, --version        show the version\n"
-"      --entry-glob PATTERN  report only the roots whose name matches the\n"
-"                       shell pattern, e.g. '__x64_sys_*' (repeatable)\n"
-"      --kernel-summary the worst system calls, interrupt handlers and\n"
-"                       exception entries, class by class (in JSON: \"kernel\")\n"
-"      --diff OLD.json NEW.json  compare two --json reports: functions whose\n"
-"                       worst case or frame grew or shrank, new dynamic\n"
-"                       frames, new recursion, largest growth first\n"
-"      --fail-on-growth BYTES  with --diff: exit 1 when a worst case grew\n"
-"                       by more than BYTES\n"
-"      --sarif FILE     write budget violations and dynamic frames as SARIF\n"
-"                       2.1.0, for code-scanning UIs\n"
 "      --annotate FILE  what the binary cannot tell (repeatable), one per line:\n"
 "                       frame FUNC BYTES, calls FUNC TARGET..., recursion FUNC\n"
 "                       DEPTH, entry FUNC BYTES (its own budget), ignore FUNC\n"
@@ -117,14 +89,65 @@ static const char usage_text[] =
 "      --indirect=MODE  none (default: an indirect call is unbounded) or\n"
 "                       address-taken: it may call any function whose address\n"
 "                       the image takes; totals are then flagged assumed\n"
-"      --html FILE      write one self-contained HTML page: a sortable,\n"
-"                       filterable table, each row opening its worst path,\n"
-"                       and the call graph (as --svg) inline\n"
+"      --keep-going     malformed .su lines are warnings, not errors\n"
+"\n"
+"Selection\n"
+"      --entry NAME     report only this root (repeatable; FILE:NAME picks a\n"
+"                       static function of FILE)\n"
+"      --entry-glob PATTERN  report only the roots whose name matches the\n"
+"                       shell pattern, e.g. '__x64_sys_*' (repeatable)\n"
+"\n"
+"Report formats\n"
+"  -o, --output FILE    write the report to FILE instead of standard output\n"
+"      --top N          worst paths shown in the text report (default 10)\n"
+"      --json           JSON report instead of text\n"
 "      --vla[=FORMAT]   list every variable-length array and alloca() user\n"
 "                       (run-time, accidental: folded to a constant, or bound\n"
 "                       read from the frame at -O0) with its function's worst\n"
 "                       case, worst first; FORMAT table (default) or warnings\n"
 "                       (-Wvla style FILE:LINE:COL lines); --json for JSON\n"
+"      --html FILE      also write one self-contained HTML page: a sortable,\n"
+"                       filterable table, each row opening its worst path and\n"
+"                       its icicle, and the picture (as --svg) inline\n"
+"      --folded FILE    also write each root's worst path as folded stacks for\n"
+"                       flame graphs (flamegraph.pl, inferno, speedscope):\n"
+"                       the functions nothing calls, or the --entry selection\n"
+"\n"
+"Pictures\n"
+"      --svg FILE       draw the worst path as a column of frames, as SVG\n"
+"      --png FILE       ... as PNG\n"
+"      --dot FILE       ... as Graphviz DOT\n"
+"      --graph=VIEW     column (default): a box per frame as high as its bytes,\n"
+"                       the stack in use beside it; calls: the call graph\n"
+"                       around the worst path\n"
+"      --graph-top N    the worst paths of N roots (default 1; of many --entry\n"
+"                       roots, the 8 worst)\n"
+"      --depth N        the call graph pruned N calls below its roots\n"
+"      --min-total BYTES  ... without functions whose worst case is smaller\n"
+"      --all            ... of every function, unpruned (at most 800);\n"
+"                       these three imply --graph=calls\n"
+"\n"
+"Budgets and build integration\n"
+"      --budget BYTES   fail (exit 1) when a worst case exceeds BYTES (K, M, G)\n"
+"      --allow-unbounded  hold an unbounded total's lower bound against the\n"
+"                       budget instead of failing it\n"
+"      --sarif FILE     write budget violations and dynamic frames as SARIF\n"
+"                       2.1.0, for code-scanning UIs\n"
+"      --diff OLD.json NEW.json  compare two --json reports: functions whose\n"
+"                       worst case or frame grew or shrank, new dynamic\n"
+"                       frames, new recursion, largest growth first\n"
+"      --fail-on-growth BYTES  with --diff: exit 1 when a worst case grew\n"
+"                       by more than BYTES\n"
+"\n"
+"Kernel\n"
+"      --kernel-summary the worst system calls, interrupt handlers and\n"
+"                       exception entries, class by class (in JSON: \"kernel\");\n"
+"                       modules are more ELF arguments\n"
+"\n"
+"Other\n"
+"  -v, --verbose        report unmatched .su rows and loader statistics\n"
+"  -h, --help           show this help\n"
+"  -V, --version        show the version\n"
 "\n"
 "On a terminal, a run that takes over a second shows the compile units read\n"
 "on standard error (STACKPROF_PROGRESS_DELAY=SECONDS changes the second).\n"
@@ -143,37 +166,38 @@ enum {
 	OPT_GRAPH, OPT_FOLDED,
 };
 
+/* in the order of --help's groups */
 static const struct option long_opts[] = {
 	{ "su-dir", required_argument, NULL, OPT_SU_DIR },
+	{ "calls", required_argument, NULL, OPT_CALLS },
+	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
+	{ "indirect", required_argument, NULL, OPT_INDIRECT },
+	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
 	{ "entry", required_argument, NULL, OPT_ENTRY },
-	{ "json", no_argument, NULL, OPT_JSON },
+	{ "entry-glob", required_argument, NULL, OPT_ENTRY_GLOB },
 	{ "output", required_argument, NULL, 'o' },
 	{ "top", required_argument, NULL, OPT_TOP },
-	{ "budget", required_argument, NULL, OPT_BUDGET },
-	{ "allow-unbounded", no_argument, NULL, OPT_ALLOW_UNB },
-	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
-	{ "dot", required_argument, NULL, OPT_DOT },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "vla", optional_argument, NULL, OPT_VLA },
+	{ "html", required_argument, NULL, OPT_HTML },
+	{ "folded", required_argument, NULL, OPT_FOLDED },
 	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "png", required_argument, NULL, OPT_PNG },
+	{ "dot", required_argument, NULL, OPT_DOT },
+	{ "graph", required_argument, NULL, OPT_GRAPH },
 	{ "graph-top", required_argument, NULL, OPT_GRAPH_TOP },
 	{ "depth", required_argument, NULL, OPT_DEPTH },
 	{ "min-total", required_argument, NULL, OPT_MIN_TOTAL },
 	{ "all", no_argument, NULL, OPT_ALL },
-	{ "calls", required_argument, NULL, OPT_CALLS },
+	{ "budget", required_argument, NULL, OPT_BUDGET },
+	{ "allow-unbounded", no_argument, NULL, OPT_ALLOW_UNB },
+	{ "sarif", required_argument, NULL, OPT_SARIF },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "fail-on-growth", required_argument, NULL, OPT_FAIL_ON_GROWTH },
+	{ "kernel-summary", no_argument, NULL, OPT_KERNEL_SUMMARY },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
-	{ "entry-glob", required_argument, NULL, OPT_ENTRY_GLOB },
-	{ "kernel-summary", no_argument, NULL, OPT_KERNEL_SUMMARY },
-	{ "diff", no_argument, NULL, OPT_DIFF },
-	{ "fail-on-growth", required_argument, NULL, OPT_FAIL_ON_GROWTH },
-	{ "sarif", required_argument, NULL, OPT_SARIF },
-	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
-	{ "indirect", required_argument, NULL, OPT_INDIRECT },
-	{ "html", required_argument, NULL, OPT_HTML },
-	{ "vla", optional_argument, NULL, OPT_VLA },
-	{ "graph", required_argument, NULL, OPT_GRAPH },
-	{ "folded", required_argument, NULL, OPT_FOLDED },
 	{ NULL, 0, NULL, 0 },
 };
 
