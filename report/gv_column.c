@@ -220,7 +220,7 @@ static void col_reason(void *ctx, const char *reason)
 	const char *s = reason;
 
 	sp_strbuf_addf(v->b, "<TR><TD COLSPAN=\"2\" BORDER=\"0\" ALIGN=\"LEFT\" "
-		       "BALIGN=\"LEFT\"><FONT COLOR=\"#a04000\">");
+		       "BALIGN=\"LEFT\"><FONT COLOR=\"#a04000\">reason: ");
 	while (*s) {
 		size_t n = strlen(s);
 		char line[COL_REASON_WRAP + 1];

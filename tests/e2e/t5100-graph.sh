@@ -130,12 +130,7 @@ graph_ok()
 		fail "$_tag: the picture does not match the report"
 }
 
-samples=
-for d in samples/*/; do
-	s=$(basename "$d")
-	[ -x "samples/$s/$s" ] && samples="$samples $s"
-done
-[ -n "$samples" ] || { echo "  no sample is built (make -C samples)"; exit 1; }
+samples=$(built_samples) || exit 1
 
 for s in $samples; do
 	graph_ok "$s" "$s" path -- --graph=calls

@@ -40,12 +40,7 @@ column_ok()
 		fail "$1: --dot drawn by dot(1) is not the --svg picture"
 }
 
-samples=
-for d in samples/*/; do
-	s=$(basename "$d")
-	[ -x "samples/$s/$s" ] && samples="$samples $s"
-done
-[ -n "$samples" ] || { echo "  no sample is built (make -C samples)"; exit 1; }
+samples=$(built_samples) || exit 1
 for s in $samples; do
 	run_sp --svg "$OUT/$s.svg" --dot "$OUT/$s.dot" --json -o "$OUT/$s.json" "samples/$s/$s"
 	expect_rc 0 "$s --svg --dot"

@@ -49,12 +49,7 @@ sys.exit(1 if errors else 0)
 PY
 }
 
-samples=
-for d in samples/*/; do
-	s=$(basename "$d")
-	[ -x "samples/$s/$s" ] && samples="$samples $s"
-done
-[ -n "$samples" ] || { echo "  no sample is built (make -C samples)"; exit 1; }
+samples=$(built_samples) || exit 1
 for s in $samples; do
 	run_sp --folded "$OUT/$s.folded" --json -o "$OUT/$s.json" "samples/$s/$s"
 	expect_rc 0 "$s --folded"
