@@ -79,14 +79,11 @@ void gv_heat(char out[8], uint64_t value, uint64_t max)
 	snprintf(out, 8, "#ff%02x%02x", green, blue);
 }
 
-void gv_label_binary(struct sp_strbuf *b, const struct sp_graph *g, bool html)
+void gv_label_binary(struct sp_strbuf *b, const struct sp_graph *g)
 {
 	if (!g->binary)
 		return;
-	if (html)
-		gv_add_html(b, gv_basename(g->binary), 0);
-	else
-		gv_add_text(b, gv_basename(g->binary));
+	gv_add_text(b, gv_basename(g->binary));
 	sp_strbuf_addf(b, ": ");
 }
 

@@ -39,8 +39,8 @@ const char *gv_str(const struct sp_strbuf *b);
 const char *gv_basename(const char *file);
 /* "#ffGGBB" from white (0) over yellow to red (max and above) */
 void gv_heat(char out[8], uint64_t value, uint64_t max);
-/* "binary: " at the start of a graph's label */
-void gv_label_binary(struct sp_strbuf *b, const struct sp_graph *g, bool html);
+/* "binary: " at the start of a graph's (plain) label */
+void gv_label_binary(struct sp_strbuf *b, const struct sp_graph *g);
 
 /*
  * Build the view into a new graph (*ag, which the caller agclose()s).

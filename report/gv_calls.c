@@ -501,7 +501,7 @@ static void gv_graph_label(struct sp_strbuf *b, const struct gv_view *v)
 {
 	const struct sp_gv_opts *o = v->o;
 
-	gv_label_binary(b, v->g, false);
+	gv_label_binary(b, v->g);
 	if (o->all) {
 		sp_strbuf_addf(b, "all %u functions", v->g->nfuncs);
 	} else {

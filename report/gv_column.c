@@ -285,7 +285,7 @@ static void col_graph_label(struct sp_strbuf *b, const struct col_view *v)
 {
 	const struct sp_gv_opts *o = v->o;
 
-	gv_label_binary(b, v->g, false);
+	gv_label_binary(b, v->g);
 	if (!v->nroots) {
 		sp_strbuf_addf(b, "no functions with code\\l");
 		return;
