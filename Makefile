@@ -1,7 +1,8 @@
 # stackprof - worst-case stack depth from GCC .su files and the DWARF call graph
 #
 #   make            build ./stackprof
-#   make test       build, then run every unit and end-to-end test
+#   make test       build, then run every unit and end-to-end test; the
+#                   end-to-end tests end with "N passed, N failed, N skipped"
 #   make demo       build the samples and analyse them
 #   make bench      time stackprof on a kernel against its peers (bench/run.sh)
 #   make install    PREFIX=/usr/local DESTDIR= (binary, man page, stackprof.mk)
@@ -35,7 +36,7 @@ else
 Q := @
 endif
 
-LIB_SRCS := $(sort $(wildcard common/*.c model/*.c su/*.c callgraph/*.c annotate/*.c \
+LIB_SRCS := $(sort $(wildcard common/*.c model/*.c elf/*.c dwarf/*.c insn/*.c su/*.c callgraph/*.c frames/*.c annotate/*.c \
 		analysis/*.c report/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 LIB      := $(O)/libstackprof.a

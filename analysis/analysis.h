@@ -14,8 +14,9 @@
 #include "stackprof.h"
 
 /*
- * Fill every function's res and set SP_F_RECURSIVE.  The graph must be
- * finalized.  O(V + E), iterative (no recursion on the C stack).
+ * Fill every function's res and set SP_F_RECURSIVE.  Finalizes the graph
+ * first when its edges changed (one sort, however many stages added or
+ * removed edges).  O(V + E), iterative (no recursion on the C stack).
  */
 int sp_analyze(struct sp_graph *g, struct sp_err *err);
 

@@ -364,17 +364,18 @@ static void tarjan_from(struct solver *s, uint32_t root)
 	}
 }
 
-/* Untrusted loaders could leave an edge pointing nowhere: refuse it here. */
-static int check_graph(const struct sp_graph *g, struct sp_err *err)
+/* Untrusted loaders could leave an edge pointing nowhere: refuse it here,
+ * then index the edges if they changed since the last time. */
+static int check_graph(struct sp_graph *g, struct sp_err *err)
 {
 	uint32_t i;
 
-	if (!g->finalized)
-		return sp_err_set(err, "call graph not finalized before analysis");
 	for (i = 0; i < g->nedges; i++)
 		if (g->edges[i].from >= g->nfuncs || g->edges[i].to >= g->nfuncs)
 			return sp_err_set(err, "call graph edge %u -> %u: no such function",
 					  g->edges[i].from, g->edges[i].to);
+	if (!g->finalized)
+		sp_graph_finalize(g);
 	for (i = 0; i < g->nfuncs; i++)
 		if ((uint64_t)g->funcs[i].edge_first + g->funcs[i].edge_count > g->nedges)
 			return sp_err_set(err, "call graph: edges of function %u out of range", i);

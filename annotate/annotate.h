@@ -61,13 +61,22 @@ int sp_annot_parse(struct sp_annots *a, const char *file, const char *buf,
 int sp_annot_load(struct sp_annots *a, const char *path, struct sp_err *err);
 
 /*
- * Apply to a finalized graph before sp_analyze(): frames (src
- * SP_SRC_ANNOT), indirect targets (CALL edges flagged SP_EDGE_F_ANNOTATED,
+ * The "frame" lines, for the frames stage to decide with the other
+ * sources (frames/frames.h): one sp_frame per function each names.
+ * Checks every name of every line, in file order: a name that matches
+ * no function is "FILE:LINE: unknown function 'NAME'" in err.
+ */
+int sp_annot_frames(const struct sp_annots *a, const struct sp_graph *g,
+		    struct sp_frames *out, struct sp_err *err);
+
+/*
+ * Apply the rest to the graph before sp_analyze(): indirect
+ * targets (CALL edges flagged SP_EDGE_F_ANNOTATED,
  * the caller flagged SP_F_INDIRECT_ANNOTATED, what
  * sp_assume_address_taken() assumed for it dropped), recursion depths
  * (rec_depth), entry budgets (SP_F_BUDGET) and ignored calls (removed).
  * A name that matches no function, or an ignore without such a call, is
- * "FILE:LINE: ..." in err.  Finalizes the graph again.
+ * "FILE:LINE: ..." in err.
  */
 int sp_annot_apply(const struct sp_annots *a, struct sp_graph *g, struct sp_err *err);
 
@@ -77,8 +86,7 @@ int sp_annot_apply(const struct sp_annots *a, struct sp_graph *g, struct sp_err 
  * function whose taken[id] is set, and SP_F_INDIRECT_ASSUMED.  When each
  * of its indirect calls is in g->icalls, only to the functions whose
  * sp_func.proto is one of theirs or unknown (and SP_F_INDIRECT_TYPED).
- * Sorts g->icalls.  Returns the number of edges added; finalizes the
- * graph again.
+ * Sorts g->icalls.  Returns the number of edges added.
  */
 uint32_t sp_assume_address_taken(struct sp_graph *g, const uint8_t *taken);
 

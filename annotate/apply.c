@@ -34,14 +34,6 @@ static void add_flagged_edge(struct sp_graph *g, uint32_t from, uint32_t to, uin
 	g->edges[g->nedges - 1].flags = flags;
 }
 
-static void apply_frame(struct sp_func *f, uint64_t bytes)
-{
-	f->self = bytes;
-	f->qual = SP_QUAL_STATIC;
-	f->src = SP_SRC_ANNOT;
-	f->dyn_cause = NULL;
-}
-
 static bool in_ids(const uint32_t *ids, size_t n, uint32_t id);
 
 /* The annotation replaces what --indirect=address-taken assumed. */
@@ -57,6 +49,7 @@ static void drop_assumed(struct sp_graph *g, const uint32_t *from, size_t nfrom)
 		g->edges[out++] = *e;
 	}
 	g->nedges = out;
+	g->finalized = false;
 }
 
 static int apply_calls(struct sp_graph *g, const struct sp_annot *x,
@@ -92,8 +85,8 @@ static bool in_ids(const uint32_t *ids, size_t n, uint32_t id)
 	return false;
 }
 
-/* Drop every call from one of from to one of to; the graph is finalized
- * again by the caller.  No such call is an error: the line is stale. */
+/* Drop every call from one of from to one of to.  No such call is an
+ * error: the line is stale. */
 static int apply_ignore(struct sp_graph *g, const struct sp_annot *x,
 			const uint32_t *from, size_t nfrom,
 			struct sp_err *err)
@@ -115,6 +108,7 @@ static int apply_ignore(struct sp_graph *g, const struct sp_annot *x,
 		return sp_err_set(err, "%s:%u: no call from '%s' to '%s'",
 				  x->file, x->line, x->func, x->names[0]);
 	g->nedges = out;
+	g->finalized = false;
 	return 0;
 }
 
@@ -127,9 +121,7 @@ static int apply_one(struct sp_graph *g, const struct sp_annot *x, struct sp_err
 	if (resolve(g, x, x->func, &ids, &n, err))
 		return -1;
 	switch (x->kind) {
-	case SP_ANNOT_FRAME:
-		for (i = 0; i < n; i++)
-			apply_frame(&g->funcs[ids[i]], x->value);
+	case SP_ANNOT_FRAME:	/* sp_annot_frames' */
 		break;
 	case SP_ANNOT_CALLS:
 		ret = apply_calls(g, x, ids, n, err);
@@ -152,15 +144,56 @@ static int apply_one(struct sp_graph *g, const struct sp_annot *x, struct sp_err
 	return ret;
 }
 
+/* Every name a line gives resolves: checked in file order, so that the
+ * first bad line is the one named whichever pass would have used it. */
+static int check_names(const struct sp_graph *g, const struct sp_annot *x, struct sp_err *err)
+{
+	uint32_t *ids;
+	size_t n, k;
+
+	if (resolve(g, x, x->func, &ids, &n, err))
+		return -1;
+	free(ids);
+	for (k = 0; x->kind != SP_ANNOT_RECURSION && x->kind != SP_ANNOT_ENTRY &&
+		    k < x->nnames; k++) {
+		if (resolve(g, x, x->names[k], &ids, &n, err))
+			return -1;
+		free(ids);
+	}
+	return 0;
+}
+
+int sp_annot_frames(const struct sp_annots *a, const struct sp_graph *g,
+		    struct sp_frames *out, struct sp_err *err)
+{
+	size_t i, k;
+
+	for (i = 0; i < a->n; i++) {
+		const struct sp_annot *x = &a->v[i];
+		uint32_t *ids;
+		size_t n;
+
+		if (check_names(g, x, err))
+			return -1;
+		if (x->kind != SP_ANNOT_FRAME)
+			continue;
+		resolve(g, x, x->func, &ids, &n, err);
+		for (k = 0; k < n; k++)
+			sp_frames_add(out, ids[k], SP_QUAL_STATIC, x->value);
+		free(ids);
+	}
+	return 0;
+}
+
 int sp_annot_apply(const struct sp_annots *a, struct sp_graph *g, struct sp_err *err)
 {
 	size_t i;
 	int ret = 0;
 
-	/* names resolve without the edge index, so one finalize will do */
+	/* names resolve without the edge index: sp_analyze() indexes the
+	 * edges once, whatever the lines added or removed */
 	for (i = 0; i < a->n && !ret; i++)
 		ret = apply_one(g, &a->v[i], err);
-	sp_graph_finalize(g);
 	return ret;
 }
 
@@ -217,6 +250,5 @@ uint32_t sp_assume_address_taken(struct sp_graph *g, const uint8_t *taken)
 				added++;
 			}
 	}
-	sp_graph_finalize(g);
 	return added;
 }

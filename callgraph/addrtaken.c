@@ -103,57 +103,13 @@ static void scan_data(const struct cg_image *img, uint8_t *taken, uint32_t nfunc
 	}
 }
 
-/* x86: immediates and RIP-relative lea's of every instruction but branches. */
-static void scan_x86_insn(const struct cg_image *img, const cs_insn *in,
-			  uint8_t *taken, uint32_t nfuncs)
-{
-	const cs_x86 *x = &in->detail->x86;
-	uint8_t i;
-
-	for (i = 0; i < in->detail->groups_count; i++)
-		if (in->detail->groups[i] == CS_GRP_CALL || in->detail->groups[i] == CS_GRP_JUMP)
-			return;
-	for (i = 0; i < x->op_count; i++) {
-		const cs_x86_op *op = &x->operands[i];
-
-		if (op->type == X86_OP_IMM)
-			mark(img, (uint64_t)op->imm, taken, nfuncs);
-		else if (op->type == X86_OP_MEM && op->mem.base == X86_REG_RIP &&
-			 in->id == X86_INS_LEA)
-			mark(img, in->address + in->size + (uint64_t)op->mem.disp,
-			     taken, nfuncs);
-	}
-}
-
+/* The addresses the code loads, as insn/addrload.c found them (x86). */
 static void scan_code(const struct cg_image *img, uint8_t *taken, uint32_t nfuncs)
 {
-	const struct cg_elf *e = &img->elf;
-	csh cs;
-	cs_insn *in;
-	size_t s;
+	size_t i;
 
-	if (e->machine != EM_X86_64 && e->machine != EM_386)
-		return;
-	if (cs_open(CS_ARCH_X86, e->machine == EM_X86_64 ? CS_MODE_64 : CS_MODE_32, &cs))
-		return;
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
-	cs_option(cs, CS_OPT_SKIPDATA, CS_OPT_ON);
-	in = cs_malloc(cs);
-	for (s = 0; in && s < e->ncode; s++) {
-		const struct cg_code *c = &e->code[s];
-		const uint8_t *p = c->bytes;
-		size_t left = c->size;
-		uint64_t addr = c->addr;
-
-		if (!p || c->is_plt)
-			continue;
-		while (cs_disasm_iter(cs, &p, &left, &addr, in))
-			if (in->detail)
-				scan_x86_insn(img, in, taken, nfuncs);
-	}
-	if (in)
-		cs_free(in, 1);
-	cs_close(&cs);
+	for (i = 0; i < img->code.nloads; i++)
+		mark(img, img->code.loads[i], taken, nfuncs);
 }
 
 void cg_address_taken(const struct cg_image *img, const struct sp_graph *g,
@@ -163,4 +119,23 @@ void cg_address_taken(const struct cg_image *img, const struct sp_graph *g,
 		return;
 	scan_data(img, taken, g->nfuncs);
 	scan_code(img, taken, g->nfuncs);
+}
+
+void cg_indirect_prototypes(struct cg_image *img, struct sp_graph *g, const uint8_t *taken)
+{
+	uint32_t i;
+	size_t k;
+
+	for (i = img->func_first; i < img->func_end && i < g->nfuncs; i++) {
+		struct sp_func *f = &g->funcs[i];
+
+		if (taken[i] && !f->proto)
+			f->proto = dw_func_proto(img->dw.dbg, g, f->origin_die ? f->origin_die : f->die);
+	}
+	for (k = 0; k < img->nicalls; k++) {
+		const char *p = dw_call_proto(img->dw.dbg, g, img->icalls[k].type);
+
+		if (p)
+			sp_graph_add_icall(g, img->icalls[k].func, p);
+	}
 }

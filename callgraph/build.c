@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "common/search.h"
 #include "common/xalloc.h"
 
 static int range_cmp(const void *pa, const void *pb)
@@ -20,23 +21,16 @@ static int range_cmp(const void *pa, const void *pb)
 	return (a->lo > b->lo) - (a->lo < b->lo);
 }
 
+static uint64_t range_lo(const void *base, size_t i)
+{
+	return ((const struct cg_range *)base)[i].lo;
+}
+
 uint32_t cg_func_containing(const struct cg_image *img, uint64_t addr)
 {
-	size_t lo = 0, hi = img->nranges;
+	size_t i = sp_search_last_le(img->ranges, img->nranges, range_lo, addr);
 
-	/* last range starting at or before addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (img->ranges[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return SP_NONE;
-	const struct cg_range *r = &img->ranges[lo - 1];
-	return addr < r->hi ? r->func : SP_NONE;
+	return i < img->nranges && addr < img->ranges[i].hi ? img->ranges[i].func : SP_NONE;
 }
 
 static void add_range(struct cg_image *img, size_t *cap, uint64_t lo, uint64_t hi,
@@ -59,7 +53,7 @@ static bool is_cold_name(const char *name)
 }
 
 /* The symbol at addr that best names a function: its own name if present. */
-static const struct cg_sym *sym_at(const struct cg_elf *e, uint64_t addr,
+static const struct sp_elf_sym *sym_at(const struct sp_elf *e, uint64_t addr,
 				   const char *name, const char *linkage)
 {
 	uint32_t i = sp_u64map_get(&e->sym_by_addr, addr);
@@ -75,13 +69,13 @@ static const struct cg_sym *sym_at(const struct cg_elf *e, uint64_t addr,
 
 /* A function split by -freorder-blocks-and-partition has DW_AT_ranges; it is
  * entered at the range that a non-.cold symbol names. */
-static uint64_t sub_entry(const struct cg_image *img, const struct cg_sub *s)
+static uint64_t sub_entry(const struct cg_image *img, const struct dw_sub *s)
 {
 	uint32_t k;
 
 	for (k = 0; k < s->nranges; k++) {
-		uint64_t lo = img->xranges[s->range_first + k].lo;
-		const struct cg_sym *sym = sym_at(&img->elf, lo, NULL, NULL);
+		uint64_t lo = img->dw.xranges[s->range_first + k].lo;
+		const struct sp_elf_sym *sym = sym_at(&img->elf, lo, NULL, NULL);
 
 		if (sym && !is_cold_name(sym->name))
 			return lo;
@@ -95,12 +89,12 @@ static bool addr_is_linked(const struct cg_image *img, uint64_t addr)
 	if (img->elf.type == ET_REL)
 		return true;
 	/* a discarded function keeps its DIE with a tombstone address */
-	return cg_elf_is_code(&img->elf, addr) && !cg_elf_in_plt(&img->elf, addr);
+	return sp_elf_is_code(&img->elf, addr) && !sp_elf_in_plt(&img->elf, addr);
 }
 
 static void note_copy(struct cg_image *img, uint32_t abstract, uint32_t func)
 {
-	Dwarf_Off off = img->subs[abstract].off;
+	Dwarf_Off off = img->dw.subs[abstract].off;
 
 	/* the first copy stands for all: the call instruction, tried first,
 	 * picks the right clone wherever it can be decoded */
@@ -111,12 +105,12 @@ static void note_copy(struct cg_image *img, uint32_t abstract, uint32_t func)
 static uint32_t new_dwarf_func(struct cg_image *img, uint32_t si, uint64_t entry)
 {
 	struct sp_graph *g = img->g;
-	struct cg_decl d;
-	const struct cg_sym *sym;
+	struct dw_decl d;
+	const struct sp_elf_sym *sym;
 	uint32_t id;
 	struct sp_func *f;
 
-	cg_sub_resolve(img, si, &d);
+	dw_sub_resolve(&img->dw, si, &d);
 	sym = sym_at(&img->elf, entry, d.name, d.linkage);
 	id = sp_graph_add_func(g);
 	f = &g->funcs[id];
@@ -128,13 +122,13 @@ static uint32_t new_dwarf_func(struct cg_image *img, uint32_t si, uint64_t entry
 	f->line = d.line;
 	f->col = d.col;
 	f->addr = entry;
-	f->cu = img->subs[si].cu;
-	f->die = img->subs[si].off;
+	f->cu = img->dw.subs[si].cu;
+	f->die = img->dw.subs[si].off;
 	f->flags = SP_F_HAS_CODE;
-	if (!img->subs[si].all_calls)
+	if (!img->dw.subs[si].all_calls)
 		f->flags |= SP_F_CALLS_INCOMPLETE;
 	if (d.abstract != SP_NONE) {
-		f->origin_die = img->subs[d.abstract].off;
+		f->origin_die = img->dw.subs[d.abstract].off;
 		note_copy(img, d.abstract, id);
 	}
 	return id;
@@ -145,8 +139,8 @@ static void make_dwarf_funcs(struct cg_image *img, size_t *rcap)
 	size_t i;
 	uint32_t k;
 
-	for (i = 0; i < img->nsubs; i++) {
-		struct cg_sub *s = &img->subs[i];
+	for (i = 0; i < img->dw.nsubs; i++) {
+		struct dw_sub *s = &img->dw.subs[i];
 		uint64_t entry;
 		uint32_t id;
 
@@ -159,15 +153,15 @@ static void make_dwarf_funcs(struct cg_image *img, size_t *rcap)
 		if (id == SP_NONE) {
 			id = new_dwarf_func(img, (uint32_t)i, entry);
 			sp_u64map_put(&img->func_by_addr, entry, id);
-			s = &img->subs[i];	/* resolving may have moved subs */
+			s = &img->dw.subs[i];	/* resolving may have moved subs */
 			img->g->funcs[id].size = s->hi - s->lo;
 		}
 		s->func = id;
 		if (!s->nranges)
 			add_range(img, rcap, s->lo, s->hi, id);
 		for (k = 0; k < s->nranges; k++)
-			add_range(img, rcap, img->xranges[s->range_first + k].lo,
-				  img->xranges[s->range_first + k].hi, id);
+			add_range(img, rcap, img->dw.xranges[s->range_first + k].lo,
+				  img->dw.xranges[s->range_first + k].hi, id);
 	}
 }
 
@@ -177,9 +171,9 @@ static void index_codeless(struct cg_image *img, struct sp_u64map *by_name)
 {
 	size_t i;
 
-	sp_u64map_init(by_name, img->nsubs / 4);
-	for (i = 0; i < img->nsubs; i++) {
-		const struct cg_sub *s = &img->subs[i];
+	sp_u64map_init(by_name, img->dw.nsubs / 4);
+	for (i = 0; i < img->dw.nsubs; i++) {
+		const struct dw_sub *s = &img->dw.subs[i];
 
 		if (s->hi > s->lo || s->declaration || !s->file)
 			continue;
@@ -198,7 +192,7 @@ static void make_symtab_funcs(struct cg_image *img, size_t *rcap)
 
 	index_codeless(img, &by_name);
 	for (i = 0; i < img->elf.nsyms; i++) {
-		const struct cg_sym *sym = &img->elf.syms[i];
+		const struct sp_elf_sym *sym = &img->elf.syms[i];
 		uint32_t id, si;
 		struct sp_func *f;
 
@@ -215,12 +209,12 @@ static void make_symtab_funcs(struct cg_image *img, size_t *rcap)
 		f->flags = SP_F_HAS_CODE | SP_F_SYMTAB_ONLY | SP_F_CALLS_INCOMPLETE;
 		si = sp_u64map_get(&by_name, (uintptr_t)sym->name);
 		if (si != SP_NONE) {
-			f->file = img->subs[si].file;
-			f->line = img->subs[si].line;
-			f->col = img->subs[si].col;
-			f->cu = img->subs[si].cu;
-			if (img->subs[si].name)
-				f->name = img->subs[si].name;
+			f->file = img->dw.subs[si].file;
+			f->line = img->dw.subs[si].line;
+			f->col = img->dw.subs[si].col;
+			f->cu = img->dw.subs[si].cu;
+			if (img->dw.subs[si].name)
+				f->name = img->dw.subs[si].name;
 		}
 		sp_u64map_put(&img->func_by_addr, sym->addr, id);
 		add_range(img, rcap, sym->addr, sym->addr + sym->size, id);
@@ -237,7 +231,7 @@ static void sort_ranges(struct cg_image *img)
 
 /* ---- callee resolution ---- */
 
-static uint32_t extern_func(struct cg_image *img, const struct cg_decl *d)
+static uint32_t extern_func(struct cg_image *img, const struct dw_decl *d)
 {
 	const char *name = d->linkage ? d->linkage : d->name;
 	struct sp_graph *g = img->g;
@@ -261,7 +255,7 @@ static uint32_t extern_func(struct cg_image *img, const struct cg_decl *d)
 
 static uint32_t extern_named(struct cg_image *img, const char *name)
 {
-	struct cg_decl d = { .name = name, .linkage = name, .abstract = SP_NONE };
+	struct dw_decl d = { .name = name, .linkage = name, .abstract = SP_NONE };
 
 	return extern_func(img, &d);
 }
@@ -275,7 +269,7 @@ static uint32_t callee_at(struct cg_image *img, uint64_t addr)
 	/* ARM: a Thumb symbol has bit 0 set, its DWARF entry not */
 	if (id == SP_NONE && img->elf.machine == EM_ARM)
 		id = sp_u64map_get(&img->func_by_addr, addr ^ 1);
-	if (id == SP_NONE && (plt = cg_elf_plt_name(&img->elf, addr)))
+	if (id == SP_NONE && (plt = sp_elf_plt_name(&img->elf, addr)))
 		id = extern_named(img, plt);
 	return id;
 }
@@ -288,7 +282,7 @@ static void index_global_names(struct cg_image *img, struct sp_u64map *by_name)
 
 	sp_u64map_init(by_name, img->elf.nsyms);
 	for (i = 0; i < img->elf.nsyms; i++) {
-		const struct cg_sym *sym = &img->elf.syms[i];
+		const struct sp_elf_sym *sym = &img->elf.syms[i];
 		uint32_t id = sp_u64map_get(&img->func_by_addr, sym->addr);
 
 		if (id == SP_NONE)
@@ -304,7 +298,7 @@ struct resolver {
 	struct sp_u64map by_name;
 };
 
-static uint32_t by_decl_name(struct resolver *r, const struct cg_decl *d)
+static uint32_t by_decl_name(struct resolver *r, const struct dw_decl *d)
 {
 	uint32_t id = SP_NONE;
 
@@ -321,15 +315,15 @@ static uint32_t by_decl_name(struct resolver *r, const struct cg_decl *d)
 static uint32_t resolve_origin(struct resolver *r, Dwarf_Off off)
 {
 	struct cg_image *img = r->img;
-	uint32_t si = cg_sub_at(img, off), id;
-	struct cg_decl d;
+	uint32_t si = dw_sub_at(&img->dw, off), id;
+	struct dw_decl d;
 
 	if (si == SP_NONE)
 		return SP_NONE;
-	id = img->subs[si].func;
+	id = img->dw.subs[si].func;
 	if (id != SP_NONE && img->g->funcs[id].symbol)
 		return id;
-	cg_sub_resolve(img, si, &d);
+	dw_sub_resolve(&img->dw, si, &d);
 	if (id != SP_NONE) {
 		/* concrete but without a symbol: maybe a weak the linker overrode */
 		uint32_t winner = by_decl_name(r, &d);
@@ -355,7 +349,7 @@ static uint32_t func_at(const struct cg_image *img, uint64_t addr)
  * leaves undefined is a function of another ELF, found by name later. */
 static uint32_t branch_callee(struct cg_image *img, uint64_t site, uint64_t addr)
 {
-	const struct cg_reloc *rel = cg_elf_branch_reloc(&img->elf, site);
+	const struct sp_elf_reloc *rel = sp_elf_branch_reloc(&img->elf, site);
 
 	if (!rel)
 		return callee_at(img, addr);
@@ -364,16 +358,29 @@ static uint32_t branch_callee(struct cg_image *img, uint64_t site, uint64_t addr
 	return callee_at(img, rel->target);
 }
 
-static void add_site_edge(struct resolver *r, const struct cg_site *site)
+/* Clang places a tail call by its jump (DW_AT_call_pc) and gives no
+ * return address: the end of the jump stands for one. */
+static void place_by_jump(const struct cg_image *img, struct dw_site *site)
+{
+	unsigned len = insn_jump_len_at(&img->elf, site->call_pc);
+
+	site->ret_pc = site->call_pc + (len ? len : 1);
+	site->no_decode = !len;
+}
+
+static void add_site_edge(struct resolver *r, struct dw_site *site)
 {
 	struct cg_image *img = r->img;
-	uint32_t caller = cg_func_containing(img, site->ret_pc - 1), callee = SP_NONE;
+	uint32_t caller, callee = SP_NONE;
 	enum sp_edge_kind kind = site->tail ? SP_EDGE_TAIL : SP_EDGE_CALL;
-	enum cg_insn insn = CG_INSN_NONE;
+	enum insn_branch insn = INSN_BRANCH_NONE;
 	uint64_t addr = 0;
 
+	if (!site->ret_pc)
+		place_by_jump(img, site);
+	caller = cg_func_containing(img, site->ret_pc - 1);
 	if (caller == SP_NONE && site->sub != SP_NONE)
-		caller = img->subs[site->sub].func;
+		caller = img->dw.subs[site->sub].func;
 	if (caller == SP_NONE) {
 		img->stats.orphan_sites++;
 		return;
@@ -385,13 +392,13 @@ static void add_site_edge(struct resolver *r, const struct cg_site *site)
 	/* the instruction is the ground truth: clones share one abstract
 	 * origin, and a weak symbol may have been overridden */
 	if (callee == SP_NONE && !site->no_decode)
-		insn = cg_decode_before(&img->elf, site->ret_pc, &addr);
-	if (callee == SP_NONE && (insn == CG_INSN_CALL || insn == CG_INSN_JMP)) {
+		insn = insn_branch_before(&img->elf, site->ret_pc, &addr);
+	if (callee == SP_NONE && (insn == INSN_BRANCH_CALL || insn == INSN_BRANCH_JUMP)) {
 		callee = img->elf.type == ET_REL ? branch_callee(img, site->ret_pc, addr) :
 			 func_at(img, addr);
 		if (callee != SP_NONE) {
 			img->stats.edges_decoded++;
-			if (insn == CG_INSN_JMP)
+			if (insn == INSN_BRANCH_JUMP)
 				kind = SP_EDGE_TAIL;
 		}
 	}
@@ -435,7 +442,8 @@ static bool wants_code_indirect(const struct cg_image *img, const struct sp_func
 	return img->opts.calls == CG_CALLS_DISASM || (f->flags & SP_F_CALLS_INCOMPLETE);
 }
 
-uint32_t cg_branch_enters(enum cg_insn kind, uint32_t caller, uint32_t start, uint32_t inside)
+uint32_t cg_branch_enters(enum insn_branch kind, uint32_t caller, uint32_t start,
+			  uint32_t inside)
 {
 	/* a branch into the middle of another function (an assembly
 	 * routine's second entry, the kernel's __put_user_nocheck_8 inside
@@ -446,30 +454,30 @@ uint32_t cg_branch_enters(enum cg_insn kind, uint32_t caller, uint32_t start, ui
 		return callee;
 	/* a call to its own entry is recursion; a jump there is a loop, not
 	 * a tail call, and a branch to a label inside stays in the function */
-	return kind == CG_INSN_CALL && start == caller ? caller : SP_NONE;
+	return kind == INSN_BRANCH_CALL && start == caller ? caller : SP_NONE;
 }
 
-static void merge_dcall(struct cg_image *img, const struct cg_dcall *c,
-			struct sp_u64map *pairs, uint32_t *indirect)
+static void merge_call(struct cg_image *img, const struct insn_call *c,
+		       struct sp_u64map *pairs, uint32_t *indirect)
 {
 	uint32_t caller = cg_func_containing(img, c->site - 1), callee, inside = SP_NONE;
 	enum sp_edge_kind kind;
 	uint32_t known;
 
-	if (caller == SP_NONE)
+	if (caller == SP_NONE || c->branch == INSN_BRANCH_NONE)
 		return;
-	if (c->kind == CG_INSN_ICALL || c->kind == CG_INSN_IJMP) {
+	if (c->branch == INSN_BRANCH_CALL_DYNAMIC || c->branch == INSN_BRANCH_JUMP_DYNAMIC) {
 		if (wants_code_indirect(img, &img->g->funcs[caller]))
 			indirect[caller]++;
 		return;
 	}
 	callee = branch_callee(img, c->site, c->target);
-	if (callee == SP_NONE && !cg_elf_branch_reloc(&img->elf, c->site))
+	if (callee == SP_NONE && !sp_elf_branch_reloc(&img->elf, c->site))
 		inside = cg_func_containing(img, c->target);
-	callee = cg_branch_enters(c->kind, caller, callee, inside);
+	callee = cg_branch_enters(c->branch, caller, callee, inside);
 	if (callee == SP_NONE)
 		return;
-	kind = c->kind == CG_INSN_CALL ? SP_EDGE_CALL : SP_EDGE_TAIL;
+	kind = c->branch == INSN_BRANCH_CALL ? SP_EDGE_CALL : SP_EDGE_TAIL;
 	known = sp_u64map_get(pairs, pair_key(caller, callee));
 	if (known == SP_NONE) {
 		sp_u64map_put(pairs, pair_key(caller, callee), img->g->nedges);
@@ -482,17 +490,19 @@ static void merge_dcall(struct cg_image *img, const struct cg_dcall *c,
 	sp_graph_add_edge(img->g, caller, callee, kind, c->site);
 }
 
+/* Has the code of the function at addr shown every call it makes? */
+static bool code_whole(struct cg_image *img, const struct sp_func *f)
+{
+	const struct insn_func *c = insn_image_func_at(&img->code, f->addr);
+
+	return !c || (c->flags & INSN_FUNC_WHOLE);
+}
+
 /* A function decoded to its end has shown every call it makes. */
 static void mark_complete(struct cg_image *img, const uint32_t *indirect)
 {
-	const struct cg_disasm *d = &img->disasm;
-	struct sp_u64map partial;
 	uint32_t i;
-	size_t k;
 
-	sp_u64map_init(&partial, d->npartial);
-	for (k = 0; k < d->npartial; k++)
-		sp_u64map_put(&partial, d->partial[k], 1);
 	for (i = img->func_first; i < img->g->nfuncs; i++) {
 		struct sp_func *f = &img->g->funcs[i];
 
@@ -500,30 +510,64 @@ static void mark_complete(struct cg_image *img, const uint32_t *indirect)
 			continue;
 		if (indirect[i] > f->n_indirect)
 			f->n_indirect = indirect[i];
-		if (sp_u64map_get(&partial, f->addr) == SP_NONE &&
-		    (f->flags & SP_F_CALLS_INCOMPLETE)) {
+		if (code_whole(img, f) && (f->flags & SP_F_CALLS_INCOMPLETE)) {
 			f->flags &= ~SP_F_CALLS_INCOMPLETE;
 			img->stats.disasm_completed++;
 		}
 	}
-	sp_u64map_release(&partial);
 }
 
-static void merge_disasm(struct cg_image *img)
+static void merge_code_calls(struct cg_image *img)
 {
 	struct sp_u64map pairs;
-	uint32_t *indirect;
+	uint32_t *indirect = sp_xcalloc(img->g->nfuncs, sizeof(*indirect));
 	size_t k;
 
-	if (!img->disasm.elf)
-		return;		/* not run: --calls=dwarf or no decoder */
-	indirect = sp_xcalloc(img->g->nfuncs, sizeof(*indirect));
 	index_dwarf_pairs(img, &pairs);
-	for (k = 0; k < img->disasm.ncalls; k++)
-		merge_dcall(img, &img->disasm.calls[k], &pairs, indirect);
+	for (k = 0; k < img->code.calls.n; k++)
+		merge_call(img, &img->code.calls.v[k], &pairs, indirect);
 	mark_complete(img, indirect);
 	sp_u64map_release(&pairs);
 	free(indirect);
+}
+
+/*
+ * --calls=dwarf: a function without DWARF has no call sites, so its few
+ * instructions are its edges, every call and jump capstone names (a
+ * register or memory target is an indirect call, a branch inside it is
+ * none).
+ */
+static void scan_symtab_func(struct cg_image *img, uint32_t func)
+{
+	struct sp_func *f = &img->g->funcs[func];
+	const struct insn_func *fc = insn_image_func(&img->code, f->addr, f->size);
+	const struct insn_call *c;
+	size_t n, k;
+
+	if (!fc)
+		return;		/* no bytes: the node stays a leaf, partial */
+	c = insn_image_calls(&img->code, fc, &n);
+	for (k = 0; k < n; k++) {
+		uint32_t callee;
+
+		if (!(c[k].groups & (INSN_G_CALL | INSN_G_JUMP)))
+			continue;
+		if (!c[k].direct) {
+			f->n_indirect++;
+			img->stats.indirect++;
+			continue;
+		}
+		if (c[k].target >= f->addr && c[k].target < f->addr + f->size)
+			continue;	/* a branch within the function */
+		callee = sp_u64map_get(&img->func_by_addr, c[k].target);
+		if (callee != SP_NONE)
+			sp_graph_add_edge(img->g, func, callee,
+					  c[k].groups & INSN_G_CALL ? SP_EDGE_CALL : SP_EDGE_TAIL,
+					  c[k].site);
+		f = &img->g->funcs[func];	/* adding an edge does not move funcs */
+	}
+	if ((fc->flags & INSN_FUNC_WHOLE) && !(fc->flags & INSN_FUNC_NO_BYTES))
+		f->flags &= ~SP_F_CALLS_INCOMPLETE;
 }
 
 /* The most functions the subprograms can give (each with code, once). */
@@ -531,8 +575,8 @@ static size_t dwarf_func_bound(const struct cg_image *img)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < img->nsubs; i++)
-		n += !img->subs[i].declaration && img->subs[i].hi > img->subs[i].lo;
+	for (i = 0; i < img->dw.nsubs; i++)
+		n += !img->dw.subs[i].declaration && img->dw.subs[i].hi > img->dw.subs[i].lo;
 	return n;
 }
 
@@ -541,7 +585,7 @@ static size_t with_slack(size_t n)
 	return n + n / 8 + 256;
 }
 
-int cg_build(struct cg_image *img, struct sp_err *err)
+void cg_build(struct cg_image *img)
 {
 	struct resolver r = { .img = img };
 	size_t rcap = 0, i;
@@ -549,28 +593,25 @@ int cg_build(struct cg_image *img, struct sp_err *err)
 
 	/* with room for the symbol-only and external functions and the
 	 * calls only the code shows: one more doubling would copy it all */
-	sp_graph_reserve(img->g, with_slack(dwarf_func_bound(img)), with_slack(img->nsites));
-	sp_u64map_init(&img->func_by_addr, img->nsubs / 2 + img->elf.nsyms);
+	sp_graph_reserve(img->g, with_slack(dwarf_func_bound(img)), with_slack(img->dw.nsites));
+	sp_u64map_init(&img->func_by_addr, img->dw.nsubs / 2 + img->elf.nsyms);
 	sp_u64map_init(&img->extern_by_name, 256);
-	sp_u64map_init(&img->copies, img->nsubs / 8);
+	sp_u64map_init(&img->copies, img->dw.nsubs / 8);
 	make_dwarf_funcs(img, &rcap);
 	sort_ranges(img);
 	nfuncs = img->g->nfuncs;
 	make_symtab_funcs(img, &rcap);
 	sort_ranges(img);
 	index_global_names(img, &r.by_name);
-	for (i = 0; img->opts.calls != CG_CALLS_DISASM && i < img->nsites; i++)
-		add_site_edge(&r, &img->sites[i]);
+	for (i = 0; img->opts.calls != CG_CALLS_DISASM && i < img->dw.nsites; i++)
+		add_site_edge(&r, &img->dw.sites[i]);
 	sp_u64map_release(&r.by_name);
-	if (img->disasm.elf) {
-		merge_disasm(img);
+	if (img->opts.calls != CG_CALLS_DWARF) {
+		merge_code_calls(img);
 	} else {
 		/* functions without DWARF: their few instructions are their edges */
 		for (i = nfuncs; i < img->g->nfuncs; i++)
-			if ((img->g->funcs[i].flags & SP_F_SYMTAB_ONLY) &&
-			    cg_scan_function(img, (uint32_t)i, err))
-				return -1;
+			if (img->g->funcs[i].flags & SP_F_SYMTAB_ONLY)
+				scan_symtab_func(img, (uint32_t)i);
 	}
-	sp_graph_finalize(img->g);
-	return 0;
 }

@@ -5,7 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "callgraph/dwarf_compat.h"
 #include "common/xalloc.h"
 
 int cg_open(struct cg_image **out, const char *path, struct sp_err *err)
@@ -20,66 +19,40 @@ int cg_open(struct cg_image **out, const char *path, struct sp_err *err)
 	return 0;
 }
 
-static int open_dwarf(struct cg_image *img, struct sp_err *err)
-{
-	Dwarf_Error derr = NULL;
-	/* every image through the object interface: libdwarf then reads the
-	 * sections where libelf mapped them instead of copying them to the
-	 * heap (ET_REL objects get relocated copies).  libdwarf's record of
-	 * every object it hands out stays on: dwarf_set_de_alloc_flag(0)
-	 * saves about 9 % of a run, but libdwarf 20210528 then leaks the
-	 * errors it makes and drops itself on corrupt DWARF (fuzz_elf found
-	 * one inside dwarf_highpc_b), which only dwarf_finish reclaims */
-	int res = cg_dwobj_init(&img->dwobj, &img->elf, &img->dbg, &derr);
-
-	if (res == DW_DLV_NO_ENTRY)
-		return sp_err_set(err, "'%s': no DWARF debug information (build with -g)",
-				  img->path);
-	if (res != DW_DLV_OK) {
-		img->dbg = NULL;
-		sp_err_set(err, "'%s': cannot read DWARF: %s", img->path,
-			   derr ? dwarf_errmsg(derr) : "unknown error");
-		/* with no dbg libdwarf malloc'ed derr on its own: ours to free
-		 * (found by fuzz_elf) */
-		if (derr)
-			dwarf_dealloc_error(NULL, derr);
-		return -1;
-	}
-	return 0;
-}
-
 int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *opts,
 	    struct sp_err *err)
 {
+	struct dw_walk_opts walk = {
+		.progress = opts->progress, .progress_arg = opts->progress_arg,
+		.split_min = opts->split_walk_min,
+	};
+
 	img->g = g;
 	img->opts = *opts;
 	img->func_first = g->nfuncs;
-	img->cu_first = g->ncus;
-	if (cg_elf_open(&img->elf, g, img->path, err) ||
-	    cg_check_dwarf_lists(&img->elf, img->path, err) || open_dwarf(img, err))
+	if (sp_elf_open(&img->elf, g, img->path, err) ||
+	    dw_open(&img->dw, img->path, &img->elf, g, err))
 		return -1;
 	/* no decoder: the call-site check and the code pass would be skipped
 	 * and calls DWARF does not list (tail calls, inline assembly) lost
 	 * silently, so that takes asking for DWARF alone */
-	if (opts->calls != CG_CALLS_DWARF && !cg_disasm_supported(&img->elf))
+	if (opts->calls != CG_CALLS_DWARF && !insn_machine_decodes(img->elf.machine))
 		return sp_err_set(err, "'%s': unsupported machine (ELF e_machine %u; x86-64, "
 				  "i386, AArch64 and ARM are decoded), --calls=dwarf reads "
 				  "DWARF alone", img->path, (unsigned)img->elf.machine);
 	g->binary = sp_intern(g, img->path);
 	g->machine = img->elf.machine;
 	/* the code is decoded on a second core while the first reads DWARF */
-	if (opts->calls != CG_CALLS_DWARF && cg_disasm_supported(&img->elf) &&
-	    cg_disasm_start(&img->disasm, &img->elf, err))
+	if (insn_image_start(&img->code, &img->elf, opts->addr_taken, err))
 		return -1;
-	sp_u64map_init(&img->sub_by_off, 4096);
-	if (cg_dwarf_walk(img, err) || cg_disasm_finish(&img->disasm, img->path, err))
+	if (dw_walk(&img->dw, &walk, err) || insn_image_finish(&img->code, img->path, err))
 		return -1;
-	if (!img->ncus_own)
+	img->stats.call_sites = img->dw.call_sites;
+	img->stats.split_units = img->dw.split_units;
+	if (!img->dw.ncus)
 		return sp_err_set(err, "'%s': no DWARF compile units (build with -g)",
 				  img->path);
-	cg_red_zones_start(img);
-	if (cg_build(img, err))
-		return -1;
+	cg_build(img);
 	img->func_end = g->nfuncs;
 	return 0;
 }
@@ -89,7 +62,7 @@ static void index_exports(const struct cg_image *img, struct sp_u64map *by_name)
 	size_t i;
 
 	for (i = 0; i < img->elf.nsyms; i++) {
-		const struct cg_sym *sym = &img->elf.syms[i];
+		const struct sp_elf_sym *sym = &img->elf.syms[i];
 		uint32_t id;
 
 		if (sym->bind == STB_LOCAL ||
@@ -124,11 +97,11 @@ void cg_link(struct cg_image *const *imgs, size_t n, struct sp_graph *g,
 		id = sp_u64map_get(&by_name, (uintptr_t)name);
 		if (id != SP_NONE) {
 			g->edges[k].to = id;
+			g->finalized = false;
 			(*linked)++;
 		}
 	}
 	sp_u64map_release(&by_name);
-	sp_graph_finalize(g);
 }
 
 bool cg_is_elf_file(const char *path)
@@ -150,38 +123,51 @@ const struct cg_stats *cg_stats(const struct cg_image *img)
 	return &img->stats;
 }
 
-void cg_release_records(struct cg_image *img)
+struct dw_image *cg_dwarf(struct cg_image *img)
+{
+	return &img->dw;
+}
+
+struct insn_image *cg_code(struct cg_image *img)
+{
+	return &img->code;
+}
+
+void cg_funcs(const struct cg_image *img, uint32_t *first, uint32_t *end)
+{
+	*first = img->func_first;
+	*end = img->func_end;
+}
+
+uint32_t cg_func_at(const struct cg_image *img, uint64_t addr)
+{
+	return sp_u64map_get(&img->func_by_addr, addr);
+}
+
+bool cg_in_plt(const struct cg_image *img, uint64_t addr)
+{
+	return sp_elf_in_plt(&img->elf, addr);
+}
+
+bool cg_red_zone_counts(const struct cg_image *img)
 {
 	uint32_t i;
 
-	for (i = 0; img->files && i < img->ncus_own; i++)
-		free(img->files[i].names);
-	free(img->files);
-	free(img->cu_die_off);
-	sp_big_free(img->subs, img->subs_cap * sizeof(*img->subs));
-	sp_big_free(img->sites, img->sites_cap * sizeof(*img->sites));
-	free(img->xranges);
-	if (img->sub_by_off.nslots)
-		sp_u64map_release(&img->sub_by_off);
-	if (img->split_by_off.nslots)
-		sp_u64map_release(&img->split_by_off);
+	if (img->elf.machine != EM_X86_64)
+		return false;
+	for (i = img->dw.cu_first; i < img->dw.cu_first + img->dw.ncus; i++)
+		if (img->g->cus[i].producer && strstr(img->g->cus[i].producer, "-mno-red-zone"))
+			return false;
+	return true;
 }
 
 void cg_close(struct cg_image *img)
 {
-	Dwarf_Error derr = NULL;
-
 	if (!img)
 		return;
-	cg_disasm_release(&img->disasm);
-	cg_rz_pass_release(&img->rz);
-	cg_release_records(img);
-	if (img->dbg && img->dwobj.elf)
-		dwarf_object_finish(img->dbg, &derr);
-	else if (img->dbg)
-		dwarf_finish(img->dbg, &derr);
-	cg_dwobj_release(&img->dwobj);
-	cg_elf_close(&img->elf);
+	insn_image_release(&img->code);
+	dw_close(&img->dw);
+	sp_elf_close(&img->elf);
 	free(img->icalls);
 	free(img->ranges);
 	if (img->func_by_addr.nslots)

@@ -1,13 +1,12 @@
 /*
- * callgraph.h - ELF + DWARF -> the functions and call edges of sp_graph.
+ * callgraph.h - an image loaded: its ELF (elf/), DWARF (dwarf/) and code
+ * (insn/) read, and the functions and call edges of sp_graph built from
+ * them.
  *
  *	struct cg_image *img;
  *	if (cg_open(&img, path, &err) || cg_load(img, g, &opts, &err)) ...
- *	su_match(g, ...);			frames from .su
- *	cg_cfi_frames(img, g, false);		frames from CFI where .su has none
- *	cg_red_zones(img, g, &err);		x86-64 leaves' red zone
- *	cg_describe_dynamic(img, g, &err);	name the VLA behind dynamic frames
- *	cg_find_vlas(img, g, &err);		--vla: every VLA and alloca user
+ *	cg_link(imgs, n, g, &linked);		calls between images, by name
+ *	... later stages read the image: cg_dwarf(), cg_code(), cg_funcs() ...
  *	cg_close(img);
  */
 #ifndef SP_CALLGRAPH_H
@@ -17,6 +16,8 @@
 #include "stackprof.h"
 
 struct cg_image;
+struct dw_image;
+struct insn_image;
 
 /* Where call edges come from (--calls). */
 enum cg_calls {
@@ -25,17 +26,9 @@ enum cg_calls {
 	CG_CALLS_DISASM,	/* the code only */
 };
 
-/* How CFI frames find their FDEs: by default each through .eh_frame_hdr
- * when few functions need one, else libdwarf's list of all of them (the
- * others force a way, so that tests compare the two). */
-enum cg_cfi_lookup {
-	CG_CFI_AUTO = 0,
-	CG_CFI_ONE_BY_ONE,
-	CG_CFI_LIST,
-};
-
 /* Called after each compile unit of an image's DWARF walk, and once with
- * done == total at its end; the library itself never prints. */
+ * done == total at its end; the library itself never prints (as
+ * dwarf/dwarf.h's dw_progress_fn). */
 typedef void cg_progress_fn(void *arg, const char *path, uint32_t done, uint32_t total);
 
 struct cg_options {
@@ -45,7 +38,7 @@ struct cg_options {
 	/* .debug_info bytes from which the DWARF walk is split over two
 	 * threads: 0 for the default (16 MiB), UINT64_MAX for never */
 	uint64_t split_walk_min;
-	enum cg_cfi_lookup cfi_lookup;
+	bool addr_taken;	/* collect the addresses the code loads (--indirect) */
 };
 
 struct cg_stats {
@@ -56,43 +49,37 @@ struct cg_stats {
 	uint32_t symtab_only;	/* functions known only from the symbol table */
 	uint32_t disasm_edges;	/* caller->callee pairs only the code showed */
 	uint32_t disasm_completed;	/* functions whose calls the code completed */
-	uint32_t cfi_frames;	/* frames taken from CFI (no .su row) */
-	uint32_t cfi_checked;	/* static .su frames that CFI also gives */
-	uint32_t cfi_agree;	/* ... and CFI says the same */
-	uint32_t red_zone_funcs;	/* leaves given red-zone bytes */
 	uint32_t split_units;	/* compile units a second thread walked */
 };
 
 /* Open an ELF file and its DWARF.  Errors: "'PATH': not an ELF file", ... */
 int cg_open(struct cg_image **img, const char *path, struct sp_err *err);
 /* Fill g with functions (DWARF subprograms with code, symbol-table-only
- * functions, external callees), compile units and call edges, then
- * finalize it.  Does one pass over .debug_info (on two threads when
+ * functions, external callees), compile units and call edges.  Does
+ * one pass over .debug_info (on two threads when
  * it is large: cg_options.split_walk_min). */
 int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *opts,
 	    struct sp_err *err);
-/* For every function whose frame is dynamic, find the cause in DWARF (a
- * variable-length array) and set f->dyn_cause. */
-int cg_describe_dynamic(struct cg_image *img, struct sp_graph *g, struct sp_err *err);
-/* After su_match: the image's functions still without a frame take the
- * largest CFA offset of their CFI (.debug_frame, .eh_frame) as frame,
- * src = SP_SRC_CFI; with compare_su, .su frames are compared with it
- * (cg_stats, for -v: it reads the CFI of every function). */
-void cg_cfi_frames(struct cg_image *img, struct sp_graph *g, bool compare_su);
-/* x86-64: set red_zone of every leaf that uses stack below %rsp; nothing
- * when a compile unit of the image was built with -mno-red-zone. */
-int cg_red_zones(struct cg_image *img, struct sp_graph *g, struct sp_err *err);
-/* --vla: append to g->vlas every variable-length array of the image's
- * frames (DWARF array types whose bound is not a data constant, in the
- * function or inlined into it) and every dynamic frame without one
- * (alloca).  After su_match(): the frame qualifiers tell alloca. */
-int cg_find_vlas(struct cg_image *img, struct sp_graph *g, struct sp_err *err);
 const struct cg_stats *cg_stats(const struct cg_image *img);
+
+/* What the later stages read of a loaded image. */
+struct dw_image *cg_dwarf(struct cg_image *img);
+struct insn_image *cg_code(struct cg_image *img);
+/* The graph functions the image added: [*first, *end). */
+void cg_funcs(const struct cg_image *img, uint32_t *first, uint32_t *end);
+/* The function whose code starts at addr, SP_NONE if none. */
+uint32_t cg_func_at(const struct cg_image *img, uint64_t addr);
+bool cg_in_plt(const struct cg_image *img, uint64_t addr);
+/* May the image's code keep bytes below the stack pointer?  x86-64,
+ * unless a compile unit says -mno-red-zone in DW_AT_producer (the Linux
+ * kernel, where interrupts write below %rsp): then none does, its
+ * assembly included. */
+bool cg_red_zone_counts(const struct cg_image *img);
 /*
  * Several images in one graph (vmlinux and its modules): a call to an
  * external function that another image defines as a global symbol is
- * redirected to that definition (earlier images win), then the graph is
- * finalized again.  *linked counts the redirected call edges.
+ * redirected to that definition (earlier images win).  *linked counts
+ * the redirected call edges.
  */
 void cg_link(struct cg_image *const *imgs, size_t n, struct sp_graph *g,
 	     uint32_t *linked);

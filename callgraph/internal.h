@@ -2,199 +2,13 @@
 #ifndef SP_CG_INTERNAL_H
 #define SP_CG_INTERNAL_H
 
-#include <dwarf.h>
-#include <capstone/capstone.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <gelf.h>
-#include <libdwarf.h>
-
 #include "callgraph/callgraph.h"
 #include "common/u64map.h"
+#include "dwarf/dwarf.h"
+#include "elf/elf.h"
+#include "insn/passes.h"
 
-/* ---- ELF (elf.c) ---- */
-
-struct cg_sym {
-	uint64_t addr, size;
-	const char *name;	/* interned */
-	uint8_t bind;		/* STB_* */
-	bool thumb;		/* ARM: bit 0 of st_value was set (addr has it clear) */
-};
-
-/* ARM mapping symbols ($a, $t, $d) mark where ARM code, Thumb code and
- * literal-pool data start inside the code sections. */
-struct cg_map {
-	uint64_t addr;
-	char kind;		/* 'a', 't' or 'd' */
-};
-
-/* A stretch of instructions of one kind inside a function. */
-struct cg_run {
-	uint64_t addr, end;
-	bool thumb;
-};
-
-struct cg_code {		/* one executable section */
-	uint64_t addr, size;
-	const unsigned char *bytes;	/* NULL for SHT_NOBITS */
-	bool is_plt;
-};
-
-/* A branch in a relocatable object: its displacement is filled in by the
- * linker, so the target is the relocation's symbol. */
-struct cg_reloc {
-	uint64_t target;	/* where it lands, when its symbol is defined here */
-	const char *name;	/* interned symbol name when undefined (another ELF) */
-};
-
-struct cg_elf {
-	int fd;
-	Elf *elf;
-	uint16_t machine;
-	uint16_t type;		/* ET_EXEC, ET_DYN, ET_REL */
-	struct cg_sym *syms;	/* FUNC symbols, sorted by address */
-	size_t nsyms;
-	struct cg_code *code;
-	size_t ncode;
-	struct sp_u64map sym_by_addr;	/* address -> index of its best symbol */
-	struct cg_map *maps;		/* ARM mapping symbols, sorted by address */
-	size_t nmaps;
-	const char **plt_names;		/* name of each PLT stub, by slot */
-	size_t nplt;
-	uint64_t plt_base, plt_stride;	/* stub i is at plt_base + i * plt_stride */
-	/* ET_REL: every allocated section gets its own address range, as a
-	 * linker would lay it out, so that -ffunction-sections code does not
-	 * all start at 0 (reloc.c relocates the DWARF to the same layout) */
-	uint64_t *sec_base;		/* by section index, 0 when not allocated */
-	size_t nsec;
-	Elf_Scn *symtab;		/* .symtab, for relocations */
-	struct cg_reloc *relocs;	/* branch relocations of the code */
-	size_t nrelocs;
-	struct sp_u64map reloc_at;	/* address of the relocated field -> relocs index */
-};
-
-int cg_elf_open(struct cg_elf *e, struct sp_graph *g, const char *path, struct sp_err *err);
-/* Refuse a .debug_rnglists/.debug_loclists table header that does not fit
- * (libdwarf 20210528 frees twice on one), or a DWARF 5 .debug_line file
- * entry naming a directory past the table's end (its dwarf_srcfiles
- * reads one past the array): "'PATH': corrupt SECTION section". */
-int cg_check_dwarf_lists(const struct cg_elf *e, const char *path, struct sp_err *err);
-/* lines_check.c: false when a DWARF 5 line table header in the
- * .debug_line contents P names a directory it does not have */
-bool cg_lines_ok(const unsigned char *p, uint64_t size);
-void cg_elf_close(struct cg_elf *e);
-/* Bytes of code at addr (at least len of them), or NULL. */
-const unsigned char *cg_elf_code_at(const struct cg_elf *e, uint64_t addr, size_t len);
-bool cg_elf_in_plt(const struct cg_elf *e, uint64_t addr);
-/* The external function a PLT stub jumps to (interned), or NULL. */
-const char *cg_elf_plt_name(const struct cg_elf *e, uint64_t addr);
-bool cg_elf_is_code(const struct cg_elf *e, uint64_t addr);
-/* The next symbol from *i on that starts a function's code: sized, not in
- * the PLT, not inside the one before (aliases, labels).  *i and *end (0 to
- * begin) carry the walk; NULL at the end. */
-const struct cg_sym *cg_elf_next_code_sym(const struct cg_elf *e, size_t *i,
-					  uint64_t *end);
-/* ET_REL: the relocation of the branch whose 4-byte displacement (x86) or
- * instruction (arm64) ends at site, or NULL. */
-const struct cg_reloc *cg_elf_branch_reloc(const struct cg_elf *e, uint64_t site);
-/* ET_REL: the value of symbol index i in the laid-out sections; false when
- * undefined (*name is then its name, interned in g) or unreadable. */
-bool cg_elf_sym_value(const struct cg_elf *e, size_t i, uint64_t *value,
-		      const char **name, struct sp_graph *g);
-/* The next run of instructions at or after *pc and before end, skipping
- * ARM literal pools; thumb is the mode when no mapping symbol says.  False
- * when none is left.  *pc moves past the run. */
-bool cg_elf_next_run(const struct cg_elf *e, uint64_t *pc, uint64_t end, bool thumb,
-		     struct cg_run *run);
-/* ARM: is the code at addr Thumb?  From the mapping symbols, else from
- * the function symbol there; false on other machines. */
-bool cg_elf_thumb_at(const struct cg_elf *e, uint64_t addr);
-
-/* ---- relocated DWARF of an ET_REL object (reloc.c) ---- */
-
-/* Bytes libdwarf is to see as section ndx, at address addr. */
-struct cg_section_window {
-	size_t ndx;
-	const unsigned char *data;
-	uint64_t size, addr;
-};
-
-struct cg_dwobj {
-	struct cg_elf *elf;
-	size_t nsec, shstrndx;
-	unsigned char **copies;	/* by section index: relocated .debug_* or NULL */
-	bool msb, elf64;
-	Dwarf_Obj_Access_Interface iface;
-	/* a linked image: the file mapped read-only, sections served from it,
-	 * so .debug_info is page cache that the walk can hand back */
-	unsigned char *map;
-	size_t map_len;
-	size_t info_ndx;		/* .debug_info's section index, 0 if none */
-	uint64_t info_off, info_size;	/* its place in the file */
-	struct cg_section_window win;	/* cg_dwobj_open_window's, else no data */
-};
-
-/* dwarf_object_init_b over e's sections, its DWARF relocated to e's layout. */
-int cg_dwobj_init(struct cg_dwobj *o, struct cg_elf *e, Dwarf_Debug *dbg,
-		  Dwarf_Error *derr);
-/* A second Dwarf_Debug over the same sections, for another thread: in
- * the main thread (libdwarf's ELF hook is process-wide during init). */
-int cg_dwobj_open_again(struct cg_dwobj *o, Dwarf_Debug *dbg, Dwarf_Error *derr);
-/* A Dwarf_Debug over o's sections, but with win's bytes and address as
- * section win->ndx: a few records of .eh_frame, so that libdwarf parses
- * those and not all of them.  view (a copy of o) is what it reads through
- * and must outlive *dbg; it owns nothing, and is not released. */
-int cg_dwobj_open_window(const struct cg_dwobj *o, struct cg_dwobj *view,
-			 const struct cg_section_window *win, Dwarf_Debug *dbg,
-			 Dwarf_Error *derr);
-/* The section named name as libdwarf is given it (out: index, contents,
- * size, address); false when there is none. */
-bool cg_dwobj_section(const struct cg_dwobj *o, const char *name,
-		      struct cg_section_window *out);
-/* An unsigned number of n bytes (1..8) at p, in the object's byte order. */
-uint64_t cg_read_uint(const unsigned char *p, unsigned n, bool msb);
-void cg_dwobj_release(struct cg_dwobj *o);
-/* The compile units in .debug_info, counted from their headers alone. */
-uint32_t cg_dwobj_count_units(const struct cg_dwobj *o);
-/* The unit header nearest the middle of .debug_info, from the headers
- * alone; 0 when the first unit is the only one. */
-uint64_t cg_dwobj_middle_unit(const struct cg_dwobj *o);
-/* A walk is past offset `upto` of .debug_info: drop the pages from
- * *dropped (its mark, moved to upto) on from the process (a later read
- * faults them back in from the page cache). */
-void cg_dwobj_info_done(const struct cg_dwobj *o, uint64_t *dropped, uint64_t upto);
-
-/* ---- DWARF records (dwarf.c) ---- */
-
-/* One DW_TAG_subprogram DIE (concrete, abstract or declaration). */
-struct cg_sub {
-	Dwarf_Off off;
-	Dwarf_Off origin;	/* DW_AT_abstract_origin, 0 if none */
-	Dwarf_Off spec;		/* DW_AT_specification, 0 if none */
-	const char *name, *linkage;
-	const char *file;
-	uint32_t line, col;
-	uint32_t cu;		/* graph CU index */
-	uint64_t lo, hi;	/* main range; hi == 0 when no code */
-	uint32_t range_first, nranges;	/* extra ranges in cg_image.ranges */
-	bool all_calls;
-	bool declaration;
-	uint32_t func;		/* graph function id, SP_NONE */
-};
-
-/* One call-site DIE. */
-struct cg_site {
-	uint64_t ret_pc;	/* return address (DW_AT_call_return_pc / low_pc) */
-	uint64_t call_pc;	/* DW_AT_call_pc: the call itself (Clang's tail calls) */
-	Dwarf_Off origin;	/* callee DIE, 0 if none */
-	uint64_t target;	/* constant target address, 0 if none */
-	Dwarf_Off type;		/* DW_AT_type: the called function's type, 0 if none */
-	uint32_t sub;		/* enclosing subprogram record */
-	bool tail;
-	bool computed;		/* DW_AT_call_target is an expression: indirect */
-	bool no_decode;		/* ret_pc only places the site: no instruction ends there */
-};
-
+/* A function's code, from its range. */
 struct cg_range {
 	uint64_t lo, hi;
 	uint32_t func;
@@ -206,100 +20,18 @@ struct cg_icall {
 	Dwarf_Off type;
 };
 
-struct cg_cu_files {		/* decl_file table of one CU */
-	const char **names;	/* interned: libdwarf's copies are freed at once */
-	Dwarf_Signed count;
-	int base;		/* 0 for DWARF 5, 1 before */
-};
-
-enum cg_insn { CG_INSN_NONE, CG_INSN_CALL, CG_INSN_JMP, CG_INSN_ICALL, CG_INSN_IJMP };
-
-/* ---- the disassembly pass (disasm.c) ---- */
-
-struct cg_dcall {
-	uint64_t site;		/* address after the instruction */
-	uint64_t target;	/* direct target, 0 for indirect */
-	uint8_t kind;		/* enum cg_insn */
-};
-
-struct cg_disasm {
-	const struct cg_elf *elf;
-	struct cg_dcall *calls;
-	size_t ncalls, calls_cap;
-	uint64_t *partial;	/* symbols not decoded to their end */
-	size_t npartial, partial_cap;
-	pthread_t thread;
-	bool started, failed;
-};
-
-bool cg_disasm_supported(const struct cg_elf *e);
-/* capstone's architecture and mode for this ELF (Thumb when asked). */
-int cg_cs_setup(const struct cg_elf *e, bool thumb, cs_arch *arch, cs_mode *mode);
-/* The call, jump or indirect branch one decoded instruction is, in *out;
- * false for other instructions, returns and jump-table jumps. */
-bool cg_disasm_classify(cs_arch arch, const cs_insn *in, struct cg_dcall *out);
-int cg_disasm_start(struct cg_disasm *d, const struct cg_elf *e, struct sp_err *err);
-int cg_disasm_finish(struct cg_disasm *d, const char *path, struct sp_err *err);
-void cg_disasm_release(struct cg_disasm *d);
-
-/* ---- the red-zone pass (redzone.c) ---- */
-
-struct cg_rz {			/* what one symbol's code showed */
-	uint64_t addr, size;
-	uint32_t red_zone;
-	bool leaf;
-};
-
-/* Every symbol scanned on a second core while the main thread builds the
- * graph and reads the .su files; cg_red_zones() takes the results. */
-struct cg_rz_pass {
-	const struct cg_elf *elf;
-	struct cg_rz *res;	/* by address, as the symbols are */
-	size_t n, cap;
-	pthread_t thread;
-	bool started;
-};
-
-/* Start the pass when the image's red zones count (x86-64, no CU built
- * with -mno-red-zone): after the DWARF walk, which reads the producers.
- * A thread that cannot start leaves the scan to cg_red_zones(). */
-void cg_red_zones_start(struct cg_image *img);
-void cg_rz_pass_release(struct cg_rz_pass *p);
-
 struct cg_image {
 	const char *path;
 	struct cg_options opts;
-	struct cg_disasm disasm;
-	struct cg_rz_pass rz;
-	struct cg_elf elf;
-	Dwarf_Debug dbg;
-	struct cg_dwobj dwobj;		/* ET_REL: what dbg reads */
-	/* while two threads walk: held around dwarf_srcfiles(), which
-	 * builds each path in static buffers of libdwarf's; else NULL */
-	pthread_mutex_t *srcfiles_lock;
+	struct sp_elf elf;
+	struct dw_image dw;		/* its DWARF, and what the walk read of it */
+	struct insn_image code;		/* every function decoded once, its passes' results */
 	struct sp_graph *g;
 	/* what this image added to the graph (several images share one) */
 	uint32_t func_first, func_end;
-	uint32_t cu_first;		/* graph CU index of files[0], cu_die_off[0] */
-	uint32_t ncus_own;		/* CUs this image added */
 
-	struct cg_sub *subs;
-	size_t nsubs, subs_cap;
-	struct sp_u64map sub_by_off;	/* DIE offset -> subs index */
-	/* a split walk's second walker kept its own map, for the DIEs from
-	 * split_off on (its units); its indices are split_base lower */
-	struct sp_u64map split_by_off;
-	uint64_t split_off;
-	size_t split_base;
-	struct cg_site *sites;
-	size_t nsites, sites_cap;
 	struct cg_icall *icalls;	/* indirect sites whose DWARF types the callee */
 	size_t nicalls, icalls_cap;
-	struct cg_range *xranges;	/* DW_AT_ranges beyond the first */
-	size_t nxranges, xranges_cap;
-	struct cg_cu_files *files;	/* per graph CU */
-	Dwarf_Off *cu_die_off;		/* per graph CU: CU DIE offset */
-
 	struct cg_range *ranges;	/* every function range, sorted by lo */
 	size_t nranges;
 	struct sp_u64map func_by_addr;	/* entry address -> function id */
@@ -308,82 +40,13 @@ struct cg_image {
 	struct cg_stats stats;
 };
 
-/* callgraph.c: free what the DWARF walk filled in (files, CU offsets,
- * subs, sites, extra ranges, the DIE offset maps); cg_close() and split.c. */
-void cg_release_records(struct cg_image *img);
-
-/* dwarf.c */
-/* Read every compile unit into img's records, on two cores when the
- * image is large enough (split.c). */
-int cg_dwarf_walk(struct cg_image *img, struct sp_err *err);
-
-/* One walker's stretch of .debug_info. */
-struct cg_units {
-	uint64_t from, to;		/* the units whose headers start in [from, to) */
-	const struct cg_dwobj *dwobj;	/* whose .debug_info pages it drops */
-	uint64_t dropped;		/* pages before this are dropped */
-	_Atomic uint32_t done;		/* units walked (the other thread reads it) */
-	const _Atomic uint32_t *other;	/* the other walker's count, or NULL */
-	uint32_t total;			/* for the progress line, 0: none */
-};
-int cg_dwarf_walk_units(struct cg_image *img, struct cg_units *u, struct sp_err *err);
-
-/* split.c: the second walker, over the units from `from` on.  Returns
- * NULL when it did not start (the caller then walks them all). */
-struct cg_split;
-struct cg_split *cg_split_start(struct cg_image *img, uint64_t from);
-/* Wait for it and append its records to img's (whose walk ended just
- * before its first unit); -1 with its error when it failed. */
-int cg_split_finish(struct cg_split *w, struct cg_image *img, struct sp_err *err);
-/* Wait for it and drop what it read (img's walk failed). */
-void cg_split_abandon(struct cg_split *w);
-const _Atomic uint32_t *cg_split_done(const struct cg_split *w);
-/* The record index for a DIE offset, reading the DIE on demand when the
- * walk skipped it (members of a class).  SP_NONE if it is no subprogram.
- * May move img->subs. */
-uint32_t cg_sub_at(struct cg_image *img, Dwarf_Off off);
-
-/* What a concrete subprogram's abstract_origin/specification chain says. */
-struct cg_decl {
-	const char *name, *linkage, *file;
-	uint32_t line, col;
-	uint32_t abstract;	/* record of the abstract origin, SP_NONE if none */
-};
-void cg_sub_resolve(struct cg_image *img, uint32_t idx, struct cg_decl *out);
-/* An unsigned constant of any form (implicit_const included), 0 if none. */
-uint64_t cg_attr_udata(Dwarf_Debug dbg, Dwarf_Attribute a);
-/* Entry n of a CU's decl_file table, interned; NULL if out of range. */
-const char *cg_cu_file(struct cg_image *img, uint32_t cu, Dwarf_Unsigned n);
-int cg_dwarf_err(struct cg_image *img, Dwarf_Error derr, struct sp_err *err, const char *what);
-/* dwarf_siblingof_b(dbg, die, true, ...) that also refuses a sibling not
- * after die: DW_DLV_ERROR with *derr NULL.  Every DIE loop uses it. */
-int cg_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *next, Dwarf_Error *derr);
-
-/* redzone.c */
-/* Decode the code of one function: 1 and *red_zone (0 or more) for a leaf,
- * 0 when it calls or does not decode to its end. */
-int cg_red_zone_scan(csh cs, const uint8_t *code, size_t size, uint64_t addr,
-		     uint32_t *red_zone);
-
 /* build.c */
-int cg_build(struct cg_image *img, struct sp_err *err);
+void cg_build(struct cg_image *img);
 uint32_t cg_func_containing(const struct cg_image *img, uint64_t addr);
-/* The function a direct branch (enum cg_insn kind) from caller enters:
+/* The function a direct branch (enum insn_branch kind) from caller enters:
  * start is the one whose entry is its target, inside the one containing
  * the target (SP_NONE when unknown); SP_NONE when it stays in caller. */
-uint32_t cg_branch_enters(enum cg_insn kind, uint32_t caller, uint32_t start, uint32_t inside);
-
-/* decode.c */
-/* What instruction ends just before ret_pc, and its target for direct ones. */
-enum cg_insn cg_decode_before(const struct cg_elf *e, uint64_t ret_pc, uint64_t *target);
-/* The same from the bytes alone: end[-avail] .. end[-1] are the code up to
- * ret_pc; thumb says ARM code there is Thumb.  What the unit tests call. */
-enum cg_insn cg_decode_insn(uint16_t machine, bool thumb, const unsigned char *end,
-			    size_t avail, uint64_t ret_pc, uint64_t *target);
-/* The length of the direct jump at pc (a tail call DWARF places by its
- * DW_AT_call_pc), 0 when it is no direct jump this decoder knows. */
-unsigned cg_jump_len_at(const struct cg_elf *e, uint64_t pc);
-/* Scan a function's code for direct calls/jumps and indirect calls. */
-int cg_scan_function(struct cg_image *img, uint32_t func, struct sp_err *err);
+uint32_t cg_branch_enters(enum insn_branch kind, uint32_t caller, uint32_t start,
+			  uint32_t inside);
 
 #endif

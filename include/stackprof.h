@@ -32,6 +32,7 @@ enum sp_frame_src {
 	SP_SRC_SU,
 	SP_SRC_CFI,
 	SP_SRC_ANNOT,
+	SP_SRC__COUNT
 };
 
 /* sp_func.flags */
@@ -149,6 +150,22 @@ struct sp_vla {
 	uint64_t bytes;		/* the array's size when SP_VLA_CONSTANT, else 0 */
 };
 
+/* A frame a source gives one function up front (.su rows, annotations),
+ * for the frames stage to decide with the others (frames/frames.h). */
+struct sp_frame {
+	uint32_t func;
+	enum sp_qual qual;	/* STATIC, DYNAMIC or BOUNDED */
+	uint64_t bytes;
+};
+
+struct sp_frames {
+	struct sp_frame *v;
+	size_t n, cap;
+};
+
+void sp_frames_add(struct sp_frames *l, uint32_t func, enum sp_qual qual, uint64_t bytes);
+void sp_frames_release(struct sp_frames *l);
+
 /* An indirect call site whose DWARF names the called function's type. */
 struct sp_icall {
 	uint32_t func;		/* the caller */
@@ -176,7 +193,7 @@ struct sp_graph {
 	uint32_t su_rows;	/* rows read */
 	uint32_t su_matched;	/* rows given to a function */
 	uint32_t su_files;	/* .su files read */
-	bool finalized;
+	bool finalized;		/* the edges are sorted and indexed: sp_graph_finalize() */
 };
 
 void sp_graph_init(struct sp_graph *g);
@@ -193,8 +210,9 @@ uint32_t sp_graph_add_cu(struct sp_graph *g);
 void sp_graph_add_icall(struct sp_graph *g, uint32_t func, const char *proto);
 /* Sort edges, drop duplicates (a CALL and a TAIL to the same callee stay
  * two edges; a duplicate keeps only the flags all copies share, so a real
- * call is never marked assumed), set edge_first/edge_count.  Call after
- * loading, and again after adding or removing edges. */
+ * call is never marked assumed), set edge_first/edge_count.  sp_analyze()
+ * does it once when the edges changed (sp_graph_add_edge, or code that
+ * removes or redirects edges and clears g->finalized). */
 void sp_graph_finalize(struct sp_graph *g);
 const char *sp_intern(struct sp_graph *g, const char *s);
 

@@ -59,6 +59,7 @@ void sp_graph_add_edge(struct sp_graph *g, uint32_t from, uint32_t to,
 	e->kind = (uint8_t)kind;
 	e->flags = 0;
 	e->pc = pc;
+	g->finalized = false;
 }
 
 uint32_t sp_graph_add_cu(struct sp_graph *g)
@@ -136,4 +137,19 @@ const char *sp_qual_name(enum sp_qual q)
 		break;
 	}
 	return "unknown";
+}
+
+void sp_frames_add(struct sp_frames *l, uint32_t func, enum sp_qual qual, uint64_t bytes)
+{
+	SP_ALLOC_GROW(l->v, l->n + 1, l->cap);
+	l->v[l->n].func = func;
+	l->v[l->n].qual = qual;
+	l->v[l->n].bytes = bytes;
+	l->n++;
+}
+
+void sp_frames_release(struct sp_frames *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
 }

@@ -35,6 +35,7 @@ static const char *frame_source_name(enum sp_frame_src src)
 	case SP_SRC_ANNOT:
 		return "annotation";
 	case SP_SRC_NONE:
+	case SP_SRC__COUNT:
 		break;
 	}
 	return NULL;

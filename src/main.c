@@ -1,8 +1,8 @@
 /*
  * main.c - parse the command line and wire the stages:
  *
- *	ELF + DWARF (callgraph/) -> .su frames (su/) -> solver (analysis/)
- *	-> reports (report/)
+ *	ELF, DWARF, code (elf/, dwarf/, insn/) -> graph (callgraph/)
+ *	-> frames (su/, frames/) -> solver (analysis/) -> reports (report/)
  *
  * Only this file prints errors and chooses the exit status.
  */
@@ -21,6 +21,7 @@
 #include "common/atomic.h"
 #include "common/size.h"
 #include "common/xalloc.h"
+#include "frames/frames.h"
 #include "report/diff.h"
 #include "report/graphviz.h"
 #include "report/html.h"
@@ -451,7 +452,10 @@ static void print_note(void *ctx, const char *msg)
 	fprintf(stderr, "stackprof: %s\n", msg);
 }
 
-static int load_frames(struct sp_graph *g, const struct options *o, struct sp_err *err)
+/* The .su files named or found, their rows given to the functions: the
+ * frames they say in *frames. */
+static int read_su(struct sp_graph *g, const struct options *o, struct sp_frames *frames,
+		   struct sp_err *err)
 {
 	struct su_set set;
 	size_t i;
@@ -471,14 +475,14 @@ static int load_frames(struct sp_graph *g, const struct options *o, struct sp_er
 		if (su_discover(&set, g, o->elfs[i], o->su_dirs, o->nsu_dirs,
 				o->keep_going, print_warning, NULL, err))
 			goto out;
-	ret = su_match(g, &set, o->verbose ? print_note : NULL, NULL, err);
+	ret = su_match(g, &set, frames, o->verbose ? print_note : NULL, NULL, err);
 out:
 	su_set_release(&set);
 	return ret;
 }
 
 static void print_stats(const struct sp_graph *g, struct cg_image *const *imgs,
-			size_t n, uint32_t linked)
+			size_t n, uint32_t linked, const struct frame_stats *fs)
 {
 	struct cg_stats s = { 0 };
 	size_t i;
@@ -492,10 +496,6 @@ static void print_stats(const struct sp_graph *g, struct cg_image *const *imgs,
 		s.orphan_sites += t->orphan_sites;
 		s.disasm_edges += t->disasm_edges;
 		s.disasm_completed += t->disasm_completed;
-		s.cfi_frames += t->cfi_frames;
-		s.cfi_checked += t->cfi_checked;
-		s.cfi_agree += t->cfi_agree;
-		s.red_zone_funcs += t->red_zone_funcs;
 		s.split_units += t->split_units;
 	}
 	fprintf(stderr, "stackprof: %u functions, %u edges, %u compile units; "
@@ -506,8 +506,8 @@ static void print_stats(const struct sp_graph *g, struct cg_image *const *imgs,
 		s.indirect, s.orphan_sites, s.disasm_edges, s.disasm_completed,
 		g->su_rows, g->su_files, g->su_matched);
 	fprintf(stderr, "stackprof: CFI: %u frames where .su has none, %u of %u "
-		".su frames agree with it; red zone: %u leaves\n", s.cfi_frames,
-		s.cfi_agree, s.cfi_checked, s.red_zone_funcs);
+		".su frames agree with it; red zone: %u leaves\n", fs->from[SP_SRC_CFI],
+		fs->cfi_agree, fs->cfi_checked, fs->red_zones);
 	if (s.split_units)
 		fprintf(stderr, "stackprof: DWARF: %u of %u compile units walked by a "
 			"second thread\n", s.split_units, g->ncus);
@@ -579,16 +579,16 @@ static void setup_split_walk(struct cg_options *cg)
 /* STACKPROF_CFI: how CFI frames find their FDEs, "one-by-one" (each
  * through .eh_frame_hdr) or "list" (libdwarf's list of all); unset: one
  * by one when few functions need a frame.  For tests. */
-static void setup_cfi(struct cg_options *cg)
+static void setup_cfi(struct frame_opts *fo)
 {
 	const char *v = getenv("STACKPROF_CFI");
 
 	if (!v || !*v)
 		return;
 	if (!strcmp(v, "one-by-one"))
-		cg->cfi_lookup = CG_CFI_ONE_BY_ONE;
+		fo->cfi_lookup = DW_CFI_ONE_BY_ONE;
 	else if (!strcmp(v, "list"))
-		cg->cfi_lookup = CG_CFI_LIST;
+		fo->cfi_lookup = DW_CFI_LIST;
 	else
 		fprintf(stderr, "stackprof: warning: ignoring STACKPROF_CFI='%s' "
 			"(one-by-one or list)\n", v);
@@ -614,43 +614,67 @@ static void assume_address_taken(struct sp_graph *g, struct cg_image *const *img
 	free(taken);
 }
 
+/* Every function's frame, from the .su rows, the annotations and what
+ * the images show, and what makes a dynamic one dynamic. */
+static int decide_frames(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
+			 const struct options *o, const struct sp_annots *annots,
+			 struct frame_stats *st, struct sp_err *err)
+{
+	struct frame_opts fo = { .compare = o->verbose };
+	struct sp_frames su = { 0 }, annot = { 0 };
+	int ret = -1;
+
+	setup_cfi(&fo);
+	if (read_su(g, o, &su, err) || sp_annot_frames(annots, g, &annot, err))
+		goto out;
+	frames_decide(g, imgs, n, &annot, &su, &fo, st);
+	frames_describe(g, imgs, n);
+	if (o->vla)
+		frames_find_vlas(g, imgs, n);
+	ret = 0;
+out:
+	sp_frames_release(&su);
+	sp_frames_release(&annot);
+	return ret;
+}
+
+/*
+ * The stages in the order the data flows: each image's ELF, DWARF and
+ * code into the graph (callgraph/), calls between images linked, frames
+ * decided (su/, frames/), kernel entries marked, indirect calls resolved
+ * by assumption, the annotations' edges, then the solver (analysis/).
+ */
 static int load(struct sp_graph *g, const struct options *o,
 		const struct sp_annots *annots, struct sp_err *err)
 {
 	struct cg_image **imgs = sp_xcalloc(o->nelfs, sizeof(*imgs));
 	struct cg_options cg = o->cg;
+	struct frame_stats fs;
 	struct progress progress;
 	uint32_t linked = 0;
 	size_t i;
 	int ret = -1;
 
+	cg.addr_taken = o->indirect_assumed;
 	setup_progress(&cg, &progress);
 	setup_split_walk(&cg);
-	setup_cfi(&cg);
 	for (i = 0; i < o->nelfs; i++)
 		if (cg_open(&imgs[i], o->elfs[i], err) || cg_load(imgs[i], g, &cg, err))
 			goto out;
 	g->binary = sp_intern(g, o->elfs[0]);
 	if (o->nelfs > 1)
 		cg_link(imgs, o->nelfs, g, &linked);
-	if (load_frames(g, o, err))
+	if (decide_frames(g, imgs, o->nelfs, o, annots, &fs, err))
 		goto out;
-	for (i = 0; i < o->nelfs; i++) {
-		cg_cfi_frames(imgs[i], g, o->verbose);
-		if (cg_red_zones(imgs[i], g, err) || cg_describe_dynamic(imgs[i], g, err))
-			goto out;
-		if (o->vla && cg_find_vlas(imgs[i], g, err))
-			goto out;
-		if (o->kernel_summary)
-			cg_mark_kernel_entries(imgs[i], g);
-	}
+	for (i = 0; o->kernel_summary && i < o->nelfs; i++)
+		cg_mark_kernel_entries(imgs[i], g);
 	if (o->indirect_assumed)
 		assume_address_taken(g, imgs, o->nelfs, o->verbose);
-	if (sp_annot_apply(annots, g, err))
+	if (sp_annot_apply(annots, g, err) || sp_analyze(g, err))
 		goto out;
-	if (o->verbose)
-		print_stats(g, imgs, o->nelfs, linked);
-	ret = sp_analyze(g, err);
+	if (o->verbose)	/* the edges counted once the solver merged them */
+		print_stats(g, imgs, o->nelfs, linked, &fs);
+	ret = 0;
 out:
 	for (i = 0; i < o->nelfs; i++)
 		cg_close(imgs[i]);

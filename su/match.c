@@ -83,6 +83,7 @@ struct su_rw {
 struct su_matcher {
 	struct sp_graph *g;
 	const struct su_set *s;
+	struct sp_frames *frames;	/* what the rows given say, for the frames stage */
 	struct su_fn *fn;
 	struct su_rw *rw;
 	struct su_chain loc;	/* (cu, base, line) -> functions */
@@ -611,9 +612,7 @@ static void give(struct su_matcher *m, uint32_t ri, uint32_t fi)
 
 	m->rw[ri].func = fi;
 	m->fn[fi].taken = true;
-	f->self = row->bytes + clang_return_address(m->g, f);
-	f->qual = row->qual;
-	f->src = SP_SRC_SU;
+	sp_frames_add(m->frames, fi, row->qual, row->bytes + clang_return_address(m->g, f));
 	f->name = r->name;
 	f->file = r->file;
 	f->line = row->line;
@@ -704,7 +703,7 @@ static void report_unmatched(const struct su_matcher *m, sp_warn_fn verbose, voi
 	}
 }
 
-int su_match(struct sp_graph *g, const struct su_set *s,
+int su_match(struct sp_graph *g, const struct su_set *s, struct sp_frames *frames,
 	     sp_warn_fn verbose, void *verbose_ctx, struct sp_err *err)
 {
 	struct su_matcher m;
@@ -714,6 +713,7 @@ int su_match(struct sp_graph *g, const struct su_set *s,
 	memset(&m, 0, sizeof(m));
 	m.g = g;
 	m.s = s;
+	m.frames = frames;
 	g->su_rows = s->nrows > UINT32_MAX ? UINT32_MAX : (uint32_t)s->nrows;
 	g->su_files = s->npaths;
 	g->su_matched = 0;

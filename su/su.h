@@ -69,14 +69,15 @@ int su_discover(struct su_set *s, struct sp_graph *g, const char *elf_path,
 		sp_warn_fn warn, void *warn_ctx, struct sp_err *err);
 
 /*
- * Give each row to at most one function with code (f->self, qual, src,
- * and the .su spelling of name/file/line/col), and fill g->su_rows,
- * su_matched and su_files.  The rows must have been parsed with g->strs:
+ * Give each row to at most one function with code: its frame appended to
+ * frames (for the frames stage to decide with the other sources), and
+ * the .su spelling of its name/file/line/col; fill g->su_rows, su_matched
+ * and su_files.  The rows must have been parsed with g->strs:
  * their names are compared with the model's by pointer.  Unmatched rows
  * are passed to verbose (may be NULL) as "FILE:LINE: no function in the
  * image for 'NAME'".
  */
-int su_match(struct sp_graph *g, const struct su_set *s,
+int su_match(struct sp_graph *g, const struct su_set *s, struct sp_frames *frames,
 	     sp_warn_fn verbose, void *verbose_ctx, struct sp_err *err);
 
 /* Shared by find.c and match.c: lexical path helpers (internal). */

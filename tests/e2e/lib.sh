@@ -1,7 +1,8 @@
 # lib.sh - sourced by every tests/e2e/tNNNN-*.sh; they run from the repo
 # root, drive ./stackprof over the built samples and keep their scratch
 # files in tests/e2e/out/TEST/.  A test prints what went wrong and exits
-# non-zero; run.sh reports it.
+# non-zero; run.sh reports it.  A test, or a part of one, that cannot run
+# here says so with skip or skip_part: never a silent pass.
 set -u
 
 SP=${STACKPROF:-./stackprof}	# make check-asan runs the suite on its own build
@@ -23,6 +24,25 @@ fail()
 finish()
 {
 	[ "$failures" -eq 0 ]
+}
+
+# skip REASON: the test cannot run here (a missing browser, another
+# architecture...): exit 77, automake's "skipped", which run.sh counts
+# apart from passes and shows with REASON.  A check that failed before
+# still fails the test.  In a ( subshell ) it ends only the subshell.
+SKIP_STATUS=77
+skip()
+{
+	echo "skip: $*"
+	[ "$failures" -eq 0 ] || exit 1
+	exit $SKIP_STATUS
+}
+
+# skip_part REASON: one part of the test cannot run here; the rest goes
+# on, and run.sh shows the test "ok" with REASON beside it.
+skip_part()
+{
+	echo "skip: $*"
 }
 
 # need_sample NAME: the sample program must be built (make -C samples)

@@ -1,28 +1,50 @@
 #!/bin/sh
-# run.sh - run every tests/e2e/tNNNN-*.sh from the repository root, print
-# "ok", "skip" or "FAIL" for each, then "N passed, N failed, N skipped"
-# (CI reads that line).  A test exits 77 when it cannot run here (a tool
-# or the network it needs is missing): skipped, not passed.  A failed or
-# skipped test's output is shown; every test's is kept in
+# run.sh [PREFIX...] - run every tests/e2e/tNNNN-*.sh (or those whose
+# names start with a PREFIX, e.g. t4400) from the repository root, print
+# "ok", "FAIL" or "skip" for each, then "N passed, N failed, N skipped"
+# (CI reads that line; only failures make the status non-zero).  A test
+# that cannot run here exits 77 (lib.sh's skip) and is counted as
+# skipped; one that skipped a part of itself (skip_part) passes with the
+# reason shown beside its "ok".  The reasons are the log's "skip: "
+# lines.  A failed test's output is shown; every test's is kept in
 # tests/e2e/out/TEST.log.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 mkdir -p tests/e2e/out
 passed=0 failed=0 skipped=0
+
+prefixes=$*
+wanted()	# NAME: no PREFIX given, or NAME starts with one
+{
+	[ -z "$prefixes" ] && return 0
+	for _p in $prefixes; do
+		case $1 in "$_p"*) return 0 ;; esac
+	done
+	return 1
+}
+
+# reasons LOG: the test's "skip: " lines, joined by "; "
+reasons()
+{
+	sed -n 's/^skip: //p' "$1" | awk '{ printf "%s%s", sep, $0; sep = "; " }'
+}
+
 for t in tests/e2e/t[0-9]*.sh; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)
+	wanted "$name" || continue
 	log=tests/e2e/out/$name.log
 	sh "$t" >"$log" 2>&1
-	status=$?
-	if [ "$status" -eq 0 ]; then
-		echo "ok   $name"
+	rc=$?
+	why=$(reasons "$log")
+	if [ "$rc" -eq 0 ]; then
+		echo "ok   $name${why:+ (skipped: $why)}"
 		passed=$((passed + 1))
-	elif [ "$status" -eq 77 ]; then
-		echo "skip $name"
-		sed 's/^/    /' "$log"
+	elif [ "$rc" -eq 77 ] && [ -n "$why" ]; then
+		echo "skip $name ($why)"
 		skipped=$((skipped + 1))
 	else
+		[ "$rc" -eq 77 ] && echo "    exit 77 without a \"skip: REASON\" line" >>"$log"
 		echo "FAIL $name"
 		sed 's/^/    /' "$log"
 		failed=$((failed + 1))

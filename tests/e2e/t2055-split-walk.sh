@@ -30,7 +30,7 @@ split_units()
 n=0
 for d in samples/*/; do
 	s=$(basename "$d")
-	[ -x "$d$s" ] || continue
+	[ -x "$d$s" ] || { fail "$d$s is not built (make -C samples)"; continue; }
 	same "$s --json" --json "$d$s"
 	same "$s --vla" --vla "$d$s"
 	n=$((n + 1))

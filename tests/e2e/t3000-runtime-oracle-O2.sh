@@ -1,6 +1,7 @@
 #!/bin/sh
 # Soundness against a runtime oracle at -O2: every sample's entries run on
-# a painted stack; each bounded total must be at least the measured peak
+# a painted stack; each bounded total must be at least the measured peak,
+# and the entries tests/oracle/entries.txt calls bounded must be
 # (tests/oracle/run.sh).
 . tests/e2e/lib.sh
 OPT=-O2

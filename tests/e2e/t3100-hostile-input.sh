@@ -1,7 +1,7 @@
 #!/bin/sh
-# Hostile and broken input (README "Hostile and broken input"): each is
-# exit 2, one line naming the file (and line), nothing on stdout, no
-# report file left.  The rows t0600, t0610 and t0500 already cover are
+# Hostile and broken input (the table of doc/robustness.md): each is exit
+# 2, one line naming the file (and line), nothing on stdout, no report
+# file left.  The rows t0600, t0610 and t0500 already cover are
 # not repeated here.
 . tests/e2e/lib.sh
 need_sample chain
@@ -109,7 +109,7 @@ elif command -v setpriv >/dev/null &&
 	unreadable
 	SP=$real_sp
 else
-	echo "  skipped: unreadable files (running as root without setpriv)"
+	skip_part "unreadable files: running as root without setpriv"
 fi
 
 # --- outputs ---
@@ -132,6 +132,8 @@ if [ -c /dev/full ]; then
 	run_sp --json -o /dev/full --svg "$OUT/g.svg" $bin
 	expect_rc 2 "-o /dev/full with --svg"
 	[ -e "$OUT/g.svg" ] && fail "-o /dev/full: left the --svg file"
+else
+	skip_part "-o /dev/full: no /dev/full here"
 fi
 # through a symbolic link (/dev/stdout -> /proc/self/fd/1 onto a file):
 # the file it names is written, the link stays a link
@@ -144,6 +146,8 @@ if [ -c /dev/null ]; then
 	run_sp -o /dev/null $bin
 	expect_rc 0 "-o /dev/null"
 	[ -c /dev/null ] || fail "-o /dev/null replaced the device"
+else
+	skip_part "-o /dev/null: no /dev/null here"
 fi
 run_sp -o /proc/stackprof-report.txt $bin
 expect_rc 2 "-o into /proc"

@@ -8,9 +8,7 @@ need_sample chain
 bin=samples/chain/chain
 
 if command -v ldd >/dev/null && ldd "$SP" 2>/dev/null | grep -q 'lib[at]san'; then
-	echo "  skipped: $SP is a sanitizer build (no ulimit -v)"
-	finish
-	exit
+	skip "$SP is a sanitizer build (no ulimit -v)"
 fi
 awk 'BEGIN { for (i = 0; i < 400000; i++)
 	printf "gen/f%d.c:%d:5:function_number_%d\t%d\tstatic\n", i % 997, i, i, i % 300 }' \

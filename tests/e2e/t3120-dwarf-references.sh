@@ -1,6 +1,6 @@
 #!/bin/sh
-# DWARF with a reference cycle or out-of-range offsets (README "Hostile
-# and broken input"): tests/e2e/dwarf_mutate.py edits one kind of
+# DWARF with a reference cycle or out-of-range offsets (the table of
+# doc/robustness.md): tests/e2e/dwarf_mutate.py edits one kind of
 # reference in the assembly GCC writes of tests/data/dwarf/refs.c, which
 # is then assembled and linked.  Within 30 s, each is either bad input
 # (exit 2, one line naming the file) or, where the reference only names

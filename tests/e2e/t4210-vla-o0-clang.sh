@@ -30,7 +30,9 @@ expect_eq "-O0 kmax: also read from the frame" \
 run_sp --vla "$d/kmax0"
 grep -q 'optimis' "$OUT/stdout" || fail "-O0 table: does not say to build with optimisation"
 
-if command -v clang >/dev/null; then
+if ! command -v clang >/dev/null; then
+	fail "clang is missing (tools/install-deps)"
+else
 	(cd "$d" && clang -O2 -g -fstack-usage -o vlac vla.c fill.c) || fail "clang build"
 	readelf --debug-dump=info "$d/vlac" | grep -q 'DW_AT_count' ||
 		fail "clang: no DW_AT_count in its DWARF"

@@ -5,7 +5,7 @@
 # real consumer reads the files: speedscope (npm, a pinned version, kept
 # under /tmp) must recognise the collapsed-stack format by itself and
 # give each root the width of its total.  Without the npm registry that
-# part cannot run: the test says skip (exit 77) after its own checks.
+# part cannot run: the test skips (lib.sh's skip) after its own checks.
 . tests/e2e/lib.sh
 SPEEDSCOPE_VERSION=1.25.0
 CACHE=${STACKPROF_NPM_CACHE:-/tmp/stackprof-npm}/speedscope-$SPEEDSCOPE_VERSION
@@ -73,20 +73,15 @@ run_sp --folded "$OUT/bad.folded" --graph=nonsense samples/chain/chain
 expect_rc 2 "--folded with a bad --graph"
 [ -e "$OUT/bad.folded" ] && fail "--folded with a bad --graph: left the file"
 
-finish || exit 1
-
 # the consumer
+command -v node >/dev/null 2>&1 || skip "no node (Debian: nodejs) to run speedscope"
 if [ ! -d "$CACHE/node_modules/speedscope/dist/release" ]; then
-	if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
-		echo "  skip: no node/npm (Debian: nodejs, npm) to run speedscope"
-		exit 77
-	fi
+	command -v npm >/dev/null 2>&1 || skip "no npm (Debian: npm) to install speedscope"
 	mkdir -p "$CACHE"
 	if ! timeout 300 npm install --prefix "$CACHE" --no-audit --no-fund \
 		"speedscope@$SPEEDSCOPE_VERSION" >"$OUT/npm.log" 2>&1; then
-		echo "  skip: cannot install speedscope@$SPEEDSCOPE_VERSION from npm:"
-		tail -3 "$OUT/npm.log" | sed 's/^/    /'
-		exit 77
+		sed 's/^/    /' "$OUT/npm.log" | tail -3
+		skip "cannot install speedscope@$SPEEDSCOPE_VERSION from the npm registry"
 	fi
 fi
 for s in $samples glob; do

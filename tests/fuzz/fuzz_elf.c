@@ -16,6 +16,7 @@
 
 #include "analysis/analysis.h"
 #include "callgraph/callgraph.h"
+#include "frames/frames.h"
 #include "stackprof.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -42,8 +43,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct cg_options opts = {
 		.calls = CG_CALLS_BOTH,
 		.split_walk_min = size % 2 ? 1 : UINT64_MAX,
-		.cfi_lookup = size % 3 == 0 || size % 5 == 0 ? CG_CFI_ONE_BY_ONE : CG_CFI_LIST,
 	};
+	struct frame_opts fo = {
+		.cfi_lookup = size % 3 == 0 || size % 5 == 0 ? DW_CFI_ONE_BY_ONE : DW_CFI_LIST,
+		.compare = true,
+	};
+	struct frame_stats st;
 	struct cg_image *img;
 	struct sp_graph g;
 	struct sp_err err;
@@ -56,9 +61,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sp_graph_init(&g);
 	if (!cg_open(&img, path, &err)) {
 		if (!cg_load(img, &g, &opts, &err)) {
-			cg_cfi_frames(img, &g, true);
-			if (!cg_red_zones(img, &g, &err) && !cg_describe_dynamic(img, &g, &err))
-				sp_analyze(&g, &err);
+			frames_decide(&g, &img, 1, NULL, NULL, &fo, &st);
+			frames_describe(&g, &img, 1);
+			sp_analyze(&g, &err);
 		}
 		cg_close(img);
 	}

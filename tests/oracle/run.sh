@@ -3,7 +3,8 @@
 # with tests/oracle/paint.c and libc_stubs.c (ORACLE_SRC=DIR: the
 # programs' sources are DIR/SAMPLE, not samples/), analyse that build with
 # stackprof, run every entry of entries.txt on a painted stack and check
-# that each bounded total is at least the measured peak.  Prints one
+# that each bounded total is at least the measured peak, and that the
+# entries entries.txt says are bounded are, and only those.  Prints one
 # line per entry: sample, entry, arguments, bound, peak, slack, and
 # whether the slack is within the target (64 bytes + 5 % of the peak).
 # The bound includes the red zone of the leaves (x86-64: stack used below
@@ -12,15 +13,15 @@
 
 # oracle_toolchain SAMPLE: sets _cc and _lto the way samples/Makefile
 # builds SAMPLE (clang with clang, lto with -flto, so that its .su rows
-# come from the link: $_s.ltransN.ltrans.su), or prints why the sample
-# cannot run here and returns 1.
+# come from the link: $_s.ltransN.ltrans.su), or prints why no oracle
+# runs the sample and returns 1.
 oracle_toolchain()
 {
 	_cc=gcc _lto=
 	case $1 in
 	firmware)
-		echo "  skipped firmware: Cortex-M3 Thumb-2 code does not run on this host" \
-			"(t1200 checks its totals against GCC's .ci files)"
+		echo "  not run: firmware is Cortex-M3 Thumb-2 code, run by no oracle" \
+			"here (t1200 checks its totals against GCC's .ci files)"
 		return 1 ;;
 	clang) _cc=clang ;;
 	lto) _lto=-flto ;;
@@ -62,23 +63,43 @@ oracle_check_sample()
 		fail "$_s: stackprof failed: $(head -1 "$OUT/$_s.err")"
 		return
 	fi
-	_entries=$(awk -v s="$_s" '$1 == s { $1 = ""; sub(/^ /, ""); printf "%s%s", sep, $0; sep = ";" }' \
-		tests/oracle/entries.txt)
-	[ -n "$_entries" ] || _entries="main 1 argv"
+	# SAMPLE BOUND NAME ARGS... lines; the program is given "NAME ARGS;..."
+	awk -v s="$_s" '$1 == s' tests/oracle/entries.txt >"$OUT/$_s.entries"
+	if [ ! -s "$OUT/$_s.entries" ]; then
+		fail "$_s: no entry in tests/oracle/entries.txt"
+		return
+	fi
+	_entries=$(awk '{ $1 = $2 = ""; sub(/^ +/, ""); printf "%s%s", sep, $0; sep = ";" }' \
+		"$OUT/$_s.entries")
 	if ! ORACLE_ENTRIES=$_entries "$_bin" >"$OUT/$_s.peaks" 2>"$OUT/$_s.run"; then
 		fail "$_s: the oracle run failed: $(head -1 "$OUT/$_s.run")"
 		return
 	fi
-	python3 - "$OUT/$_s.json" "$OUT/$_s.peaks" "$_s" "$_entries" \
+	python3 - "$OUT/$_s.json" "$OUT/$_s.peaks" "$OUT/$_s.entries" "$OPT" \
 		>"$OUT/$_s.cmp" <<'PY'
 import json, sys
 rep = json.load(open(sys.argv[1]))
-sample, specs = sys.argv[3], sys.argv[4].split(";")
 peaks = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
+entries = [l.split() for l in open(sys.argv[3])]
+opt = sys.argv[4]
 bad = 0
-for spec, (name, peak) in zip(specs, peaks):
-    peak = int(peak)
+
+def must_be_bounded(word):
+    """entries.txt's BOUND at this OPT: True, False, or None (not a BOUND)"""
+    if word in ("bounded", "unbounded"):
+        return word == "bounded"
+    if word.startswith("bounded@"):
+        return opt in word[len("bounded@"):].split(",")
+    return None
+
+for (sample, word, *spec), (name, peak) in zip(entries, peaks):
+    spec, peak, want = " ".join(spec), int(peak), must_be_bounded(word)
     hits = [f for f in rep["functions"] if f["name"] == name]
+    if want is None:
+        print(f"FAIL {sample} {spec}: BOUND '{word}' in entries.txt is not "
+              "bounded, unbounded or bounded@OPT")
+        bad += 1
+        continue
     if len(hits) != 1:
         print(f"FAIL {sample} {spec}: {len(hits)} functions named {name}")
         bad += 1
@@ -87,7 +108,11 @@ for spec, (name, peak) in zip(specs, peaks):
     if f["total"] is None or f["partial"]:
         why = "; ".join(f["reasons"][:2])
         kind = "partial" if f["partial"] else "unbounded"
-        print(f"INFO {sample}\t{spec}\t{kind} >= {f['lower_bound']}\tpeak {peak}\t({why})")
+        verdict = "FAIL" if want else "INFO"
+        print(f"{verdict} {sample}\t{spec}\t{kind} >= {f['lower_bound']}\tpeak {peak}\t({why})")
+        if want:
+            print(f"FAIL {sample} {spec}: the bound is lost (entries.txt: {word} at {opt})")
+            bad += 1
         if f["bounded"] and not f["partial"]:
             print(f"FAIL {sample} {spec}: bounded without a total")
             bad += 1
@@ -95,29 +120,31 @@ for spec, (name, peak) in zip(specs, peaks):
     slack = f["total"] - peak
     target = 64 + peak * 5 // 100
     within = "within target" if 0 <= slack <= target else f"over target {target}"
-    if slack >= 0:
-        verdict = "OK  "
-    else:
-        verdict = "FAIL"
-        bad += 1
+    verdict = "OK  " if slack >= 0 and want else "FAIL"
     red = sum(d.get("red_zone") or 0 for d in f["path_detail"])
     print(f"{verdict} {sample}\t{spec}\tbound {f['total']}\tpeak {peak}\tslack {slack}\t"
           f"red zone {red}\t{within}")
-if len(peaks) != len(specs):
-    print(f"FAIL {sample}: {len(specs)} entries, {len(peaks)} peaks")
+    if slack < 0:
+        print(f"FAIL {sample} {spec}: the bound is below the measured peak")
+        bad += 1
+    if not want:
+        print(f"FAIL {sample} {spec}: bounded, but entries.txt says {word} at {opt} "
+              "(recursion, a VLA or alloca(), or an unknown indirect call on its paths)")
+        bad += 1
+if len(peaks) != len(entries):
+    print(f"FAIL {entries[0][0]}: {len(entries)} entries, {len(peaks)} peaks")
     bad += 1
 sys.exit(1 if bad else 0)
 PY
 	_st=$?
 	cat "$OUT/$_s.cmp"
-	[ $_st -eq 0 ] || fail "$_s at $OPT: a bound below the measured peak (see above)"
+	[ $_st -eq 0 ] || fail "$_s at $OPT: see the FAIL lines above"
 }
 
 oracle_check_all()
 {
 	if [ "$(uname -m)" != x86_64 ]; then
-		echo "  skipped: the painted-stack call (tests/oracle/paint.c) is x86-64 assembly"
-		return
+		skip "the painted-stack call (tests/oracle/paint.c) is x86-64 assembly"
 	fi
 	for d in samples/*/; do
 		_s=$(basename "$d")

@@ -12,6 +12,7 @@
 
 #include "analysis/analysis.h"
 #include "annotate/annotate.h"
+#include "frames/frames.h"
 #include "graph_fixture.h"
 #include "stackprof.h"
 
@@ -107,15 +108,37 @@ static void test_load_missing(void **state)
 }
 
 /* parse + apply + analyze; returns the apply status */
+/* The fixture's frames, as .su rows would give them */
+static void frames_as_su(const struct sp_graph *g, struct sp_frames *su)
+{
+	uint32_t i;
+
+	for (i = 0; i < g->nfuncs; i++)
+		if (g->funcs[i].qual != SP_QUAL_UNKNOWN)
+			sp_frames_add(su, i, g->funcs[i].qual, g->funcs[i].self);
+}
+
+/* Apply text as main.c does: its frames decided with the fixture's, then
+ * the rest, then the solver. */
 static int annotate(struct sp_graph *g, const char *text, struct sp_err *err)
 {
+	struct sp_frames su = { 0 }, annot = { 0 };
+	struct frame_opts fo = { 0 };
+	struct frame_stats st;
 	struct sp_annots a;
 	int ret;
 
 	sp_graph_finalize(g);
 	assert_int_equal(parse(&a, text, err), 0);
-	ret = sp_annot_apply(&a, g, err);
+	frames_as_su(g, &su);
+	ret = sp_annot_frames(&a, g, &annot, err);
+	if (!ret) {
+		frames_decide(g, NULL, 0, &annot, &su, &fo, &st);
+		ret = sp_annot_apply(&a, g, err);
+	}
 	sp_annots_release(&a);
+	sp_frames_release(&su);
+	sp_frames_release(&annot);
 	if (!ret)
 		assert_int_equal(sp_analyze(g, err), 0);
 	return ret;
@@ -287,6 +310,7 @@ static void test_address_taken(void **state)
 	sp_graph_finalize(&g);
 	taken[x] = taken[y] = taken[z] = 1;
 	assert_int_equal(sp_assume_address_taken(&g, taken), 3);
+	sp_graph_finalize(&g);
 	assert_int_equal(g.funcs[d].edge_count, 3);
 	assert_int_equal(sp_analyze(&g, &err), 0);
 	assert_true(g.funcs[d].res.bounded);
@@ -347,6 +371,7 @@ static void test_address_taken_by_prototype(void **state)
 	sp_graph_finalize(&g);
 	taken[a] = taken[b] = taken[c] = taken[u] = 1;
 	assert_int_equal(sp_assume_address_taken(&g, taken), 2 + 3 + 4);
+	sp_graph_finalize(&g);
 	assert_int_equal(g.funcs[un].edge_count, 2);	/* inc, asm_thing */
 	assert_int_equal(g.edges[g.funcs[un].edge_first].to, a);
 	assert_int_equal(g.edges[g.funcs[un].edge_first + 1].to, u);

@@ -1,5 +1,5 @@
 /*
- * test_redzone.c - cg_red_zone_scan over x86-64 code assembled by hand
+ * test_redzone.c - insn_red_zone over x86-64 code assembled by hand
  * (bytes from "as" and "objdump -d", the expected red zone worked out
  * from each listing in its comment).
  */
@@ -8,18 +8,21 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "callgraph/internal.h"
+#include "insn/passes.h"
 
+/* 1 and *red for a leaf decoded whole, else 0 */
 static int scan(const uint8_t *code, size_t size, uint32_t *red)
 {
-	csh cs;
+	struct insn_decoder *d = insn_decoder_open(EM_X86_64);
+	struct insn_buf b = { 0 };
 	int leaf;
 
-	assert_int_equal(cs_open(CS_ARCH_X86, CS_MODE_64, &cs), CS_ERR_OK);
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	assert_non_null(d);
 	*red = 12345;
-	leaf = cg_red_zone_scan(cs, code, size, 0x1000, red);
-	cs_close(&cs);
+	insn_decode_bytes(d, code, size, 0x1000, false, false, &b);
+	leaf = insn_red_zone(b.v, b.n, 0x1000 + size, red);
+	insn_buf_release(&b);
+	insn_decoder_close(d);
 	return leaf;
 }
 

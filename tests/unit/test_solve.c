@@ -597,16 +597,31 @@ static void test_overflow_in_cycle(void **state)
 	sp_graph_release(&g);
 }
 
-static void test_not_finalized(void **state)
+/* Edges added or removed since the last finalize are indexed by the
+ * solver itself: a -> b (twice), then b -> c after a first analysis. */
+static void test_finalized_by_analysis(void **state)
 {
 	struct sp_graph g;
 	struct sp_err err = { { 0 } };
+	uint32_t a, b, c;
 
 	(void)state;
 	sp_graph_init(&g);
-	fs(&g, "a", 1);
-	assert_int_equal(sp_analyze(&g, &err), -1);
-	assert_string_equal(err.msg, "call graph not finalized before analysis");
+	a = fs(&g, "a", 1);
+	b = fs(&g, "b", 10);
+	c = fs(&g, "c", 100);
+	call(&g, a, b);
+	call(&g, a, b);
+	assert_false(g.finalized);
+	assert_int_equal(sp_analyze(&g, &err), 0);
+	assert_true(g.finalized);
+	assert_int_equal(g.nedges, 1);
+	assert_int_equal(res(&g, a)->total, 11);
+	call(&g, b, c);
+	assert_false(g.finalized);
+	assert_int_equal(sp_analyze(&g, &err), 0);
+	assert_int_equal(res(&g, a)->total, 111);
+	assert_int_equal(g.funcs[b].edge_count, 1);
 	sp_graph_release(&g);
 }
 
@@ -721,7 +736,7 @@ int main(void)
 		cmocka_unit_test(test_zero_frame_tail_cycle),
 		cmocka_unit_test(test_dense_component),
 		cmocka_unit_test(test_overflow_in_cycle),
-		cmocka_unit_test(test_not_finalized),
+		cmocka_unit_test(test_finalized_by_analysis),
 		cmocka_unit_test(test_reanalyze_is_idempotent),
 		cmocka_unit_test(test_find_entries),
 	};

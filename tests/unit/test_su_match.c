@@ -17,6 +17,7 @@
 struct fixture {
 	struct sp_graph g;
 	struct su_set set;
+	struct sp_frames frames;	/* what su_match gave */
 	struct sp_err err;
 	int notes;
 	char last_note[1024];
@@ -37,6 +38,7 @@ static int teardown(void **state)
 	struct fixture *fx = *state;
 
 	su_set_release(&fx->set);
+	sp_frames_release(&fx->frames);
 	sp_graph_release(&fx->g);
 	free(fx);
 	return 0;
@@ -84,7 +86,7 @@ static void add_su(struct fixture *fx, const char *path, const char *text)
 
 static void match(struct fixture *fx)
 {
-	assert_int_equal(su_match(&fx->g, &fx->set, count_note, fx, &fx->err), 0);
+	assert_int_equal(su_match(&fx->g, &fx->set, &fx->frames, count_note, fx, &fx->err), 0);
 }
 
 static const struct sp_func *fn(struct fixture *fx, uint32_t id)
@@ -92,17 +94,32 @@ static const struct sp_func *fn(struct fixture *fx, uint32_t id)
 	return &fx->g.funcs[id];
 }
 
+/* The frame su_match gave id, NULL when none: at most one row each. */
+static const struct sp_frame *frame_of(struct fixture *fx, uint32_t id)
+{
+	const struct sp_frame *found = NULL;
+	size_t i;
+
+	for (i = 0; i < fx->frames.n; i++)
+		if (fx->frames.v[i].func == id) {
+			assert_null(found);
+			found = &fx->frames.v[i];
+		}
+	return found;
+}
+
 static void assert_frame(struct fixture *fx, uint32_t id, uint64_t self, enum sp_qual q)
 {
-	assert_int_equal(fn(fx, id)->src, SP_SRC_SU);
-	assert_int_equal(fn(fx, id)->self, self);
-	assert_int_equal(fn(fx, id)->qual, q);
+	const struct sp_frame *f = frame_of(fx, id);
+
+	assert_non_null(f);
+	assert_int_equal(f->bytes, self);
+	assert_int_equal(f->qual, q);
 }
 
 static void assert_no_frame(struct fixture *fx, uint32_t id)
 {
-	assert_int_equal(fn(fx, id)->src, SP_SRC_NONE);
-	assert_int_equal(fn(fx, id)->qual, SP_QUAL_UNKNOWN);
+	assert_null(frame_of(fx, id));
 }
 
 static void test_same_name_statics(void **state)

@@ -9,13 +9,12 @@
  * in .su's own convention: GCC's .su counts the return address on x86
  * (a leaf that pushes nothing is 8 on x86-64, CFA = %rsp + 8 at its entry;
  * one that does "push %rbp; mov %rsp,%rbp" is 16, the CFA offset after
- * the push), and on arm64/ARM the CFA at entry is sp + 0.  Where both
- * exist they are compared (cg_stats.cfi_checked/cfi_agree, -v).
+ * the push), and on arm64/ARM the CFA at entry is sp + 0.  With -v the
+ * frames stage compares the two where both exist.
  *
  * Once a row puts the CFA on another register (a frame pointer) or an
  * expression, later stack-pointer moves are not described: such a
- * function gets no CFI frame and stays unknown, never a guess.  A .su
- * row always wins.
+ * function gets no CFI frame here, never a guess.
  *
  * libdwarf parses every FDE of a section before it answers for one: at a
  * million functions 1 s and 300 MB, when only crt1's _start lacks a .su
@@ -24,11 +23,12 @@
  * .eh_frame holding just that FDE and a copy of its CIE, placed so that
  * the FDE keeps its address (its pc-relative fields still mean the same).
  */
-#include "callgraph/internal.h"
+#include "dwarf/dwarf.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/search.h"
 #include "common/xalloc.h"
 
 struct cfi_list {
@@ -54,12 +54,6 @@ static Dwarf_Signed sp_regno(uint16_t machine)
 	return -1;
 }
 
-static void drop_error(Dwarf_Debug dbg, Dwarf_Error derr)
-{
-	if (derr)
-		dwarf_dealloc_error(dbg, derr);
-}
-
 static bool load_list(Dwarf_Debug dbg, bool eh, struct cfi_list *l)
 {
 	Dwarf_Error derr = NULL;
@@ -71,7 +65,7 @@ static bool load_list(Dwarf_Debug dbg, bool eh, struct cfi_list *l)
 	if (res == DW_DLV_OK)
 		return true;
 	/* unreadable CFI gives no frames: those functions stay unknown */
-	drop_error(dbg, derr);
+	dw_drop_error(dbg, &derr);
 	memset(l, 0, sizeof(*l));
 	return false;
 }
@@ -97,7 +91,7 @@ static bool fde_frame(Dwarf_Debug dbg, Dwarf_Fde fde, Dwarf_Addr lo, Dwarf_Addr 
 		if (dwarf_get_fde_info_for_cfa_reg3_b(fde, pc, &type, &relevant, &reg, &off,
 						      &block, &row, &more, &next,
 						      &derr) != DW_DLV_OK) {
-			drop_error(dbg, derr);
+			dw_drop_error(dbg, &derr);
 			return false;
 		}
 		if (type != DW_EXPR_OFFSET || !relevant || reg != sp || off < 0)
@@ -126,7 +120,7 @@ static bool frame_at(Dwarf_Debug dbg, const struct cfi_list *l, uint64_t addr,
 		return false;
 	res = dwarf_get_fde_at_pc(l->fdes, addr, &fde, &lo, &hi, &derr);
 	if (res != DW_DLV_OK) {
-		drop_error(dbg, derr);
+		dw_drop_error(dbg, &derr);
 		return false;
 	}
 	/* an FDE of the function around addr says nothing of addr's own */
@@ -138,26 +132,26 @@ static bool frame_at(Dwarf_Debug dbg, const struct cfi_list *l, uint64_t addr,
 enum { EH_PE_UDATA4 = 0x03, EH_PE_SDATA4 = 0x0b, EH_PE_DATAREL_SDATA4 = 0x3b };
 
 struct eh_index {
-	struct cg_section_window hdr, frame;
+	struct dw_section hdr, frame;
 	uint32_t count;		/* entries of hdr's table, from byte 12 */
 	bool msb;
 };
 
 static uint32_t u32_at(const struct eh_index *x, const unsigned char *p)
 {
-	return (uint32_t)cg_read_uint(p, 4, x->msb);
+	return (uint32_t)dw_read_uint(p, 4, x->msb);
 }
 
 /* The table GNU ld writes: version 1, a 4-byte .eh_frame pointer and
  * count, then (start, FDE) pairs relative to the header, by start. */
-static bool eh_index_open(const struct cg_image *img, struct eh_index *x)
+static bool eh_index_open(const struct dw_obj *o, struct eh_index *x)
 {
 	const unsigned char *h;
 
 	memset(x, 0, sizeof(*x));
-	x->msb = img->dwobj.msb;
-	if (!cg_dwobj_section(&img->dwobj, ".eh_frame_hdr", &x->hdr) ||
-	    !cg_dwobj_section(&img->dwobj, ".eh_frame", &x->frame) || x->hdr.size < 12)
+	x->msb = o->msb;
+	if (!dw_obj_section(o, ".eh_frame_hdr", &x->hdr) ||
+	    !dw_obj_section(o, ".eh_frame", &x->frame) || x->hdr.size < 12)
 		return false;
 	h = x->hdr.data;
 	if (h[0] != 1 || ((h[1] & 0x0f) != EH_PE_UDATA4 && (h[1] & 0x0f) != EH_PE_SDATA4) ||
@@ -167,28 +161,28 @@ static bool eh_index_open(const struct cg_image *img, struct eh_index *x)
 	return x->count <= (x->hdr.size - 12) / 8;
 }
 
+/* Entry i of the table: a function's start and its FDE, both relative
+ * to the header. */
+static uint64_t eh_entry(const struct eh_index *x, size_t i, int field)
+{
+	const unsigned char *p = x->hdr.data + 12 + 8 * i + 4 * field;
+
+	return x->hdr.addr + (uint64_t)(int64_t)(int32_t)u32_at(x, p);
+}
+
+static uint64_t eh_start(const void *base, size_t i)
+{
+	return eh_entry(base, i, 0);
+}
+
 /* The .eh_frame offset of the FDE that starts at addr, or UINT64_MAX. */
 static uint64_t eh_fde_of(const struct eh_index *x, uint64_t addr)
 {
-	const unsigned char *table = x->hdr.data + 12;
-	uint32_t lo = 0, hi = x->count;
+	size_t i = sp_search_first_ge(x, x->count, eh_start, addr);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		uint64_t start = x->hdr.addr + (uint64_t)(int64_t)(int32_t)u32_at(x, table + 8 * mid);
-
-		if (start == addr) {
-			uint64_t fde = x->hdr.addr +
-				       (uint64_t)(int64_t)(int32_t)u32_at(x, table + 8 * mid + 4);
-
-			return fde - x->frame.addr;
-		}
-		if (start < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return UINT64_MAX;
+	if (i >= x->count || eh_entry(x, i, 0) != addr)
+		return UINT64_MAX;
+	return eh_entry(x, i, 1) - x->frame.addr;
 }
 
 /* Bytes of the record (CIE or FDE) at off, length field included; 0 when
@@ -211,7 +205,7 @@ static uint64_t record_size(const struct eh_index *x, uint64_t off)
  * and a terminator; based so that the FDE keeps its address.  win->data
  * is malloc'ed; false when the records do not parse.
  */
-static bool eh_window(const struct eh_index *x, uint64_t fde, struct cg_section_window *win)
+static bool eh_window(const struct eh_index *x, uint64_t fde, struct dw_section *win)
 {
 	uint64_t fde_size = record_size(x, fde), cie, cie_size;
 	unsigned char *buf;
@@ -239,11 +233,11 @@ static bool eh_window(const struct eh_index *x, uint64_t fde, struct cg_section_
 
 /* The CFI frame of the function at addr from .eh_frame, libdwarf shown
  * only the FDE that starts there. */
-static bool eh_frame_at(struct cg_image *img, const struct eh_index *x, uint64_t addr,
+static bool eh_frame_at(const struct dw_obj *o, const struct eh_index *x, uint64_t addr,
 			Dwarf_Signed sp, uint64_t *frame)
 {
-	struct cg_section_window win;
-	struct cg_dwobj view;
+	struct dw_section win;
+	struct dw_obj view;
 	struct cfi_list l;
 	Dwarf_Debug dbg = NULL;
 	Dwarf_Error derr = NULL;
@@ -252,94 +246,80 @@ static bool eh_frame_at(struct cg_image *img, const struct eh_index *x, uint64_t
 
 	if (fde == UINT64_MAX || !eh_window(x, fde, &win))
 		return false;
-	if (cg_dwobj_open_window(&img->dwobj, &view, &win, &dbg, &derr) == DW_DLV_OK) {
+	if (dw_obj_open_window(o, &view, &win, &dbg, &derr) == DW_DLV_OK) {
 		if (load_list(dbg, true, &l)) {
 			found = frame_at(dbg, &l, addr, sp, frame);
 			dwarf_fde_cie_list_dealloc(dbg, l.cies, l.ncies, l.fdes, l.nfdes);
 		}
 		dwarf_object_finish(dbg, &derr);
 	} else if (derr) {
-		dwarf_dealloc_error(NULL, derr);
+		dw_drop_error(NULL, &derr);
 	}
 	free((void *)win.data);
 	return found;
 }
 
-/* ---- applying frames ---- */
+/* ---- the source ---- */
 
-static bool wants_frame(const struct sp_func *f, bool compare_su)
-{
-	return (f->flags & SP_F_HAS_CODE) && !(f->flags & SP_F_EXTERNAL) &&
-	       (f->qual == SP_QUAL_UNKNOWN || compare_su);
-}
-
-static void apply(struct cg_image *img, struct sp_func *f, uint64_t frame)
-{
-	if (f->qual == SP_QUAL_UNKNOWN) {
-		f->qual = SP_QUAL_STATIC;
-		f->src = SP_SRC_CFI;
-		f->self = frame;
-		img->stats.cfi_frames++;
-	} else if (f->src == SP_SRC_SU && f->qual == SP_QUAL_STATIC) {
-		img->stats.cfi_checked++;
-		if (f->self == frame)
-			img->stats.cfi_agree++;
-	}
-}
+struct dw_cfi {
+	Dwarf_Debug dbg;
+	const struct dw_obj *obj;
+	Dwarf_Signed sp;
+	struct cfi_list lists[2];	/* .debug_frame, .eh_frame */
+	struct eh_index eh;
+	bool eh_each;			/* .eh_frame's FDEs one by one */
+};
 
 /*
  * Look the FDEs up one by one?  A window costs about 6 us, libdwarf's
  * list about 1 us an FDE: while fewer than an eighth of the FDEs are
  * wanted.  *x is then open.
  */
-static bool one_by_one(const struct cg_image *img, const struct sp_graph *g,
-		       bool compare_su, struct eh_index *x)
+static bool one_by_one(const struct dw_image *dw, size_t wanted, enum dw_cfi_lookup how,
+		       struct eh_index *x)
 {
-	uint32_t i, n = 0;
-
 	/* an object's .eh_frame is not relocated: its addresses would lie */
-	if (img->elf.type == ET_REL || img->opts.cfi_lookup == CG_CFI_LIST ||
-	    !eh_index_open(img, x))
+	if (dw->elf->type == ET_REL || how == DW_CFI_LIST || !eh_index_open(&dw->obj, x))
 		return false;
-	if (img->opts.cfi_lookup == CG_CFI_ONE_BY_ONE)
-		return true;
-	for (i = img->func_first; i < img->func_end; i++)
-		n += wants_frame(&g->funcs[i], compare_su);
-	return (uint64_t)n * 8 <= x->count;
+	return how == DW_CFI_ONE_BY_ONE || (uint64_t)wanted * 8 <= x->count;
 }
 
-void cg_cfi_frames(struct cg_image *img, struct sp_graph *g, bool compare_su)
+struct dw_cfi *dw_cfi_open(struct dw_image *dw, size_t wanted, enum dw_cfi_lookup how)
 {
-	struct cfi_list lists[2];
-	struct eh_index eh;
-	Dwarf_Signed sp = sp_regno(img->elf.machine);
-	bool eh_each;
-	uint32_t i;
+	Dwarf_Signed sp = sp_regno(dw->elf->machine);
+	struct dw_cfi *c;
+
+	if (sp < 0 || !dw->dbg)
+		return NULL;
+	c = sp_xcalloc(1, sizeof(*c));
+	c->dbg = dw->dbg;
+	c->obj = &dw->obj;
+	c->sp = sp;
+	load_list(dw->dbg, false, &c->lists[0]);
+	c->eh_each = one_by_one(dw, wanted, how, &c->eh);
+	/* an object's .eh_frame is not relocated: its addresses would lie */
+	if (dw->elf->type != ET_REL && !c->eh_each)
+		load_list(dw->dbg, true, &c->lists[1]);
+	return c;
+}
+
+bool dw_cfi_frame(struct dw_cfi *c, uint64_t addr, uint64_t *frame)
+{
+	if (frame_at(c->dbg, &c->lists[0], addr, c->sp, frame))
+		return true;
+	return c->eh_each ? eh_frame_at(c->obj, &c->eh, addr, c->sp, frame) :
+	       frame_at(c->dbg, &c->lists[1], addr, c->sp, frame);
+}
+
+void dw_cfi_close(struct dw_cfi *c)
+{
 	int k;
 
-	if (sp < 0 || !img->dbg)
+	if (!c)
 		return;
-	memset(lists, 0, sizeof(lists));
-	load_list(img->dbg, false, &lists[0]);
-	eh_each = one_by_one(img, g, compare_su, &eh);
-	/* an object's .eh_frame is not relocated: its addresses would lie */
-	if (img->elf.type != ET_REL && !eh_each)
-		load_list(img->dbg, true, &lists[1]);
-	for (i = img->func_first; i < img->func_end; i++) {
-		struct sp_func *f = &g->funcs[i];
-		uint64_t frame;
-
-		if (!wants_frame(f, compare_su))
-			continue;
-		for (k = 0; k < 2; k++)
-			if (k == 1 && eh_each ? eh_frame_at(img, &eh, f->addr, sp, &frame) :
-			    frame_at(img->dbg, &lists[k], f->addr, sp, &frame)) {
-				apply(img, f, frame);
-				break;
-			}
-	}
 	for (k = 0; k < 2; k++)
-		if (lists[k].nfdes || lists[k].ncies)
-			dwarf_fde_cie_list_dealloc(img->dbg, lists[k].cies, lists[k].ncies,
-						   lists[k].fdes, lists[k].nfdes);
+		if (c->lists[k].nfdes || c->lists[k].ncies)
+			dwarf_fde_cie_list_dealloc(c->dbg, c->lists[k].cies, c->lists[k].ncies,
+						   c->lists[k].fdes, c->lists[k].nfdes);
+	free(c);
 }

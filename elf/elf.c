@@ -1,5 +1,5 @@
 /* elf.c - the symbol table and executable sections of the image. */
-#include "callgraph/internal.h"
+#include "elf/elf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/search.h"
 #include "common/xalloc.h"
 
 /* Among symbols at one address prefer GLOBAL, then WEAK, then LOCAL: the
@@ -18,7 +19,7 @@ static int bind_rank(uint8_t bind)
 
 static int sym_cmp(const void *pa, const void *pb)
 {
-	const struct cg_sym *a = pa, *b = pb;
+	const struct sp_elf_sym *a = pa, *b = pb;
 
 	if (a->addr != b->addr)
 		return a->addr < b->addr ? -1 : 1;
@@ -27,11 +28,11 @@ static int sym_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-static void elf_add_code(struct cg_elf *e, size_t *cap, Elf_Scn *scn,
+static void elf_add_code(struct sp_elf *e, size_t *cap, Elf_Scn *scn,
 			 const GElf_Shdr *sh, const char *name)
 {
 	Elf_Data *d = sh->sh_type == SHT_NOBITS ? NULL : elf_rawdata(scn, NULL);
-	struct cg_code *c;
+	struct sp_elf_code *c;
 
 	size_t ndx = elf_ndxscn(scn);
 
@@ -52,7 +53,7 @@ static char map_kind(const char *name)
 	return name[1];
 }
 
-static void elf_add_map(struct cg_elf *e, uint64_t addr, char kind, size_t *cap)
+static void elf_add_map(struct sp_elf *e, uint64_t addr, char kind, size_t *cap)
 {
 	SP_ALLOC_GROW(e->maps, e->nmaps + 1, *cap);
 	e->maps[e->nmaps].addr = addr;
@@ -60,10 +61,10 @@ static void elf_add_map(struct cg_elf *e, uint64_t addr, char kind, size_t *cap)
 	e->nmaps++;
 }
 
-static void elf_add_sym(struct cg_elf *e, struct sp_graph *g, const GElf_Sym *sym,
+static void elf_add_sym(struct sp_elf *e, struct sp_graph *g, const GElf_Sym *sym,
 			uint64_t addr, const char *name, size_t *cap)
 {
-	struct cg_sym *s;
+	struct sp_elf_sym *s;
 
 	SP_ALLOC_GROW(e->syms, e->nsyms + 1, *cap);
 	s = &e->syms[e->nsyms++];
@@ -76,7 +77,7 @@ static void elf_add_sym(struct cg_elf *e, struct sp_graph *g, const GElf_Sym *sy
 	s->bind = GELF_ST_BIND(sym->st_info);
 }
 
-static void elf_read_symtab(struct cg_elf *e, struct sp_graph *g, Elf_Scn *scn,
+static void elf_read_symtab(struct sp_elf *e, struct sp_graph *g, Elf_Scn *scn,
 			    const GElf_Shdr *sh, size_t *cap)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
@@ -111,7 +112,7 @@ static void elf_read_symtab(struct cg_elf *e, struct sp_graph *g, Elf_Scn *scn,
  * .plt.sec from its start (IBT builds), else in .plt after the one-stub
  * header.  AArch64: in .plt after a 32-byte header, 16 bytes each, or 24
  * with BTI/PAC: the section's size tells which.  False when unknown. */
-static bool plt_layout(struct cg_elf *e, size_t n, uint64_t plt, uint64_t plt_size,
+static bool plt_layout(struct sp_elf *e, size_t n, uint64_t plt, uint64_t plt_size,
 		       uint64_t plt_sec)
 {
 	if (e->machine == EM_X86_64) {
@@ -127,7 +128,7 @@ static bool plt_layout(struct cg_elf *e, size_t n, uint64_t plt, uint64_t plt_si
 	       (plt_size - 32) % n == 0;
 }
 
-static void elf_read_plt(struct cg_elf *e, struct sp_graph *g, Elf_Scn *rela,
+static void elf_read_plt(struct sp_elf *e, struct sp_graph *g, Elf_Scn *rela,
 			 uint64_t plt, uint64_t plt_size, uint64_t plt_sec)
 {
 	GElf_Shdr sh, dsh;
@@ -160,7 +161,7 @@ static void elf_read_plt(struct cg_elf *e, struct sp_graph *g, Elf_Scn *rela,
 	}
 }
 
-const char *cg_elf_plt_name(const struct cg_elf *e, uint64_t addr)
+const char *sp_elf_plt_name(const struct sp_elf *e, uint64_t addr)
 {
 	uint64_t i;
 
@@ -172,7 +173,7 @@ const char *cg_elf_plt_name(const struct cg_elf *e, uint64_t addr)
 
 /* Where a relocatable object's allocated sections would be if linked:
  * one after the other from 64 KiB, each aligned; 0 stays "no address". */
-static int elf_layout(struct cg_elf *e, const char *path, struct sp_err *err)
+static int elf_layout(struct sp_elf *e, const char *path, struct sp_err *err)
 {
 	uint64_t next = 0x10000;
 	Elf_Scn *scn = NULL;
@@ -200,7 +201,7 @@ static int elf_layout(struct cg_elf *e, const char *path, struct sp_err *err)
 	return 0;
 }
 
-bool cg_elf_sym_value(const struct cg_elf *e, size_t i, uint64_t *value,
+bool sp_elf_sym_value(const struct sp_elf *e, size_t i, uint64_t *value,
 		      const char **name, struct sp_graph *g)
 {
 	GElf_Shdr sh;
@@ -274,13 +275,13 @@ static int64_t rel_addend(uint16_t machine, uint32_t type, const Elf_Data *targe
 	return (int32_t)((w & 0x00ffffffu) << 8) >> 6;	/* imm24 * 4, signed */
 }
 
-static void add_branch_reloc(struct cg_elf *e, struct sp_graph *g, size_t *cap,
+static void add_branch_reloc(struct sp_elf *e, struct sp_graph *g, size_t *cap,
 			     uint64_t site, size_t sym, int64_t addend)
 {
-	struct cg_reloc *r;
+	struct sp_elf_reloc *r;
 	uint64_t value = 0;
 	const char *name;
-	bool defined = cg_elf_sym_value(e, sym, &value, &name, g);
+	bool defined = sp_elf_sym_value(e, sym, &value, &name, g);
 
 	if (!defined && !name)
 		return;
@@ -292,7 +293,7 @@ static void add_branch_reloc(struct cg_elf *e, struct sp_graph *g, size_t *cap,
 }
 
 /* The relocations of one code section's branches. */
-static void elf_read_branch_relocs(struct cg_elf *e, struct sp_graph *g, Elf_Scn *rel,
+static void elf_read_branch_relocs(struct sp_elf *e, struct sp_graph *g, Elf_Scn *rel,
 				   const GElf_Shdr *sh, size_t *cap)
 {
 	Elf_Scn *code = elf_getscn(e->elf, sh->sh_info);
@@ -330,7 +331,7 @@ static void elf_read_branch_relocs(struct cg_elf *e, struct sp_graph *g, Elf_Scn
 	}
 }
 
-static void elf_read_relocs(struct cg_elf *e, struct sp_graph *g)
+static void elf_read_relocs(struct sp_elf *e, struct sp_graph *g)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -345,7 +346,7 @@ static void elf_read_relocs(struct cg_elf *e, struct sp_graph *g)
 			elf_read_branch_relocs(e, g, scn, &sh, &cap);
 }
 
-const struct cg_reloc *cg_elf_branch_reloc(const struct cg_elf *e, uint64_t site)
+const struct sp_elf_reloc *sp_elf_branch_reloc(const struct sp_elf *e, uint64_t site)
 {
 	uint32_t i;
 
@@ -355,7 +356,7 @@ const struct cg_reloc *cg_elf_branch_reloc(const struct cg_elf *e, uint64_t site
 	return i == SP_NONE ? NULL : &e->relocs[i];
 }
 
-static int elf_scan_sections(struct cg_elf *e, struct sp_graph *g,
+static int elf_scan_sections(struct sp_elf *e, struct sp_graph *g,
 			     const char *path, struct sp_err *err)
 {
 	size_t shstrndx, code_cap = 0, sym_cap = 0;
@@ -401,12 +402,12 @@ static int elf_scan_sections(struct cg_elf *e, struct sp_graph *g,
 
 static int map_cmp(const void *pa, const void *pb)
 {
-	const struct cg_map *a = pa, *b = pb;
+	const struct sp_elf_map *a = pa, *b = pb;
 
 	return (a->addr > b->addr) - (a->addr < b->addr);
 }
 
-static void elf_index_syms(struct cg_elf *e)
+static void elf_index_syms(struct sp_elf *e)
 {
 	size_t i;
 
@@ -434,7 +435,7 @@ static int elf_check_shdr_table(Elf *elf, const GElf_Ehdr *eh)
 	return eh->e_shoff > size || (uint64_t)shnum * eh->e_shentsize > size - eh->e_shoff;
 }
 
-static int elf_check_header(struct cg_elf *e, const char *path, struct sp_err *err)
+static int elf_check_header(struct sp_elf *e, const char *path, struct sp_err *err)
 {
 	GElf_Ehdr eh;
 
@@ -472,7 +473,7 @@ static int elf_open_fd(const char *path, struct sp_err *err)
 	return fd;
 }
 
-int cg_elf_open(struct cg_elf *e, struct sp_graph *g, const char *path,
+int sp_elf_open(struct sp_elf *e, struct sp_graph *g, const char *path,
 		struct sp_err *err)
 {
 	memset(e, 0, sizeof(*e));
@@ -491,7 +492,7 @@ int cg_elf_open(struct cg_elf *e, struct sp_graph *g, const char *path,
 	return 0;
 }
 
-void cg_elf_close(struct cg_elf *e)
+void sp_elf_close(struct sp_elf *e)
 {
 	if (e->elf)
 		elf_end(e->elf);
@@ -511,7 +512,7 @@ void cg_elf_close(struct cg_elf *e)
 	e->fd = -1;
 }
 
-static const struct cg_code *code_section(const struct cg_elf *e, uint64_t addr)
+static const struct sp_elf_code *code_section(const struct sp_elf *e, uint64_t addr)
 {
 	size_t i;
 
@@ -522,34 +523,34 @@ static const struct cg_code *code_section(const struct cg_elf *e, uint64_t addr)
 	return NULL;
 }
 
-const unsigned char *cg_elf_code_at(const struct cg_elf *e, uint64_t addr, size_t len)
+const unsigned char *sp_elf_code_at(const struct sp_elf *e, uint64_t addr, size_t len)
 {
-	const struct cg_code *c = code_section(e, addr);
+	const struct sp_elf_code *c = code_section(e, addr);
 
 	if (!c || !c->bytes || c->size - (addr - c->addr) < len)
 		return NULL;
 	return c->bytes + (addr - c->addr);
 }
 
-bool cg_elf_in_plt(const struct cg_elf *e, uint64_t addr)
+bool sp_elf_in_plt(const struct sp_elf *e, uint64_t addr)
 {
-	const struct cg_code *c = code_section(e, addr);
+	const struct sp_elf_code *c = code_section(e, addr);
 
 	return c && c->is_plt;
 }
 
-bool cg_elf_is_code(const struct cg_elf *e, uint64_t addr)
+bool sp_elf_is_code(const struct sp_elf *e, uint64_t addr)
 {
 	return code_section(e, addr) != NULL;
 }
 
-const struct cg_sym *cg_elf_next_code_sym(const struct cg_elf *e, size_t *i,
-					  uint64_t *end)
+const struct sp_elf_sym *sp_elf_next_code_sym(const struct sp_elf *e, size_t *i,
+					      uint64_t *end)
 {
 	while (*i < e->nsyms) {
-		const struct cg_sym *sym = &e->syms[(*i)++];
+		const struct sp_elf_sym *sym = &e->syms[(*i)++];
 
-		if (!sym->size || sym->addr < *end || cg_elf_in_plt(e, sym->addr))
+		if (!sym->size || sym->addr < *end || sp_elf_in_plt(e, sym->addr))
 			continue;
 		*end = sym->addr + sym->size;
 		return sym;
@@ -557,24 +558,19 @@ const struct cg_sym *cg_elf_next_code_sym(const struct cg_elf *e, size_t *i,
 	return NULL;
 }
 
-/* Index of the last mapping symbol at or before addr, or nmaps if none. */
-static size_t map_before(const struct cg_elf *e, uint64_t addr)
+static uint64_t map_addr(const void *base, size_t i)
 {
-	size_t lo = 0, hi = e->nmaps;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (e->maps[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? lo - 1 : e->nmaps;
+	return ((const struct sp_elf_map *)base)[i].addr;
 }
 
-bool cg_elf_next_run(const struct cg_elf *e, uint64_t *pc, uint64_t end, bool thumb,
-		     struct cg_run *run)
+/* Index of the last mapping symbol at or before addr, or nmaps if none. */
+static size_t map_before(const struct sp_elf *e, uint64_t addr)
+{
+	return sp_search_last_le(e->maps, e->nmaps, map_addr, addr);
+}
+
+bool sp_elf_next_run(const struct sp_elf *e, uint64_t *pc, uint64_t end, bool thumb,
+		     struct sp_elf_run *run)
 {
 	while (*pc < end) {
 		size_t i = map_before(e, *pc);
@@ -594,7 +590,7 @@ bool cg_elf_next_run(const struct cg_elf *e, uint64_t *pc, uint64_t end, bool th
 	return false;
 }
 
-bool cg_elf_thumb_at(const struct cg_elf *e, uint64_t addr)
+bool sp_elf_thumb_at(const struct sp_elf *e, uint64_t addr)
 {
 	size_t i;
 	uint32_t s;

@@ -9,14 +9,14 @@
 #include <dwarf.h>
 #include <libdwarf.h>
 
-static inline int cg_dwarf_init(int fd, Dwarf_Debug *dbg, Dwarf_Error *derr)
+static inline int dw_dwarf_init(int fd, Dwarf_Debug *dbg, Dwarf_Error *derr)
 {
 	/* 20210528: the access argument (DW_DLC_READ) is still present */
 	return dwarf_init_b(fd, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL,
 			    dbg, derr);
 }
 
-static inline void cg_dealloc_attrs(Dwarf_Debug dbg, Dwarf_Attribute *attrs,
+static inline void dw_dealloc_attrs(Dwarf_Debug dbg, Dwarf_Attribute *attrs,
 				    Dwarf_Signed n)
 {
 	Dwarf_Signed i;
@@ -26,7 +26,7 @@ static inline void cg_dealloc_attrs(Dwarf_Debug dbg, Dwarf_Attribute *attrs,
 	dwarf_dealloc(dbg, attrs, DW_DLA_LIST);
 }
 
-static inline void cg_dealloc_srcfiles(Dwarf_Debug dbg, char **names,
+static inline void dw_dealloc_srcfiles(Dwarf_Debug dbg, char **names,
 				       Dwarf_Signed n)
 {
 	Dwarf_Signed i;
@@ -36,7 +36,7 @@ static inline void cg_dealloc_srcfiles(Dwarf_Debug dbg, char **names,
 	dwarf_dealloc(dbg, names, DW_DLA_LIST);
 }
 
-static inline void cg_dealloc_string(Dwarf_Debug dbg, char *s)
+static inline void dw_dealloc_string(Dwarf_Debug dbg, char *s)
 {
 	dwarf_dealloc(dbg, s, DW_DLA_STRING);
 }

@@ -15,7 +15,7 @@
  * permits ("the type of the called function").  GCC 12 and clang 14 do
  * not write it, so with them nothing is narrowed.
  */
-#include "callgraph/internal.h"
+#include "dwarf/dwarf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,58 +23,12 @@
 #include "common/strbuf.h"
 
 #define MAX_TYPE_DEPTH 32	/* deeper is a reference cycle, or not worth it */
-#define MAX_ORIGIN_HOPS 16	/* as in dwarf.c */
 
 struct namer {
 	Dwarf_Debug dbg;
 	struct sp_strbuf sb;
 	bool failed;
 };
-
-static void drop_error(Dwarf_Debug dbg, Dwarf_Error *derr)
-{
-	if (*derr)
-		dwarf_dealloc_error(dbg, *derr);
-	*derr = NULL;
-}
-
-static Dwarf_Die die_at(Dwarf_Debug dbg, Dwarf_Off off)
-{
-	Dwarf_Die die = NULL;
-	Dwarf_Error derr = NULL;
-
-	if (dwarf_offdie_b(dbg, off, true, &die, &derr) != DW_DLV_OK)
-		die = NULL;
-	drop_error(dbg, &derr);
-	return die;
-}
-
-/* The DIE offset a reference attribute names, 0 when it has none. */
-static Dwarf_Off ref_of(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at)
-{
-	Dwarf_Attribute a = NULL;
-	Dwarf_Error derr = NULL;
-	Dwarf_Off off = 0;
-
-	if (dwarf_attr(die, at, &a, &derr) == DW_DLV_OK) {
-		if (dwarf_global_formref(a, &off, &derr) != DW_DLV_OK)
-			off = 0;
-		dwarf_dealloc(dbg, a, DW_DLA_ATTR);
-	}
-	drop_error(dbg, &derr);
-	return off;
-}
-
-static Dwarf_Half tag_of(Dwarf_Debug dbg, Dwarf_Die die)
-{
-	Dwarf_Half tag = 0;
-	Dwarf_Error derr = NULL;
-
-	if (dwarf_tag(die, &tag, &derr) != DW_DLV_OK)
-		tag = 0;
-	drop_error(dbg, &derr);
-	return tag;
-}
 
 static bool is_cplusplus(Dwarf_Debug dbg, Dwarf_Die die)
 {
@@ -84,13 +38,13 @@ static bool is_cplusplus(Dwarf_Debug dbg, Dwarf_Die die)
 	Dwarf_Die cu;
 
 	if (dwarf_CU_dieoffset_given_die(die, &cu_off, &derr) != DW_DLV_OK) {
-		drop_error(dbg, &derr);
+		dw_drop_error(dbg, &derr);
 		return false;
 	}
-	cu = die_at(dbg, cu_off);
+	cu = dw_die_at(dbg, cu_off);
 	if (cu && dwarf_srclang(cu, &lang, &derr) != DW_DLV_OK)
 		lang = 0;
-	drop_error(dbg, &derr);
+	dw_drop_error(dbg, &derr);
 	if (cu)
 		dwarf_dealloc_die(cu);
 	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
@@ -109,7 +63,7 @@ static bool prototyped(Dwarf_Debug dbg, Dwarf_Die die)
 			yes = 0;
 		dwarf_dealloc(dbg, a, DW_DLA_ATTR);
 	}
-	drop_error(dbg, &derr);
+	dw_drop_error(dbg, &derr);
 	return yes || is_cplusplus(dbg, die);
 }
 
@@ -122,7 +76,7 @@ static void name_tagged(struct namer *n, Dwarf_Die die, const char *kind)
 
 	if (dwarf_diename(die, &s, &derr) != DW_DLV_OK)
 		s = NULL;
-	drop_error(n->dbg, &derr);
+	dw_drop_error(n->dbg, &derr);
 	if (kind)	/* an anonymous struct is "struct ?": they all agree */
 		sp_strbuf_addf(&n->sb, "%s %s", kind, s ? s : "?");
 	else if (s)
@@ -143,16 +97,16 @@ static void name_proto(struct namer *n, Dwarf_Die fn, int depth)
 		n->failed = true;
 		return;
 	}
-	name_type(n, ref_of(n->dbg, fn, DW_AT_type), depth + 1);
+	name_type(n, dw_ref(n->dbg, fn, DW_AT_type), depth + 1);
 	sp_strbuf_addf(&n->sb, "(");
 	res = dwarf_child(fn, &c, &derr);
 	while (res == DW_DLV_OK && !n->failed) {
-		Dwarf_Half tag = tag_of(n->dbg, c);
+		Dwarf_Half tag = dw_tag(n->dbg, c);
 
 		if (tag == DW_TAG_formal_parameter || tag == DW_TAG_unspecified_parameters)
 			sp_strbuf_addf(&n->sb, first ? "" : ",");
 		if (tag == DW_TAG_formal_parameter) {
-			Dwarf_Off t = ref_of(n->dbg, c, DW_AT_type);
+			Dwarf_Off t = dw_ref(n->dbg, c, DW_AT_type);
 
 			if (!t)
 				n->failed = true;
@@ -162,7 +116,7 @@ static void name_proto(struct namer *n, Dwarf_Die fn, int depth)
 			sp_strbuf_addf(&n->sb, "...");
 			first = false;
 		}
-		res = cg_sibling(n->dbg, c, &next, &derr);
+		res = dw_sibling(n->dbg, c, &next, &derr);
 		dwarf_dealloc_die(c);
 		c = res == DW_DLV_OK ? next : NULL;
 	}
@@ -170,27 +124,27 @@ static void name_proto(struct namer *n, Dwarf_Die fn, int depth)
 		dwarf_dealloc_die(c);
 	if (res == DW_DLV_ERROR)
 		n->failed = true;
-	drop_error(n->dbg, &derr);
+	dw_drop_error(n->dbg, &derr);
 	sp_strbuf_addf(&n->sb, ")");
 }
 
 static void name_die(struct namer *n, Dwarf_Die die, int depth)
 {
-	switch (tag_of(n->dbg, die)) {
+	switch (dw_tag(n->dbg, die)) {
 	case DW_TAG_typedef:
 	case DW_TAG_const_type:
 	case DW_TAG_volatile_type:
 	case DW_TAG_restrict_type:
 	case DW_TAG_atomic_type:
-		name_type(n, ref_of(n->dbg, die, DW_AT_type), depth + 1);
+		name_type(n, dw_ref(n->dbg, die, DW_AT_type), depth + 1);
 		return;
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type:
 	case DW_TAG_array_type: {
-		Dwarf_Half tag = tag_of(n->dbg, die);
+		Dwarf_Half tag = dw_tag(n->dbg, die);
 
-		name_type(n, ref_of(n->dbg, die, DW_AT_type), depth + 1);
+		name_type(n, dw_ref(n->dbg, die, DW_AT_type), depth + 1);
 		sp_strbuf_addf(&n->sb, "%s", tag == DW_TAG_pointer_type ? "*" :
 			       tag == DW_TAG_reference_type ? "&" :
 			       tag == DW_TAG_rvalue_reference_type ? "&&" : "[]");
@@ -228,7 +182,7 @@ static void name_type(struct namer *n, Dwarf_Off off, int depth)
 		sp_strbuf_addf(&n->sb, "void");
 		return;
 	}
-	if (depth > MAX_TYPE_DEPTH || !(die = die_at(n->dbg, off))) {
+	if (depth > MAX_TYPE_DEPTH || !(die = dw_die_at(n->dbg, off))) {
 		n->failed = true;
 		return;
 	}
@@ -246,18 +200,18 @@ static const char *finish(struct namer *n, struct sp_graph *g)
 
 /* The call site's type: a subroutine type, maybe behind typedefs,
  * qualifiers and a pointer. */
-static const char *call_proto(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Off off)
+const char *dw_call_proto(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Off off)
 {
 	struct namer n = { .dbg = dbg };
 	int hops;
 
 	for (hops = 0; off && hops < MAX_TYPE_DEPTH; hops++) {
-		Dwarf_Die die = die_at(dbg, off);
+		Dwarf_Die die = dw_die_at(dbg, off);
 		Dwarf_Half tag;
 
 		if (!die)
 			break;
-		tag = tag_of(dbg, die);
+		tag = dw_tag(dbg, die);
 		if (tag == DW_TAG_subroutine_type) {
 			name_proto(&n, die, 0);
 			dwarf_dealloc_die(die);
@@ -265,7 +219,7 @@ static const char *call_proto(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Off off
 		}
 		off = tag == DW_TAG_typedef || tag == DW_TAG_pointer_type ||
 		      tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ?
-		      ref_of(dbg, die, DW_AT_type) : 0;
+		      dw_ref(dbg, die, DW_AT_type) : 0;
 		dwarf_dealloc_die(die);
 	}
 	return NULL;
@@ -273,23 +227,23 @@ static const char *call_proto(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Off off
 
 /* A function's prototype, from the DIE its origin and specification
  * chain ends at: out-of-line copies' parameters have no types. */
-static const char *func_proto(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Off off)
+const char *dw_func_proto(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Off off)
 {
 	struct namer n = { .dbg = dbg };
-	Dwarf_Die die = off ? die_at(dbg, off) : NULL;
+	Dwarf_Die die = off ? dw_die_at(dbg, off) : NULL;
 	int hops;
 
-	for (hops = 0; die && hops < MAX_ORIGIN_HOPS; hops++) {
-		Dwarf_Off up = ref_of(dbg, die, DW_AT_abstract_origin);
+	for (hops = 0; die && hops < DW_MAX_ORIGIN_HOPS; hops++) {
+		Dwarf_Off up = dw_ref(dbg, die, DW_AT_abstract_origin);
 
 		if (!up)
-			up = ref_of(dbg, die, DW_AT_specification);
+			up = dw_ref(dbg, die, DW_AT_specification);
 		if (!up)
 			break;
 		dwarf_dealloc_die(die);
-		die = die_at(dbg, up);
+		die = dw_die_at(dbg, up);
 	}
-	if (!die || hops == MAX_ORIGIN_HOPS || tag_of(dbg, die) != DW_TAG_subprogram) {
+	if (!die || hops == DW_MAX_ORIGIN_HOPS || dw_tag(dbg, die) != DW_TAG_subprogram) {
 		if (die)
 			dwarf_dealloc_die(die);
 		return NULL;
@@ -297,23 +251,4 @@ static const char *func_proto(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Off off
 	name_proto(&n, die, 0);
 	dwarf_dealloc_die(die);
 	return finish(&n, g);
-}
-
-void cg_indirect_prototypes(struct cg_image *img, struct sp_graph *g, const uint8_t *taken)
-{
-	uint32_t i;
-	size_t k;
-
-	for (i = img->func_first; i < img->func_end && i < g->nfuncs; i++) {
-		struct sp_func *f = &g->funcs[i];
-
-		if (taken[i] && !f->proto)
-			f->proto = func_proto(img->dbg, g, f->origin_die ? f->origin_die : f->die);
-	}
-	for (k = 0; k < img->nicalls; k++) {
-		const char *p = call_proto(img->dbg, g, img->icalls[k].type);
-
-		if (p)
-			sp_graph_add_icall(g, img->icalls[k].func, p);
-	}
 }

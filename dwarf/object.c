@@ -9,7 +9,7 @@
  * and relocated against that layout, and libdwarf reads the copies
  * through its object-access interface instead of reading the file.
  */
-#include "callgraph/internal.h"
+#include "dwarf/dwarf.h"
 
 #include <string.h>
 #include <sys/mman.h>
@@ -17,7 +17,7 @@
 
 #include "common/xalloc.h"
 
-static struct cg_dwobj *dwobj_of(void *obj)
+static struct dw_obj *dwobj_of(void *obj)
 {
 	return obj;
 }
@@ -25,7 +25,7 @@ static struct cg_dwobj *dwobj_of(void *obj)
 static int get_section_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *out,
 			    int *error)
 {
-	struct cg_dwobj *o = dwobj_of(obj);
+	struct dw_obj *o = dwobj_of(obj);
 	Elf_Scn *scn = elf_getscn(o->elf->elf, i);
 	GElf_Shdr sh;
 
@@ -76,7 +76,7 @@ static Dwarf_Unsigned get_section_count(void *obj)
 
 static int load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *error)
 {
-	struct cg_dwobj *o = dwobj_of(obj);
+	struct dw_obj *o = dwobj_of(obj);
 	Elf_Scn *scn;
 	Elf_Data *d;
 
@@ -146,7 +146,7 @@ static void put_le(unsigned char *p, unsigned size, uint64_t v)
 		p[k] = (unsigned char)v;
 }
 
-static void apply_one(struct cg_dwobj *o, unsigned char *buf, size_t len,
+static void apply_one(struct dw_obj *o, unsigned char *buf, size_t len,
 		      uint64_t off, uint64_t info, bool rela, int64_t addend)
 {
 	unsigned size = abs_reloc_size(o->elf->machine, (uint32_t)GELF_R_TYPE(info));
@@ -158,12 +158,12 @@ static void apply_one(struct cg_dwobj *o, unsigned char *buf, size_t len,
 	if (!rela)
 		addend = (int64_t)get_le(buf + off, size);
 	/* an undefined symbol's value is 0, as ld -r would leave it */
-	cg_elf_sym_value(o->elf, GELF_R_SYM(info), &value, &name, NULL);
+	sp_elf_sym_value(o->elf, GELF_R_SYM(info), &value, &name, NULL);
 	put_le(buf + off, size, value + (uint64_t)addend);
 }
 
 /* Copy the section that rel relocates, if it is DWARF, and apply rel. */
-static void relocate_section(struct cg_dwobj *o, Elf_Scn *rel, const GElf_Shdr *sh)
+static void relocate_section(struct dw_obj *o, Elf_Scn *rel, const GElf_Shdr *sh)
 {
 	Elf_Scn *target = elf_getscn(o->elf->elf, sh->sh_info);
 	Elf_Data *rd = elf_getdata(rel, NULL), *td;
@@ -198,8 +198,8 @@ static void relocate_section(struct cg_dwobj *o, Elf_Scn *rel, const GElf_Shdr *
 
 /* A linked image: map the file once more, read-only, to serve sections
  * from (libelf does not say whether it mapped or read the file, and only
- * a file mapping may be handed back by cg_dwobj_info_done). */
-static void dwobj_map(struct cg_dwobj *o, struct cg_elf *e)
+ * a file mapping may be handed back by dw_obj_info_done). */
+static void dwobj_map(struct dw_obj *o, const struct sp_elf *e)
 {
 	off_t len = lseek(e->fd, 0, SEEK_END);
 	void *p;
@@ -213,7 +213,7 @@ static void dwobj_map(struct cg_dwobj *o, struct cg_elf *e)
 	o->map_len = (size_t)len;
 }
 
-static void find_debug_info(struct cg_dwobj *o, struct cg_elf *e)
+static void find_debug_info(struct dw_obj *o, const struct sp_elf *e)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -232,7 +232,7 @@ static void find_debug_info(struct cg_dwobj *o, struct cg_elf *e)
 	}
 }
 
-uint64_t cg_read_uint(const unsigned char *p, unsigned n, bool msb)
+uint64_t dw_read_uint(const unsigned char *p, unsigned n, bool msb)
 {
 	uint64_t v = 0;
 	unsigned i;
@@ -243,24 +243,24 @@ uint64_t cg_read_uint(const unsigned char *p, unsigned n, bool msb)
 }
 
 /* The offset of the unit after the one at off, 0 when none fits. */
-static uint64_t next_unit(const struct cg_dwobj *o, const Dwarf_Small *data, uint64_t off)
+static uint64_t next_unit(const struct dw_obj *o, const Dwarf_Small *data, uint64_t off)
 {
 	uint64_t size = o->info_size, len, hdr = 4;
 
 	/* each unit starts with its length: 4 bytes, or 0xffffffff and 8 */
 	if (size - off < 4)
 		return 0;
-	len = cg_read_uint(data + off, 4, o->msb);
+	len = dw_read_uint(data + off, 4, o->msb);
 	if (len == 0xffffffff) {
 		if (size - off < 12)
 			return 0;
-		len = cg_read_uint(data + off + 4, 8, o->msb);
+		len = dw_read_uint(data + off + 4, 8, o->msb);
 		hdr = 12;
 	}
 	return len > size - off - hdr ? 0 : off + hdr + len;
 }
 
-static const Dwarf_Small *info_data(const struct cg_dwobj *o)
+static const Dwarf_Small *info_data(const struct dw_obj *o)
 {
 	Dwarf_Small *data = NULL;
 	int error = 0;
@@ -271,7 +271,7 @@ static const Dwarf_Small *info_data(const struct cg_dwobj *o)
 	return data;
 }
 
-uint32_t cg_dwobj_count_units(const struct cg_dwobj *o)
+uint32_t dw_obj_count_units(const struct dw_obj *o)
 {
 	const Dwarf_Small *data = info_data(o);
 	uint64_t off = 0;
@@ -282,7 +282,7 @@ uint32_t cg_dwobj_count_units(const struct cg_dwobj *o)
 	return n;
 }
 
-uint64_t cg_dwobj_middle_unit(const struct cg_dwobj *o)
+uint64_t dw_obj_middle_unit(const struct dw_obj *o)
 {
 	const Dwarf_Small *data = info_data(o);
 	uint64_t half = o->info_size / 2, off = 0, before = 0;
@@ -295,7 +295,7 @@ uint64_t cg_dwobj_middle_unit(const struct cg_dwobj *o)
 	return before;
 }
 
-void cg_dwobj_info_done(const struct cg_dwobj *o, uint64_t *dropped, uint64_t upto)
+void dw_obj_info_done(const struct dw_obj *o, uint64_t *dropped, uint64_t upto)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), lo, hi;
 
@@ -311,7 +311,7 @@ void cg_dwobj_info_done(const struct cg_dwobj *o, uint64_t *dropped, uint64_t up
 		*dropped = upto;
 }
 
-static void dwobj_setup(struct cg_dwobj *o, struct cg_elf *e)
+static void dwobj_setup(struct dw_obj *o, const struct sp_elf *e)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
@@ -354,7 +354,7 @@ extern int (*_dwarf_get_elf_flags_func_ptr)(void *obj, Dwarf_Half i,
 static int get_section_flags(void *obj, Dwarf_Half i, Dwarf_Unsigned *flags,
 			     Dwarf_Unsigned *align, int *error)
 {
-	struct cg_dwobj *o = dwobj_of(obj);
+	struct dw_obj *o = dwobj_of(obj);
 	Elf_Scn *scn = elf_getscn(o->elf->elf, i);
 	GElf_Shdr sh;
 
@@ -367,7 +367,7 @@ static int get_section_flags(void *obj, Dwarf_Half i, Dwarf_Unsigned *flags,
 	return DW_DLV_OK;
 }
 
-int cg_dwobj_init(struct cg_dwobj *o, struct cg_elf *e, Dwarf_Debug *dbg,
+int dw_obj_init(struct dw_obj *o, const struct sp_elf *e, Dwarf_Debug *dbg,
 		  Dwarf_Error *derr)
 {
 	dwobj_setup(o, e);
@@ -376,13 +376,13 @@ int cg_dwobj_init(struct cg_dwobj *o, struct cg_elf *e, Dwarf_Debug *dbg,
 	return dwarf_object_init_b(&o->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, derr);
 }
 
-int cg_dwobj_open_again(struct cg_dwobj *o, Dwarf_Debug *dbg, Dwarf_Error *derr)
+int dw_obj_open_again(struct dw_obj *o, Dwarf_Debug *dbg, Dwarf_Error *derr)
 {
 	return dwarf_object_init_b(&o->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, derr);
 }
 
-int cg_dwobj_open_window(const struct cg_dwobj *o, struct cg_dwobj *view,
-			 const struct cg_section_window *win, Dwarf_Debug *dbg,
+int dw_obj_open_window(const struct dw_obj *o, struct dw_obj *view,
+			 const struct dw_section *win, Dwarf_Debug *dbg,
 			 Dwarf_Error *derr)
 {
 	*view = *o;
@@ -393,8 +393,8 @@ int cg_dwobj_open_window(const struct cg_dwobj *o, struct cg_dwobj *view,
 	return dwarf_object_init_b(&view->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, derr);
 }
 
-bool cg_dwobj_section(const struct cg_dwobj *o, const char *name,
-		      struct cg_section_window *out)
+bool dw_obj_section(const struct dw_obj *o, const char *name,
+		      struct dw_section *out)
 {
 	Dwarf_Obj_Access_Section info;
 	Dwarf_Small *data = NULL;
@@ -417,7 +417,7 @@ bool cg_dwobj_section(const struct cg_dwobj *o, const char *name,
 	return false;
 }
 
-void cg_dwobj_release(struct cg_dwobj *o)
+void dw_obj_release(struct dw_obj *o)
 {
 	size_t i;
 

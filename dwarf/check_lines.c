@@ -9,7 +9,7 @@
  * which reports those itself.  Versions 2-4 are left to libdwarf too
  * (it checks their directory index).
  */
-#include "callgraph/internal.h"
+#include "dwarf/dwarf.h"
 
 struct rd {
 	const unsigned char *p;
@@ -160,7 +160,7 @@ static bool header_ok(struct rd *r, unsigned offsize)
 	return read_entries(r, &ef, nfiles, offsize, &ndirs);
 }
 
-bool cg_lines_ok(const unsigned char *p, uint64_t size)
+bool dw_lines_ok(const unsigned char *p, uint64_t size)
 {
 	uint64_t off = 0;
 

@@ -9,7 +9,7 @@
  * (Compressed sections are left to libdwarf.)  .debug_line goes to
  * lines_check.c from the same loop.
  */
-#include "callgraph/internal.h"
+#include "dwarf/dwarf.h"
 
 #include <string.h>
 
@@ -56,7 +56,7 @@ static bool lists_ok(const unsigned char *p, uint64_t size)
 	return true;
 }
 
-int cg_check_dwarf_lists(const struct cg_elf *e, const char *path, struct sp_err *err)
+int dw_check_lists(const struct sp_elf *e, const char *path, struct sp_err *err)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -78,7 +78,7 @@ int cg_check_dwarf_lists(const struct cg_elf *e, const char *path, struct sp_err
 		if (!strcmp(name, ".debug_rnglists") || !strcmp(name, ".debug_loclists"))
 			ok = lists_ok;
 		else if (!strcmp(name, ".debug_line"))
-			ok = cg_lines_ok;	/* lines_check.c */
+			ok = dw_lines_ok;	/* lines_check.c */
 		else
 			continue;
 		d = elf_getdata(scn, NULL);

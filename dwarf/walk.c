@@ -5,15 +5,16 @@
  * inlined subroutines, lexical blocks, namespaces); types and variables are
  * skipped with their whole subtree.  DIEs skipped this way that turn out to
  * be needed (a member function's declaration, a DIE in another unit) are
- * read on demand by cg_sub_at().  A large image's units are shared out
+ * read on demand by dw_sub_at().  A large image's units are shared out
  * between two threads, one Dwarf_Debug each (split.c).
  */
-#include "callgraph/internal.h"
+#include "dwarf/dwarf.h"
 
 #include <string.h>
 
-#include "callgraph/dwarf_compat.h"
+#include "common/search.h"
 #include "common/xalloc.h"
+#include "dwarf/compat.h"
 
 #define MAX_DIE_DEPTH 256	/* hostile input: nesting deeper than any compiler's */
 
@@ -29,24 +30,13 @@ struct walk_cu {
 #define SIB_ABBREVS 1024
 enum { SIB_UNKNOWN, SIB_NO, SIB_YES };
 
-int cg_dwarf_err(struct cg_image *img, Dwarf_Error derr, struct sp_err *err,
-		 const char *what)
-{
-	sp_err_set(err, "'%s': %s: %s", img->path, what,
-		   derr ? dwarf_errmsg(derr) : "corrupt DWARF");
-	if (derr)
-		dwarf_dealloc_error(img->dbg, derr);
-	return -1;
-}
-
 static int die_off(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Off *off)
 {
 	Dwarf_Error derr = NULL;
 
 	if (dwarf_dieoffset(die, off, &derr) == DW_DLV_OK)
 		return 0;
-	if (derr)
-		dwarf_dealloc_error(dbg, derr);
+	dw_drop_error(dbg, &derr);
 	return -1;
 }
 
@@ -63,8 +53,7 @@ static bool has_sibling(Dwarf_Debug dbg, Dwarf_Die die, uint8_t *by_abbrev)
 	if (cached && by_abbrev[code] != SIB_UNKNOWN)
 		return by_abbrev[code] == SIB_YES;
 	if (dwarf_hasattr(die, DW_AT_sibling, &yes, &derr) != DW_DLV_OK) {
-		if (derr)
-			dwarf_dealloc_error(dbg, derr);
+		dw_drop_error(dbg, &derr);
 		return false;
 	}
 	if (cached)
@@ -104,8 +93,7 @@ static bool subtree_skippable(Dwarf_Debug dbg, Dwarf_Die die, uint8_t *by_abbrev
 		dwarf_dealloc_die(child);
 		child = next;
 	}
-	if (derr)
-		dwarf_dealloc_error(dbg, derr);
+	dw_drop_error(dbg, &derr);
 	return res == DW_DLV_NO_ENTRY;
 }
 
@@ -133,19 +121,19 @@ static int next_sibling(Dwarf_Debug dbg, Dwarf_Die die, bool checked, uint8_t *b
 	return DW_DLV_ERROR;
 }
 
-int cg_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *next, Dwarf_Error *derr)
+int dw_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *next, Dwarf_Error *derr)
 {
 	return next_sibling(dbg, die, false, NULL, next, derr, 0);
 }
 
-const char *cg_cu_file(struct cg_image *img, uint32_t cu, Dwarf_Unsigned n)
+const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, Dwarf_Unsigned n)
 {
-	const struct cg_cu_files *f;
+	const struct dw_cu_files *f;
 	Dwarf_Unsigned i;
 
-	if (cu < img->cu_first || cu - img->cu_first >= img->ncus_own)
+	if (cu < dw->cu_first || cu - dw->cu_first >= dw->ncus)
 		return NULL;
-	f = &img->files[cu - img->cu_first];
+	f = &dw->files[cu - dw->cu_first];
 	if (!f->names || n < (Dwarf_Unsigned)f->base || f->count <= 0)
 		return NULL;
 	/* unsigned: a DW_AT_decl_file near 2^64 must not wrap to a negative index */
@@ -157,22 +145,21 @@ const char *cg_cu_file(struct cg_image *img, uint32_t cu, Dwarf_Unsigned n)
 
 /* ---- ranges ---- */
 
-static void add_xrange(struct cg_image *img, struct cg_sub *s, uint64_t lo, uint64_t hi)
+static void add_xrange(struct dw_image *dw, struct dw_sub *s, uint64_t lo, uint64_t hi)
 {
 	if (hi <= lo)
 		return;
 	if (!s->nranges)
-		s->range_first = (uint32_t)img->nxranges;
-	SP_ALLOC_GROW(img->xranges, img->nxranges + 1, img->xranges_cap);
-	img->xranges[img->nxranges].lo = lo;
-	img->xranges[img->nxranges].hi = hi;
-	img->xranges[img->nxranges].func = SP_NONE;
-	img->nxranges++;
+		s->range_first = (uint32_t)dw->nxranges;
+	SP_ALLOC_GROW(dw->xranges, dw->nxranges + 1, dw->xranges_cap);
+	dw->xranges[dw->nxranges].lo = lo;
+	dw->xranges[dw->nxranges].hi = hi;
+	dw->nxranges++;
 	s->nranges++;
 }
 
-static int read_ranges4(struct cg_image *img, Dwarf_Die die, Dwarf_Attribute a,
-			const struct walk_cu *wc, struct cg_sub *s)
+static int read_ranges4(struct dw_image *dw, Dwarf_Die die, Dwarf_Attribute a,
+			const struct walk_cu *wc, struct dw_sub *s)
 {
 	Dwarf_Off off, real;
 	Dwarf_Ranges *r;
@@ -182,22 +169,21 @@ static int read_ranges4(struct cg_image *img, Dwarf_Die die, Dwarf_Attribute a,
 	uint64_t base = wc->base;
 
 	if (dwarf_global_formref(a, &off, &derr) != DW_DLV_OK ||
-	    dwarf_get_ranges_b(img->dbg, off, die, &real, &r, &n, &bytes, &derr) != DW_DLV_OK) {
-		if (derr)
-			dwarf_dealloc_error(img->dbg, derr);
+	    dwarf_get_ranges_b(dw->dbg, off, die, &real, &r, &n, &bytes, &derr) != DW_DLV_OK) {
+		dw_drop_error(dw->dbg, &derr);
 		return 0;	/* an unreadable range list loses one function, not the run */
 	}
 	for (i = 0; i < n; i++) {
 		if (r[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
 			base = r[i].dwr_addr2;
 		else if (r[i].dwr_type == DW_RANGES_ENTRY)
-			add_xrange(img, s, base + r[i].dwr_addr1, base + r[i].dwr_addr2);
+			add_xrange(dw, s, base + r[i].dwr_addr1, base + r[i].dwr_addr2);
 	}
-	dwarf_ranges_dealloc(img->dbg, r, n);
+	dwarf_ranges_dealloc(dw->dbg, r, n);
 	return 0;
 }
 
-static int read_ranges5(struct cg_image *img, Dwarf_Attribute a, struct cg_sub *s)
+static int read_ranges5(struct dw_image *dw, Dwarf_Attribute a, struct dw_sub *s)
 {
 	Dwarf_Rnglists_Head head;
 	Dwarf_Unsigned count, global, val, i;
@@ -227,51 +213,17 @@ static int read_ranges5(struct cg_image *img, Dwarf_Attribute a, struct cg_sub *
 			break;
 		if (code != DW_RLE_end_of_list && code != DW_RLE_base_address &&
 		    code != DW_RLE_base_addressx && !noaddr)
-			add_xrange(img, s, lo, hi);
+			add_xrange(dw, s, lo, hi);
 	}
 	dwarf_dealloc_rnglists_head(head);
-	if (derr)
-		dwarf_dealloc_error(img->dbg, derr);
+	dw_drop_error(dw->dbg, &derr);
 	return 0;
 fail:
-	if (derr)
-		dwarf_dealloc_error(img->dbg, derr);
+	dw_drop_error(dw->dbg, &derr);
 	return 0;
 }
 
 /* ---- attribute readers ---- */
-
-static Dwarf_Off attr_ref(Dwarf_Debug dbg, Dwarf_Attribute a)
-{
-	Dwarf_Off off = 0;
-	Dwarf_Error derr = NULL;
-
-	if (dwarf_global_formref(a, &off, &derr) != DW_DLV_OK) {
-		if (derr)
-			dwarf_dealloc_error(dbg, derr);
-		return 0;
-	}
-	return off;
-}
-
-uint64_t cg_attr_udata(Dwarf_Debug dbg, Dwarf_Attribute a)
-{
-	Dwarf_Unsigned v = 0;
-	Dwarf_Signed sv = 0;
-	Dwarf_Error derr = NULL;
-
-	if (dwarf_formudata(a, &v, &derr) == DW_DLV_OK)
-		return v;
-	if (derr)
-		dwarf_dealloc_error(dbg, derr), derr = NULL;
-	/* 20210528's formudata refuses DW_FORM_implicit_const, which GCC uses
-	 * for decl_file and decl_column; formsdata reads it */
-	if (dwarf_formsdata(a, &sv, &derr) == DW_DLV_OK && sv >= 0)
-		return (uint64_t)sv;
-	if (derr)
-		dwarf_dealloc_error(dbg, derr);
-	return 0;
-}
 
 static uint64_t attr_addr(Dwarf_Debug dbg, Dwarf_Attribute a)
 {
@@ -279,7 +231,7 @@ static uint64_t attr_addr(Dwarf_Debug dbg, Dwarf_Attribute a)
 	Dwarf_Error derr = NULL;
 
 	if (dwarf_formaddr(a, &v, &derr) != DW_DLV_OK && derr)
-		dwarf_dealloc_error(dbg, derr);
+		dw_drop_error(dbg, &derr);
 	return v;
 }
 
@@ -289,26 +241,25 @@ static bool attr_flag(Dwarf_Debug dbg, Dwarf_Attribute a)
 	Dwarf_Error derr = NULL;
 
 	if (dwarf_formflag(a, &v, &derr) != DW_DLV_OK && derr)
-		dwarf_dealloc_error(dbg, derr);
+		dw_drop_error(dbg, &derr);
 	return v != 0;
 }
 
-static const char *attr_string(struct cg_image *img, Dwarf_Attribute a)
+static const char *attr_string(struct dw_image *dw, Dwarf_Attribute a)
 {
 	char *s = NULL;
 	Dwarf_Error derr = NULL;
 
 	/* the string lives in libdwarf's section data: intern a copy */
 	if (dwarf_formstring(a, &s, &derr) != DW_DLV_OK) {
-		if (derr)
-			dwarf_dealloc_error(img->dbg, derr);
+		dw_drop_error(dw->dbg, &derr);
 		return NULL;
 	}
-	return sp_intern(img->g, s);
+	return sp_intern(dw->g, s);
 }
 
 /* A call target expression that is just DW_OP_addr is a direct call. */
-static void attr_call_target(Dwarf_Debug dbg, Dwarf_Attribute a, struct cg_site *site)
+static void attr_call_target(Dwarf_Debug dbg, Dwarf_Attribute a, struct dw_site *site)
 {
 	Dwarf_Unsigned len = 0;
 	Dwarf_Ptr p = NULL;
@@ -340,25 +291,24 @@ static void attr_call_target(Dwarf_Debug dbg, Dwarf_Attribute a, struct cg_site 
 out:
 	if (blk)
 		dwarf_dealloc(dbg, blk, DW_DLA_BLOCK);
-	if (derr)
-		dwarf_dealloc_error(dbg, derr);
+	dw_drop_error(dbg, &derr);
 }
 
 /* ---- subprograms and call sites ---- */
 
-static void sub_attr(struct cg_image *img, Dwarf_Die die, Dwarf_Attribute a,
-		     Dwarf_Half at, const struct walk_cu *wc, struct cg_sub *s,
+static void sub_attr(struct dw_image *dw, Dwarf_Die die, Dwarf_Attribute a,
+		     Dwarf_Half at, const struct walk_cu *wc, struct dw_sub *s,
 		     bool *has_high)
 {
-	Dwarf_Debug dbg = img->dbg;
+	Dwarf_Debug dbg = dw->dbg;
 
 	switch (at) {
 	case DW_AT_name:
-		s->name = attr_string(img, a);
+		s->name = attr_string(dw, a);
 		break;
 	case DW_AT_linkage_name:
 	case DW_AT_MIPS_linkage_name:
-		s->linkage = attr_string(img, a);
+		s->linkage = attr_string(dw, a);
 		break;
 	case DW_AT_low_pc:
 		s->lo = attr_addr(dbg, a);
@@ -368,24 +318,24 @@ static void sub_attr(struct cg_image *img, Dwarf_Die die, Dwarf_Attribute a,
 		break;
 	case DW_AT_ranges:
 		if (wc->version >= 5)
-			read_ranges5(img, a, s);
+			read_ranges5(dw, a, s);
 		else
-			read_ranges4(img, die, a, wc, s);
+			read_ranges4(dw, die, a, wc, s);
 		break;
 	case DW_AT_abstract_origin:
-		s->origin = attr_ref(dbg, a);
+		s->origin = dw_attr_ref(dbg, a);
 		break;
 	case DW_AT_specification:
-		s->spec = attr_ref(dbg, a);
+		s->spec = dw_attr_ref(dbg, a);
 		break;
 	case DW_AT_decl_file:
-		s->file = cg_cu_file(img, wc->cu, cg_attr_udata(dbg, a));
+		s->file = dw_cu_file(dw, wc->cu, dw_attr_udata(dbg, a));
 		break;
 	case DW_AT_decl_line:
-		s->line = (uint32_t)cg_attr_udata(dbg, a);
+		s->line = (uint32_t)dw_attr_udata(dbg, a);
 		break;
 	case DW_AT_decl_column:
-		s->col = (uint32_t)cg_attr_udata(dbg, a);
+		s->col = (uint32_t)dw_attr_udata(dbg, a);
 		break;
 	case DW_AT_declaration:
 		s->declaration = attr_flag(dbg, a);
@@ -397,42 +347,42 @@ static void sub_attr(struct cg_image *img, Dwarf_Die die, Dwarf_Attribute a,
 	}
 }
 
-static uint32_t read_sub(struct cg_image *img, Dwarf_Die die,
+static uint32_t read_sub(struct dw_image *dw, Dwarf_Die die,
 			 const struct walk_cu *wc, struct sp_err *err)
 {
 	Dwarf_Attribute *attrs = NULL;
 	Dwarf_Signed n = 0, i;
 	Dwarf_Error derr = NULL;
 	Dwarf_Off off;
-	struct cg_sub *s;
+	struct dw_sub *s;
 	bool has_high = false;
 	uint32_t idx;
 
 	if (dwarf_dieoffset(die, &off, &derr) != DW_DLV_OK) {
-		cg_dwarf_err(img, derr, err, "bad DIE");
+		dw_error(dw->path, dw->dbg, &derr, err, "bad DIE");
 		return SP_NONE;
 	}
-	SP_BIG_GROW(img->subs, img->nsubs + 1, img->subs_cap);
-	idx = (uint32_t)img->nsubs++;
-	s = &img->subs[idx];
+	SP_BIG_GROW(dw->subs, dw->nsubs + 1, dw->subs_cap);
+	idx = (uint32_t)dw->nsubs++;
+	s = &dw->subs[idx];
 	memset(s, 0, sizeof(*s));
 	s->off = off;
 	s->cu = wc->cu;
 	s->func = SP_NONE;
 	if (dwarf_attrlist(die, &attrs, &n, &derr) == DW_DLV_ERROR) {
-		cg_dwarf_err(img, derr, err, "bad attribute list");
+		dw_error(dw->path, dw->dbg, &derr, err, "bad attribute list");
 		return SP_NONE;
 	}
 	for (i = 0; i < n; i++) {
 		Dwarf_Half at;
 
 		if (dwarf_whatattr(attrs[i], &at, &derr) == DW_DLV_OK)
-			sub_attr(img, die, attrs[i], at, wc, s, &has_high);
-		else if (derr)
-			dwarf_dealloc_error(img->dbg, derr), derr = NULL;
+			sub_attr(dw, die, attrs[i], at, wc, s, &has_high);
+		else
+			dw_drop_error(dw->dbg, &derr);
 	}
 	if (n > 0)
-		cg_dealloc_attrs(img->dbg, attrs, n);
+		dw_dealloc_attrs(dw->dbg, attrs, n);
 	if (has_high) {
 		Dwarf_Addr hi;
 		Dwarf_Half form;
@@ -440,21 +390,21 @@ static uint32_t read_sub(struct cg_image *img, Dwarf_Die die,
 
 		if (dwarf_highpc_b(die, &hi, &form, &cls, &derr) == DW_DLV_OK)
 			s->hi = cls == DW_FORM_CLASS_CONSTANT ? s->lo + hi : hi;
-		else if (derr)
-			dwarf_dealloc_error(img->dbg, derr);
+		else
+			dw_drop_error(dw->dbg, &derr);
 	}
 	if (!s->hi && s->nranges) {
-		s->lo = img->xranges[s->range_first].lo;
-		s->hi = img->xranges[s->range_first].hi;
+		s->lo = dw->xranges[s->range_first].lo;
+		s->hi = dw->xranges[s->range_first].hi;
 	}
-	sp_u64map_put(&img->sub_by_off, off, idx);
+	sp_u64map_put(&dw->sub_by_off, off, idx);
 	return idx;
 }
 
-static void site_attr(struct cg_image *img, Dwarf_Attribute a, Dwarf_Half at,
-		      struct cg_site *site)
+static void site_attr(struct dw_image *dw, Dwarf_Attribute a, Dwarf_Half at,
+		      struct dw_site *site)
 {
-	Dwarf_Debug dbg = img->dbg;
+	Dwarf_Debug dbg = dw->dbg;
 
 	switch (at) {
 	case DW_AT_call_return_pc:
@@ -466,7 +416,7 @@ static void site_attr(struct cg_image *img, Dwarf_Attribute a, Dwarf_Half at,
 		break;
 	case DW_AT_call_origin:
 	case DW_AT_abstract_origin:
-		site->origin = attr_ref(dbg, a);
+		site->origin = dw_attr_ref(dbg, a);
 		break;
 	case DW_AT_call_target:
 	case DW_AT_GNU_call_site_target:
@@ -477,94 +427,88 @@ static void site_attr(struct cg_image *img, Dwarf_Attribute a, Dwarf_Half at,
 		site->tail = attr_flag(dbg, a);
 		break;
 	case DW_AT_type:	/* DWARF 5: the type of the called function */
-		site->type = attr_ref(dbg, a);
+		site->type = dw_attr_ref(dbg, a);
 		break;
 	}
 }
 
-static int read_site(struct cg_image *img, Dwarf_Die die, uint32_t sub, struct sp_err *err)
+static int read_site(struct dw_image *dw, Dwarf_Die die, uint32_t sub, struct sp_err *err)
 {
 	Dwarf_Attribute *attrs = NULL;
 	Dwarf_Signed n = 0, i;
 	Dwarf_Error derr = NULL;
-	struct cg_site *site;
+	struct dw_site *site;
 
-	SP_BIG_GROW(img->sites, img->nsites + 1, img->sites_cap);
-	site = &img->sites[img->nsites];
+	SP_BIG_GROW(dw->sites, dw->nsites + 1, dw->sites_cap);
+	site = &dw->sites[dw->nsites];
 	memset(site, 0, sizeof(*site));
 	site->sub = sub;
 	if (dwarf_attrlist(die, &attrs, &n, &derr) == DW_DLV_ERROR)
-		return cg_dwarf_err(img, derr, err, "bad call site");
+		return dw_error(dw->path, dw->dbg, &derr, err, "bad call site");
 	for (i = 0; i < n; i++) {
 		Dwarf_Half at;
 
 		if (dwarf_whatattr(attrs[i], &at, &derr) == DW_DLV_OK)
-			site_attr(img, attrs[i], at, site);
-		else if (derr)
-			dwarf_dealloc_error(img->dbg, derr), derr = NULL;
+			site_attr(dw, attrs[i], at, site);
+		else
+			dw_drop_error(dw->dbg, &derr);
 	}
 	if (n > 0)
-		cg_dealloc_attrs(img->dbg, attrs, n);
+		dw_dealloc_attrs(dw->dbg, attrs, n);
 	/* Clang places a tail call by its jump (DW_AT_call_pc) and gives no
-	 * return address: the end of the jump stands for one */
-	if (!site->ret_pc && site->call_pc) {
-		unsigned len = cg_jump_len_at(&img->elf, site->call_pc);
-
-		site->ret_pc = site->call_pc + (len ? len : 1);
-		site->no_decode = !len;
-	}
-	if (site->ret_pc)
-		img->nsites++;
-	img->stats.call_sites++;
+	 * return address: the graph builder reads the jump for one */
+	if (site->ret_pc || site->call_pc)
+		dw->nsites++;
+	dw->call_sites++;
 	return 0;
 }
 
 /* ---- the walk ---- */
 
-static int walk_children(struct cg_image *img, Dwarf_Die parent, const struct walk_cu *wc,
+static int walk_children(struct dw_image *dw, Dwarf_Die parent, const struct walk_cu *wc,
 			 uint32_t sub, int depth, struct sp_err *err);
 
 /* -1 on error, 1 when die's children were walked, else 0 */
-static int visit(struct cg_image *img, Dwarf_Die die, const struct walk_cu *wc,
+static int visit(struct dw_image *dw, Dwarf_Die die, const struct walk_cu *wc,
 		 uint32_t sub, int depth, struct sp_err *err)
 {
 	Dwarf_Half tag;
 	Dwarf_Error derr = NULL;
 
 	if (dwarf_tag(die, &tag, &derr) != DW_DLV_OK)
-		return cg_dwarf_err(img, derr, err, "bad DIE tag");
+		return dw_error(dw->path, dw->dbg, &derr, err, "bad DIE tag");
 	switch (tag) {
 	case DW_TAG_subprogram:
-		sub = read_sub(img, die, wc, err);
+		sub = read_sub(dw, die, wc, err);
 		if (sub == SP_NONE)
 			return -1;
-		if (img->subs[sub].declaration)
+		if (dw->subs[sub].declaration)
 			return 0;
-		return walk_children(img, die, wc, sub, depth + 1, err) ? -1 : 1;
+		return walk_children(dw, die, wc, sub, depth + 1, err) ? -1 : 1;
 	case DW_TAG_call_site:
 	case DW_TAG_GNU_call_site:
-		return read_site(img, die, sub, err);
+		return read_site(dw, die, sub, err);
 	case DW_TAG_inlined_subroutine:
 	case DW_TAG_lexical_block:
 	case DW_TAG_try_block:
 	case DW_TAG_catch_block:
 	case DW_TAG_namespace:
-		return walk_children(img, die, wc, sub, depth + 1, err) ? -1 : 1;
+		return walk_children(dw, die, wc, sub, depth + 1, err) ? -1 : 1;
 	}
 	return 0;
 }
 
-static int sibling_err(struct cg_image *img, Dwarf_Die die, struct sp_err *err)
+static int sibling_err(struct dw_image *dw, Dwarf_Die die, struct sp_err *err)
 {
 	Dwarf_Off off = 0;
 
-	die_off(img->dbg, die, &off);
+	die_off(dw->dbg, die, &off);
 	dwarf_dealloc_die(die);
 	return sp_err_set(err, "'%s': corrupt DWARF: a DW_AT_sibling at or under the DIE at "
-			  "0x%llx does not point past its DIE", img->path, (unsigned long long)off);
+			  "0x%llx does not point past its DIE", dw->path, (unsigned long long)off);
 }
 
-static int walk_children(struct cg_image *img, Dwarf_Die parent, const struct walk_cu *wc,
+static int walk_children(struct dw_image *dw, Dwarf_Die parent, const struct walk_cu *wc,
 			 uint32_t sub, int depth, struct sp_err *err)
 {
 	Dwarf_Die child = NULL, next;
@@ -572,43 +516,43 @@ static int walk_children(struct cg_image *img, Dwarf_Die parent, const struct wa
 	int res, walked;
 
 	if (depth > MAX_DIE_DEPTH)
-		return sp_err_set(err, "'%s': DWARF DIEs nested too deeply", img->path);
+		return sp_err_set(err, "'%s': DWARF DIEs nested too deeply", dw->path);
 	res = dwarf_child(parent, &child, &derr);
 	while (res == DW_DLV_OK) {
-		walked = visit(img, child, wc, sub, depth, err);
+		walked = visit(dw, child, wc, sub, depth, err);
 		if (walked < 0) {
 			dwarf_dealloc_die(child);
 			return -1;
 		}
-		res = next_sibling(img->dbg, child, walked, wc->sib_by_abbrev, &next, &derr, depth);
+		res = next_sibling(dw->dbg, child, walked, wc->sib_by_abbrev, &next, &derr, depth);
 		if (res == DW_DLV_ERROR && !derr)
-			return sibling_err(img, child, err);
+			return sibling_err(dw, child, err);
 		dwarf_dealloc_die(child);
 		child = next;
 	}
 	if (res == DW_DLV_ERROR)
-		return cg_dwarf_err(img, derr, err, "corrupt DWARF");
+		return dw_error(dw->path, dw->dbg, &derr, err, "corrupt DWARF");
 	return 0;
 }
 
-static const char *die_string(struct cg_image *img, Dwarf_Die die, Dwarf_Half at)
+static const char *die_string(struct dw_image *dw, Dwarf_Die die, Dwarf_Half at)
 {
 	Dwarf_Attribute a;
 	Dwarf_Error derr = NULL;
 	const char *s = NULL;
 
 	if (dwarf_attr(die, at, &a, &derr) == DW_DLV_OK) {
-		s = attr_string(img, a);
-		dwarf_dealloc(img->dbg, a, DW_DLA_ATTR);
+		s = attr_string(dw, a);
+		dwarf_dealloc(dw->dbg, a, DW_DLA_ATTR);
 	} else if (derr) {
-		dwarf_dealloc_error(img->dbg, derr);
+		dw_drop_error(dw->dbg, &derr);
 	}
 	return s;
 }
 
-static void read_cu_files(struct cg_image *img, Dwarf_Die cu_die, struct walk_cu *wc)
+static void read_cu_files(struct dw_image *dw, Dwarf_Die cu_die, struct walk_cu *wc)
 {
-	struct cg_cu_files *f = &img->files[wc->cu - img->cu_first];
+	struct dw_cu_files *f = &dw->files[wc->cu - dw->cu_first];
 	Dwarf_Error derr = NULL;
 	Dwarf_Signed i;
 	char **names = NULL;
@@ -617,14 +561,13 @@ static void read_cu_files(struct cg_image *img, Dwarf_Die cu_die, struct walk_cu
 	f->base = wc->version >= 5 ? 0 : 1;
 	f->names = NULL;
 	f->count = 0;
-	if (img->srcfiles_lock)
-		pthread_mutex_lock(img->srcfiles_lock);
+	if (dw->srcfiles_lock)
+		pthread_mutex_lock(dw->srcfiles_lock);
 	res = dwarf_srcfiles(cu_die, &names, &f->count, &derr);
-	if (img->srcfiles_lock)
-		pthread_mutex_unlock(img->srcfiles_lock);
+	if (dw->srcfiles_lock)
+		pthread_mutex_unlock(dw->srcfiles_lock);
 	if (res != DW_DLV_OK) {
-		if (derr)
-			dwarf_dealloc_error(img->dbg, derr);
+		dw_drop_error(dw->dbg, &derr);
 		f->count = 0;
 		return;
 	}
@@ -632,73 +575,73 @@ static void read_cu_files(struct cg_image *img, Dwarf_Die cu_die, struct walk_cu
 	 * 12 MB on a kernel; the interned names are shared across CUs */
 	f->names = sp_xmalloc((size_t)(f->count ? f->count : 1) * sizeof(*f->names));
 	for (i = 0; i < f->count; i++)
-		f->names[i] = sp_intern(img->g, names[i]);
-	cg_dealloc_srcfiles(img->dbg, names, f->count);
+		f->names[i] = sp_intern(dw->g, names[i]);
+	dw_dealloc_srcfiles(dw->dbg, names, f->count);
 }
 
-static uint32_t begin_cu(struct cg_image *img, Dwarf_Die cu_die, uint16_t version,
+static uint32_t begin_cu(struct dw_image *dw, Dwarf_Die cu_die, uint16_t version,
 			 struct walk_cu *wc)
 {
-	struct sp_graph *g = img->g;
+	struct sp_graph *g = dw->g;
 	uint32_t cu = sp_graph_add_cu(g);
 	Dwarf_Addr lo = 0;
 	Dwarf_Error derr = NULL;
 	Dwarf_Off off = 0;
 
-	g->cus[cu].name = die_string(img, cu_die, DW_AT_name);
-	g->cus[cu].comp_dir = die_string(img, cu_die, DW_AT_comp_dir);
-	g->cus[cu].producer = die_string(img, cu_die, DW_AT_producer);
+	g->cus[cu].name = die_string(dw, cu_die, DW_AT_name);
+	g->cus[cu].comp_dir = die_string(dw, cu_die, DW_AT_comp_dir);
+	g->cus[cu].producer = die_string(dw, cu_die, DW_AT_producer);
 	g->cus[cu].dwarf_version = version;
 	if (dwarf_lowpc(cu_die, &lo, &derr) != DW_DLV_OK && derr)
-		dwarf_dealloc_error(img->dbg, derr), derr = NULL;
+		dw_drop_error(dw->dbg, &derr);
 	if (dwarf_dieoffset(cu_die, &off, &derr) != DW_DLV_OK && derr)
-		dwarf_dealloc_error(img->dbg, derr);
-	img->ncus_own = cu - img->cu_first + 1;
-	img->files = sp_xrealloc(img->files, img->ncus_own * sizeof(*img->files));
-	img->cu_die_off = sp_xrealloc(img->cu_die_off,
-				      img->ncus_own * sizeof(*img->cu_die_off));
-	img->cu_die_off[cu - img->cu_first] = off;
+		dw_drop_error(dw->dbg, &derr);
+	dw->ncus = cu - dw->cu_first + 1;
+	dw->files = sp_xrealloc(dw->files, dw->ncus * sizeof(*dw->files));
+	dw->cu_die_off = sp_xrealloc(dw->cu_die_off,
+				      dw->ncus * sizeof(*dw->cu_die_off));
+	dw->cu_die_off[cu - dw->cu_first] = off;
 	wc->cu = cu;
 	wc->version = version;
 	wc->base = lo;
-	read_cu_files(img, cu_die, wc);
+	read_cu_files(dw, cu_die, wc);
 	return cu;
 }
 
-static void report_progress(const struct cg_image *img, const struct cg_units *u,
+static void report_progress(const struct dw_image *dw, const struct dw_units *u,
 			    bool end)
 {
 	uint32_t done = atomic_load(&u->done);
 
-	if (!img->opts.progress || !u->total)
+	if (!dw->opts.progress || !u->total)
 		return;
 	if (u->other)
 		done += atomic_load(u->other);
 	if (end || done > u->total)
 		done = u->total;
-	img->opts.progress(img->opts.progress_arg, img->path, done, u->total);
+	dw->opts.progress(dw->opts.progress_arg, dw->path, done, u->total);
 }
 
-static int walk_unit(struct cg_image *img, uint16_t version, struct sp_err *err)
+static int walk_unit(struct dw_image *dw, uint16_t version, struct sp_err *err)
 {
 	Dwarf_Die cu_die = NULL;
 	Dwarf_Error derr = NULL;
 	struct walk_cu wc;
 	uint8_t sib_by_abbrev[SIB_ABBREVS] = { 0 };
-	int res = dwarf_siblingof_b(img->dbg, NULL, true, &cu_die, &derr);
+	int res = dwarf_siblingof_b(dw->dbg, NULL, true, &cu_die, &derr);
 
 	if (res == DW_DLV_ERROR)
-		return cg_dwarf_err(img, derr, err, "corrupt compile unit");
+		return dw_error(dw->path, dw->dbg, &derr, err, "corrupt compile unit");
 	if (res != DW_DLV_OK)
 		return 0;
-	begin_cu(img, cu_die, version, &wc);
+	begin_cu(dw, cu_die, version, &wc);
 	wc.sib_by_abbrev = sib_by_abbrev;
-	res = walk_children(img, cu_die, &wc, SP_NONE, 0, err);
+	res = walk_children(dw, cu_die, &wc, SP_NONE, 0, err);
 	dwarf_dealloc_die(cu_die);
 	return res;
 }
 
-int cg_dwarf_walk_units(struct cg_image *img, struct cg_units *u, struct sp_err *err)
+int dw_walk_units(struct dw_image *dw, struct dw_units *u, struct sp_err *err)
 {
 	uint64_t off = 0;	/* where the unit whose header is read next starts */
 
@@ -709,20 +652,20 @@ int cg_dwarf_walk_units(struct cg_image *img, struct cg_units *u, struct sp_err 
 		Dwarf_Error derr = NULL;
 		int res;
 
-		res = dwarf_next_cu_header_d(img->dbg, true, &hlen, &version, &abbrev_off,
+		res = dwarf_next_cu_header_d(dw->dbg, true, &hlen, &version, &abbrev_off,
 					     &asize, &lsize, &esize, &sig, &typeoff,
 					     &next, &cutype, &derr);
 		if (res == DW_DLV_NO_ENTRY || (res == DW_DLV_OK && off >= u->to))
 			break;
 		if (res != DW_DLV_OK)
-			return cg_dwarf_err(img, derr, err, "corrupt compile unit header");
+			return dw_error(dw->path, dw->dbg, &derr, err, "corrupt compile unit header");
 		/* libdwarf reads headers in order: the other walker's are skipped */
 		if (off >= u->from) {
-			if (walk_unit(img, version, err))
+			if (walk_unit(dw, version, err))
 				return -1;
-			cg_dwobj_info_done(u->dwobj, &u->dropped, next);
+			dw_obj_info_done(u->obj, &u->dropped, next);
 			atomic_fetch_add(&u->done, 1);
-			report_progress(img, u, false);
+			report_progress(dw, u, false);
 		}
 		off = next;
 	}
@@ -734,80 +677,144 @@ int cg_dwarf_walk_units(struct cg_image *img, struct cg_units *u, struct sp_err 
 #define SPLIT_WALK_DEFAULT (16u << 20)
 
 /* Where the second walker starts, 0 for one walker. */
-static uint64_t split_point(const struct cg_image *img)
+static uint64_t split_point(const struct dw_image *dw)
 {
-	const struct cg_dwobj *o = &img->dwobj;
-	uint64_t min = img->opts.split_walk_min ? img->opts.split_walk_min :
+	const struct dw_obj *o = &dw->obj;
+	uint64_t min = dw->opts.split_min ? dw->opts.split_min :
 		       SPLIT_WALK_DEFAULT;
 
 	/* two threads share only read-only mapped sections: an object's
 	 * relocated copies and libelf's own reads are not for sharing */
-	if (!o->map || img->elf.type == ET_REL || o->info_size < min)
+	if (!o->map || dw->elf->type == ET_REL || o->info_size < min)
 		return 0;
-	return cg_dwobj_middle_unit(o);
+	return dw_obj_middle_unit(o);
 }
 
-int cg_dwarf_walk(struct cg_image *img, struct sp_err *err)
+int dw_walk(struct dw_image *dw, const struct dw_walk_opts *opts, struct sp_err *err)
 {
-	struct cg_units u = { .to = UINT64_MAX, .dwobj = &img->dwobj };
-	uint64_t split = split_point(img);
-	struct cg_split *w = NULL;
+	struct dw_units u = { .to = UINT64_MAX, .obj = &dw->obj };
+	struct dw_split *w = NULL;
+	uint64_t split;
 
-	if (img->opts.progress)
-		u.total = cg_dwobj_count_units(&img->dwobj);
+	dw->opts = *opts;
+	split = split_point(dw);
+
+	if (dw->opts.progress)
+		u.total = dw_obj_count_units(&dw->obj);
 	if (split)
-		w = cg_split_start(img, split);
+		w = dw_split_start(dw, split);
 	if (w) {
 		u.to = split;
-		u.other = cg_split_done(w);
+		u.other = dw_split_done(w);
 	}
-	if (cg_dwarf_walk_units(img, &u, err)) {
+	if (dw_walk_units(dw, &u, err)) {
 		if (w)
-			cg_split_abandon(w);
+			dw_split_abandon(w);
 		return -1;
 	}
 	/* the second walker's units come after these, as in one walk */
-	if (w && cg_split_finish(w, img, err))
+	if (w && dw_split_finish(w, dw, err))
 		return -1;
-	report_progress(img, &u, true);
+	report_progress(dw, &u, true);
 	return 0;
+}
+
+/* ---- opening and closing ---- */
+
+int dw_open(struct dw_image *dw, const char *path, const struct sp_elf *e,
+	    struct sp_graph *g, struct sp_err *err)
+{
+	Dwarf_Error derr = NULL;
+	int res;
+
+	memset(dw, 0, sizeof(*dw));
+	dw->path = path;
+	dw->elf = e;
+	dw->g = g;
+	dw->cu_first = g->ncus;
+	if (dw_check_lists(e, path, err))
+		return -1;
+	/* every image through the object interface: libdwarf then reads the
+	 * sections where they are mapped instead of copying them to the heap
+	 * (ET_REL objects get relocated copies).  libdwarf's record of every
+	 * object it hands out stays on: dwarf_set_de_alloc_flag(0) saves
+	 * about 9 % of a run, but libdwarf 20210528 then leaks the errors it
+	 * makes and drops itself on corrupt DWARF (fuzz_elf found one inside
+	 * dwarf_highpc_b), which only dwarf_finish reclaims */
+	res = dw_obj_init(&dw->obj, e, &dw->dbg, &derr);
+	if (res == DW_DLV_NO_ENTRY)
+		return sp_err_set(err, "'%s': no DWARF debug information (build with -g)", path);
+	if (res != DW_DLV_OK) {
+		dw->dbg = NULL;
+		sp_err_set(err, "'%s': cannot read DWARF: %s", path,
+			   derr ? dwarf_errmsg(derr) : "unknown error");
+		dw_drop_error(NULL, &derr);
+		return -1;
+	}
+	sp_u64map_init(&dw->sub_by_off, 4096);
+	return 0;
+}
+
+void dw_release_records(struct dw_image *dw)
+{
+	uint32_t i;
+
+	for (i = 0; dw->files && i < dw->ncus; i++)
+		free(dw->files[i].names);
+	free(dw->files);
+	free(dw->cu_die_off);
+	sp_big_free(dw->subs, dw->subs_cap * sizeof(*dw->subs));
+	sp_big_free(dw->sites, dw->sites_cap * sizeof(*dw->sites));
+	free(dw->xranges);
+	if (dw->sub_by_off.nslots)
+		sp_u64map_release(&dw->sub_by_off);
+	if (dw->split_by_off.nslots)
+		sp_u64map_release(&dw->split_by_off);
+}
+
+void dw_close(struct dw_image *dw)
+{
+	Dwarf_Error derr = NULL;
+
+	dw_release_records(dw);
+	if (dw->dbg)
+		dwarf_object_finish(dw->dbg, &derr);
+	dw_drop_error(NULL, &derr);
+	dw_obj_release(&dw->obj);
+	memset(dw, 0, sizeof(*dw));
 }
 
 /* ---- on-demand reads ---- */
 
-static uint32_t cu_of_die_offset(const struct cg_image *img, Dwarf_Off cu_off)
+static uint64_t die_off_at(const void *base, size_t i)
 {
-	uint32_t lo = 0, hi = img->ncus_own;
+	return ((const Dwarf_Off *)base)[i];
+}
 
+static uint32_t cu_of_die_offset(const struct dw_image *dw, Dwarf_Off cu_off)
+{
 	/* CU DIE offsets increase in walk order */
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
+	size_t i = sp_search_first_ge(dw->cu_die_off, dw->ncus, die_off_at, cu_off);
 
-		if (img->cu_die_off[mid] < cu_off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < img->ncus_own && img->cu_die_off[lo] == cu_off ?
-	       img->cu_first + lo : SP_NONE;
+	return i < dw->ncus && dw->cu_die_off[i] == cu_off ? dw->cu_first + (uint32_t)i : SP_NONE;
 }
 
 /* The subs index of the DIE at off, SP_NONE when not read. */
-static uint32_t sub_index(const struct cg_image *img, Dwarf_Off off)
+static uint32_t sub_index(const struct dw_image *dw, Dwarf_Off off)
 {
 	uint32_t idx;
 
-	if (img->split_by_off.nslots && off >= img->split_off) {
-		idx = sp_u64map_get(&img->split_by_off, off);
+	if (dw->split_by_off.nslots && off >= dw->split_off) {
+		idx = sp_u64map_get(&dw->split_by_off, off);
 		if (idx != SP_NONE)
-			return (uint32_t)(img->split_base + idx);
+			return (uint32_t)(dw->split_base + idx);
 	}
-	return sp_u64map_get(&img->sub_by_off, off);
+	return sp_u64map_get(&dw->sub_by_off, off);
 }
 
-uint32_t cg_sub_at(struct cg_image *img, Dwarf_Off off)
+uint32_t dw_sub_at(struct dw_image *dw, Dwarf_Off off)
 {
-	uint32_t idx = sub_index(img, off);
+	uint32_t idx = sub_index(dw, off);
 	Dwarf_Die die = NULL;
 	Dwarf_Error derr = NULL;
 	Dwarf_Off cu_off = 0;
@@ -816,37 +823,33 @@ uint32_t cg_sub_at(struct cg_image *img, Dwarf_Off off)
 
 	if (idx != SP_NONE || !off)
 		return idx;
-	if (dwarf_offdie_b(img->dbg, off, true, &die, &derr) != DW_DLV_OK)
+	if (dwarf_offdie_b(dw->dbg, off, true, &die, &derr) != DW_DLV_OK)
 		goto out;
 	if (dwarf_tag(die, &tag, &derr) != DW_DLV_OK || tag != DW_TAG_subprogram ||
 	    dwarf_CU_dieoffset_given_die(die, &cu_off, &derr) != DW_DLV_OK)
 		goto out;
-	wc.cu = cu_of_die_offset(img, cu_off);
+	wc.cu = cu_of_die_offset(dw, cu_off);
 	if (wc.cu == SP_NONE)
 		goto out;
-	wc.version = img->g->cus[wc.cu].dwarf_version;
-	idx = read_sub(img, die, &wc, NULL);
+	wc.version = dw->g->cus[wc.cu].dwarf_version;
+	idx = read_sub(dw, die, &wc, NULL);
 out:
-	if (derr)
-		dwarf_dealloc_error(img->dbg, derr);
+	dw_drop_error(dw->dbg, &derr);
 	if (die)
 		dwarf_dealloc_die(die);
 	return idx;
 }
 
-#define MAX_ORIGIN_HOPS 16	/* abstract_origin/specification chains are short;
-				 * a longer one is a reference cycle */
-
-void cg_sub_resolve(struct cg_image *img, uint32_t idx, struct cg_decl *out)
+void dw_sub_resolve(struct dw_image *dw, uint32_t idx, struct dw_decl *out)
 {
 	int hops;
 
 	memset(out, 0, sizeof(*out));
 	out->abstract = SP_NONE;
-	if (idx != SP_NONE && img->subs[idx].origin)
-		out->abstract = cg_sub_at(img, img->subs[idx].origin);
-	for (hops = 0; idx != SP_NONE && hops < MAX_ORIGIN_HOPS; hops++) {
-		const struct cg_sub *s = &img->subs[idx];
+	if (idx != SP_NONE && dw->subs[idx].origin)
+		out->abstract = dw_sub_at(dw, dw->subs[idx].origin);
+	for (hops = 0; idx != SP_NONE && hops < DW_MAX_ORIGIN_HOPS; hops++) {
+		const struct dw_sub *s = &dw->subs[idx];
 		Dwarf_Off up = s->origin ? s->origin : s->spec;
 
 		if (!out->name)
@@ -860,6 +863,6 @@ void cg_sub_resolve(struct cg_image *img, uint32_t idx, struct cg_decl *out)
 		}
 		if (!up)
 			break;
-		idx = cg_sub_at(img, up);	/* may move img->subs: s is dead now */
+		idx = dw_sub_at(dw, up);	/* may move dw->subs: s is dead now */
 	}
 }

@@ -1,0 +1,306 @@
+/*
+ * dwarf.h - the DWARF stage: an image's debug information through
+ * libdwarf, walked once for its subprograms and call sites.
+ *
+ *	struct dw_image dw;
+ *	dw_open(&dw, path, &elf, g, &err);	libdwarf over the ELF's sections
+ *	dw_walk(&dw, &opts, &err);		subprograms, call sites, CUs
+ *	... dw.subs, dw.sites, dw_sub_resolve() for the graph builder ...
+ *	dw_close(&dw);
+ *
+ * libdwarf reads the sections through our object interface (object.c):
+ * a linked image's from its file mapped read-only, a relocatable
+ * object's (.o, .ko) from copies relocated to the ELF stage's layout of
+ * its sections.  The walk enters only the DIEs that can hold code or
+ * calls; a large image's units are walked by two threads (split.c).
+ * Later readers (cfi.c, vla.c, types.c, proto.c) find DIEs again by
+ * offset.  Every Dwarf_Error is freed through dw_drop_error(), every
+ * reference followed by dw_ref().
+ */
+#ifndef SP_DWARF_H
+#define SP_DWARF_H
+
+#include <dwarf.h>
+#include <libdwarf.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "common/error.h"
+#include "common/u64map.h"
+#include "elf/elf.h"
+#include "stackprof.h"
+
+/* ---- libdwarf's errors, references and attributes (attr.c) ---- */
+
+/* abstract_origin/specification chains are short: a longer one is a
+ * reference cycle */
+#define DW_MAX_ORIGIN_HOPS 16
+
+/* Free *derr, if any, and forget it: the one way a Dwarf_Error dies. */
+void dw_drop_error(Dwarf_Debug dbg, Dwarf_Error *derr);
+/* "'PATH': what: libdwarf's message" in err, *derr dropped; returns -1. */
+int dw_error(const char *path, Dwarf_Debug dbg, Dwarf_Error *derr, struct sp_err *err,
+	     const char *what);
+/* The DIE offset a reference attribute of die names, 0 when none. */
+Dwarf_Off dw_ref(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at);
+/* The offset a reference attribute holds, 0 when unreadable. */
+Dwarf_Off dw_attr_ref(Dwarf_Debug dbg, Dwarf_Attribute a);
+/* The DIE at off (dwarf_dealloc_die() it), NULL when none is there. */
+Dwarf_Die dw_die_at(Dwarf_Debug dbg, Dwarf_Off off);
+/* dw_die_at(dw_ref(...)): the DIE a reference attribute names. */
+Dwarf_Die dw_ref_die(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at);
+/* die's tag, 0 when unreadable. */
+Dwarf_Half dw_tag(Dwarf_Debug dbg, Dwarf_Die die);
+/* An unsigned constant of any form (implicit_const included), 0 if none. */
+uint64_t dw_attr_udata(Dwarf_Debug dbg, Dwarf_Attribute a);
+/* dwarf_siblingof_b(dbg, die, true, ...) that also refuses a sibling not
+ * after die: DW_DLV_ERROR with *derr NULL.  Every DIE loop uses it. */
+int dw_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *next, Dwarf_Error *derr);
+
+/* ---- the sections libdwarf reads (object.c) ---- */
+
+/* Bytes libdwarf is to see as section ndx, at address addr. */
+struct dw_section {
+	size_t ndx;
+	const unsigned char *data;
+	uint64_t size, addr;
+};
+
+struct dw_obj {
+	const struct sp_elf *elf;
+	size_t nsec, shstrndx;
+	unsigned char **copies;	/* by section index: relocated .debug_* or NULL */
+	bool msb, elf64;
+	Dwarf_Obj_Access_Interface iface;
+	/* a linked image: the file mapped read-only, sections served from it,
+	 * so .debug_info is page cache that the walk can hand back */
+	unsigned char *map;
+	size_t map_len;
+	size_t info_ndx;		/* .debug_info's section index, 0 if none */
+	uint64_t info_off, info_size;	/* its place in the file */
+	struct dw_section win;		/* dw_obj_open_window's, else no data */
+};
+
+/* dwarf_object_init_b over e's sections, its DWARF relocated to e's layout. */
+int dw_obj_init(struct dw_obj *o, const struct sp_elf *e, Dwarf_Debug *dbg,
+		Dwarf_Error *derr);
+/* A second Dwarf_Debug over the same sections, for another thread: in
+ * the main thread (libdwarf's ELF hook is process-wide during init). */
+int dw_obj_open_again(struct dw_obj *o, Dwarf_Debug *dbg, Dwarf_Error *derr);
+/* A Dwarf_Debug over o's sections, but with win's bytes and address as
+ * section win->ndx: a few records of .eh_frame, so that libdwarf parses
+ * those and not all of them.  view (a copy of o) is what it reads through
+ * and must outlive *dbg; it owns nothing, and is not released. */
+int dw_obj_open_window(const struct dw_obj *o, struct dw_obj *view,
+		       const struct dw_section *win, Dwarf_Debug *dbg, Dwarf_Error *derr);
+/* The section named name as libdwarf is given it (out: index, contents,
+ * size, address); false when there is none. */
+bool dw_obj_section(const struct dw_obj *o, const char *name, struct dw_section *out);
+/* An unsigned number of n bytes (1..8) at p, in the object's byte order. */
+uint64_t dw_read_uint(const unsigned char *p, unsigned n, bool msb);
+void dw_obj_release(struct dw_obj *o);
+/* The compile units in .debug_info, counted from their headers alone. */
+uint32_t dw_obj_count_units(const struct dw_obj *o);
+/* The unit header nearest the middle of .debug_info, from the headers
+ * alone; 0 when the first unit is the only one. */
+uint64_t dw_obj_middle_unit(const struct dw_obj *o);
+/* A walk is past offset `upto` of .debug_info: drop the pages from
+ * *dropped (its mark, moved to upto) on from the process (a later read
+ * faults them back in from the page cache). */
+void dw_obj_info_done(const struct dw_obj *o, uint64_t *dropped, uint64_t upto);
+
+/* Refuse a .debug_rnglists/.debug_loclists table header that does not fit
+ * (libdwarf 20210528 frees twice on one), or a DWARF 5 .debug_line file
+ * entry naming a directory past the table's end (its dwarf_srcfiles
+ * reads one past the array): "'PATH': corrupt SECTION section". */
+int dw_check_lists(const struct sp_elf *e, const char *path, struct sp_err *err);
+/* check_lines.c: false when a DWARF 5 line table header in the
+ * .debug_line contents p names a directory it does not have */
+bool dw_lines_ok(const unsigned char *p, uint64_t size);
+
+/* ---- the walk's records (walk.c) ---- */
+
+/* One DW_TAG_subprogram DIE (concrete, abstract or declaration). */
+struct dw_sub {
+	Dwarf_Off off;
+	Dwarf_Off origin;	/* DW_AT_abstract_origin, 0 if none */
+	Dwarf_Off spec;		/* DW_AT_specification, 0 if none */
+	const char *name, *linkage;
+	const char *file;
+	uint32_t line, col;
+	uint32_t cu;		/* graph CU index */
+	uint64_t lo, hi;	/* main range; hi == 0 when no code */
+	uint32_t range_first, nranges;	/* extra ranges in dw_image.xranges */
+	bool all_calls;
+	bool declaration;
+	uint32_t func;		/* graph function id, SP_NONE: the builder's to set */
+};
+
+/* One call-site DIE (with a return address or, Clang's tail calls, the
+ * jump's own address). */
+struct dw_site {
+	uint64_t ret_pc;	/* return address (DW_AT_call_return_pc / low_pc) */
+	uint64_t call_pc;	/* DW_AT_call_pc: the call itself (Clang's tail calls) */
+	Dwarf_Off origin;	/* callee DIE, 0 if none */
+	uint64_t target;	/* constant target address, 0 if none */
+	Dwarf_Off type;		/* DW_AT_type: the called function's type, 0 if none */
+	uint32_t sub;		/* enclosing subprogram record */
+	bool tail;
+	bool computed;		/* DW_AT_call_target is an expression: indirect */
+	bool no_decode;		/* the builder's: ret_pc only places the site */
+};
+
+struct dw_range {
+	uint64_t lo, hi;
+};
+
+struct dw_cu_files {		/* decl_file table of one CU */
+	const char **names;	/* interned: libdwarf's copies are freed at once */
+	Dwarf_Signed count;
+	int base;		/* 0 for DWARF 5, 1 before */
+};
+
+/* Called after each compile unit of an image's DWARF walk, and once with
+ * done == total at its end; the library itself never prints. */
+typedef void dw_progress_fn(void *arg, const char *path, uint32_t done, uint32_t total);
+
+struct dw_walk_opts {
+	dw_progress_fn *progress;	/* NULL: no progress calls */
+	void *progress_arg;
+	/* .debug_info bytes from which the walk is split over two threads:
+	 * 0 for the default (16 MiB), UINT64_MAX for never */
+	uint64_t split_min;
+};
+
+/* An image's DWARF, and what the walk read of it. */
+struct dw_image {
+	const char *path;
+	const struct sp_elf *elf;
+	struct sp_graph *g;		/* compile units and interned names go here */
+	Dwarf_Debug dbg;
+	struct dw_obj obj;
+	struct dw_walk_opts opts;
+	/* while two threads walk: held around dwarf_srcfiles(), which
+	 * builds each path in static buffers of libdwarf's; else NULL */
+	pthread_mutex_t *srcfiles_lock;
+	uint32_t cu_first;		/* graph CU index of files[0], cu_die_off[0] */
+	uint32_t ncus;			/* CUs this image added */
+
+	struct dw_sub *subs;
+	size_t nsubs, subs_cap;
+	struct sp_u64map sub_by_off;	/* DIE offset -> subs index */
+	/* a split walk's second walker kept its own map, for the DIEs from
+	 * split_off on (its units); its indices are split_base lower */
+	struct sp_u64map split_by_off;
+	uint64_t split_off;
+	size_t split_base;
+	struct dw_site *sites;
+	size_t nsites, sites_cap;
+	struct dw_range *xranges;	/* DW_AT_ranges beyond the first */
+	size_t nxranges, xranges_cap;
+	struct dw_cu_files *files;	/* per graph CU */
+	Dwarf_Off *cu_die_off;		/* per graph CU: CU DIE offset */
+
+	uint32_t call_sites;		/* call-site DIEs read */
+	uint32_t split_units;		/* compile units a second thread walked */
+};
+
+/* libdwarf over e's DWARF (its lists checked first: libdwarf 20210528
+ * trusts them).  "'PATH': no DWARF debug information (build with -g)". */
+int dw_open(struct dw_image *dw, const char *path, const struct sp_elf *e,
+	    struct sp_graph *g, struct sp_err *err);
+/* Read every compile unit into dw's records and g's CUs, on two cores
+ * when the image is large enough (split.c). */
+int dw_walk(struct dw_image *dw, const struct dw_walk_opts *opts, struct sp_err *err);
+/* Free what the walk filled (files, CU offsets, subs, sites, extra
+ * ranges, the DIE offset maps). */
+void dw_release_records(struct dw_image *dw);
+void dw_close(struct dw_image *dw);
+
+/* The record index for a DIE offset, reading the DIE on demand when the
+ * walk skipped it (members of a class).  SP_NONE if it is no subprogram.
+ * May move dw->subs. */
+uint32_t dw_sub_at(struct dw_image *dw, Dwarf_Off off);
+
+/* What a concrete subprogram's abstract_origin/specification chain says. */
+struct dw_decl {
+	const char *name, *linkage, *file;
+	uint32_t line, col;
+	uint32_t abstract;	/* record of the abstract origin, SP_NONE if none */
+};
+void dw_sub_resolve(struct dw_image *dw, uint32_t idx, struct dw_decl *out);
+/* Entry n of a CU's decl_file table, interned; NULL if out of range. */
+const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, Dwarf_Unsigned n);
+
+/* ---- frames from the call frame information (cfi.c) ---- */
+
+/* How the FDEs are found: each through .eh_frame_hdr when few functions
+ * are asked about, else libdwarf's list of all of them (the others force
+ * a way, so that tests compare the two). */
+enum dw_cfi_lookup {
+	DW_CFI_AUTO = 0,
+	DW_CFI_ONE_BY_ONE,
+	DW_CFI_LIST,
+};
+
+struct dw_cfi;
+/* Ready to answer for about `wanted` functions; NULL when the machine's
+ * stack pointer has no DWARF number here. */
+struct dw_cfi *dw_cfi_open(struct dw_image *dw, size_t wanted, enum dw_cfi_lookup how);
+/* The largest CFA offset from the stack pointer over the rows of the FDE
+ * that starts at addr, .debug_frame first; false when there is none, or
+ * a row has the CFA elsewhere (a frame pointer, an expression). */
+bool dw_cfi_frame(struct dw_cfi *c, uint64_t addr, uint64_t *frame);
+void dw_cfi_close(struct dw_cfi *c);
+
+/* ---- variable-length arrays (vla.c) ---- */
+
+/* Called for each VLA of a frame; returns true to stop the walk. */
+typedef bool dw_vla_fn(void *ctx, const struct sp_vla *v);
+/* The VLAs in the frame of graph function func (its DIE subtree, the
+ * callees inlined into it included), each named and placed; false when
+ * it has no DIE to read. */
+bool dw_func_vlas(struct dw_image *dw, uint32_t func, dw_vla_fn *fn, void *ctx);
+/* A function's DIEs are read: hand their .debug_info pages back, or
+ * reads spread over the section add up (each fault maps 64 KB around
+ * the page: 7 MB on a kernel, the run's peak). */
+void dw_done_reading(const struct dw_image *dw);
+
+/* ---- types (types.c, proto.c) ---- */
+
+/* Is the subprogram at off typed like an irq_handler_t, irqreturn_t
+ * f(int, void *) (or a pointer to another type as second parameter)? */
+bool dw_is_irq_handler(Dwarf_Debug dbg, Dwarf_Off off);
+/* The prototype "ret(param,...)" of the function whose DIE is at off
+ * (its origin's and specification's followed), interned in g; NULL when
+ * unknown: an unprototyped declaration, a type not named here. */
+const char *dw_func_proto(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Off off);
+/* The same for the type an indirect call site names (a subroutine type,
+ * maybe behind typedefs, qualifiers and a pointer). */
+const char *dw_call_proto(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Off off);
+
+/* ---- the two-thread walk (split.c), set up by walk.c ---- */
+
+/* One walker's stretch of .debug_info. */
+struct dw_units {
+	uint64_t from, to;		/* the units whose headers start in [from, to) */
+	const struct dw_obj *obj;	/* whose .debug_info pages it drops */
+	uint64_t dropped;		/* pages before this are dropped */
+	_Atomic uint32_t done;		/* units walked (the other thread reads it) */
+	const _Atomic uint32_t *other;	/* the other walker's count, or NULL */
+	uint32_t total;			/* for the progress line, 0: none */
+};
+int dw_walk_units(struct dw_image *dw, struct dw_units *u, struct sp_err *err);
+
+/* The second walker, over the units from `from` on.  Returns NULL when
+ * it did not start (the caller then walks them all). */
+struct dw_split;
+struct dw_split *dw_split_start(struct dw_image *dw, uint64_t from);
+/* Wait for it and append its records to dw's (whose walk ended just
+ * before its first unit); -1 with its error when it failed. */
+int dw_split_finish(struct dw_split *w, struct dw_image *dw, struct sp_err *err);
+/* Wait for it and drop what it read (dw's walk failed). */
+void dw_split_abandon(struct dw_split *w);
+const _Atomic uint32_t *dw_split_done(const struct dw_split *w);
+
+#endif

@@ -1,0 +1,213 @@
+/*
+ * decode.c - capstone, opened here and nowhere else: a decoder per
+ * thread, and the loop that turns a stretch of code into struct insn.
+ */
+#include "insn/arch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+
+struct insn_decoder {
+	uint16_t machine;
+	csh cs[2];		/* [1]: Thumb, for ARM's Thumb code */
+	cs_insn *in[2];
+	int nhandles;
+	uint64_t count;
+};
+
+/* capstone's architecture and mode for an ELF machine (Thumb when asked). */
+static bool cs_setup(uint16_t machine, bool thumb, cs_arch *arch, cs_mode *mode)
+{
+	switch (machine) {
+	case EM_X86_64:
+		*arch = CS_ARCH_X86, *mode = CS_MODE_64;
+		return true;
+	case EM_386:
+		*arch = CS_ARCH_X86, *mode = CS_MODE_32;
+		return true;
+	case EM_AARCH64:
+		*arch = CS_ARCH_ARM64, *mode = CS_MODE_ARM;
+		return true;
+	case EM_ARM:
+		*arch = CS_ARCH_ARM, *mode = thumb ? CS_MODE_THUMB : CS_MODE_ARM;
+		return true;
+	}
+	return false;
+}
+
+bool insn_machine_decodes(uint16_t machine)
+{
+	cs_arch arch;
+	cs_mode mode;
+
+	return cs_setup(machine, false, &arch, &mode);
+}
+
+bool insn_machine_regs(uint16_t machine, struct insn_regs *out)
+{
+	switch (machine) {
+	case EM_X86_64:
+		*out = (struct insn_regs){ .sp = 7, .fp = 6, .word = 8 };
+		return true;
+	case EM_386:
+		*out = (struct insn_regs){ .sp = 4, .fp = 5, .word = 4 };
+		return true;
+	case EM_AARCH64:
+		*out = (struct insn_regs){ .sp = 31, .fp = 29, .word = 8 };
+		return true;
+	case EM_ARM:	/* r11 in ARM code, r7 in Thumb: the ARM one is named */
+		*out = (struct insn_regs){ .sp = 13, .fp = 11, .word = 4 };
+		return true;
+	}
+	return false;
+}
+
+struct insn_decoder *insn_decoder_open(uint16_t machine)
+{
+	struct insn_decoder *d;
+	cs_arch arch;
+	cs_mode mode;
+	int t;
+
+	if (!insn_machine_decodes(machine))
+		return NULL;
+	d = sp_xcalloc(1, sizeof(*d));
+	d->machine = machine;
+	for (t = 0; t < (machine == EM_ARM ? 2 : 1); t++) {
+		if (!cs_setup(machine, t == 1, &arch, &mode) ||
+		    cs_open(arch, mode, &d->cs[t]) != CS_ERR_OK) {
+			insn_decoder_close(d);
+			return NULL;
+		}
+		d->nhandles++;
+		cs_option(d->cs[t], CS_OPT_DETAIL, CS_OPT_ON);
+		d->in[t] = cs_malloc(d->cs[t]);
+	}
+	return d;
+}
+
+void insn_decoder_close(struct insn_decoder *d)
+{
+	int t;
+
+	if (!d)
+		return;
+	for (t = 0; t < d->nhandles; t++) {
+		if (d->in[t])
+			cs_free(d->in[t], 1);
+		cs_close(&d->cs[t]);
+	}
+	free(d);
+}
+
+uint64_t insn_decoder_count(const struct insn_decoder *d)
+{
+	return d ? d->count : 0;
+}
+
+uint8_t insn_groups(const cs_insn *in)
+{
+	uint8_t g = 0, i;
+
+	for (i = 0; i < in->detail->groups_count; i++) {
+		if (in->detail->groups[i] == CS_GRP_CALL)
+			g |= INSN_G_CALL;
+		else if (in->detail->groups[i] == CS_GRP_JUMP)
+			g |= INSN_G_JUMP;
+		else if (in->detail->groups[i] == CS_GRP_RET)
+			g |= INSN_G_RET;
+	}
+	return g;
+}
+
+void insn_buf_release(struct insn_buf *b)
+{
+	free(b->v);
+	memset(b, 0, sizeof(*b));
+}
+
+static struct insn *buf_add(struct insn_buf *b)
+{
+	struct insn *i;
+
+	SP_ALLOC_GROW(b->v, b->n + 1, b->cap);
+	i = &b->v[b->n++];
+	memset(i, 0, sizeof(*i));
+	i->base = i->index = i->reg = INSN_REG_NONE;
+	return i;
+}
+
+static void fill(struct insn_decoder *d, int t, const cs_insn *in, struct insn *out)
+{
+	out->addr = in->address;
+	out->len = (uint8_t)in->size;
+	switch (d->machine) {
+	case EM_X86_64:
+	case EM_386:
+		insn_x86_fill(d->cs[t], in, d->machine == EM_X86_64, out);
+		break;
+	case EM_AARCH64:
+		insn_arm64_fill(in, out);
+		break;
+	case EM_ARM:
+		insn_arm_fill(in, out);
+		break;
+	}
+}
+
+/* Bytes capstone's SKIPDATA steps over: one on x86, an instruction's
+ * width elsewhere. */
+static size_t skip_size(uint16_t machine, bool thumb)
+{
+	if (machine == EM_X86_64 || machine == EM_386)
+		return 1;
+	return thumb ? 2 : 4;
+}
+
+bool insn_decode_bytes(struct insn_decoder *d, const uint8_t *code, size_t size,
+		       uint64_t addr, bool thumb, bool skip_invalid, struct insn_buf *out)
+{
+	int t = thumb && d->nhandles > 1;
+	bool whole = true;
+
+	while (size) {
+		struct insn *i;
+		size_t skip;
+
+		if (cs_disasm_iter(d->cs[t], &code, &size, &addr, d->in[t])) {
+			d->count++;
+			fill(d, t, d->in[t], buf_add(out));
+			continue;
+		}
+		/* data in the code, or an instruction capstone lacks */
+		whole = false;
+		i = buf_add(out);
+		i->addr = addr;
+		i->op = INSN_OP_INVALID;
+		i->len = 1;
+		if (!skip_invalid)
+			break;
+		skip = skip_size(d->machine, t);
+		if (skip > size)
+			skip = size;
+		code += skip;
+		size -= skip;
+		addr += skip;
+	}
+	return whole;
+}
+
+enum insn_decoded insn_decode(struct insn_decoder *d, const struct sp_elf *e,
+			      const struct sp_elf_run *run, bool skip_invalid,
+			      struct insn_buf *out)
+{
+	size_t size = run->end - run->addr;
+	const uint8_t *code = sp_elf_code_at(e, run->addr, size);
+
+	if (!code)
+		return INSN_NO_BYTES;
+	return insn_decode_bytes(d, code, size, run->addr, run->thumb, skip_invalid, out) ?
+	       INSN_WHOLE : INSN_GAP;
+}

@@ -1,0 +1,249 @@
+/*
+ * passes.c - an image's functions decoded once, on a thread of their own
+ * while the main thread walks the DWARF, and the passes run over each.
+ */
+#include "insn/passes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/search.h"
+#include "common/xalloc.h"
+
+static bool is_x86(uint16_t machine)
+{
+	return machine == EM_X86_64 || machine == EM_386;
+}
+
+/* Every pass over one function's instructions, into f. */
+static void run_passes(struct insn_image *c, const struct insn_buf *b, struct insn_func *f,
+		       struct insn_calls *calls)
+{
+	uint16_t machine = c->elf->machine;
+
+	insn_calls_pass(calls, b->v, b->n);
+	if (machine == EM_X86_64 && insn_red_zone(b->v, b->n, f->addr + f->size, &f->red_zone))
+		f->flags |= INSN_FUNC_LEAF;
+	if (is_x86(machine))
+		insn_pushed_args(b->v, b->n, f);
+	if (c->addr_taken)
+		insn_addr_loads(c, b->v, b->n);
+}
+
+/* One function symbol, run by run (ARM mapping symbols switch between
+ * ARM, Thumb and literal pools): a gap ends its decoding, unless the
+ * addresses it loads are wanted (x86: capstone's SKIPDATA steps on). */
+static void scan_sym(struct insn_image *c, struct insn_decoder *d,
+		     const struct sp_elf_sym *sym, struct insn_buf *b)
+{
+	const struct sp_elf *e = c->elf;
+	uint64_t pc = sym->addr, end = sym->addr + sym->size;
+	bool skip = c->addr_taken && is_x86(e->machine);
+	struct insn_func *f;
+	struct sp_elf_run run;
+	uint8_t flags = INSN_FUNC_WHOLE;
+
+	b->n = 0;
+	while (sp_elf_next_run(e, &pc, end, sym->thumb, &run)) {
+		enum insn_decoded r = insn_decode(d, e, &run, skip, b);
+
+		if (r == INSN_NO_BYTES)
+			flags |= INSN_FUNC_NO_BYTES;
+		if (r == INSN_GAP) {
+			flags &= (uint8_t)~INSN_FUNC_WHOLE;
+			if (!skip)
+				break;
+		}
+	}
+	SP_ALLOC_GROW(c->funcs, c->nfuncs + 1, c->funcs_cap);
+	f = &c->funcs[c->nfuncs++];
+	memset(f, 0, sizeof(*f));
+	f->addr = sym->addr;
+	f->size = sym->size;
+	f->flags = flags;
+	run_passes(c, b, f, &c->calls);
+}
+
+/* --indirect=address-taken: the bytes of the code sections that no
+ * function symbol covers (assembly without sizes, padding) load
+ * addresses too; decoded through as capstone's SKIPDATA would. */
+static void scan_gaps(struct insn_image *c, struct insn_decoder *d, struct insn_buf *b)
+{
+	const struct sp_elf *e = c->elf;
+	size_t s, k = 0;
+
+	for (s = 0; s < e->ncode; s++) {
+		const struct sp_elf_code *code = &e->code[s];
+		uint64_t pc = code->addr, end = code->addr + code->size;
+
+		if (!code->bytes || code->is_plt)
+			continue;
+		while (k < c->nfuncs && c->funcs[k].addr + c->funcs[k].size <= pc)
+			k++;
+		while (pc < end) {
+			uint64_t next = k < c->nfuncs && c->funcs[k].addr < end ?
+					c->funcs[k].addr : end;
+
+			if (next > pc) {
+				struct sp_elf_run run = { .addr = pc, .end = next };
+
+				b->n = 0;
+				insn_decode(d, e, &run, true, b);
+				insn_addr_loads(c, b->v, b->n);
+			}
+			if (next >= end)
+				break;
+			pc = c->funcs[k].addr + c->funcs[k].size;
+			k++;
+		}
+	}
+}
+
+static void *code_thread(void *arg)
+{
+	struct insn_image *c = arg;
+	struct insn_decoder *d = insn_decoder_open(c->elf->machine);
+	const struct sp_elf_sym *sym;
+	struct insn_buf b = { 0 };
+	uint64_t end = 0;
+	size_t i = 0;
+
+	if (!d) {
+		c->failed = true;
+		return NULL;
+	}
+	/* aliases and labels inside a function are decoded with it */
+	while ((sym = sp_elf_next_code_sym(c->elf, &i, &end)))
+		scan_sym(c, d, sym, &b);
+	if (c->addr_taken && is_x86(c->elf->machine))
+		scan_gaps(c, d, &b);
+	c->decoded = insn_decoder_count(d);
+	insn_buf_release(&b);
+	insn_decoder_close(d);
+	return NULL;
+}
+
+int insn_image_start(struct insn_image *c, const struct sp_elf *e, bool addr_taken,
+		     struct sp_err *err)
+{
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->elf = e;
+	c->addr_taken = addr_taken;
+	if (!insn_machine_decodes(e->machine))
+		return 0;
+	/* EAGAIN is what a small ulimit -v gives: no room for its stack */
+	rc = pthread_create(&c->thread, NULL, code_thread, c);
+	if (rc)
+		return sp_err_set(err, "out of memory: cannot start the disassembly thread (%s)",
+				  strerror(rc));
+	c->started = true;
+	return 0;
+}
+
+static void join(struct insn_image *c)
+{
+	if (c->started)
+		pthread_join(c->thread, NULL);
+	c->started = false;
+}
+
+int insn_image_finish(struct insn_image *c, const char *path, struct sp_err *err)
+{
+	join(c);
+	if (c->failed)
+		return sp_err_set(err, "'%s': capstone cannot decode this architecture", path);
+	return 0;
+}
+
+void insn_image_release(struct insn_image *c)
+{
+	join(c);
+	free(c->calls.v);
+	free(c->asked_calls.v);
+	free(c->funcs);
+	free(c->loads);
+	insn_decoder_close(c->here);
+	insn_buf_release(&c->buf);
+	memset(c, 0, sizeof(*c));
+}
+
+static uint64_t func_addr(const void *base, size_t i)
+{
+	return ((const struct insn_func *)base)[i].addr;
+}
+
+static uint64_t call_site(const void *base, size_t i)
+{
+	return ((const struct insn_call *)base)[i].site;
+}
+
+/* Decode [addr, addr + size) here, for a function no symbol gives. */
+static const struct insn_func *decode_here(struct insn_image *c, uint64_t addr, uint64_t size)
+{
+	const uint8_t *code = size ? sp_elf_code_at(c->elf, addr, size) : NULL;
+	struct insn_func *f = &c->asked;
+
+	if (!code || (!c->here && !(c->here = insn_decoder_open(c->elf->machine))))
+		return NULL;
+	memset(f, 0, sizeof(*f));
+	f->addr = addr;
+	f->size = size;
+	c->buf.n = 0;
+	c->asked_calls.n = 0;
+	if (insn_decode_bytes(c->here, code, size, addr, sp_elf_thumb_at(c->elf, addr), false,
+			      &c->buf))
+		f->flags = INSN_FUNC_WHOLE;
+	run_passes(c, &c->buf, f, &c->asked_calls);
+	return f;
+}
+
+const struct insn_func *insn_image_func_at(const struct insn_image *c, uint64_t addr)
+{
+	size_t i = sp_search_first_ge(c->funcs, c->nfuncs, func_addr, addr);
+
+	return i < c->nfuncs && c->funcs[i].addr == addr ? &c->funcs[i] : NULL;
+}
+
+const struct insn_func *insn_image_func(struct insn_image *c, uint64_t addr, uint64_t size)
+{
+	const struct insn_func *f = insn_image_func_at(c, addr);
+
+	return f && f->size == size ? f : decode_here(c, addr, size);
+}
+
+const struct insn_call *insn_image_calls(const struct insn_image *c,
+					 const struct insn_func *f, size_t *n)
+{
+	const struct insn_calls *l = f == &c->asked ? &c->asked_calls : &c->calls;
+	size_t first = sp_search_first_ge(l->v, l->n, call_site, f->addr + 1);
+	size_t end = sp_search_first_ge(l->v, l->n, call_site, f->addr + f->size + 1);
+
+	*n = end - first;
+	return l->v + first;
+}
+
+uint64_t insn_image_decoded(const struct insn_image *c)
+{
+	return c->decoded + insn_decoder_count(c->here);
+}
+
+void insn_calls_pass(struct insn_calls *out, const struct insn *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && v[i].op != INSN_OP_INVALID; i++) {
+		struct insn_call *k;
+
+		if (v[i].branch == INSN_BRANCH_NONE && !(v[i].groups & (INSN_G_CALL | INSN_G_JUMP)))
+			continue;
+		SP_ALLOC_GROW(out->v, out->n + 1, out->cap);
+		k = &out->v[out->n++];
+		k->site = v[i].addr + v[i].len;
+		k->direct = v[i].flags & INSN_F_TARGET;
+		k->target = k->direct ? (uint64_t)v[i].imm : 0;
+		k->branch = v[i].branch;
+		k->groups = v[i].groups;
+	}
+}

@@ -1,0 +1,110 @@
+/*
+ * passes.h - an image's code, every function decoded once and each pass
+ * run over its instructions.
+ *
+ *	insn_image_start(&code, &elf, opts, &err);	a thread of its own
+ *	... the DWARF walk, on the main thread ...
+ *	insn_image_finish(&code, path, &err);
+ *	code.calls, insn_image_func(&code, addr, size)	what the passes found
+ *	insn_image_release(&code);
+ *
+ * The thread walks the function symbols (sp_elf_next_code_sym), decodes
+ * each into one struct insn array and runs the passes over it: the calls
+ * and jumps (insn_calls_pass), the x86-64 red zone (insn_red_zone), the
+ * stack arguments a call pushes (insn_pushed_args), and, when asked, the
+ * function addresses the code loads (insn_addr_loads).  A function whose
+ * extent no symbol gives is decoded when first asked for.
+ */
+#ifndef SP_INSN_PASSES_H
+#define SP_INSN_PASSES_H
+
+#include <pthread.h>
+
+#include "common/error.h"
+#include "insn/insn.h"
+
+/* A call or jump the call pass keeps (the merge into the graph decides). */
+struct insn_call {
+	uint64_t site;		/* the address after the instruction */
+	uint64_t target;	/* a direct one's target, else 0 */
+	uint8_t branch;		/* enum insn_branch: how the call pass counts it */
+	uint8_t groups;		/* INSN_G_CALL, INSN_G_JUMP: how capstone does */
+	bool direct;		/* target is known */
+};
+
+/* insn_func.flags */
+#define INSN_FUNC_WHOLE		(1u << 0) /* decoded to its end */
+#define INSN_FUNC_LEAF		(1u << 1) /* x86-64: decoded whole, and calls nothing */
+#define INSN_FUNC_ALLOCA	(1u << 2) /* x86: the stack pointer moves by a register */
+#define INSN_FUNC_PUSHED	(1u << 3) /* x86: a call's stack arguments were pushed */
+#define INSN_FUNC_NO_BYTES	(1u << 4) /* a stretch of it has no bytes in the file */
+
+/* A list of them. */
+struct insn_calls {
+	struct insn_call *v;	/* by site */
+	size_t n, cap;
+};
+
+/* What the passes found in one function's code. */
+struct insn_func {
+	uint64_t addr, size;
+	uint64_t pushed_callee;	/* INSN_FUNC_PUSHED: that call's target, 0 when dynamic */
+	uint32_t red_zone;	/* INSN_FUNC_LEAF: bytes used below the stack pointer */
+	uint8_t flags;		/* INSN_FUNC_* */
+};
+
+struct insn_image {
+	const struct sp_elf *elf;
+	bool addr_taken;	/* run insn_addr_loads too */
+	struct insn_calls calls;	/* of every function symbol, by site */
+	struct insn_func *funcs;	/* by address: one per function symbol */
+	size_t nfuncs, funcs_cap;
+	uint64_t *loads;	/* code addresses the code loads (addr_taken) */
+	size_t nloads, loads_cap;
+	uint64_t decoded;	/* instructions the thread decoded */
+	pthread_t thread;
+	bool started, failed;
+	/* the main thread's decoder, for functions no symbol gives */
+	struct insn_decoder *here;
+	struct insn_buf buf;
+	struct insn_func asked;	/* the last such function's results */
+	struct insn_calls asked_calls;
+};
+
+/* Start the thread over e's code (false from the start when e's machine
+ * has no decoder: nothing is decoded then).  addr_taken: also collect the
+ * addresses the code loads (for --indirect=address-taken). */
+int insn_image_start(struct insn_image *c, const struct sp_elf *e, bool addr_taken,
+		     struct sp_err *err);
+/* Wait for the thread; "'PATH': capstone cannot decode ..." when it could
+ * not open its decoder. */
+int insn_image_finish(struct insn_image *c, const char *path, struct sp_err *err);
+void insn_image_release(struct insn_image *c);
+/* What the passes found in the code [addr, addr + size): a function
+ * symbol's results, else decoded now (NULL without bytes or decoder).
+ * Valid until the next call. */
+const struct insn_func *insn_image_func(struct insn_image *c, uint64_t addr, uint64_t size);
+/* The results of the function symbol at addr, whatever its size; NULL
+ * when the thread decoded none there. */
+const struct insn_func *insn_image_func_at(const struct insn_image *c, uint64_t addr);
+/* The calls and jumps of f, one of the two above: *n of them. */
+const struct insn_call *insn_image_calls(const struct insn_image *c,
+					 const struct insn_func *f, size_t *n);
+/* Instructions decoded, by the thread and on demand. */
+uint64_t insn_image_decoded(const struct insn_image *c);
+
+/* ---- the passes, over one function's instructions ---- */
+
+/* Append every branch either counting keeps (a call-pass kind, or a
+ * call or jump to capstone) to out.  Stops at a gap. */
+void insn_calls_pass(struct insn_calls *out, const struct insn *v, size_t n);
+/* x86-64: true for a leaf decoded to its end, with *red_zone the bytes it
+ * uses below its deepest stack pointer (see redzone.c); false otherwise. */
+bool insn_red_zone(const struct insn *v, size_t n, uint64_t end, uint32_t *red_zone);
+/* x86: sets INSN_FUNC_ALLOCA or INSN_FUNC_PUSHED (and pushed_callee). */
+void insn_pushed_args(const struct insn *v, size_t n, struct insn_func *out);
+/* x86: append the code addresses that immediates and RIP-relative lea's
+ * load (branches aside) to c->loads. */
+void insn_addr_loads(struct insn_image *c, const struct insn *v, size_t n);
+
+#endif

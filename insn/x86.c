@@ -1,0 +1,283 @@
+/*
+ * x86.c - x86-64 and i386 instructions, from capstone's detail.
+ *
+ * Registers become DWARF numbers (x86-64: rax 0, rdx 1, rcx 2, rbx 3,
+ * rsi 4, rdi 5, rbp 6, rsp 7, r8-r15 8-15, rip 16; i386: eax 0, ecx 1,
+ * edx 2, ebx 3, esp 4, ebp 5, esi 6, edi 7, eip 8), a sub-register as its
+ * full register.
+ */
+#include "insn/arch.h"
+
+#include <string.h>
+
+/* A general-purpose register's place in rax..rdi order (the i386
+ * encoding), 8-15 for r8-r15, 16 for the instruction pointer; -1 else. */
+static int gpr_index(x86_reg r)
+{
+	static const x86_reg by_index[8][5] = {
+		{ X86_REG_RAX, X86_REG_EAX, X86_REG_AX, X86_REG_AL, X86_REG_AH },
+		{ X86_REG_RCX, X86_REG_ECX, X86_REG_CX, X86_REG_CL, X86_REG_CH },
+		{ X86_REG_RDX, X86_REG_EDX, X86_REG_DX, X86_REG_DL, X86_REG_DH },
+		{ X86_REG_RBX, X86_REG_EBX, X86_REG_BX, X86_REG_BL, X86_REG_BH },
+		{ X86_REG_RSP, X86_REG_ESP, X86_REG_SP, X86_REG_SPL, X86_REG_INVALID },
+		{ X86_REG_RBP, X86_REG_EBP, X86_REG_BP, X86_REG_BPL, X86_REG_INVALID },
+		{ X86_REG_RSI, X86_REG_ESI, X86_REG_SI, X86_REG_SIL, X86_REG_INVALID },
+		{ X86_REG_RDI, X86_REG_EDI, X86_REG_DI, X86_REG_DIL, X86_REG_INVALID },
+	};
+	int i, k;
+
+	if (r == X86_REG_INVALID)
+		return -1;
+	if (r >= X86_REG_R8 && r <= X86_REG_R15)
+		return 8 + (int)(r - X86_REG_R8);
+	if (r >= X86_REG_R8D && r <= X86_REG_R15D)
+		return 8 + (int)(r - X86_REG_R8D);
+	if (r >= X86_REG_R8W && r <= X86_REG_R15W)
+		return 8 + (int)(r - X86_REG_R8W);
+	if (r >= X86_REG_R8B && r <= X86_REG_R15B)
+		return 8 + (int)(r - X86_REG_R8B);
+	if (r == X86_REG_RIP || r == X86_REG_EIP || r == X86_REG_IP)
+		return 16;
+	for (i = 0; i < 8; i++)
+		for (k = 0; k < 5; k++)
+			if (by_index[i][k] == r)
+				return i;
+	return -1;
+}
+
+static uint8_t dwarf_reg(x86_reg r, bool x86_64)
+{
+	/* DWARF's x86-64 order of the first eight differs from the encoding */
+	static const uint8_t amd64[8] = { 0, 2, 1, 3, 7, 6, 4, 5 };
+	int i = gpr_index(r);
+
+	if (i < 0)
+		return INSN_REG_NONE;
+	if (x86_64)
+		return i < 8 ? amd64[i] : (uint8_t)i;
+	return i == 16 ? 8 : i < 8 ? (uint8_t)i : INSN_REG_NONE;
+}
+
+static bool is_reg(const cs_x86_op *op, uint8_t dw, bool x86_64)
+{
+	return op->type == X86_OP_REG && dwarf_reg(op->reg, x86_64) == dw;
+}
+
+static bool writes(csh cs, const cs_insn *in, uint8_t dw, bool x86_64)
+{
+	cs_regs rd, wr;
+	uint8_t nrd, nwr, i;
+
+	if (cs_regs_access(cs, in, rd, &nrd, wr, &nwr) != CS_ERR_OK)
+		return true;	/* cannot tell: assume the worst */
+	for (i = 0; i < nwr; i++)
+		if (dwarf_reg((x86_reg)wr[i], x86_64) == dw)
+			return true;
+	return false;
+}
+
+static enum insn_op op_of(const cs_insn *in)
+{
+	switch (in->id) {
+	case X86_INS_CALL:
+		return INSN_OP_CALL;
+	case X86_INS_JMP:
+	case X86_INS_LJMP:
+		return INSN_OP_JMP;
+	case X86_INS_RET:
+		return INSN_OP_RET;
+	case X86_INS_PUSH:
+		return INSN_OP_PUSH;
+	case X86_INS_PUSHF:
+	case X86_INS_PUSHFD:
+	case X86_INS_PUSHFQ:
+		return INSN_OP_PUSHF;
+	case X86_INS_POP:
+		return INSN_OP_POP;
+	case X86_INS_POPF:
+	case X86_INS_POPFD:
+	case X86_INS_POPFQ:
+		return INSN_OP_POPF;
+	case X86_INS_ADD:
+		return INSN_OP_ADD;
+	case X86_INS_SUB:
+		return INSN_OP_SUB;
+	case X86_INS_AND:
+		return INSN_OP_AND;
+	case X86_INS_LEA:
+		return INSN_OP_LEA;
+	case X86_INS_MOV:
+		return INSN_OP_MOV;
+	case X86_INS_LEAVE:
+		return INSN_OP_LEAVE;
+	case X86_INS_ENTER:
+		return INSN_OP_ENTER;
+	case X86_INS_NOP:
+		return INSN_OP_NOP;
+	}
+	return INSN_OP_OTHER;
+}
+
+/* A call or a jump by its mnemonic, as the call pass counts them: every
+ * "j..." (also with a notrack or bnd prefix), call and lcall. */
+static enum insn_branch branch_of(const cs_insn *in, const cs_x86 *x, bool direct)
+{
+	const char *m = in->mnemonic;
+	bool call = in->id == X86_INS_CALL || in->id == X86_INS_LCALL;
+	bool jump = m[0] == 'j' || !strncmp(m, "notrack j", 9) || !strncmp(m, "bnd j", 5);
+
+	if (!call && !jump)
+		return INSN_BRANCH_NONE;
+	if (direct)
+		return call ? INSN_BRANCH_CALL : INSN_BRANCH_JUMP;
+	/* jmp *table(,%rax,8) indexes its function's own table: it stays
+	 * in the function (a scaled index, as "*8" in AT&T's listing) */
+	if (jump && x->op_count == 1 && x->operands[0].type == X86_OP_MEM &&
+	    x->operands[0].mem.index != X86_REG_INVALID && x->operands[0].mem.scale != 1)
+		return INSN_BRANCH_NONE;
+	return call ? INSN_BRANCH_CALL_DYNAMIC : INSN_BRANCH_JUMP_DYNAMIC;
+}
+
+static void operands(const cs_x86 *x, bool x86_64, struct insn *out)
+{
+	uint8_t i;
+
+	if (x->op_count && x->operands[0].type == X86_OP_REG)
+		out->reg = dwarf_reg(x->operands[0].reg, x86_64);
+	for (i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+
+		if (op->type == X86_OP_IMM && !(out->flags & INSN_F_IMM)) {
+			out->flags |= INSN_F_IMM;
+			out->imm = op->imm;
+		} else if (op->type == X86_OP_MEM && !(out->flags & INSN_F_MEM) &&
+			   op->mem.segment == X86_REG_INVALID) {
+			out->flags |= INSN_F_MEM;
+			out->base = dwarf_reg(op->mem.base, x86_64);
+			out->index = dwarf_reg(op->mem.index, x86_64);
+			out->scale = (uint8_t)op->mem.scale;
+			out->disp = op->mem.disp;
+		}
+	}
+}
+
+/* Bytes a push or pop of this operand size moves: a word unless the
+ * instruction says 16 bits. */
+static int32_t push_size(const cs_x86 *x, bool x86_64, bool flags16)
+{
+	if (flags16 || (x->op_count == 1 && x->operands[0].size == 2))
+		return 2;
+	return x86_64 ? 8 : 4;
+}
+
+/* add/sub/and/lea/mov with the stack or frame pointer as destination. */
+static void dest_sp(const cs_insn *in, const cs_x86 *x, uint8_t sp, uint8_t fp,
+		    bool x86_64, struct insn *out)
+{
+	const cs_x86_op *op = x->operands;
+
+	if (x->op_count != 2)
+		return;
+	switch (in->id) {
+	case X86_INS_SUB:
+	case X86_INS_ADD:
+		if (!is_reg(&op[0], sp, x86_64))
+			return;
+		if (op[1].type == X86_OP_IMM) {
+			out->stack = INSN_STACK_ADD;
+			out->sp_off = (int32_t)(in->id == X86_INS_SUB ? op[1].imm : -op[1].imm);
+		} else if (op[1].type == X86_OP_REG) {
+			out->stack = INSN_STACK_BY_REG;
+		}
+		return;
+	case X86_INS_AND:
+		if (is_reg(&op[0], sp, x86_64) && op[1].type == X86_OP_IMM) {
+			out->stack = INSN_STACK_ALIGN;
+			out->sp_off = (int32_t)op[1].imm;
+		}
+		return;
+	case X86_INS_LEA:
+		if (op[1].mem.index != X86_REG_INVALID)
+			return;
+		if (is_reg(&op[0], sp, x86_64)) {
+			if (dwarf_reg(op[1].mem.base, x86_64) == sp)
+				out->stack = INSN_STACK_FROM_SP;
+			else if (dwarf_reg(op[1].mem.base, x86_64) == fp)
+				out->stack = INSN_STACK_FROM_FP;
+			out->sp_off = (int32_t)op[1].mem.disp;
+		} else if (is_reg(&op[0], fp, x86_64) &&
+			   dwarf_reg(op[1].mem.base, x86_64) == sp) {
+			out->fp = INSN_FP_FROM_SP;
+			out->fp_off = (int32_t)op[1].mem.disp;
+		}
+		return;
+	case X86_INS_MOV:
+		if (is_reg(&op[0], sp, x86_64) && is_reg(&op[1], fp, x86_64)) {
+			out->stack = INSN_STACK_FROM_FP;
+		} else if (is_reg(&op[0], fp, x86_64) && is_reg(&op[1], sp, x86_64)) {
+			out->fp = INSN_FP_FROM_SP;
+		}
+		return;
+	}
+}
+
+/* How the instruction moves the stack and frame pointers. */
+static void stack_op(csh cs, const cs_insn *in, const cs_x86 *x, bool x86_64,
+		     struct insn *out)
+{
+	uint8_t sp = x86_64 ? 7 : 4, fp = x86_64 ? 6 : 5;
+
+	switch (out->op) {
+	case INSN_OP_PUSH:
+	case INSN_OP_PUSHF:
+		out->stack = INSN_STACK_PUSH;
+		out->sp_off = push_size(x, x86_64, in->id == X86_INS_PUSHF);
+		if (x->op_count == 1 && x->operands[0].type == X86_OP_REG)
+			out->flags |= INSN_F_PUSH_REG;
+		break;
+	case INSN_OP_POP:
+	case INSN_OP_POPF:
+		out->stack = INSN_STACK_POP;
+		out->sp_off = push_size(x, x86_64, in->id == X86_INS_POPF);
+		break;
+	case INSN_OP_LEAVE:
+		out->stack = INSN_STACK_LEAVE;
+		out->sp_off = x86_64 ? 8 : 4;
+		out->fp = INSN_FP_OTHER;
+		break;
+	default:
+		dest_sp(in, x, sp, fp, x86_64, out);
+	}
+	/* what moves %rsp, the return (which leaves) and the call (whose
+	 * push the callee pops) aside */
+	if (out->stack != INSN_STACK_NONE ||
+	    (out->op != INSN_OP_RET && writes(cs, in, sp, x86_64)))
+		out->flags |= INSN_F_WRITES_SP;
+	if ((out->flags & INSN_F_WRITES_SP) && out->stack == INSN_STACK_NONE &&
+	    out->op != INSN_OP_CALL && !(out->groups & INSN_G_CALL))
+		out->stack = INSN_STACK_OTHER;
+	if (out->fp != INSN_FP_NONE || writes(cs, in, fp, x86_64)) {
+		out->flags |= INSN_F_WRITES_FP;
+		if (out->fp == INSN_FP_NONE)
+			out->fp = INSN_FP_OTHER;
+	}
+}
+
+void insn_x86_fill(csh cs, const cs_insn *in, bool x86_64, struct insn *out)
+{
+	const cs_x86 *x = &in->detail->x86;
+	bool direct = x->op_count == 1 && x->operands[0].type == X86_OP_IMM;
+
+	out->op = (uint8_t)op_of(in);
+	out->groups = insn_groups(in);
+	if (out->op == INSN_OP_OTHER && (out->groups & INSN_G_JUMP))
+		out->op = INSN_OP_JCC;
+	out->branch = (uint8_t)branch_of(in, x, direct);
+	operands(x, x86_64, out);
+	if (direct && (out->branch != INSN_BRANCH_NONE ||
+		       (out->groups & (INSN_G_CALL | INSN_G_JUMP)))) {
+		/* the immediate is where it goes */
+		out->flags = (uint16_t)((out->flags & ~INSN_F_IMM) | INSN_F_TARGET);
+	}
+	stack_op(cs, in, x, x86_64, out);
+}
