@@ -12,7 +12,10 @@
  * An existing output that is no regular file (/dev/null, /dev/full, a
  * pipe, a terminal) is written in place: a temporary file renamed over
  * it would replace the device node itself (as root, in /dev), and a
- * device holds no partial file to clean up.  A directory is refused.
+ * device holds no partial file to clean up.  So is a symbolic link: the
+ * rename would replace the link, not the file it names (/dev/stdout ->
+ * /proc/self/fd/1 redirected to a file became a file in /dev).  A
+ * directory is refused.
  */
 static int atomic_open_special(struct sp_atomic *a, const char *path,
 			       const struct stat *st, struct sp_err *err)
@@ -35,6 +38,8 @@ int sp_atomic_open(struct sp_atomic *a, const char *path, struct sp_err *err)
 	a->tmp = NULL;
 	a->fp = NULL;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return atomic_open_special(a, path, &st, err);
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
 		return atomic_open_special(a, path, &st, err);
 	a->tmp = sp_xmalloc(n + sizeof(".tmpXXXXXX"));
 	memcpy(a->tmp, path, n);

@@ -36,6 +36,26 @@ void sp_cell_qual(const struct sp_func *f, char *buf, size_t size)
 		snprintf(buf, size, "%s", sp_qual_name(f->qual));
 }
 
+void sp_cell_marks(const struct sp_func *f, uint8_t kind, uint8_t flags,
+		   char *buf, size_t size)
+{
+	char rz[32] = "", src[32] = "";
+
+	if (sp_frame_src_read(f->src))
+		snprintf(src, sizeof(src), " [%s]", sp_frame_src_name(f->src));
+	if (f->red_zone)
+		snprintf(rz, sizeof(rz), " [red-zone %" PRIu32 "]", f->red_zone);
+	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s",
+		 f->qual == SP_QUAL_DYNAMIC || f->qual == SP_QUAL_BOUNDED ? " [dynamic]" : "",
+		 f->flags & SP_F_RECURSIVE ? " [recursive]" : "",
+		 f->n_indirect ? " [indirect]" : "",
+		 f->qual == SP_QUAL_UNKNOWN ? " [unknown]" : "",
+		 src, rz,
+		 kind == SP_EDGE_TAIL ? " [tail]" : "",
+		 flags & SP_EDGE_F_ANNOTATED ? " [annotated]" : "",
+		 flags & SP_EDGE_F_ASSUMED ? " [assumed]" : "");
+}
+
 void sp_cell_location(const struct sp_func *f, char *buf, size_t size)
 {
 	if (f->file && f->line)

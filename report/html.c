@@ -1,9 +1,11 @@
 /*
  * html.c - --html: one self-contained page, no network: inline CSS and
- * JavaScript, the call graph as inline SVG (report/graphviz.c rendered to
- * memory), and the JSON report (report/json.c) in a
- * <script type="application/json"> element that the script turns into a
- * sortable, filterable table whose rows expand to their worst path.
+ * JavaScript, the picture as inline SVG (report/graphviz.c rendered to
+ * memory: the worst path's column, or the call graph), and the JSON
+ * report (report/json.c) in a <script type="application/json"> element
+ * that the script turns into a sortable, filterable table whose rows
+ * expand to their worst path, and into an icicle of the selected row's
+ * worst path (the stacks --folded writes, drawn as bars).
  *
  * Everything the page shows about the program comes from that JSON, so
  * no text is escaped by hand for HTML: only '<' in the JSON, written as
@@ -47,6 +49,14 @@ static const char page_head[] =
 ".flag.unbounded { background: #f6c6c6; }\n"
 ".flag.partial { background: #f6e2b0; }\n"
 "#graph { overflow: auto; border: 1px solid #ddd; max-height: 80vh; }\n"
+"#icicle { border: 1px solid #ddd; padding: 4px; font: 12px/18px sans-serif; }\n"
+"#icicle .bar { height: 18px; margin-bottom: 1px; padding: 0 4px; box-sizing: border-box;\n"
+"\tmin-width: 2px; overflow: hidden; white-space: nowrap; text-overflow: ellipsis;\n"
+"\tbackground: #f7b25c; border-radius: 2px; }\n"
+"#icicle .bar.dynamic { background: #e5703f; }\n"
+"#icicle .bar.unknown { background: #ddd; border: 1px dashed #999; }\n"
+"#icicle .bar.tail { border: 1px dotted #555; }\n"
+"p.note { color: #555; max-width: 60em; }\n"
 "#selftest { white-space: pre-wrap; }\n"
 "</style>\n"
 "</head>\n"
@@ -62,8 +72,17 @@ static const char page_head[] =
 "<tbody></tbody>\n"
 "</table>\n"
 "<p id=\"status\"></p>\n"
-"<p>Click a column to sort, a row to show its worst path.</p>\n"
-"<h2>Call graph</h2>\n"
+"<p>Click a column to sort, a row to show its worst path here and in the icicle.</p>\n"
+"<h2>Icicle of <span id=\"icicle-root\"></span></h2>\n"
+"<p class=\"note\">The worst path, one bar per frame from the root down.  A bar is as\n"
+"wide as the stack its frame and the frames below it need, the root's its total: what\n"
+"the bar below leaves uncovered is the frame's own bytes (none for a frame that a tail\n"
+"call replaces).  The same stacks as <code>--folded</code> writes for flame graphs.</p>\n"
+"<div id=\"icicle\"></div>\n";
+
+/* then the picture's heading, and the picture */
+static const char page_graph[] =
+"<h2>%s</h2>\n"
 "<div id=\"graph\">\n";
 
 static const char page_data[] =
@@ -92,6 +111,11 @@ static const char page_script[] =
 "\treturn (!f.bounded ? '>= ' : f.assumed ? '~ ' : '') + f.lower_bound + (f.partial ? '+' : '');\n"
 "}\n"
 "function locText(p) { return p.file ? p.file + (p.line ? ':' + p.line : '') : ''; }\n"
+"/* what each frame adds to the total: nothing when a tail call replaces it */\n"
+"function weights(f) {\n"
+"\tvar d = f.path_detail;\n"
+"\treturn d.map(function (p, i) { return i + 1 < d.length && d[i + 1].tail ? 0 : frameBytes(p); });\n"
+"}\n"
 "function flags(f) {\n"
 "\tvar v = [];\n"
 "\tv.push(f.bounded ? 'bounded' : 'unbounded');\n"
@@ -164,6 +188,26 @@ static const char page_script[] =
 "\treturn ol;\n"
 "}\n"
 "\n"
+"var icicle = document.getElementById('icicle');\n"
+"function drawIcicle(f) {\n"
+"\tvar w = weights(f), total = w.reduce(function (a, b) { return a + b; }, 0), below = total;\n"
+"\ticicle.textContent = '';\n"
+"\tdocument.getElementById('icicle-root').textContent = f.name + ' (' + totalText(f) + ' bytes)';\n"
+"\tf.path_detail.forEach(function (p, i) {\n"
+"\t\tvar bar = document.createElement('div');\n"
+"\t\tbar.className = 'bar' + (p.self === null ? ' unknown' : '') +\n"
+"\t\t\t(i + 1 < w.length && f.path_detail[i + 1].tail ? ' tail' : '');\n"
+"\t\tbar.style.width = (total ? 100 * below / total : 100) + '%';\n"
+"\t\tbar.dataset.name = p.name;\n"
+"\t\tbar.dataset.bytes = below;\n"
+"\t\tbar.textContent = p.name + '  ' + selfText(p);\n"
+"\t\tbar.title = p.name + ': frame ' + selfText(p) + ' B, ' + below + ' B from here down' +\n"
+"\t\t\t(locText(p) ? ', ' + locText(p) : '');\n"
+"\t\ticicle.appendChild(bar);\n"
+"\t\tbelow -= w[i];\n"
+"\t});\n"
+"}\n"
+"\n"
 "function toggle(tr) {\n"
 "\tvar next = tr.nextSibling, f, td, ul;\n"
 "\tif (next && next.classList.contains('detail')) {\n"
@@ -172,6 +216,7 @@ static const char page_script[] =
 "\t\treturn;\n"
 "\t}\n"
 "\tf = funcs[tr.dataset.index];\n"
+"\tdrawIcicle(f);\n"
 "\tnext = document.createElement('tr');\n"
 "\tnext.className = 'detail';\n"
 "\tnext.hidden = tr.hidden;\n"
@@ -265,6 +310,7 @@ static const char page_script[] =
 "document.getElementById('summary').textContent = funcs.length + ' functions; frames from ' +\n"
 "\tdata.su.files + ' .su files, ' + data.su.matched + ' of ' + data.su.rows + ' rows matched';\n"
 "draw();\n"
+"if (funcs.length) drawIcicle(funcs[0]);\n"
 "\n"
 "/*\n"
 " * #selftest=sort:KEY,expand:NAME,filter:TEXT,... - for tests in a headless\n"
@@ -274,7 +320,8 @@ static const char page_script[] =
 " * #selftest as JSON.\n"
 " */\n"
 "function snapshot(step) {\n"
-"\tvar s = { step: step, rows: [], totals: [], shown: [], expanded: [], stacks: [] };\n"
+"\tvar s = { step: step, rows: [], totals: [], shown: [], expanded: [], stacks: [],\n"
+"\t\ticicle: [], icicle_width: icicle.clientWidth };\n"
 "\tvar th = table.querySelector('th.sorted-desc, th.sorted-asc');\n"
 "\tArray.prototype.forEach.call(tbody.querySelectorAll('tr.func'), function (tr) {\n"
 "\t\ts.rows.push(tr.dataset.name);\n"
@@ -284,6 +331,9 @@ static const char page_script[] =
 "\tArray.prototype.forEach.call(tbody.querySelectorAll('tr.detail li'), function (li) {\n"
 "\t\ts.expanded.push(li.dataset.name);\n"
 "\t\ts.stacks.push(Number(li.dataset.stack));\n"
+"\t});\n"
+"\tArray.prototype.forEach.call(icicle.querySelectorAll('.bar'), function (bar) {\n"
+"\t\ts.icicle.push([bar.dataset.name, Number(bar.dataset.bytes), bar.getBoundingClientRect().width]);\n"
 "\t});\n"
 "\ts.sorted = th ? th.dataset.key + ' ' + th.className : null;\n"
 "\treturn s;\n"
@@ -415,6 +465,7 @@ int sp_report_html(struct sp_gv *gv, const struct sp_graph *g,
 	if (render_svg(gv, g, go, &svg, err) || render_json(g, ro, &json, err))
 		goto out_free;
 	fputs(page_head, out);
+	fprintf(out, page_graph, go->view == SP_GV_CALLS ? "Call graph" : "Worst path");
 	if (put_inline_svg(svg.buf, svg.len, out, err))
 		goto out_free;
 	fputs(page_data, out);

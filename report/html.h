@@ -1,8 +1,9 @@
 /*
  * html.h - the report as one self-contained HTML page (--html): a
  * sortable, filterable table of the functions, each row expanding to its
- * worst path, and the call graph as inline SVG; no network, no file
- * beside it.  The data is the --json report embedded in the page.
+ * worst path and drawing it as an icicle, and the picture of --svg as
+ * inline SVG; no network, no file beside it.  The data is the --json
+ * report embedded in the page.
  */
 #ifndef SP_HTML_H
 #define SP_HTML_H

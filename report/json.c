@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "common/xalloc.h"
+#include "report/path.h"
 
 #define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)
 /* how json-c pretty-prints the last member when it is an empty array */
@@ -57,29 +57,26 @@ static json_object *path_frame(const struct sp_func *f, bool tail, uint8_t flags
 
 static void add_paths(const struct sp_graph *g, uint32_t id, json_object *o)
 {
-	size_t n = sp_worst_path(g, id, NULL, NULL, SIZE_MAX), i;
-	uint32_t *ids = sp_xmalloc(n * sizeof(*ids));
-	uint8_t *kinds = sp_xmalloc(n * sizeof(*kinds));
-	uint8_t *flags = sp_xmalloc(n * sizeof(*flags));
-	json_object *path = json_object_new_array_ext((int)n);
-	json_object *detail = json_object_new_array_ext((int)n);
+	struct sp_path p;
+	json_object *path, *detail;
 	uint64_t red_zone = 0;
+	size_t i;
 
-	n = sp_worst_path_flags(g, id, ids, kinds, flags, n);
-	for (i = 0; i < n; i++) {
-		const struct sp_func *f = &g->funcs[ids[i]];
+	sp_path_load(g, id, &p);
+	path = json_object_new_array_ext((int)p.n);
+	detail = json_object_new_array_ext((int)p.n);
+	for (i = 0; i < p.n; i++) {
+		const struct sp_func *f = &g->funcs[p.ids[i]];
 
 		json_object_array_add(path, json_str(sp_func_label(f)));
-		json_object_array_add(detail, path_frame(f, kinds[i] == SP_EDGE_TAIL,
-							 flags[i]));
+		json_object_array_add(detail, path_frame(f, p.kinds[i] == SP_EDGE_TAIL,
+							 p.flags[i]));
 		red_zone += f->red_zone;
 	}
 	json_object_object_add(o, "path", path);
 	json_object_object_add(o, "path_detail", detail);
 	json_object_object_add(o, "path_red_zone", json_object_new_uint64(red_zone));
-	free(ids);
-	free(kinds);
-	free(flags);
+	sp_path_release(&p);
 }
 
 /* Every edge out of the function, one per callee and kind (the graph

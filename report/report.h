@@ -73,4 +73,17 @@ void sp_report_budget_message(const struct sp_graph *g, const struct sp_report_o
 int sp_report_sarif(const struct sp_graph *g, const struct sp_report_opts *o,
 		    FILE *out, struct sp_err *err);
 
+/*
+ * --folded: the worst path of each root in the folded-stack format that
+ * flamegraph.pl, inferno and speedscope read, one line per frame,
+ * "root;callee;...;frame BYTES", BYTES being what the frame adds to the
+ * root's total (sp_path_weight; lines of 0 are left out), so that a
+ * root's lines add up to its total (the lower bound when unbounded).
+ * Roots: the entries, or else the functions sp_report_select picks that
+ * no function calls.  A ';' in a name is written ':'; a root whose name
+ * another root shares is written "name [file]" so that they stay apart.
+ */
+int sp_report_folded(const struct sp_graph *g, const struct sp_report_opts *o,
+		     FILE *out, struct sp_err *err);
+
 #endif

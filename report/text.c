@@ -14,6 +14,7 @@
 #include "analysis/analysis.h"
 #include "common/xalloc.h"
 #include "report/cells.h"
+#include "report/path.h"
 
 #define NAME_WIDTH_MAX 40	/* one C++ name must not push every row right */
 #define CELL 48
@@ -200,70 +201,6 @@ static void print_table(const struct sp_graph *g, const uint32_t *ids, size_t n,
 		      "         (of the call's prototype, where DWARF types the call)\n", out);
 }
 
-/* The marks of a path frame, " [dynamic] [tail]", or "" for none; flags
- * are those of the edge that reaches it. */
-static void marks_cell(const struct sp_func *f, uint8_t kind, uint8_t flags,
-		       char *buf, size_t size)
-{
-	char rz[32] = "", src[32] = "";
-
-	if (f->red_zone)
-		snprintf(rz, sizeof(rz), " [red-zone %" PRIu32 "]", f->red_zone);
-	if (sp_frame_src_read(f->src))
-		snprintf(src, sizeof(src), " [%s]", sp_frame_src_name(f->src));
-	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s",
-		 f->qual == SP_QUAL_DYNAMIC || f->qual == SP_QUAL_BOUNDED ? " [dynamic]" : "",
-		 f->flags & SP_F_RECURSIVE ? " [recursive]" : "",
-		 f->n_indirect ? " [indirect]" : "",
-		 f->qual == SP_QUAL_UNKNOWN ? " [unknown]" : "",
-		 src, rz,
-		 kind == SP_EDGE_TAIL ? " [tail]" : "",
-		 flags & SP_EDGE_F_ANNOTATED ? " [annotated]" : "",
-		 flags & SP_EDGE_F_ASSUMED ? " [assumed]" : "");
-}
-
-struct path {
-	uint32_t *ids;
-	uint8_t *kinds;
-	uint8_t *flags;		/* SP_EDGE_F_* of the call that reaches each */
-	uint64_t *cum;		/* stack in use while each frame runs */
-	size_t n;
-};
-
-/* A tail callee's frame replaces its caller's instead of adding to it. */
-static void path_load(const struct sp_graph *g, uint32_t id, struct path *p)
-{
-	size_t n = sp_worst_path(g, id, NULL, NULL, SIZE_MAX), i;
-
-	p->ids = sp_xmalloc(n * sizeof(*p->ids));
-	p->kinds = sp_xmalloc(n * sizeof(*p->kinds));
-	p->flags = sp_xmalloc(n * sizeof(*p->flags));
-	p->cum = sp_xmalloc(n * sizeof(*p->cum));
-	p->n = sp_worst_path_flags(g, id, p->ids, p->kinds, p->flags, n);
-	for (i = 0; i < p->n; i++) {
-		const struct sp_func *f = &g->funcs[p->ids[i]];
-		uint64_t self = sp_frame_bytes(f);
-		uint64_t base = 0;
-
-		if (i) {
-			const struct sp_func *prev = &g->funcs[p->ids[i - 1]];
-
-			base = p->cum[i - 1];
-			if (p->kinds[i] == SP_EDGE_TAIL)
-				base -= sp_frame_bytes(prev) < base ? sp_frame_bytes(prev) : base;
-		}
-		p->cum[i] = base > UINT64_MAX - self ? UINT64_MAX : base + self;
-	}
-}
-
-static void path_release(struct path *p)
-{
-	free(p->ids);
-	free(p->kinds);
-	free(p->flags);
-	free(p->cum);
-}
-
 static void print_reason(void *ctx, const char *reason)
 {
 	fprintf(ctx, "    reason: %s\n", reason);
@@ -283,13 +220,13 @@ static void print_path_head(const struct sp_func *f, unsigned rank, FILE *out)
 
 static void print_path(const struct sp_graph *g, uint32_t id, unsigned rank, FILE *out)
 {
-	struct path p;
+	struct sp_path p;
 	char scell[CELL], ccell[CELL], marks[128], loc[4096];
 	int wself = (int)strlen("SELF"), wcum = (int)strlen("STACK"), wname = 8;
 	int wloc = (int)strlen("LOCATION");
 	size_t i;
 
-	path_load(g, id, &p);
+	sp_path_load(g, id, &p);
 	for (i = 0; i < p.n; i++) {
 		const struct sp_func *f = &g->funcs[p.ids[i]];
 		int k;
@@ -314,13 +251,13 @@ static void print_path(const struct sp_graph *g, uint32_t id, unsigned rank, FIL
 
 		sp_cell_self(f, scell, sizeof(scell));
 		sp_cell_location(f, loc, sizeof(loc));
-		marks_cell(f, p.kinds[i], p.flags[i], marks, sizeof(marks));
+		sp_cell_marks(f, p.kinds[i], p.flags[i], marks, sizeof(marks));
 		/* pad the location only when marks follow: no trailing blanks */
 		fprintf(out, "    %*s  %*" PRIu64 "  %-*s  %-*s%s\n", wself, scell, wcum,
 			p.cum[i], wname, sp_func_label(f), marks[0] ? wloc : 0, loc, marks);
 	}
 	sp_reasons(g, id, print_reason, out);
-	path_release(&p);
+	sp_path_release(&p);
 }
 
 static void print_header(const struct sp_graph *g, size_t n, FILE *out)

@@ -42,7 +42,9 @@ struct options {
 	const char **entries;	/* --entry specs */
 	size_t nentries, entries_cap;
 	const char *output;
-	const char *dot, *svg, *png, *sarif;
+	const char *dot, *svg, *png, *sarif, *folded;
+	enum sp_gv_view view;	/* --graph=column|calls */
+	bool view_given;
 	bool json, keep_going, verbose, allow_unbounded, all;
 	bool no_su;		/* --no-su: frames from the binary alone */
 	bool has_budget;
@@ -65,10 +67,13 @@ struct options {
 
 static const char usage_text[] =
 "usage: stackprof [OPTIONS] ELF [ELF|SU-FILE|DIR ...]\n"
+"   or: stackprof --diff OLD.json NEW.json [--fail-on-growth BYTES] [-o FILE]\n"
 "\n"
-"Worst-case stack depth of every function of ELF: GCC's -fstack-usage\n"
-"frames (.su) summed along the call graph that DWARF describes.\n"
+"Worst-case stack depth of every function of ELF: its frames (GCC's\n"
+"-fstack-usage .su files, else the kernel's ORC, the CFI or the machine code)\n"
+"summed along the call graph that DWARF and the machine code describe.\n"
 "\n"
+"Input\n"
 "  ELF                  executable, shared object or object file built with -g;\n"
 "                       more ELF files (kernel modules...) join its call graph,\n"
 "                       their calls to each other resolved by symbol name\n"
@@ -77,41 +82,11 @@ static const char usage_text[] =
 "                       unit's source and the ELF\n"
 "      --su-dir DIR     also search DIR for .su files (repeatable)\n"
 "      --no-su          ignore every .su file: frames from the binary alone\n"
-"                       (CFI, the machine code), to check them against .su\n"
-"      --entry NAME     report only this root (repeatable; FILE:NAME picks a\n"
-"                       static function of FILE)\n"
-"      --json           JSON report instead of text\n"
-"  -o, --output FILE    write the report to FILE instead of standard output\n"
-"      --top N          worst paths shown in the text report (default 10)\n"
-"      --budget BYTES   fail (exit 1) when a worst case exceeds BYTES (K, M, G)\n"
-"      --allow-unbounded  hold an unbounded total's lower bound against the\n"
-"                       budget instead of failing it\n"
-"      --dot FILE       write the call graph as Graphviz DOT\n"
-"      --svg FILE       ... as SVG\n"
-"      --png FILE       ... as PNG\n"
-"      --graph-top N    the picture shows the worst paths of N roots (default 1)\n"
-"      --depth N        ... pruned N calls below its roots\n"
-"      --min-total BYTES  ... without functions whose worst case is smaller\n"
-"      --all            ... of every function, unpruned\n"
+"                       (ORC, CFI, the machine code), to check them against .su\n"
 "      --calls=SOURCE   where calls come from: dwarf (call-site DIEs), disasm\n"
 "                       (the machine code) or both (default); an ELF for a\n"
 "                       machine other than x86-64, i386, AArch64 or ARM is\n"
 "                       refused unless --calls=dwarf\n"
-"      --keep-going     malformed .su lines are warnings, not errors\n"
-"  -v, --verbose        report unmatched .su rows and loader statistics\n"
-"  -h, --help           show this help\n"
-"  -V, --version        show the version\n"
-"      --entry-glob PATTERN  report only the roots whose name matches the\n"
-"                       shell pattern, e.g. '__x64_sys_*' (repeatable)\n"
-"      --kernel-summary the worst system calls, interrupt handlers and\n"
-"                       exception entries, class by class (in JSON: \"kernel\")\n"
-"      --diff OLD.json NEW.json  compare two --json reports: functions whose\n"
-"                       worst case or frame grew or shrank, new dynamic\n"
-"                       frames, new recursion, largest growth first\n"
-"      --fail-on-growth BYTES  with --diff: exit 1 when a worst case grew\n"
-"                       by more than BYTES\n"
-"      --sarif FILE     write budget violations and dynamic frames as SARIF\n"
-"                       2.1.0, for code-scanning UIs\n"
 "      --annotate FILE  what the binary cannot tell (repeatable), one per line:\n"
 "                       frame FUNC BYTES, calls FUNC TARGET..., recursion FUNC\n"
 "                       DEPTH, entry FUNC BYTES (its own budget), ignore FUNC\n"
@@ -123,14 +98,65 @@ static const char usage_text[] =
 "      --indirect=MODE  none (default: an indirect call is unbounded) or\n"
 "                       address-taken: it may call any function whose address\n"
 "                       the image takes; totals are then flagged assumed\n"
-"      --html FILE      write one self-contained HTML page: a sortable,\n"
-"                       filterable table, each row opening its worst path,\n"
-"                       and the call graph (as --svg) inline\n"
+"      --keep-going     malformed .su lines are warnings, not errors\n"
+"\n"
+"Selection\n"
+"      --entry NAME     report only this root (repeatable; FILE:NAME picks a\n"
+"                       static function of FILE)\n"
+"      --entry-glob PATTERN  report only the roots whose name matches the\n"
+"                       shell pattern, e.g. '__x64_sys_*' (repeatable)\n"
+"\n"
+"Report formats\n"
+"  -o, --output FILE    write the report to FILE instead of standard output\n"
+"      --top N          worst paths shown in the text report (default 10)\n"
+"      --json           JSON report instead of text\n"
 "      --vla[=FORMAT]   list every variable-length array and alloca() user\n"
 "                       (run-time, accidental: folded to a constant, or bound\n"
 "                       read from the frame at -O0) with its function's worst\n"
 "                       case, worst first; FORMAT table (default) or warnings\n"
 "                       (-Wvla style FILE:LINE:COL lines); --json for JSON\n"
+"      --html FILE      also write one self-contained HTML page: a sortable,\n"
+"                       filterable table, each row opening its worst path and\n"
+"                       its icicle, and the picture (as --svg) inline\n"
+"      --folded FILE    also write each root's worst path as folded stacks for\n"
+"                       flame graphs (flamegraph.pl, inferno, speedscope):\n"
+"                       the functions nothing calls, or the --entry selection\n"
+"\n"
+"Pictures\n"
+"      --svg FILE       draw the worst path as a column of frames, as SVG\n"
+"      --png FILE       ... as PNG\n"
+"      --dot FILE       ... as Graphviz DOT\n"
+"      --graph=VIEW     column (default): a box per frame as high as its bytes,\n"
+"                       the stack in use beside it; calls: the call graph\n"
+"                       around the worst path\n"
+"      --graph-top N    the worst paths of N roots (default 1; of many --entry\n"
+"                       roots, the 8 worst)\n"
+"      --depth N        the call graph pruned N calls below its roots\n"
+"      --min-total BYTES  ... without functions whose worst case is smaller\n"
+"      --all            ... of every function, unpruned (at most 800);\n"
+"                       these three imply --graph=calls\n"
+"\n"
+"Budgets and build integration\n"
+"      --budget BYTES   fail (exit 1) when a worst case exceeds BYTES (K, M, G)\n"
+"      --allow-unbounded  hold an unbounded total's lower bound against the\n"
+"                       budget instead of failing it\n"
+"      --sarif FILE     write budget violations and dynamic frames as SARIF\n"
+"                       2.1.0, for code-scanning UIs\n"
+"      --diff OLD.json NEW.json  compare two --json reports: functions whose\n"
+"                       worst case or frame grew or shrank, new dynamic\n"
+"                       frames, new recursion, largest growth first\n"
+"      --fail-on-growth BYTES  with --diff: exit 1 when a worst case grew\n"
+"                       by more than BYTES\n"
+"\n"
+"Kernel\n"
+"      --kernel-summary the worst system calls, interrupt handlers and\n"
+"                       exception entries, class by class (in JSON: \"kernel\");\n"
+"                       modules are more ELF arguments\n"
+"\n"
+"Other\n"
+"  -v, --verbose        report unmatched .su rows and loader statistics\n"
+"  -h, --help           show this help\n"
+"  -V, --version        show the version\n"
 "\n"
 "On a terminal, a run that takes over a second shows the compile units read\n"
 "on standard error (STACKPROF_PROGRESS_DELAY=SECONDS changes the second).\n"
@@ -146,39 +172,43 @@ enum {
 	OPT_ANNOTATE, OPT_INDIRECT,
 	OPT_HTML,
 	OPT_VLA,
+	OPT_GRAPH, OPT_FOLDED,
 	OPT_NO_SU,
 };
 
+/* in the order of --help's groups */
 static const struct option long_opts[] = {
 	{ "su-dir", required_argument, NULL, OPT_SU_DIR },
+	{ "no-su", no_argument, NULL, OPT_NO_SU },
+	{ "calls", required_argument, NULL, OPT_CALLS },
+	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
+	{ "indirect", required_argument, NULL, OPT_INDIRECT },
+	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
 	{ "entry", required_argument, NULL, OPT_ENTRY },
-	{ "json", no_argument, NULL, OPT_JSON },
+	{ "entry-glob", required_argument, NULL, OPT_ENTRY_GLOB },
 	{ "output", required_argument, NULL, 'o' },
 	{ "top", required_argument, NULL, OPT_TOP },
-	{ "budget", required_argument, NULL, OPT_BUDGET },
-	{ "allow-unbounded", no_argument, NULL, OPT_ALLOW_UNB },
-	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
-	{ "dot", required_argument, NULL, OPT_DOT },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "vla", optional_argument, NULL, OPT_VLA },
+	{ "html", required_argument, NULL, OPT_HTML },
+	{ "folded", required_argument, NULL, OPT_FOLDED },
 	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "png", required_argument, NULL, OPT_PNG },
+	{ "dot", required_argument, NULL, OPT_DOT },
+	{ "graph", required_argument, NULL, OPT_GRAPH },
 	{ "graph-top", required_argument, NULL, OPT_GRAPH_TOP },
 	{ "depth", required_argument, NULL, OPT_DEPTH },
 	{ "min-total", required_argument, NULL, OPT_MIN_TOTAL },
 	{ "all", no_argument, NULL, OPT_ALL },
-	{ "calls", required_argument, NULL, OPT_CALLS },
+	{ "budget", required_argument, NULL, OPT_BUDGET },
+	{ "allow-unbounded", no_argument, NULL, OPT_ALLOW_UNB },
+	{ "sarif", required_argument, NULL, OPT_SARIF },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "fail-on-growth", required_argument, NULL, OPT_FAIL_ON_GROWTH },
+	{ "kernel-summary", no_argument, NULL, OPT_KERNEL_SUMMARY },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
-	{ "entry-glob", required_argument, NULL, OPT_ENTRY_GLOB },
-	{ "kernel-summary", no_argument, NULL, OPT_KERNEL_SUMMARY },
-	{ "diff", no_argument, NULL, OPT_DIFF },
-	{ "fail-on-growth", required_argument, NULL, OPT_FAIL_ON_GROWTH },
-	{ "sarif", required_argument, NULL, OPT_SARIF },
-	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
-	{ "indirect", required_argument, NULL, OPT_INDIRECT },
-	{ "html", required_argument, NULL, OPT_HTML },
-	{ "vla", optional_argument, NULL, OPT_VLA },
-	{ "no-su", no_argument, NULL, OPT_NO_SU },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -244,6 +274,30 @@ static int parse_vla(const char *s, struct options *o)
 		o->vla_format = SP_VLA_WARNINGS;
 	else
 		return bad_usage("invalid --vla '%s' (table or warnings)", s);
+	return 0;
+}
+
+static int parse_graph(const char *s, struct options *o)
+{
+	o->view_given = true;
+	if (!strcmp(s, "column"))
+		o->view = SP_GV_COLUMN;
+	else if (!strcmp(s, "calls"))
+		o->view = SP_GV_CALLS;
+	else
+		return bad_usage("invalid --graph '%s' (column or calls)", s);
+	return 0;
+}
+
+/* --depth, --min-total and --all prune the call graph: they choose it,
+ * unless --graph=column says otherwise, which is a contradiction. */
+static int check_graph_options(struct options *o)
+{
+	if (!o->depth && !o->min_total && !o->all)
+		return 0;
+	if (o->view_given && o->view != SP_GV_CALLS)
+		return bad_usage("%s", "--depth, --min-total and --all apply to --graph=calls");
+	o->view = SP_GV_CALLS;
 	return 0;
 }
 
@@ -330,6 +384,11 @@ static int parse_option(struct options *o, int c, const char *arg)
 	case OPT_NO_SU:
 		o->no_su = true;
 		return 0;
+	case OPT_GRAPH:
+		return parse_graph(arg, o);
+	case OPT_FOLDED:
+		o->folded = arg;
+		return 0;
 	}
 	return bad_usage("%s", "invalid option");
 }
@@ -350,7 +409,6 @@ static int parse_args(struct options *o, int argc, char **argv)
 	int c;
 
 	o->top = 10;
-	o->graph_top = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:vhV", long_opts, NULL)) != -1) {
 		if (c == 'h') {
@@ -368,6 +426,8 @@ static int parse_args(struct options *o, int argc, char **argv)
 		if (parse_option(o, c, optarg))
 			return -1;
 	}
+	if (check_graph_options(o))
+		return -1;
 	if (o->diff) {
 		if (argc - optind != 2)
 			return bad_usage("%s", "--diff needs two JSON reports: OLD NEW");
@@ -668,7 +728,8 @@ static int resolve_entries(const struct sp_graph *g, const struct options *o,
  * exit 2 leaves no output behind; stdout comes last for the same reason.
  * One graphviz context serves every picture (see report/graphviz.h).
  */
-enum { OUT_DOT, OUT_SVG, OUT_PNG, OUT_SARIF, OUT_HTML, OUT_REPORT, OUT__COUNT };
+enum { OUT_DOT, OUT_SVG, OUT_PNG, OUT_SARIF, OUT_HTML, OUT_FOLDED, OUT_REPORT,
+       OUT__COUNT };
 
 static int write_one(struct sp_gv *gv, const struct sp_graph *g,
 		     const struct options *o, const struct sp_report_opts *ro,
@@ -676,7 +737,7 @@ static int write_one(struct sp_gv *gv, const struct sp_graph *g,
 {
 	static const char *const formats[] = { "dot", "svg", "png" };
 	struct sp_gv_opts go = {
-		.roots = ro->entries, .nroots = ro->nentries, .top = o->graph_top,
+		.view = o->view, .roots = ro->entries, .nroots = ro->nentries, .top = o->graph_top,
 		.depth = o->depth, .min_total = o->min_total, .all = o->all,
 		.has_budget = o->has_budget, .budget = o->budget,
 	};
@@ -685,6 +746,8 @@ static int write_one(struct sp_gv *gv, const struct sp_graph *g,
 		return sp_report_sarif(g, ro, fp, err);
 	if (which == OUT_HTML)
 		return sp_report_html(gv, g, ro, &go, fp, err);
+	if (which == OUT_FOLDED)
+		return sp_report_folded(g, ro, fp, err);
 	if (which != OUT_REPORT)
 		return sp_gv_render(gv, g, &go, formats[which], fp, err);
 	if (o->vla)
@@ -700,7 +763,7 @@ static int write_outputs(const struct sp_graph *g, const struct options *o,
 			 const struct sp_report_opts *ro, struct sp_err *err)
 {
 	const char *paths[OUT__COUNT] = { o->dot, o->svg, o->png, o->sarif, o->html,
-					  o->output };
+					  o->folded, o->output };
 	struct sp_atomic out[OUT__COUNT] = { { 0 } };
 	struct sp_gv *gv = NULL;
 	int i, ret = -1;

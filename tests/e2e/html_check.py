@@ -9,7 +9,8 @@
     html_check.py dom DOM.html REPORT.json ORACLE_TOTAL SPEC
         DOM.html is chromium's --dump-dom after #selftest=SPEC; SPEC must
         be sort:name,sort:total,expand:F,filter:TEXT.  Checks the record
-        the page wrote and the table rows of the DOM itself.
+        the page wrote (the icicle of F after its row's click: bars,
+        bytes and widths) and the table rows of the DOM itself.
 Prints what is wrong, exits 1 then.
 """
 import html
@@ -65,6 +66,29 @@ class Rows(HTMLParser):
             self.rows.append((a.get("data-name"), "hidden" in a))
 
 
+def icicle_check(f, step):
+    """The icicle after a row's click: that function's worst path, each
+    bar the bytes from its frame down (the root's its total), drawn that
+    wide relative to the root's bar."""
+    bars = step["icicle"]
+    names = [b[0] for b in bars]
+    check(names == f["path"], f"icicle of {f['name']}: {names}, want --json's {f['path']}")
+    if not bars or names != f["path"]:
+        return
+    d = f["path_detail"]
+    weights = [0 if i + 1 < len(d) and d[i + 1]["tail"] else (p["self"] or 0) + p["red_zone"]
+               for i, p in enumerate(d)]
+    want = [sum(weights[i:]) for i in range(len(d))]
+    check(want[0] == f["lower_bound"], f"{f['name']}: frames add up to {want[0]}, "
+          f"total {f['lower_bound']} (the check's own arithmetic)")
+    check([b[1] for b in bars] == want, f"icicle bytes {[b[1] for b in bars]}, want {want}")
+    root_px = bars[0][2]
+    for name, nbytes, px in bars:
+        want_px = root_px * nbytes / want[0] if want[0] else root_px
+        check(abs(px - max(want_px, 2)) <= 1.5,
+              f"icicle bar {name}: {px:.1f} px wide, want {want_px:.1f} ({nbytes} of {want[0]} B)")
+
+
 def dom(dom_path, report_path, oracle_total, spec):
     text = open(dom_path, encoding="utf-8").read()
     report = json.load(open(report_path))
@@ -95,6 +119,7 @@ def dom(dom_path, report_path, oracle_total, spec):
           f"expanded {expand}: {expanded['expanded']}, want --json's {want_path}")
     check(expanded["stacks"] and max(expanded["stacks"]) == int(oracle_total),
           f"expanded {expand}: deepest stack {expanded['stacks']}, oracle {oracle_total}")
+    icicle_check(funcs[expand], expanded)
     want_shown = [n for n in by_total["rows"] if filt.lower() in n.lower() or
                   filt.lower() in (funcs[n]["file"] or "").lower()]
     check(0 < len(want_shown) < len(funcs), f"filter '{filt}' is not selective")

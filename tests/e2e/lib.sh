@@ -54,6 +54,22 @@ need_sample()
 	fi
 }
 
+# built_samples: the names of the built samples (make -C samples); none
+# built fails: samples=$(built_samples) || exit 1
+built_samples()
+{
+	_list=
+	for _d in samples/*/; do
+		_s=$(basename "$_d")
+		[ -x "samples/$_s/$_s" ] && _list="$_list $_s"
+	done
+	if [ -z "$_list" ]; then
+		echo "  no sample is built (make -C samples)" >&2
+		exit 1
+	fi
+	echo $_list
+}
+
 # run_sp ARGS...: ./stackprof with stdout, stderr and status in $OUT
 run_sp()
 {

@@ -41,4 +41,53 @@ expect_rc 0 "--version"
 grep -Eq '^stackprof [0-9]+\.[0-9]+' "$OUT/stdout" || fail "--version: '$(cat "$OUT/stdout")'"
 run_sp -V
 expect_rc 0 "-V"
+
+# --graph: a view that does not exist, or --graph=column with the call
+# graph's pruning: usage, and no picture left behind
+expect_usage "--graph=nonsense" "invalid --graph 'nonsense' \(column or calls\)" \
+	--graph=nonsense --svg "$OUT/g.svg" $bin
+[ -e "$OUT/g.svg" ] && fail "--graph=nonsense left the picture"
+expect_usage "--graph=column --depth 2" "--depth, --min-total and --all apply to --graph=calls" \
+	--graph=column --depth 2 --svg "$OUT/g.svg" $bin
+expect_usage "--graph without a view" "needs a value" $bin --graph
+run_sp --graph calls --depth 1 --dot "$OUT/g.dot" $bin
+expect_rc 0 "--graph calls --depth 1"
+
+# --help groups the options (input, selection, report formats, pictures,
+# budgets and build integration, kernel, other) and lists each option the
+# parser knows; the man page has the same groups in the same order
+./stackprof --help >"$OUT/help"
+python3 - "$OUT/help" doc/stackprof.1 src/main.c <<'PY' || fail "--help and the man page (above)"
+import re, sys
+help_text, man, main_c = (open(f).read() for f in sys.argv[1:4])
+want_groups = ["Input", "Selection", "Report formats", "Pictures",
+               "Budgets and build integration", "Kernel", "Other"]
+errors = []
+groups = [l for l in help_text.splitlines() if re.fullmatch(r"[A-Z][a-z ]+", l)]
+if groups != want_groups:
+    errors.append(f"--help groups {groups}, want {want_groups}")
+opts = []
+for l in help_text.splitlines():
+    m = re.match(r"\s+(?:-\w, )?--([a-z-]+)", l)
+    if m and m.group(1) not in opts:
+        opts.append(m.group(1))
+known = re.findall(r'\{ "([a-z-]+)", (?:no|required|optional)_argument', main_c)
+if sorted(opts) != sorted(known):
+    errors.append(f"--help lists {sorted(set(opts) ^ set(known))} differently from the parser")
+section = man[man.index(".SH OPTIONS"):man.index(".SH ANNOTATIONS")]
+lines = section.splitlines()
+man_groups = [l[4:] for l in lines if l.startswith(".SS ")]
+if man_groups != want_groups:
+    errors.append(f"man page groups {man_groups}, want {want_groups}")
+man_opts = []
+for prev, l in zip(lines, lines[1:]):
+    m = re.search(r"\\-\\-((?:[a-z]|\\-)+)", l) if prev == ".TP" else None
+    if m and m.group(1).replace("\\-", "-") not in man_opts:
+        man_opts.append(m.group(1).replace("\\-", "-"))
+if man_opts != opts:
+    errors.append(f"man page order {man_opts}\n    --help order    {opts}")
+for e in errors:
+    print("    " + e)
+sys.exit(1 if errors else 0)
+PY
 finish

@@ -119,6 +119,13 @@ if [ -c /dev/full ]; then
 else
 	skip_part "-o /dev/full: no /dev/full here"
 fi
+# through a symbolic link (/dev/stdout -> /proc/self/fd/1 onto a file):
+# the file it names is written, the link stays a link
+ln -s "$(pwd)/$OUT/linked.txt" "$OUT/link"
+run_sp -o "$OUT/link" $bin
+expect_rc 0 "-o a symbolic link"
+[ -L "$OUT/link" ] || fail "-o a symbolic link: replaced the link"
+grep -q '^Worst-case stack usage' "$OUT/linked.txt" || fail "-o a symbolic link: target not written"
 if [ -c /dev/null ]; then
 	run_sp -o /dev/null $bin
 	expect_rc 0 "-o /dev/null"

@@ -123,6 +123,7 @@ static void build(struct fixture *fx)
 	g->funcs[fx->even].flags |= SP_F_RECURSIVE;
 	g->funcs[fx->odd].flags |= SP_F_RECURSIVE;
 	g->funcs[fx->even].res.scc = g->funcs[fx->odd].res.scc = 100;
+	g->funcs[fx->main_].res.witness[SP_CAUSE_DYNAMIC] = fx->work;
 }
 
 static int setup(void **state)
@@ -239,7 +240,7 @@ static bool has(const char *hay, const char *needle)
 static void test_default_view(void **state)
 {
 	struct fixture *fx = *state;
-	struct sp_gv_opts o = { .top = 1 };
+	struct sp_gv_opts o = { .view = SP_GV_CALLS, .top = 1 };
 	Agraph_t *ag = export_read(fx, &o);
 	Agedge_t *e;
 
@@ -270,14 +271,14 @@ static void test_default_view(void **state)
 static void test_node_styles(void **state)
 {
 	struct fixture *fx = *state;
-	struct sp_gv_opts o = { .top = 1 };
+	struct sp_gv_opts o = { .view = SP_GV_CALLS, .top = 1 };
 	Agraph_t *ag = export_read(fx, &o);
 	Agnode_t *n;
 
 	n = node(ag, "src/main.c:main");
 	assert_true(has(attr(n, "label"), "main (main.c)"));
 	assert_true(has(attr(n, "label"), "self 16 B"));
-	assert_true(has(attr(n, "label"), "total >= 216 B (partial)"));
+	assert_true(has(attr(n, "label"), "total >= 216+ B"));
 	assert_string_equal(attr(n, "tooltip"), "src/main.c:10");
 	assert_string_equal(attr(n, "shape"), "box");
 	assert_string_equal(attr(n, "fillcolor"), "#ff0000");	/* the largest */
@@ -306,7 +307,7 @@ static void test_node_styles(void **state)
 static void test_heat_budget(void **state)
 {
 	struct fixture *fx = *state;
-	struct sp_gv_opts o = { .top = 1, .has_budget = true, .budget = 432 };
+	struct sp_gv_opts o = { .view = SP_GV_CALLS, .top = 1, .has_budget = true, .budget = 432 };
 	Agraph_t *ag = export_read(fx, &o);
 
 	/* 216 of 432: half way, yellow; 0 of 432: white */
@@ -319,7 +320,7 @@ static void test_heat_budget(void **state)
 static void test_all(void **state)
 {
 	struct fixture *fx = *state;
-	struct sp_gv_opts o = { .top = 1, .all = true, .depth = 1, .min_total = 1000 };
+	struct sp_gv_opts o = { .view = SP_GV_CALLS, .top = 1, .all = true, .depth = 1, .min_total = 1000 };
 	Agraph_t *ag = export_read(fx, &o);
 	Agraph_t *rec;
 
@@ -346,7 +347,7 @@ static void test_given_roots(void **state)
 {
 	struct fixture *fx = *state;
 	uint32_t roots[] = { fx->parse, fx->even, fx->parse };
-	struct sp_gv_opts o = { .roots = roots, .nroots = 3, .top = 1 };
+	struct sp_gv_opts o = { .view = SP_GV_CALLS, .roots = roots, .nroots = 3, .top = 1 };
 	Agraph_t *ag = export_read(fx, &o);
 	Agraph_t *rec;
 
@@ -369,7 +370,7 @@ static void test_given_roots(void **state)
 static void test_prune_depth(void **state)
 {
 	struct fixture *fx = *state;
-	struct sp_gv_opts o = { .top = 1, .depth = 1 };
+	struct sp_gv_opts o = { .view = SP_GV_CALLS, .top = 1, .depth = 1 };
 	Agraph_t *ag = export_read(fx, &o);
 
 	/* deep is two calls below main */
@@ -384,7 +385,7 @@ static void test_prune_depth(void **state)
 static void test_prune_min_total(void **state)
 {
 	struct fixture *fx = *state;
-	struct sp_gv_opts o = { .top = 1, .min_total = 40 };
+	struct sp_gv_opts o = { .view = SP_GV_CALLS, .top = 1, .min_total = 40 };
 	Agraph_t *ag = export_read(fx, &o);
 
 	/* work (32) and printf (0) go; main stays though it is a root */
@@ -400,7 +401,7 @@ static void test_prune_min_total(void **state)
 static void test_top2(void **state)
 {
 	struct fixture *fx = *state;
-	struct sp_gv_opts o = { .top = 2, .min_total = 100 };
+	struct sp_gv_opts o = { .view = SP_GV_CALLS, .top = 2, .min_total = 100 };
 	Agraph_t *ag = export_read(fx, &o);
 
 	/* deep and jumper tie at 200: deep sorts first by name */
@@ -469,7 +470,7 @@ static void check_svg(const char *p, Agraph_t *ag)
 static void test_svg(void **state)
 {
 	struct fixture *fx = *state;
-	struct sp_gv_opts o = { .top = 1, .all = true };
+	struct sp_gv_opts o = { .view = SP_GV_CALLS, .top = 1, .all = true };
 	struct sp_err err = { { 0 } };
 	const char *p = tmp_path(fx, "out.svg");
 	Agraph_t *ag = export_read(fx, &o);
@@ -482,7 +483,7 @@ static void test_svg(void **state)
 static void test_png(void **state)
 {
 	struct fixture *fx = *state;
-	struct sp_gv_opts o = { .top = 1 };
+	struct sp_gv_opts o = { .view = SP_GV_CALLS, .top = 1 };
 	struct sp_err err = { { 0 } };
 	const char *p = tmp_path(fx, "out.png");
 	size_t len;
@@ -515,7 +516,7 @@ static int count_entries(const char *dir)
 static void test_errors(void **state)
 {
 	struct fixture *fx = *state;
-	struct sp_gv_opts o = { .top = 1 };
+	struct sp_gv_opts o = { .view = SP_GV_CALLS, .top = 1 };
 	struct sp_err err = { { 0 } };
 	const char *nodir = tmp_path(fx, "nodir/out.svg");
 	const char *isdir = tmp_path(fx, "sub");
@@ -539,7 +540,7 @@ static void test_errors(void **state)
 static void test_write_stream(void **state)
 {
 	struct fixture *fx = *state;
-	struct sp_gv_opts o = { .top = 1 };
+	struct sp_gv_opts o = { .view = SP_GV_CALLS, .top = 1 };
 	struct sp_err err = { { 0 } };
 	FILE *fp = tmpfile();
 	Agraph_t *ag;
@@ -563,7 +564,7 @@ static void test_write_stream(void **state)
 static void test_escapes(void **state)
 {
 	struct fixture *fx = *state;
-	struct sp_gv_opts o = { .top = 1 };
+	struct sp_gv_opts o = { .view = SP_GV_CALLS, .top = 1 };
 	Agraph_t *ag;
 	Agnode_t *n;
 
@@ -579,7 +580,7 @@ static void test_escapes(void **state)
 static void test_empty_graph(void **state)
 {
 	struct fixture *fx = *state;
-	struct sp_gv_opts o = { .top = 1 };
+	struct sp_gv_opts o = { .view = SP_GV_CALLS, .top = 1 };
 	struct sp_err err = { { 0 } };
 	struct sp_graph g;
 	const char *p = tmp_path(fx, "empty.svg");
@@ -598,7 +599,7 @@ static void test_empty_graph(void **state)
 static void test_export_svg(void **state)
 {
 	struct fixture *fx = *state;
-	struct sp_gv_opts o = { .top = 1, .all = true };
+	struct sp_gv_opts o = { .view = SP_GV_CALLS, .top = 1, .all = true };
 	struct sp_err err = { { 0 } };
 	const char *p = tmp_path(fx, "out.svg");
 	Agraph_t *ag = export_read(fx, &o);
@@ -607,6 +608,209 @@ static void test_export_svg(void **state)
 	check_svg(p, ag);
 	agclose(ag);
 	assert_int_equal(count_entries(fx->dir), 2);	/* out.dot, out.svg */
+}
+
+/* ---- the column view ---- */
+
+/* The <TD ...> tag that holds ID="id": from *start to its '>'. */
+static const char *td_tag(const char *label, const char *id, const char **start)
+{
+	char want[64];
+	const char *at, *td;
+
+	snprintf(want, sizeof(want), "ID=\"%s\"", id);
+	at = strstr(label, want);
+	if (!at)
+		fail_msg("no cell %s", id);
+	for (td = at; td > label && strncmp(td, "<TD", 3); td--)
+		;
+	*start = td;
+	return strchr(at, '>');
+}
+
+/* The value of attribute name in the cell's tag, -1 without it. */
+static long td_attr(const char *label, const char *id, const char *name)
+{
+	const char *td, *end = td_tag(label, id, &td), *v;
+	char key[64];
+
+	snprintf(key, sizeof(key), " %s=\"", name);
+	v = strstr(td, key);
+	if (!v || v > end)
+		return -1;
+	return strtol(v + strlen(key), NULL, 10);
+}
+
+/* The text of the cell with ID="id", up to </TD>. */
+static char *td_text(const char *label, const char *id)
+{
+	const char *td, *open = td_tag(label, id, &td) + 1;
+
+	return strndup(open, (size_t)(strstr(open, "</TD>") - open));
+}
+
+static bool td_has(const char *label, const char *id, const char *attr_text)
+{
+	const char *td, *end = td_tag(label, id, &td), *at = strstr(td, attr_text);
+
+	return at && at < end;
+}
+
+static void test_column(void **state)
+{
+	struct fixture *fx = *state;
+	struct sp_gv_opts o = { .top = 1 };
+	Agraph_t *ag = export_read(fx, &o);
+	Agnode_t *n = node(ag, "worst_path");
+	const char *label = attr(n, "label");
+	char *text;
+
+	/* one node, its label a table: main, jumper, deep (216 B: 1 B per pt) */
+	assert_int_equal(agnnodes(ag), 1);
+	assert_int_equal(agnedges(ag), 0);
+	assert_true(aghtmlstr((char *)label));
+	assert_true(has(attr(ag, "label"), "worst path of the top 1 entry"));
+	assert_true(has(attr(ag, "label"), "box height 1 pt per 1 B (at least 18 pt)"));
+	assert_int_equal(td_attr(label, "c0f0", "HEIGHT"), 18);	/* 16 B */
+	assert_int_equal(td_attr(label, "c0f1", "HEIGHT"), 18);
+	assert_int_equal(td_attr(label, "c0f2", "HEIGHT"), 200);
+	assert_false(has(label, "ID=\"c0f3\""));
+	assert_false(has(label, "ID=\"c1f0\""));
+	text = td_text(label, "c0f2");
+	assert_string_equal(text, "<B>deep</B>  200 B [dynamic] [tail]");
+	free(text);
+	assert_true(td_has(label, "c0f2", "STYLE=\"dotted\""));	/* tail call */
+	assert_true(td_has(label, "c0f2", "COLOR=\"#d05000\""));	/* dynamic */
+	assert_true(td_has(label, "c0f2", "BGCOLOR=\"#ff0000\""));	/* the largest */
+	assert_true(td_has(label, "c0f2", "TOOLTIP=\"deep (j.c:9): frame 200 B, stack 216 B\""));
+	assert_false(td_has(label, "c0f0", "STYLE="));
+	/* the stack in use beside each box, a tail callee replacing its caller */
+	assert_true(has(label, ">16 B</TD>"));
+	assert_true(has(label, ">32 B</TD>"));
+	assert_true(has(label, ">216 B</TD>"));
+	/* heading and reasons as the text report */
+	assert_true(has(label, "<B>main</B>: at least 216 B, unbounded"));
+	assert_true(has(label, "<FONT COLOR=\"#a04000\">reason: dynamic frame in work at w.c:4 (VLA 'buf' at w.c:5)"));
+	agclose(ag);
+}
+
+static void test_column_budget(void **state)
+{
+	struct fixture *fx = *state;
+	struct sp_gv_opts o = { .top = 1, .has_budget = true, .budget = 100 };
+	Agraph_t *ag = export_read(fx, &o);
+	const char *label = attr(node(ag, "worst_path"), "label");
+
+	/* deep runs from 16 to 216 B: the line at 84 of its 200 B, i.e.
+	 * 0.42 of the 197 pt left beside the 3 pt line, 83 pt down */
+	assert_int_equal(td_attr(label, "c0f2a", "HEIGHT"), 83);
+	assert_int_equal(td_attr(label, "c0budget", "HEIGHT"), 3);
+	assert_int_equal(td_attr(label, "c0f2b", "HEIGHT"), 114);
+	assert_true(td_has(label, "c0budget", "BGCOLOR=\"red\""));
+	assert_true(td_has(label, "c0f2a", "SIDES=\"LTR\""));
+	assert_true(td_has(label, "c0f2b", "SIDES=\"LBR\""));
+	assert_true(has(attr(ag, "label"), "red line: budget 100 B"));
+	agclose(ag);
+
+	/* a budget the path never reaches draws no line */
+	o.budget = 1000;
+	ag = export_read(fx, &o);
+	label = attr(node(ag, "worst_path"), "label");
+	assert_false(has(label, "c0budget"));
+	assert_int_equal(td_attr(label, "c0f2", "HEIGHT"), 200);
+	agclose(ag);
+}
+
+static void test_column_entries(void **state)
+{
+	struct fixture *fx = *state;
+	uint32_t roots[10];
+	struct sp_gv_opts o = { .roots = roots, .nroots = 10 };
+	Agraph_t *ag;
+	const char *label;
+	uint32_t i;
+
+	for (i = 0; i < 10; i++)
+		roots[i] = i;
+	ag = export_read(fx, &o);
+	label = attr(node(ag, "worst_path"), "label");
+	/* the SP_GV_COLUMNS_MAX worst, worst first: main (216) leads */
+	assert_true(has(label, "ID=\"c7f0\""));
+	assert_false(has(label, "ID=\"c8f0\""));
+	assert_true(has(td_text(label, "c0f0"), "<B>main</B>"));
+	assert_true(has(attr(ag, "label"), "the 8 worst of 10 given entries"));
+	agclose(ag);
+
+	o.top = 2;	/* --graph-top says how many */
+	ag = export_read(fx, &o);
+	label = attr(node(ag, "worst_path"), "label");
+	assert_true(has(label, "ID=\"c1f0\""));
+	assert_false(has(label, "ID=\"c2f0\""));
+	agclose(ag);
+}
+
+/* names are escaped for the HTML-like label and cut after 48 bytes */
+static void test_column_escapes(void **state)
+{
+	struct fixture *fx = *state;
+	struct sp_gv_opts o = { .top = 1 };
+	Agraph_t *ag;
+	char *text;
+
+	fx->g.funcs[fx->jumper].name = sp_intern(&fx->g,
+		"operator<<(std::ostream&, const vector<int>&) and more and more");
+	ag = export_read(fx, &o);
+	text = td_text(attr(node(ag, "worst_path"), "label"), "c0f1");
+	assert_string_equal(text, "<B>operator&lt;&lt;(std::ostream&amp;, const "
+			    "vector&lt;int&gt;&amp;) an...</B>  16 B");
+	free(text);
+	agclose(ag);
+}
+
+static void test_column_svg(void **state)
+{
+	struct fixture *fx = *state;
+	struct sp_gv_opts o = { .top = 1 };
+	struct sp_err err = { { 0 } };
+	const char *p = tmp_path(fx, "column.svg");
+	size_t len;
+	char *svg;
+
+	assert_int_equal(render(fx, &o, "svg", p, &err), 0);
+	svg = slurp(p, &len);
+	/* each box a link with its tooltip, for a browser */
+	assert_true(has(svg, "<g id=\"a_c0f2\"><a xlink:href=\"#c0f2\" "
+			"xlink:title=\"deep (j.c:9): frame 200 B, stack 216 B\">"));
+	free(svg);
+}
+
+/* a call graph too large for dot is refused, naming its size */
+static void test_calls_too_large(void **state)
+{
+	struct fixture *fx = *state;
+	struct sp_gv_opts o = { .view = SP_GV_CALLS, .all = true };
+	struct sp_err err = { { 0 } };
+	struct sp_graph g;
+	FILE *fp = tmpfile();
+	uint32_t i;
+
+	(void)fx;
+	assert_non_null(fp);
+	sp_graph_init(&g);
+	for (i = 0; i < SP_GV_NODES_MAX + 1; i++) {
+		uint32_t id = sp_graph_add_func(&g);
+
+		g.funcs[id].name = sp_intern(&g, "f");
+		g.funcs[id].flags = SP_F_HAS_CODE;
+	}
+	sp_graph_finalize(&g);
+	assert_int_equal(sp_gv_render(NULL, &g, &o, "dot", fp, &err), -1);
+	assert_string_equal(err.msg, "--all would draw 801 functions and 0 calls, more "
+			    "than a picture can lay out (800, 1600): name roots with "
+			    "--entry instead");
+	assert_int_equal(ftell(fp), 0);
+	sp_graph_release(&g);
+	fclose(fp);
 }
 
 static int group_setup(void **state)
@@ -641,6 +845,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_escapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_graph, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_export_svg, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_column, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_column_budget, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_column_entries, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_column_escapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_column_svg, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_calls_too_large, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
