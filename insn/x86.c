@@ -10,39 +10,34 @@
 
 #include <string.h>
 
-/* A general-purpose register's place in rax..rdi order (the i386
- * encoding), 8-15 for r8-r15, 16 for the instruction pointer; -1 else. */
+/*
+ * A general-purpose register's place in rax..rdi order (the i386
+ * encoding), 8-15 for r8-r15, 16 for the instruction pointer; -1 else.
+ * A table by capstone's register number, as every operand of every
+ * decoded instruction asks (gpr_one: its place + 1, 0 for none).
+ */
+#define GPR_R(n)	[X86_REG_R##n] = n + 1, [X86_REG_R##n##D] = n + 1, \
+			[X86_REG_R##n##W] = n + 1, [X86_REG_R##n##B] = n + 1
+static const uint8_t gpr_one[X86_REG_ENDING] = {
+	[X86_REG_RAX] = 1, [X86_REG_EAX] = 1, [X86_REG_AX] = 1, [X86_REG_AL] = 1, [X86_REG_AH] = 1,
+	[X86_REG_RCX] = 2, [X86_REG_ECX] = 2, [X86_REG_CX] = 2, [X86_REG_CL] = 2, [X86_REG_CH] = 2,
+	[X86_REG_RDX] = 3, [X86_REG_EDX] = 3, [X86_REG_DX] = 3, [X86_REG_DL] = 3, [X86_REG_DH] = 3,
+	[X86_REG_RBX] = 4, [X86_REG_EBX] = 4, [X86_REG_BX] = 4, [X86_REG_BL] = 4, [X86_REG_BH] = 4,
+	[X86_REG_RSP] = 5, [X86_REG_ESP] = 5, [X86_REG_SP] = 5, [X86_REG_SPL] = 5,
+	[X86_REG_RBP] = 6, [X86_REG_EBP] = 6, [X86_REG_BP] = 6, [X86_REG_BPL] = 6,
+	[X86_REG_RSI] = 7, [X86_REG_ESI] = 7, [X86_REG_SI] = 7, [X86_REG_SIL] = 7,
+	[X86_REG_RDI] = 8, [X86_REG_EDI] = 8, [X86_REG_DI] = 8, [X86_REG_DIL] = 8,
+	GPR_R(8), GPR_R(9), GPR_R(10), GPR_R(11),
+	GPR_R(12), GPR_R(13), GPR_R(14), GPR_R(15),
+	[X86_REG_RIP] = 17, [X86_REG_EIP] = 17, [X86_REG_IP] = 17,
+};
+#undef GPR_R
+
 static int gpr_index(x86_reg r)
 {
-	static const x86_reg by_index[8][5] = {
-		{ X86_REG_RAX, X86_REG_EAX, X86_REG_AX, X86_REG_AL, X86_REG_AH },
-		{ X86_REG_RCX, X86_REG_ECX, X86_REG_CX, X86_REG_CL, X86_REG_CH },
-		{ X86_REG_RDX, X86_REG_EDX, X86_REG_DX, X86_REG_DL, X86_REG_DH },
-		{ X86_REG_RBX, X86_REG_EBX, X86_REG_BX, X86_REG_BL, X86_REG_BH },
-		{ X86_REG_RSP, X86_REG_ESP, X86_REG_SP, X86_REG_SPL, X86_REG_INVALID },
-		{ X86_REG_RBP, X86_REG_EBP, X86_REG_BP, X86_REG_BPL, X86_REG_INVALID },
-		{ X86_REG_RSI, X86_REG_ESI, X86_REG_SI, X86_REG_SIL, X86_REG_INVALID },
-		{ X86_REG_RDI, X86_REG_EDI, X86_REG_DI, X86_REG_DIL, X86_REG_INVALID },
-	};
-	int i, k;
-
-	if (r == X86_REG_INVALID)
+	if ((unsigned)r >= X86_REG_ENDING)
 		return -1;
-	if (r >= X86_REG_R8 && r <= X86_REG_R15)
-		return 8 + (int)(r - X86_REG_R8);
-	if (r >= X86_REG_R8D && r <= X86_REG_R15D)
-		return 8 + (int)(r - X86_REG_R8D);
-	if (r >= X86_REG_R8W && r <= X86_REG_R15W)
-		return 8 + (int)(r - X86_REG_R8W);
-	if (r >= X86_REG_R8B && r <= X86_REG_R15B)
-		return 8 + (int)(r - X86_REG_R8B);
-	if (r == X86_REG_RIP || r == X86_REG_EIP || r == X86_REG_IP)
-		return 16;
-	for (i = 0; i < 8; i++)
-		for (k = 0; k < 5; k++)
-			if (by_index[i][k] == r)
-				return i;
-	return -1;
+	return (int)gpr_one[r] - 1;
 }
 
 static uint8_t dwarf_reg(x86_reg r, bool x86_64)
