@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "common/path.h"
 #include "common/search.h"
 #include "common/xalloc.h"
 #include "dwarf/compat.h"
@@ -552,6 +553,7 @@ static const char *die_string(struct dw_image *dw, Dwarf_Die die, Dwarf_Half at)
 
 static void read_cu_files(struct dw_image *dw, Dwarf_Die cu_die, struct walk_cu *wc)
 {
+	const char *comp_dir = dw->g->cus[wc->cu].comp_dir;
 	struct dw_cu_files *f = &dw->files[wc->cu - dw->cu_first];
 	Dwarf_Error derr = NULL;
 	Dwarf_Signed i;
@@ -572,10 +574,13 @@ static void read_cu_files(struct dw_image *dw, Dwarf_Die cu_die, struct walk_cu 
 		return;
 	}
 	/* libdwarf's list and line-table context would live to dwarf_finish:
-	 * 12 MB on a kernel; the interned names are shared across CUs */
+	 * 12 MB on a kernel; the interned names are shared across CUs.
+	 * libdwarf joins comp_dir to every relative name, so that a kernel
+	 * built with O= reads "debian/build/build_amd64/net/socket.c" where
+	 * the build says "net/socket.c": the reports show the latter. */
 	f->names = sp_xmalloc((size_t)(f->count ? f->count : 1) * sizeof(*f->names));
 	for (i = 0; i < f->count; i++)
-		f->names[i] = sp_intern(dw->g, names[i]);
+		f->names[i] = sp_intern(dw->g, sp_path_in_dir(names[i], comp_dir));
 	dw_dealloc_srcfiles(dw->dbg, names, f->count);
 }
 

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/path.h"
 #include "common/xalloc.h"
 
 #define SU_NOCU UINT32_MAX
@@ -604,6 +605,15 @@ static uint64_t clang_return_address(const struct sp_graph *g, const struct sp_f
 	return g->machine == EM_X86_64 ? 8 : 4;
 }
 
+/* As DWARF's names (dwarf/walk.c): relative to the unit's build directory. */
+static const char *build_relative(struct sp_graph *g, const char *file, uint32_t cu)
+{
+	const char *dir = cu < g->ncus ? g->cus[cu].comp_dir : NULL;
+	const char *rel = sp_path_in_dir(file, dir);
+
+	return rel == file ? file : sp_intern(g, rel);
+}
+
 static void give(struct su_matcher *m, uint32_t ri, uint32_t fi)
 {
 	const struct su_row *row = &m->s->rows[ri];
@@ -614,7 +624,7 @@ static void give(struct su_matcher *m, uint32_t ri, uint32_t fi)
 	m->fn[fi].taken = true;
 	sp_frames_add(m->frames, fi, row->qual, row->bytes + clang_return_address(m->g, f));
 	f->name = r->name;
-	f->file = r->file;
+	f->file = build_relative(m->g, r->file, f->cu);
 	f->line = row->line;
 	if (row->col)
 		f->col = row->col;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/atomic.h"
+#include "common/path.h"
 #include "common/strtab.h"
 #include "common/u64map.h"
 #include "common/xalloc.h"
@@ -233,6 +234,19 @@ static void test_atomic_device_in_place(void **state)
 	rmdir(dir);
 }
 
+static void test_path_in_dir(void **state)
+{
+	(void)state;
+	assert_string_equal(sp_path_in_dir("/b/debian/build/net/socket.c", "/b/debian/build"), "net/socket.c");
+	assert_string_equal(sp_path_in_dir("/b/debian/build/net/socket.c", "/b/debian/build/"), "net/socket.c");
+	assert_string_equal(sp_path_in_dir("./net/socket.c", "/b"), "net/socket.c");
+	assert_string_equal(sp_path_in_dir("/b/debian/buildx/a.c", "/b/debian/build"), "/b/debian/buildx/a.c");
+	assert_string_equal(sp_path_in_dir("/usr/include/stdio.h", "/b"), "/usr/include/stdio.h");
+	assert_string_equal(sp_path_in_dir("//usr/include/x.h", NULL), "/usr/include/x.h");
+	assert_string_equal(sp_path_in_dir("/b/", "/b"), "/b/");
+	assert_string_equal(sp_path_in_dir("/a.c", "/"), "/a.c");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_for_each_edge_without_edges),
 		cmocka_unit_test(test_atomic_commit_and_abort),
 		cmocka_unit_test(test_atomic_device_in_place),
+		cmocka_unit_test(test_path_in_dir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
