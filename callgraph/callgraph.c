@@ -149,6 +149,12 @@ bool cg_in_plt(const struct cg_image *img, uint64_t addr)
 	return sp_elf_in_plt(&img->elf, addr);
 }
 
+void cg_units(const struct cg_image *img, uint32_t *first, uint32_t *n)
+{
+	*first = img->dw.cu_first;
+	*n = img->dw.ncus;
+}
+
 bool cg_red_zone_counts(const struct cg_image *img)
 {
 	uint32_t i;

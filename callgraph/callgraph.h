@@ -67,6 +67,8 @@ struct dw_image *cg_dwarf(struct cg_image *img);
 struct insn_image *cg_code(struct cg_image *img);
 /* The graph functions the image added: [*first, *end). */
 void cg_funcs(const struct cg_image *img, uint32_t *first, uint32_t *end);
+/* The compile units the image added: g->cus[*first .. *first + *n). */
+void cg_units(const struct cg_image *img, uint32_t *first, uint32_t *n);
 /* The function whose code starts at addr, SP_NONE if none. */
 uint32_t cg_func_at(const struct cg_image *img, uint64_t addr);
 bool cg_in_plt(const struct cg_image *img, uint64_t addr);

@@ -393,10 +393,30 @@ static void print_note(void *ctx, const char *msg)
 	fprintf(stderr, "stackprof: %s\n", msg);
 }
 
+/* Without .su files named, each image's are looked for beside its
+ * compile units and itself. */
+static int discover_frames(struct su_set *set, struct sp_graph *g,
+			   const struct options *o, struct cg_image *const *imgs,
+			   struct sp_err *err)
+{
+	struct su_image *v = sp_xcalloc(o->nelfs, sizeof(*v));
+	size_t i;
+	int ret;
+
+	for (i = 0; i < o->nelfs; i++) {
+		v[i].path = o->elfs[i];
+		cg_units(imgs[i], &v[i].cu_first, &v[i].ncus);
+	}
+	ret = su_discover(set, g, v, o->nelfs, o->su_dirs, o->nsu_dirs, o->keep_going,
+			  print_warning, NULL, err);
+	free(v);
+	return ret;
+}
+
 /* The .su files named or found, their rows given to the functions: the
  * frames they say in *frames. */
-static int read_su(struct sp_graph *g, const struct options *o, struct sp_frames *frames,
-		   struct sp_err *err)
+static int read_su(struct sp_graph *g, const struct options *o,
+		   struct cg_image *const *imgs, struct sp_frames *frames, struct sp_err *err)
 {
 	struct su_set set;
 	size_t i;
@@ -412,10 +432,8 @@ static int read_su(struct sp_graph *g, const struct options *o, struct sp_frames
 		if (su_add_path(&set, &g->strs, o->su_dirs[i], o->keep_going,
 				print_warning, NULL, err))
 			goto out;
-	for (i = 0; !o->nsu && i < o->nelfs; i++)
-		if (su_discover(&set, g, o->elfs[i], o->su_dirs, o->nsu_dirs,
-				o->keep_going, print_warning, NULL, err))
-			goto out;
+	if (!o->nsu && discover_frames(&set, g, o, imgs, err))
+		goto out;
 	ret = su_match(g, &set, frames, o->verbose ? print_note : NULL, NULL, err);
 out:
 	su_set_release(&set);
@@ -566,7 +584,7 @@ static int decide_frames(struct sp_graph *g, struct cg_image *const *imgs, size_
 	int ret = -1;
 
 	setup_cfi(&fo);
-	if (read_su(g, o, &su, err) || sp_annot_frames(annots, g, &annot, err))
+	if (read_su(g, o, imgs, &su, err) || sp_annot_frames(annots, g, &annot, err))
 		goto out;
 	frames_decide(g, imgs, n, &annot, &su, &fo, st);
 	frames_describe(g, imgs, n);
