@@ -215,6 +215,11 @@ int dw_walk(struct dw_image *dw, const struct dw_walk_opts *opts, struct sp_err 
 /* Free what the walk filled (files, CU offsets, subs, sites, extra
  * ranges, the DIE offset maps). */
 void dw_release_records(struct dw_image *dw);
+/* Free the records only the graph builder reads (subs, sites, extra
+ * ranges, the DIE offset maps): an image of many need not keep them
+ * while the others load.  The decl_file tables and CU offsets, which
+ * later readers use, stay.  Idempotent. */
+void dw_release_walk(struct dw_image *dw);
 void dw_close(struct dw_image *dw);
 
 /* The record index for a DIE offset, reading the DIE on demand when the

@@ -755,6 +755,23 @@ int dw_open(struct dw_image *dw, const char *path, const struct sp_elf *e,
 	return 0;
 }
 
+void dw_release_walk(struct dw_image *dw)
+{
+	sp_big_free(dw->subs, dw->subs_cap * sizeof(*dw->subs));
+	dw->subs = NULL;
+	dw->nsubs = dw->subs_cap = 0;
+	sp_big_free(dw->sites, dw->sites_cap * sizeof(*dw->sites));
+	dw->sites = NULL;
+	dw->nsites = dw->sites_cap = 0;
+	free(dw->xranges);
+	dw->xranges = NULL;
+	dw->nxranges = dw->xranges_cap = 0;
+	if (dw->sub_by_off.nslots)
+		sp_u64map_release(&dw->sub_by_off);
+	if (dw->split_by_off.nslots)
+		sp_u64map_release(&dw->split_by_off);
+}
+
 void dw_release_records(struct dw_image *dw)
 {
 	uint32_t i;
@@ -763,13 +780,7 @@ void dw_release_records(struct dw_image *dw)
 		free(dw->files[i].names);
 	free(dw->files);
 	free(dw->cu_die_off);
-	sp_big_free(dw->subs, dw->subs_cap * sizeof(*dw->subs));
-	sp_big_free(dw->sites, dw->sites_cap * sizeof(*dw->sites));
-	free(dw->xranges);
-	if (dw->sub_by_off.nslots)
-		sp_u64map_release(&dw->sub_by_off);
-	if (dw->split_by_off.nslots)
-		sp_u64map_release(&dw->split_by_off);
+	dw_release_walk(dw);
 }
 
 void dw_close(struct dw_image *dw)
