@@ -69,6 +69,7 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 	cg_build(img);
 	img->func_end = g->nfuncs;
 	release_build_state(img);
+	dw_obj_drop(&img->dw.obj);
 	return 0;
 }
 

@@ -9,9 +9,9 @@
  *	dw_close(&dw);
  *
  * libdwarf reads the sections through our object interface (object.c):
- * a linked image's from its file mapped read-only, a relocatable
- * object's (.o, .ko) from copies relocated to the ELF stage's layout of
- * its sections.  The walk enters only the DIEs that can hold code or
+ * from the file mapped read-only, a relocatable object's (.o, .ko)
+ * .debug_* from copies relocated to the ELF stage's layout of its
+ * sections.  The walk enters only the DIEs that can hold code or
  * calls; a large image's units are walked by two threads (split.c).
  * Later readers (cfi.c, vla.c, types.c, proto.c) find DIEs again by
  * offset.  Every Dwarf_Error is freed through dw_drop_error(), every
@@ -72,8 +72,8 @@ struct dw_obj {
 	unsigned char **copies;	/* by section index: relocated .debug_* or NULL */
 	bool msb, elf64;
 	Dwarf_Obj_Access_Interface iface;
-	/* a linked image: the file mapped read-only, sections served from it,
-	 * so .debug_info is page cache that the walk can hand back */
+	/* the file mapped read-only, sections served from it (a relocatable
+	 * object's relocated from it): page cache that can be handed back */
 	unsigned char *map;
 	size_t map_len;
 	size_t info_ndx;		/* .debug_info's section index, 0 if none */
@@ -108,6 +108,9 @@ uint64_t dw_obj_middle_unit(const struct dw_obj *o);
  * *dropped (its mark, moved to upto) on from the process (a later read
  * faults them back in from the page cache). */
 void dw_obj_info_done(const struct dw_obj *o, uint64_t *dropped, uint64_t upto);
+/* The image is loaded: hand every page of the file mapping back (what
+ * later readers use faults back in from the page cache). */
+void dw_obj_drop(const struct dw_obj *o);
 
 /* Refuse a .debug_rnglists/.debug_loclists table header that does not fit
  * (libdwarf 20210528 frees twice on one), or a DWARF 5 .debug_line file
