@@ -7,6 +7,7 @@
  * Only this file prints errors and chooses the exit status.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -457,11 +458,11 @@ static void print_stats(const struct sp_graph *g, struct cg_image *const *imgs,
 		s.disasm_completed += t->disasm_completed;
 		s.split_units += t->split_units;
 	}
-	fprintf(stderr, "stackprof: %u functions, %u edges, %u compile units; "
+	fprintf(stderr, "stackprof: %u functions, %" PRIu64 " edges, %u compile units; "
 		"%u call sites (%u decoded, %u indirect, %u outside functions); "
 		"code: %u more call pairs, %u functions completed; "
 		".su: %u rows in %u files, %u matched\n",
-		g->nfuncs, g->nedges, g->ncus, s.call_sites, s.edges_decoded,
+		g->nfuncs, g->nedges + sp_assumed_edges(g), g->ncus, s.call_sites, s.edges_decoded,
 		s.indirect, s.orphan_sites, s.disasm_edges, s.disasm_completed,
 		g->su_rows, g->su_files, g->su_matched);
 	fprintf(stderr, "stackprof: CFI: %u frames where .su has none, %u of %u "
@@ -558,7 +559,8 @@ static void assume_address_taken(struct sp_graph *g, struct cg_image *const *img
 				 size_t n, bool verbose)
 {
 	uint8_t *taken = sp_xcalloc(g->nfuncs ? g->nfuncs : 1, 1);
-	uint32_t i, ntaken = 0, added;
+	uint32_t i, ntaken = 0;
+	uint64_t added;
 
 	for (i = 0; i < n; i++)
 		cg_address_taken(imgs[i], g, taken);
@@ -568,7 +570,7 @@ static void assume_address_taken(struct sp_graph *g, struct cg_image *const *img
 		ntaken += taken[i];
 	added = sp_assume_address_taken(g, taken);
 	if (verbose)
-		fprintf(stderr, "stackprof: %u address-taken functions, %u assumed "
+		fprintf(stderr, "stackprof: %u address-taken functions, %" PRIu64 " assumed "
 			"indirect call edges, %u call sites typed\n", ntaken, added, g->nicalls);
 	free(taken);
 }
@@ -725,6 +727,13 @@ out_abort:
 	return ret;
 }
 
+/* Does an output list every call (JSON's "calls", the pictures' edges)?
+ * Then --indirect=address-taken's sets are written out as edges. */
+static bool lists_edges(const struct options *o)
+{
+	return (o->json && !o->vla) || o->dot || o->svg || o->png || o->html;
+}
+
 static int run(const struct options *o, struct sp_graph *g, struct sp_err *err)
 {
 	struct sp_report_opts ro = {
@@ -744,6 +753,8 @@ static int run(const struct options *o, struct sp_graph *g, struct sp_err *err)
 		goto out;
 	ro.entries = entries;
 	ro.nentries = nentries;
+	if (lists_edges(o))
+		sp_graph_expand_assumed(g, SP_NONE);
 	if (write_outputs(g, o, &ro, err))
 		goto out;
 	ret = 0;
