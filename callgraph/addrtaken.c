@@ -129,10 +129,11 @@ void cg_indirect_prototypes(struct cg_image *img, struct sp_graph *g, const uint
 	for (i = img->func_first; i < img->func_end && i < g->nfuncs; i++) {
 		struct sp_func *f = &g->funcs[i];
 
-		if (taken[i] && !f->proto)
+		/* the DWARF is opened again only when there is something to read */
+		if (taken[i] && !f->proto && cg_dwarf(img)->dbg)
 			f->proto = dw_func_proto(img->dw.dbg, g, f->origin_die ? f->origin_die : f->die);
 	}
-	for (k = 0; k < img->nicalls; k++) {
+	for (k = 0; k < img->nicalls && cg_dwarf(img)->dbg; k++) {
 		const char *p = dw_call_proto(img->dw.dbg, g, img->icalls[k].type);
 
 		if (p)

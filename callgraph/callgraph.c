@@ -69,7 +69,7 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 	cg_build(img);
 	img->func_end = g->nfuncs;
 	release_build_state(img);
-	dw_obj_drop(&img->dw.obj);
+	dw_park(&img->dw);
 	return 0;
 }
 
@@ -141,6 +141,7 @@ const struct cg_stats *cg_stats(const struct cg_image *img)
 
 struct dw_image *cg_dwarf(struct cg_image *img)
 {
+	dw_resume(&img->dw);
 	return &img->dw;
 }
 

@@ -74,6 +74,8 @@ static Dwarf_Unsigned get_section_count(void *obj)
 	return dwobj_of(obj)->nsec;
 }
 
+static void relocate(struct dw_obj *o, size_t target);
+
 static int load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *error)
 {
 	struct dw_obj *o = dwobj_of(obj);
@@ -85,6 +87,8 @@ static int load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *error)
 		*data = (Dwarf_Small *)o->win.data;
 		return DW_DLV_OK;
 	}
+	if (i < o->nsec && !o->copies[i] && o->rel_of[i])
+		relocate(o, i);
 	if (i < o->nsec && o->copies[i]) {
 		*data = o->copies[i];
 		return DW_DLV_OK;
@@ -160,6 +164,20 @@ static void apply_one(struct dw_obj *o, unsigned char *buf, size_t len,
 	/* an undefined symbol's value is 0, as ld -r would leave it */
 	sp_elf_sym_value(o->elf, GELF_R_SYM(info), &value, &name, NULL);
 	put_le(buf + off, size, value + (uint64_t)addend);
+}
+
+/* Hand the pages of a section in o's mapping back (a later read faults
+ * them in again): the mapping is read-only, so whole pages are safe. */
+static void drop_pages(const struct dw_obj *o, const GElf_Shdr *sh)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), lo, hi;
+
+	if (!o->map || sh->sh_type == SHT_NOBITS || sh->sh_offset > o->map_len ||
+	    sh->sh_size > o->map_len - sh->sh_offset)
+		return;
+	lo = sh->sh_offset / page * page;
+	hi = sh->sh_offset + sh->sh_size;
+	madvise(o->map + lo, hi - lo, MADV_DONTNEED);
 }
 
 /* The bytes of a section in o's own mapping of the file, or NULL. */
@@ -264,6 +282,24 @@ static void relocate_section(struct dw_obj *o, Elf_Scn *rel, const GElf_Shdr *sh
 			apply_one(o, o->copies[sh->sh_info], tsh.sh_size, r.offset, r.info,
 				  r.rela, r.addend);
 	}
+}
+
+/* The copy of section target, relocated: made when libdwarf first asks
+ * for it, so that a Dwarf_Debug opened again for the CFI alone
+ * relocates .debug_frame alone. */
+static void relocate(struct dw_obj *o, size_t target)
+{
+	Elf_Scn *rel = elf_getscn(o->elf->elf, o->rel_of[target]);
+	Elf_Scn *scn = elf_getscn(o->elf->elf, target);
+	GElf_Shdr sh, tsh;
+
+	if (!rel || !gelf_getshdr(rel, &sh))
+		return;
+	relocate_section(o, rel, &sh);
+	/* what was read to make the copy is not read again */
+	drop_pages(o, &sh);
+	if (scn && gelf_getshdr(scn, &tsh))
+		drop_pages(o, &tsh);
 }
 
 /* Map the file once more, read-only, to serve sections from (libelf
@@ -398,6 +434,7 @@ static void dwobj_setup(struct dw_obj *o, const struct sp_elf *e)
 	if (e->type != ET_REL && elf_getshdrnum(e->elf, &o->nsec))
 		o->nsec = 0;
 	o->copies = sp_xcalloc(o->nsec ? o->nsec : 1, sizeof(*o->copies));
+	o->rel_of = sp_xcalloc(o->nsec ? o->nsec : 1, sizeof(*o->rel_of));
 	if (elf_getshdrstrndx(e->elf, &o->shstrndx))
 		o->shstrndx = 0;
 	if (gelf_getehdr(e->elf, &eh)) {
@@ -407,8 +444,9 @@ static void dwobj_setup(struct dw_obj *o, const struct sp_elf *e)
 	dwobj_map(o, e);
 	/* a linked image's .debug_* are final (--emit-relocs keeps .rela.*) */
 	while (e->type == ET_REL && (scn = elf_nextscn(e->elf, scn)))
-		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL))
-			relocate_section(o, scn, &sh);
+		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL) &&
+		    sh.sh_info < o->nsec && !o->rel_of[sh.sh_info])
+			o->rel_of[sh.sh_info] = elf_ndxscn(scn);
 	find_debug_info(o, e);
 	o->iface.object = o;
 	o->iface.methods = &methods;
@@ -453,6 +491,8 @@ int dw_obj_init(struct dw_obj *o, const struct sp_elf *e, Dwarf_Debug *dbg,
 
 int dw_obj_open_again(struct dw_obj *o, Dwarf_Debug *dbg, Dwarf_Error *derr)
 {
+	if (&_dwarf_get_elf_flags_func_ptr)
+		_dwarf_get_elf_flags_func_ptr = get_section_flags;
 	return dwarf_object_init_b(&o->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, derr);
 }
 
@@ -492,13 +532,21 @@ bool dw_obj_section(const struct dw_obj *o, const char *name,
 	return false;
 }
 
-void dw_obj_release(struct dw_obj *o)
+void dw_obj_free_copies(struct dw_obj *o)
 {
 	size_t i;
 
-	for (i = 0; o->copies && i < o->nsec; i++)
+	for (i = 0; o->copies && i < o->nsec; i++) {
 		free(o->copies[i]);
+		o->copies[i] = NULL;
+	}
+}
+
+void dw_obj_release(struct dw_obj *o)
+{
+	dw_obj_free_copies(o);
 	free(o->copies);
+	free(o->rel_of);
 	if (o->map)
 		munmap(o->map, o->map_len);
 	memset(o, 0, sizeof(*o));

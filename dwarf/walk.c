@@ -783,6 +783,35 @@ void dw_release_records(struct dw_image *dw)
 	dw_release_walk(dw);
 }
 
+void dw_park(struct dw_image *dw)
+{
+	Dwarf_Error derr = NULL;
+
+	if (!dw->dbg)
+		return;
+	dwarf_object_finish(dw->dbg, &derr);
+	dw_drop_error(NULL, &derr);
+	dw->dbg = NULL;
+	dw->parked = true;
+	dw_obj_free_copies(&dw->obj);
+	dw_obj_drop(&dw->obj);
+}
+
+void dw_resume(struct dw_image *dw)
+{
+	Dwarf_Error derr = NULL;
+
+	if (!dw->parked)
+		return;
+	dw->parked = false;
+	/* it opened before over the same bytes: a failure now leaves the
+	 * image without DWARF, as a corrupt one, and its readers cope */
+	if (dw_obj_open_again(&dw->obj, &dw->dbg, &derr) != DW_DLV_OK) {
+		dw->dbg = NULL;
+		dw_drop_error(NULL, &derr);
+	}
+}
+
 void dw_close(struct dw_image *dw)
 {
 	Dwarf_Error derr = NULL;
