@@ -7,6 +7,7 @@
  * Only this file prints errors and chooses the exit status.
  */
 #include <getopt.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <malloc.h>
@@ -20,6 +21,7 @@
 #include "annotate/annotate.h"
 #include "callgraph/callgraph.h"
 #include "common/atomic.h"
+#include "common/dirwalk.h"
 #include "common/size.h"
 #include "common/xalloc.h"
 #include "frames/frames.h"
@@ -33,9 +35,19 @@
 
 enum { EXIT_BUDGET = 1, EXIT_BAD = 2 };
 
+/* A file as the file system knows it, whatever path names it. */
+struct file_id {
+	dev_t dev;
+	ino_t ino;
+};
+
 struct options {
 	const char **elfs;	/* positional ELF files: the image, then modules */
 	size_t nelfs, elfs_cap;
+	struct file_id *elf_ids;	/* each one's, when it could be stat'ed */
+	size_t elf_ids_cap;
+	char **found;		/* modules found in directories (ours to free) */
+	size_t nfound, found_cap;
 	const char **su_paths;	/* positional .su files/dirs */
 	size_t nsu, su_cap;
 	const char **su_dirs;	/* --su-dir */
@@ -74,7 +86,8 @@ static const char usage_text[] =
 "                       their calls to each other resolved by symbol name\n"
 "  SU-FILE|DIR          .su files, or directories searched recursively; when\n"
 "                       none are named they are found beside each compile\n"
-"                       unit's source and the ELF\n"
+"                       unit's source and the ELF.  A directory's kernel\n"
+"                       modules (*.ko, *.ko.debug) are ELF inputs too\n"
 "      --su-dir DIR     also search DIR for .su files (repeatable)\n"
 "      --entry NAME     report only this root (repeatable; FILE:NAME picks a\n"
 "                       static function of FILE)\n"
@@ -323,14 +336,68 @@ static int parse_option(struct options *o, int c, const char *arg)
 	return bad_usage("%s", "invalid option");
 }
 
-static bool is_listed(const char *const *v, size_t n, const char *s)
+/* An ELF input, unless it is one already: named twice (overlapping
+ * globs), or found in a directory as well. */
+static void push_elf(struct options *o, const char *path)
 {
+	struct file_id id = { 0, 0 };
+	struct stat st;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(v[i], s))
-			return true;
-	return false;
+	if (!stat(path, &st)) {
+		id.dev = st.st_dev;
+		id.ino = st.st_ino;
+	}
+	for (i = 0; i < o->nelfs; i++)
+		if (!strcmp(o->elfs[i], path) ||
+		    (id.ino && o->elf_ids[i].ino == id.ino && o->elf_ids[i].dev == id.dev))
+			return;
+	SP_ALLOC_GROW(o->elf_ids, o->nelfs + 1, o->elf_ids_cap);
+	o->elf_ids[o->nelfs] = id;
+	push(&o->elfs, &o->nelfs, &o->elfs_cap, path);
+}
+
+/* A kernel module's name: "x.ko", or "x.ko.debug" as debuginfo packages
+ * name them. */
+static bool is_module_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return (len > 3 && !strcmp(name + len - 3, ".ko")) ||
+	       (len > 9 && !strcmp(name + len - 9, ".ko.debug"));
+}
+
+/*
+ * The kernel modules under dir join the inputs as more images, in path
+ * order.  Other ELF files there are not read: a build tree's objects are
+ * the image's own code, and its other programs are not part of it.  A
+ * directory that cannot be read is reported by the .su search of it.
+ */
+static void push_dir_modules(struct options *o, const char *dir)
+{
+	char *trimmed = sp_xstrdup(dir), **paths;
+	size_t len = strlen(trimmed), n, i;
+	struct sp_err err;
+
+	while (len > 1 && trimmed[len - 1] == '/')
+		trimmed[--len] = '\0';	/* "dir/" finds "dir/x.ko", not "dir//x.ko" */
+	if (!sp_collect_files(trimmed, is_module_name, &paths, &n, &err)) {
+		for (i = 0; i < n; i++) {
+			SP_ALLOC_GROW(o->found, o->nfound + 1, o->found_cap);
+			o->found[o->nfound++] = paths[i];
+			if (cg_is_elf_file(paths[i]))
+				push_elf(o, paths[i]);
+		}
+		free(paths);
+	}
+	free(trimmed);
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
 /* Returns 1 when the command is done (--help, --version), -1 on bad usage. */
@@ -369,15 +436,16 @@ static int parse_args(struct options *o, int argc, char **argv)
 	if (optind >= argc)
 		return bad_usage("%s", "no ELF file given");
 	/* the first is the image; later ELF files are more images (modules),
-	 * anything else is a .su file or directory */
-	push(&o->elfs, &o->nelfs, &o->elfs_cap, argv[optind++]);
+	 * anything else is a .su file or directory, which may hold modules */
+	push_elf(o, argv[optind++]);
 	for (; optind < argc; optind++) {
-		if (is_listed(o->elfs, o->nelfs, argv[optind]))
-			continue;	/* a file named twice (overlapping globs) loads once */
-		if (cg_is_elf_file(argv[optind]))
-			push(&o->elfs, &o->nelfs, &o->elfs_cap, argv[optind]);
-		else
-			push(&o->su_paths, &o->nsu, &o->su_cap, argv[optind]);
+		if (cg_is_elf_file(argv[optind])) {
+			push_elf(o, argv[optind]);
+			continue;
+		}
+		push(&o->su_paths, &o->nsu, &o->su_cap, argv[optind]);
+		if (is_dir(argv[optind]))
+			push_dir_modules(o, argv[optind]);
 	}
 	return 0;
 }
@@ -822,6 +890,7 @@ int main(int argc, char **argv)
 	struct sp_graph g;
 	struct sp_err err = { { 0 } };
 	int ret = parse_args(&o, argc, argv);
+	size_t i;
 
 	if (ret)
 		return ret > 0 ? 0 : EXIT_BAD;
@@ -834,6 +903,10 @@ int main(int argc, char **argv)
 	free(o.su_dirs);
 	free(o.entries);
 	free(o.elfs);
+	free(o.elf_ids);
+	for (i = 0; i < o.nfound; i++)
+		free(o.found[i]);
+	free(o.found);
 	free(o.entry_globs);
 	free(o.annotate);
 	free(o.su_paths);
