@@ -633,6 +633,9 @@ static void assume_address_taken(struct sp_graph *g, struct cg_image *const *img
 	for (i = 0; i < n; i++)
 		cg_address_taken(imgs[i], g, taken);
 	for (i = 0; i < n; i++)
+		cg_indirect_sites(imgs[i], g);
+	/* a prototype only narrows what a typed call site may reach */
+	for (i = 0; g->nicalls && i < n; i++)
 		cg_indirect_prototypes(imgs[i], g, taken);
 	for (i = 0; i < g->nfuncs; i++)
 		ntaken += taken[i];
