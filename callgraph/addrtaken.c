@@ -144,6 +144,5 @@ void cg_indirect_prototypes(struct cg_image *img, struct sp_graph *g, const uint
 		if (taken[i] && !f->proto && cg_dwarf(img)->dbg)
 			f->proto = dw_func_proto(img->dw.dbg, g, f->origin_die ? f->origin_die : f->die);
 	}
-	/* the DIEs of every taken function were read: let them go */
-	dw_park(&img->dw);
+	cg_dwarf_done(img);	/* the DIEs of every taken function were read */
 }

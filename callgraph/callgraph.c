@@ -145,6 +145,11 @@ struct dw_image *cg_dwarf(struct cg_image *img)
 	return &img->dw;
 }
 
+void cg_dwarf_done(struct cg_image *img)
+{
+	dw_park(&img->dw);
+}
+
 struct insn_image *cg_code(struct cg_image *img)
 {
 	return &img->code;

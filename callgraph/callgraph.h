@@ -63,7 +63,12 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 const struct cg_stats *cg_stats(const struct cg_image *img);
 
 /* What the later stages read of a loaded image. */
+/* The image's DWARF, opened again when its loading or a pass before
+ * closed it (dw_park: an image keeps little of it open between passes). */
 struct dw_image *cg_dwarf(struct cg_image *img);
+/* A pass that read much of it is done: close it until the next
+ * cg_dwarf(), so that images are read one at a time. */
+void cg_dwarf_done(struct cg_image *img);
 struct insn_image *cg_code(struct cg_image *img);
 /* The graph functions the image added: [*first, *end). */
 void cg_funcs(const struct cg_image *img, uint32_t *first, uint32_t *end);

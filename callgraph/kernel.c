@@ -37,6 +37,5 @@ void cg_mark_kernel_entries(struct cg_image *img, struct sp_graph *g)
 		if (off && (f->flags & SP_F_HAS_CODE) && dw_is_irq_handler(dbg, off))
 			f->flags |= SP_F_IRQ_HANDLER;
 	}
-	/* every function's DIE was read: one image's relocated DWARF at a time */
-	dw_park(&img->dw);
+	cg_dwarf_done(img);	/* every function's DIE was read */
 }
