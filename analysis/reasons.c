@@ -20,10 +20,21 @@ const char *sp_func_label(const struct sp_func *f)
 	return f->symbol ? f->symbol : "?";
 }
 
+/* x's calls are followed: its assumed blocks need no second look, as
+ * every target they hold has its parent now (or is outside, or is w). */
+static void mark_expanded(const struct sp_graph *g, uint32_t x, uint8_t *expanded)
+{
+	const uint32_t *b = sp_assumed_blocks(g, &g->funcs[x]);
+
+	for (; b && *b != SP_NONE; b++)
+		expanded[*b] = 1;
+}
+
 /*
  * The shortest cycle through w, by BFS over w's component.  The visited
  * map grows with what the search touches, not with the graph, so that a
- * report asking for many functions stays linear in practice.
+ * report asking for many functions stays linear in practice; an assumed
+ * set is looked at once, however many callers share it.
  */
 static void cycle_through(const struct sp_graph *g, uint32_t w, struct sp_strbuf *t)
 {
@@ -31,26 +42,31 @@ static void cycle_through(const struct sp_graph *g, uint32_t w, struct sp_strbuf
 	uint32_t *queue = NULL, *chain = NULL;
 	size_t head = 0, tail = 0, qcap = 0, n = 0, ccap = 0, i;
 	uint32_t last = SP_NONE, scc = g->funcs[w].res.scc;
+	uint8_t *expanded = sp_xcalloc(g->assumed.nblocks + 1, 1);
 
 	sp_u64map_init(&parent, 16);
 	SP_ALLOC_GROW(queue, 1, qcap);
 	queue[tail++] = w;
 	while (head < tail && last == SP_NONE) {
 		uint32_t x = queue[head++];
-		const struct sp_edge *e;
+		struct sp_calls it;
+		struct sp_edge e;
 
-		sp_func_for_each_edge(g, &g->funcs[x], e) {
-			if (e->to == w) {
+		sp_calls_begin(&it, g, x, expanded);
+		mark_expanded(g, x, expanded);
+		while (sp_calls_next(&it, &e)) {
+			if (e.to == w) {
 				last = x;
 				break;
 			}
-			if (g->funcs[e->to].res.scc != scc ||
-			    sp_u64map_get(&parent, e->to) != UINT32_MAX)
+			if (g->funcs[e.to].res.scc != scc ||
+			    sp_u64map_get(&parent, e.to) != UINT32_MAX)
 				continue;
-			sp_u64map_put(&parent, e->to, x);
+			sp_u64map_put(&parent, e.to, x);
 			SP_ALLOC_GROW(queue, tail + 1, qcap);
-			queue[tail++] = e->to;
+			queue[tail++] = e.to;
 		}
+		sp_calls_end(&it);
 	}
 	/* walk back from the closing edge; w was never given a parent */
 	for (; last != SP_NONE && last != w; last = sp_u64map_get(&parent, last)) {
@@ -63,6 +79,7 @@ static void cycle_through(const struct sp_graph *g, uint32_t w, struct sp_strbuf
 	sp_strbuf_addf(t, " -> %s", sp_func_label(&g->funcs[w]));
 	free(chain);
 	free(queue);
+	free(expanded);
 	sp_u64map_release(&parent);
 }
 

@@ -13,6 +13,7 @@
  * that carries that result.
  */
 #include "analysis/internal.h"
+#include "analysis/assumed.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 struct dfs_frame {
 	uint32_t node;
 	uint32_t edge;		/* next edge of node to look at */
+	size_t cursors;		/* its assumed set's, see as_visit() */
 };
 
 struct solver {
@@ -37,6 +39,7 @@ struct solver {
 	struct dfs_frame *dfs;	/* the explicit call stack of the DFS */
 	size_t depth;
 	uint32_t ndisc, nscc;
+	struct as_solver as;	/* --indirect=address-taken's sets */
 };
 
 static void solver_init(struct solver *s, struct sp_graph *g, const uint8_t *cut)
@@ -52,6 +55,7 @@ static void solver_init(struct solver *s, struct sp_graph *g, const uint8_t *cut
 	s->on_stack = sp_xcalloc(n, sizeof(*s->on_stack));
 	s->stack = sp_xmalloc(n * sizeof(*s->stack));
 	s->dfs = sp_xmalloc(n * sizeof(*s->dfs));
+	as_init(&s->as, g);
 }
 
 static void solver_release(struct solver *s)
@@ -61,6 +65,7 @@ static void solver_release(struct solver *s)
 	free(s->on_stack);
 	free(s->stack);
 	free(s->dfs);
+	as_release(&s->as);
 }
 
 /* A frame without data counts 0 (and is reported as an UNKNOWN cause);
@@ -130,6 +135,84 @@ static bool edge_usable(const struct solver *s, const struct sp_edge *e)
 	return fn[e->to].res.scc != fn[e->from].res.scc || s->disc[e->to] > s->disc[e->from];
 }
 
+/* The flags of f's own CALL edge to, all of them when it has none. */
+static uint8_t own_call_flags(const struct sp_graph *g, const struct sp_func *f, uint32_t to)
+{
+	const struct sp_edge *e;
+
+	sp_func_for_each_edge(g, f, e)
+		if (e->to == to && e->kind == SP_EDGE_CALL)
+			return e->flags;
+	return 0xff;
+}
+
+/* The edge e as a candidate for v's worst path: it wins when it goes
+ * deeper, or when nothing was chosen yet. */
+static void consider(struct solver *s, uint32_t v, uint64_t self, const struct sp_edge *e)
+{
+	struct sp_func *f = &s->g->funcs[v];
+	const struct sp_result *r = &s->g->funcs[e->to].res;
+	bool overflow = r->overflow || f->res.overflow;
+	uint64_t cand;
+
+	if (!edge_usable(s, e))
+		return;
+	cand = e->kind == SP_EDGE_TAIL ? r->total :
+		add_saturating(self, r->total, &overflow);
+	if (cand > f->res.total ||
+	    (cand == f->res.total && f->res.next == SP_NONE)) {
+		f->res.total = cand;
+		f->res.next = e->to;
+		f->res.next_kind = e->kind;
+		f->res.next_flags = e->flags;
+		f->res.overflow = overflow;
+	}
+}
+
+/*
+ * v's assumed targets against what its own edges chose: the best of the
+ * set (the largest total, the lowest id among equals) is the first of
+ * them in the edges' order to give the largest sum, and the order
+ * decides a tie with an own edge; an own CALL edge to it is the same
+ * edge.  Returns false when the sum overflows: the saturated sums tie,
+ * and only the edges one by one find the first.
+ */
+static bool consider_assumed(struct solver *s, uint32_t v, uint64_t self, bool overflow)
+{
+	struct sp_func *f = &s->g->funcs[v];
+	struct as_best b = as_best_target(&s->as, v);
+	uint64_t cand;
+
+	if (b.id == SP_NONE)
+		return true;
+	overflow |= s->g->funcs[b.id].res.overflow;
+	cand = add_saturating(self, b.total, &overflow);
+	if (overflow)
+		return false;
+	if (cand < f->res.total ||
+	    (cand == f->res.total && f->res.next != SP_NONE && f->res.next < b.id))
+		return true;
+	if (cand == f->res.total && f->res.next == b.id && f->res.next_kind == SP_EDGE_CALL) {
+		f->res.next_flags &= SP_EDGE_F_ASSUMED;
+		return true;
+	}
+	f->res.total = cand;
+	f->res.next = b.id;
+	f->res.next_kind = SP_EDGE_CALL;
+	f->res.next_flags = SP_EDGE_F_ASSUMED & own_call_flags(s->g, f, b.id);
+	f->res.overflow = false;
+	return true;
+}
+
+static void start_total(struct sp_func *f, uint64_t self, bool overflow)
+{
+	f->res.total = self;
+	f->res.next = SP_NONE;
+	f->res.next_kind = SP_EDGE_CALL;
+	f->res.next_flags = 0;
+	f->res.overflow = overflow;
+}
+
 /*
  * total = max(self + max over CALL edges, max over TAIL edges): a tail
  * callee replaces the caller's frame.  Ties go to the lowest callee id
@@ -141,31 +224,22 @@ static void solve_total(struct solver *s, uint32_t v)
 	struct sp_func *f = &g->funcs[v];
 	const struct sp_edge *e;
 	uint64_t self = frame_self(f);
-
-	f->res.total = self;
-	f->res.next = SP_NONE;
-	f->res.next_kind = SP_EDGE_CALL;
-	f->res.next_flags = 0;
 	/* a huge .su frame plus its red zone saturates already */
-	f->res.overflow = f->qual != SP_QUAL_UNKNOWN && f->self > UINT64_MAX - f->red_zone;
-	sp_func_for_each_edge(g, f, e) {
-		const struct sp_result *r = &g->funcs[e->to].res;
-		bool overflow = r->overflow || f->res.overflow;
-		uint64_t cand;
+	bool overflow = f->qual != SP_QUAL_UNKNOWN && f->self > UINT64_MAX - f->red_zone;
+	struct sp_calls it;
+	struct sp_edge call;
 
-		if (!edge_usable(s, e))
-			continue;
-		cand = e->kind == SP_EDGE_TAIL ? r->total :
-			add_saturating(self, r->total, &overflow);
-		if (cand > f->res.total ||
-		    (cand == f->res.total && f->res.next == SP_NONE)) {
-			f->res.total = cand;
-			f->res.next = e->to;
-			f->res.next_kind = e->kind;
-			f->res.next_flags = e->flags;
-			f->res.overflow = overflow;
-		}
-	}
+	start_total(f, self, overflow);
+	sp_func_for_each_edge(g, f, e)
+		consider(s, v, self, e);
+	if (consider_assumed(s, v, self, overflow))
+		return;
+	/* a sum through the set saturates: every call, in the edges' order */
+	start_total(f, self, overflow);
+	sp_calls_begin(&it, g, v, NULL);
+	while (sp_calls_next(&it, &call))
+		consider(s, v, self, &call);
+	sp_calls_end(&it);
 }
 
 /*
@@ -218,33 +292,65 @@ static void shared_witnesses(const struct solver *s, const uint32_t *members,
 			shared[c] = own_witness(s, members[i], c);
 		for (i = 0; i < n && shared[c] == SP_NONE; i++) {
 			const struct sp_func *f = &g->funcs[members[i]];
+			/* the first assumed target outside with the cause */
+			uint32_t set = as_first_witness(&s->as, members[i], c);
 
 			sp_func_for_each_edge(g, f, e) {
+				if (set < e->to)
+					break;
 				if (edge_cut(s, e) || g->funcs[e->to].res.scc == f->res.scc)
 					continue;
 				shared[c] = g->funcs[e->to].res.witness[c];
 				if (shared[c] != SP_NONE)
 					break;
 			}
+			if (shared[c] == SP_NONE && set != SP_NONE)
+				shared[c] = g->funcs[set].res.witness[c];
 		}
 	}
+}
+
+/* The first of v's assumed targets, in id order, through which v sees
+ * cause c (its witness in *w): one outside v's component with it, or,
+ * when the component shares it, the lowest one inside.  SP_NONE if none. */
+static uint32_t assumed_witness(const struct solver *s, uint32_t v, int c,
+				const uint32_t *shared, uint32_t *w)
+{
+	const struct sp_graph *g = s->g;
+	uint32_t out = as_first_witness(&s->as, v, c);
+	uint32_t in = shared[c] != SP_NONE ? as_lowest_inside(&s->as, v) : SP_NONE;
+
+	if (out == SP_NONE && in == SP_NONE)
+		return SP_NONE;
+	if (out < in) {
+		*w = g->funcs[out].res.witness[c];
+		return out;
+	}
+	*w = own_causes(&g->funcs[in]) & (1u << c) ? in : shared[c];
+	return in;
 }
 
 /* The nearest witness of each cause: v itself, else the first callee's. */
 static void solve_witnesses(const struct solver *s, uint32_t v, const uint32_t *shared)
 {
-	struct sp_func *f = &s->g->funcs[v];
+	struct sp_graph *g = s->g;
+	struct sp_func *f = &g->funcs[v];
 	const struct sp_edge *e;
 	int c;
 
 	for (c = 0; c < SP_CAUSE__COUNT; c++) {
-		uint32_t w = own_witness(s, v, c);
+		uint32_t w = own_witness(s, v, c), set_w = SP_NONE;
+		uint32_t set = w != SP_NONE ? SP_NONE :
+			       assumed_witness(s, v, c, shared, &set_w);
 
 		if (w == SP_NONE)
-			sp_func_for_each_edge(s->g, f, e)
+			sp_func_for_each_edge(g, f, e) {
+				if (set < e->to)
+					break;
 				if ((w = witness_via(s, e, c, shared)) != SP_NONE)
 					break;
-		f->res.witness[c] = w;
+			}
+		f->res.witness[c] = w != SP_NONE ? w : set_w;
 	}
 	f->res.bounded = f->res.witness[SP_CAUSE_DYNAMIC] == SP_NONE &&
 			 f->res.witness[SP_CAUSE_RECURSION] == SP_NONE &&
@@ -262,7 +368,7 @@ static bool has_self_edge(const struct sp_graph *g, uint32_t v)
 	sp_func_for_each_edge(g, f, e)
 		if (e->to == v)
 			return true;
-	return false;
+	return sp_assumes(g, v, v);
 }
 
 static uint64_t mul_saturating(uint64_t a, uint64_t b, bool *overflow)
@@ -299,7 +405,7 @@ static void bound_cycle(const struct solver *s, const uint32_t *members, size_t 
 			uint32_t depth)
 {
 	struct sp_graph *g = s->g;
-	uint64_t sum = 0, exit_total = 0, bound;
+	uint64_t sum = 0, exit_total = 0, set_total = 0, bound;
 	bool overflow = false;
 	const struct sp_edge *e;
 	size_t i;
@@ -317,6 +423,8 @@ static void bound_cycle(const struct solver *s, const uint32_t *members, size_t 
 				exit_total = r->total;
 			overflow |= r->overflow;
 		}
+		if (as_exit(&s->as, members[i], &set_total, &overflow) && set_total > exit_total)
+			exit_total = set_total;
 	}
 	bound = add_saturating(mul_saturating(depth, sum, &overflow), exit_total,
 			       &overflow);
@@ -352,13 +460,17 @@ static void solve_scc(struct solver *s, const uint32_t *members, size_t n)
 			g->funcs[members[i]].flags |= SP_F_RECURSIVE;
 	}
 	s->nscc++;
-	for (i = n; i-- > 0;)
+	as_scc_begin(&s->as, members, n);
+	for (i = n; i-- > 0;) {
 		solve_total(s, members[i]);
+		as_solved(&s->as, members[i]);
+	}
 	if (recursive && scc_depth(g, members, n))
 		bound_cycle(s, members, n, scc_depth(g, members, n));
 	shared_witnesses(s, members, n, shared);
 	for (i = 0; i < n; i++)
 		solve_witnesses(s, members[i], shared);
+	as_scc_end(&s->as, members, n);
 }
 
 /* v is the root of a component: it and everything above it on the stack. */
@@ -368,8 +480,10 @@ static void emit_scc(struct solver *s, uint32_t v)
 
 	while (s->stack[--start] != v)
 		;
-	for (i = start; i < s->sp; i++)
+	for (i = start; i < s->sp; i++) {
 		s->on_stack[s->stack[i]] = 0;
+		as_pop(&s->as, s->stack[i]);
+	}
 	solve_scc(s, s->stack + start, s->sp - start);
 	s->sp = start;
 }
@@ -384,31 +498,46 @@ static void tarjan_visit(struct solver *s, uint32_t v)
 	s->on_stack[v] = 1;
 	s->dfs[s->depth].node = v;
 	s->dfs[s->depth].edge = presolved(f) ? f->edge_first + f->edge_count : f->edge_first;
+	s->dfs[s->depth].cursors = as_visit(&s->as, v, s->disc, &s->low[v]);
 	s->depth++;
+}
+
+/* The next callee of fr's node in the edges' order: its own edges merged
+ * with the targets of its assumed set not yet seen (a seen one lowers
+ * low[] only as as_visit() did already).  SP_NONE when none is left. */
+static uint32_t next_callee(struct solver *s, struct dfs_frame *fr)
+{
+	const struct sp_func *f = &s->g->funcs[fr->node];
+	uint32_t end = f->edge_first + f->edge_count, own = SP_NONE, set;
+
+	while (fr->edge < end && edge_cut(s, &s->g->edges[fr->edge]))
+		fr->edge++;
+	if (fr->edge < end)
+		own = s->g->edges[fr->edge].to;
+	set = as_next(&s->as, fr->node, fr->cursors);
+
+	if (own != SP_NONE && own <= set) {
+		fr->edge++;
+		return own;
+	}
+	return set;
 }
 
 static void tarjan_from(struct solver *s, uint32_t root)
 {
-	const struct sp_graph *g = s->g;
-
 	tarjan_visit(s, root);
 	while (s->depth) {
 		struct dfs_frame *fr = &s->dfs[s->depth - 1];
-		uint32_t v = fr->node;
-		const struct sp_func *f = &g->funcs[v];
+		uint32_t v = fr->node, w = next_callee(s, fr);
 
-		if (fr->edge < f->edge_first + f->edge_count) {
-			const struct sp_edge *e = &g->edges[fr->edge++];
-			uint32_t w = e->to;
-
-			if (edge_cut(s, e))
-				continue;
+		if (w != SP_NONE) {
 			if (s->disc[w] == UNSEEN)
 				tarjan_visit(s, w);
 			else if (s->on_stack[w] && s->disc[w] < s->low[v])
 				s->low[v] = s->disc[w];
 			continue;
 		}
+		as_finish(&s->as, fr->cursors);
 		s->depth--;
 		if (s->low[v] == s->disc[v])
 			emit_scc(s, v);

@@ -106,12 +106,13 @@ int sp_annot_apply(const struct sp_annots *a, struct sp_graph *g, struct sp_err 
 
 /*
  * --indirect=address-taken, before sp_annot_apply(): every function with
- * indirect calls gets a CALL edge flagged SP_EDGE_F_ASSUMED to each
- * function whose taken[id] is set, and SP_F_INDIRECT_ASSUMED.  When each
- * of its indirect calls is in g->icalls, only to the functions whose
- * sp_func.proto is one of theirs or unknown (and SP_F_INDIRECT_TYPED).
- * Sorts g->icalls.  Returns the number of edges added.
+ * indirect calls may call each function whose taken[id] is set (a set of
+ * g->assumed, not edges: see struct sp_assumed), and is flagged
+ * SP_F_INDIRECT_ASSUMED.  When each of its indirect calls is in
+ * g->icalls, only the functions whose sp_func.proto is one of theirs or
+ * unknown (and SP_F_INDIRECT_TYPED).  Sorts g->icalls.  Returns the
+ * number of calls assumed (the edges the sets stand for).
  */
-uint32_t sp_assume_address_taken(struct sp_graph *g, const uint8_t *taken);
+uint64_t sp_assume_address_taken(struct sp_graph *g, const uint8_t *taken);
 
 #endif

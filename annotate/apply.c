@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "common/u64map.h"
 #include "common/xalloc.h"
 
 /* Every function spec names (an error naming file:line when none). */
@@ -70,6 +71,7 @@ static int apply_calls(struct sp_graph *g, const struct sp_annot *x,
 	for (i = 0; i < nfrom; i++) {
 		g->funcs[from[i]].flags |= SP_F_INDIRECT_ANNOTATED;
 		g->funcs[from[i]].flags &= ~(SP_F_INDIRECT_ASSUMED | SP_F_INDIRECT_TYPED);
+		g->funcs[from[i]].assumed = SP_NONE;
 	}
 	drop_assumed(g, from, nfrom);
 	return 0;
@@ -96,6 +98,9 @@ static int apply_ignore(struct sp_graph *g, const struct sp_annot *x,
 
 	if (resolve(g, x, x->names[0], &to, &nto, err))
 		return -1;
+	/* an assumed target can be ignored: the caller's set becomes edges */
+	for (i = 0; i < nfrom; i++)
+		sp_graph_expand_assumed(g, from[i]);
 	for (i = 0; i < g->nedges; i++) {
 		const struct sp_edge *e = &g->edges[i];
 
@@ -261,30 +266,92 @@ static int icall_cmp(const void *pa, const void *pb)
 	       ((uintptr_t)a->proto < (uintptr_t)b->proto);
 }
 
-/* Can one of the call prototypes sites[0..n) reach f?  An unknown
- * prototype matches every one. */
-static bool proto_matches(const struct sp_func *f, const struct sp_icall *sites, uint32_t n)
+/*
+ * The address-taken functions as blocks: SP_ASSUMED_ALL, then one per
+ * prototype, SP_ASSUMED_UNTYPED (prototype unknown) first; each block
+ * sorted, as the ids are visited in order.  *by_proto maps an interned
+ * prototype to its block.
+ */
+static void build_blocks(struct sp_graph *g, const uint8_t *taken, struct sp_u64map *by_proto)
+{
+	struct sp_assumed *a = &g->assumed;
+	uint32_t *count, *fill, i, b, ntaken = 0;
+
+	a->nfuncs = g->nfuncs;
+	a->block_of = sp_xmalloc((g->nfuncs ? g->nfuncs : 1) * sizeof(*a->block_of));
+	sp_u64map_init(by_proto, 64);
+	a->nblocks = 2;
+	for (i = 0; i < g->nfuncs; i++) {
+		const char *proto = g->funcs[i].proto;
+
+		a->block_of[i] = SP_NONE;
+		if (!taken[i])
+			continue;
+		ntaken++;
+		b = proto ? sp_u64map_get(by_proto, (uintptr_t)proto) : SP_ASSUMED_UNTYPED;
+		if (b == SP_NONE)
+			sp_u64map_put(by_proto, (uintptr_t)proto, b = a->nblocks++);
+		a->block_of[i] = b;
+	}
+	count = sp_xcalloc(a->nblocks, sizeof(*count));
+	for (i = 0; i < g->nfuncs; i++)
+		if (a->block_of[i] != SP_NONE)
+			count[a->block_of[i]]++;
+	count[SP_ASSUMED_ALL] = ntaken;
+	a->first = sp_xmalloc((a->nblocks + 1) * sizeof(*a->first));
+	a->first[0] = 0;
+	for (b = 0; b < a->nblocks; b++)
+		a->first[b + 1] = a->first[b] + count[b];
+	a->ids = sp_xmalloc((a->first[a->nblocks] ? a->first[a->nblocks] : 1) * sizeof(*a->ids));
+	fill = count;
+	memcpy(fill, a->first, a->nblocks * sizeof(*fill));
+	for (i = 0; i < g->nfuncs; i++)
+		if (a->block_of[i] != SP_NONE) {
+			a->ids[fill[SP_ASSUMED_ALL]++] = i;
+			a->ids[fill[a->block_of[i]]++] = i;
+		}
+	free(count);
+}
+
+static void list_add(struct sp_assumed *a, uint32_t block)
+{
+	SP_ALLOC_GROW(a->lists, (size_t)a->nlists + 1, a->lists_cap);
+	a->lists[a->nlists++] = block;
+}
+
+/* A caller whose n sites (sorted by prototype) are all typed reaches the
+ * functions of their prototypes and those of unknown prototype. */
+static void list_typed(struct sp_assumed *a, const struct sp_u64map *by_proto,
+		       const struct sp_icall *sites, uint32_t n)
 {
 	uint32_t k;
 
-	if (!f->proto)
-		return true;
-	for (k = 0; k < n; k++)
-		if (sites[k].proto == f->proto)
-			return true;
-	return false;
+	list_add(a, SP_ASSUMED_UNTYPED);
+	for (k = 0; k < n; k++) {
+		uint32_t b = sites[k].proto ? sp_u64map_get(by_proto, (uintptr_t)sites[k].proto) :
+			     SP_NONE;
+
+		if (b != SP_NONE && (!k || sites[k].proto != sites[k - 1].proto))
+			list_add(a, b);
+	}
 }
 
-uint32_t sp_assume_address_taken(struct sp_graph *g, const uint8_t *taken)
+uint64_t sp_assume_address_taken(struct sp_graph *g, const uint8_t *taken)
 {
-	uint32_t i, j, nfuncs = g->nfuncs, added = 0, k = 0;
+	struct sp_assumed *a = &g->assumed;
+	struct sp_u64map by_proto;
+	uint32_t i, k = 0;
+	uint64_t added = 0;
 
+	sp_assumed_release(a);
+	build_blocks(g, taken, &by_proto);
 	/* by caller: the typed sites of function i are one run */
 	if (g->nicalls)
 		qsort(g->icalls, g->nicalls, sizeof(*g->icalls), icall_cmp);
-	for (i = 0; i < nfuncs; i++) {
+	for (i = 0; i < g->nfuncs; i++) {
 		struct sp_func *f = &g->funcs[i];
 		const struct sp_icall *sites;
+		const uint32_t *b;
 		uint32_t n = 0;
 
 		while (k < g->nicalls && g->icalls[k].func < i)
@@ -295,14 +362,18 @@ uint32_t sp_assume_address_taken(struct sp_graph *g, const uint8_t *taken)
 		if (!f->n_indirect || (f->flags & SP_F_INDIRECT_ANNOTATED))
 			continue;
 		f->flags |= SP_F_INDIRECT_ASSUMED;
+		f->assumed = a->nlists;
 		/* one site without a type may call anything */
-		if (n >= f->n_indirect)
+		if (n >= f->n_indirect) {
 			f->flags |= SP_F_INDIRECT_TYPED;
-		for (j = 0; j < nfuncs; j++)
-			if (taken[j] && (n < f->n_indirect || proto_matches(&g->funcs[j], sites, n))) {
-				add_flagged_edge(g, i, j, SP_EDGE_F_ASSUMED);
-				added++;
-			}
+			list_typed(a, &by_proto, sites, n);
+		} else {
+			list_add(a, SP_ASSUMED_ALL);
+		}
+		list_add(a, SP_NONE);
+		for (b = sp_assumed_blocks(g, f); *b != SP_NONE; b++)
+			added += a->first[*b + 1] - a->first[*b];
 	}
+	sp_u64map_release(&by_proto);
 	return added;
 }

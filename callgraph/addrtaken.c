@@ -121,21 +121,28 @@ void cg_address_taken(const struct cg_image *img, const struct sp_graph *g,
 	scan_code(img, taken, g->nfuncs);
 }
 
-void cg_indirect_prototypes(struct cg_image *img, struct sp_graph *g, const uint8_t *taken)
+void cg_indirect_sites(struct cg_image *img, struct sp_graph *g)
 {
-	uint32_t i;
 	size_t k;
 
-	for (i = img->func_first; i < img->func_end && i < g->nfuncs; i++) {
-		struct sp_func *f = &g->funcs[i];
-
-		if (taken[i] && !f->proto)
-			f->proto = dw_func_proto(img->dw.dbg, g, f->origin_die ? f->origin_die : f->die);
-	}
-	for (k = 0; k < img->nicalls; k++) {
+	/* the DWARF is opened again only when there is something to read */
+	for (k = 0; k < img->nicalls && cg_dwarf(img)->dbg; k++) {
 		const char *p = dw_call_proto(img->dw.dbg, g, img->icalls[k].type);
 
 		if (p)
 			sp_graph_add_icall(g, img->icalls[k].func, p);
 	}
+}
+
+void cg_indirect_prototypes(struct cg_image *img, struct sp_graph *g, const uint8_t *taken)
+{
+	uint32_t i;
+
+	for (i = img->func_first; i < img->func_end && i < g->nfuncs; i++) {
+		struct sp_func *f = &g->funcs[i];
+
+		if (taken[i] && !f->proto && cg_dwarf(img)->dbg)
+			f->proto = dw_func_proto(img->dw.dbg, g, f->origin_die ? f->origin_die : f->die);
+	}
+	cg_dwarf_done(img);	/* the DIEs of every taken function were read */
 }

@@ -425,13 +425,14 @@ static uint64_t pair_key(uint32_t from, uint32_t to)
 	return (uint64_t)from << 32 | to;
 }
 
-/* (caller, callee) -> the first edge DWARF gave the pair */
+/* (caller, callee) -> the first edge DWARF gave the pair; the edges of
+ * earlier images leave other callers */
 static void index_dwarf_pairs(const struct cg_image *img, struct sp_u64map *pairs)
 {
 	uint32_t i;
 
-	sp_u64map_init(pairs, img->g->nedges);
-	for (i = img->g->nedges; i-- > 0;)
+	sp_u64map_init(pairs, img->g->nedges - img->edge_first);
+	for (i = img->g->nedges; i-- > img->edge_first;)
 		sp_u64map_put(pairs, pair_key(img->g->edges[i].from, img->g->edges[i].to), i);
 }
 
@@ -468,7 +469,7 @@ static void merge_call(struct cg_image *img, const struct insn_call *c,
 		return;
 	if (c->branch == INSN_BRANCH_CALL_DYNAMIC || c->branch == INSN_BRANCH_JUMP_DYNAMIC) {
 		if (wants_code_indirect(img, &img->g->funcs[caller]))
-			indirect[caller]++;
+			indirect[caller - img->func_first]++;
 		return;
 	}
 	callee = branch_callee(img, c->site, c->target);
@@ -508,8 +509,8 @@ static void mark_complete(struct cg_image *img, const uint32_t *indirect)
 
 		if (!(f->flags & SP_F_HAS_CODE) || !wants_code_indirect(img, f))
 			continue;
-		if (indirect[i] > f->n_indirect)
-			f->n_indirect = indirect[i];
+		if (indirect[i - img->func_first] > f->n_indirect)
+			f->n_indirect = indirect[i - img->func_first];
 		if (code_whole(img, f) && (f->flags & SP_F_CALLS_INCOMPLETE)) {
 			f->flags &= ~SP_F_CALLS_INCOMPLETE;
 			img->stats.disasm_completed++;
@@ -520,7 +521,8 @@ static void mark_complete(struct cg_image *img, const uint32_t *indirect)
 static void merge_code_calls(struct cg_image *img)
 {
 	struct sp_u64map pairs;
-	uint32_t *indirect = sp_xcalloc(img->g->nfuncs, sizeof(*indirect));
+	/* indirect calls by caller, one of the image's own functions */
+	uint32_t *indirect = sp_xcalloc(img->g->nfuncs - img->func_first, sizeof(*indirect));
 	size_t k;
 
 	index_dwarf_pairs(img, &pairs);
@@ -591,6 +593,7 @@ void cg_build(struct cg_image *img)
 	size_t rcap = 0, i;
 	uint32_t nfuncs;
 
+	img->edge_first = img->g->nedges;
 	/* with room for the symbol-only and external functions and the
 	 * calls only the code shows: one more doubling would copy it all */
 	sp_graph_reserve(img->g, with_slack(dwarf_func_bound(img)), with_slack(img->dw.nsites));

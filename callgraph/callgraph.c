@@ -19,6 +19,20 @@ int cg_open(struct cg_image **out, const char *path, struct sp_err *err)
 	return 0;
 }
 
+/* What only the walk and cg_build read: an image need not keep it while
+ * the others load (86 of the 558 MB of vmlinux and 280 modules). */
+static void release_build_state(struct cg_image *img)
+{
+	dw_release_walk(&img->dw);
+	free(img->ranges);
+	img->ranges = NULL;
+	img->nranges = 0;
+	if (img->extern_by_name.nslots)
+		sp_u64map_release(&img->extern_by_name);
+	if (img->copies.nslots)
+		sp_u64map_release(&img->copies);
+}
+
 int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *opts,
 	    struct sp_err *err)
 {
@@ -54,6 +68,8 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 				  img->path);
 	cg_build(img);
 	img->func_end = g->nfuncs;
+	release_build_state(img);
+	dw_park(&img->dw);
 	return 0;
 }
 
@@ -135,7 +151,13 @@ const struct sp_elf *cg_elf(const struct cg_image *img)
 
 struct dw_image *cg_dwarf(struct cg_image *img)
 {
+	dw_resume(&img->dw);
 	return &img->dw;
+}
+
+void cg_dwarf_done(struct cg_image *img)
+{
+	dw_park(&img->dw);
 }
 
 struct insn_image *cg_code(struct cg_image *img)
@@ -159,6 +181,12 @@ bool cg_in_plt(const struct cg_image *img, uint64_t addr)
 	return sp_elf_in_plt(&img->elf, addr);
 }
 
+void cg_units(const struct cg_image *img, uint32_t *first, uint32_t *n)
+{
+	*first = img->dw.cu_first;
+	*n = img->dw.ncus;
+}
+
 bool cg_red_zone_counts(const struct cg_image *img)
 {
 	uint32_t i;
@@ -176,15 +204,11 @@ void cg_close(struct cg_image *img)
 	if (!img)
 		return;
 	insn_image_release(&img->code);
+	release_build_state(img);
 	dw_close(&img->dw);
 	sp_elf_close(&img->elf);
 	free(img->icalls);
-	free(img->ranges);
 	if (img->func_by_addr.nslots)
 		sp_u64map_release(&img->func_by_addr);
-	if (img->extern_by_name.nslots)
-		sp_u64map_release(&img->extern_by_name);
-	if (img->copies.nslots)
-		sp_u64map_release(&img->copies);
 	free(img);
 }

@@ -66,10 +66,17 @@ const struct cg_stats *cg_stats(const struct cg_image *img);
 /* What the later stages read of a loaded image. */
 const char *cg_path(const struct cg_image *img);
 const struct sp_elf *cg_elf(const struct cg_image *img);
+/* The image's DWARF, opened again when its loading or a pass before
+ * closed it (dw_park: an image keeps little of it open between passes). */
 struct dw_image *cg_dwarf(struct cg_image *img);
+/* A pass that read much of it is done: close it until the next
+ * cg_dwarf(), so that images are read one at a time. */
+void cg_dwarf_done(struct cg_image *img);
 struct insn_image *cg_code(struct cg_image *img);
 /* The graph functions the image added: [*first, *end). */
 void cg_funcs(const struct cg_image *img, uint32_t *first, uint32_t *end);
+/* The compile units the image added: g->cus[*first .. *first + *n). */
+void cg_units(const struct cg_image *img, uint32_t *first, uint32_t *n);
 /* The function whose code starts at addr, SP_NONE if none. */
 uint32_t cg_func_at(const struct cg_image *img, uint64_t addr);
 bool cg_in_plt(const struct cg_image *img, uint64_t addr);
@@ -99,9 +106,14 @@ void cg_mark_kernel_entries(struct cg_image *img, struct sp_graph *g);
 void cg_address_taken(const struct cg_image *img, const struct sp_graph *g,
 		      uint8_t *taken);
 /*
- * --indirect=address-taken: set sp_func.proto of img's functions that
- * taken[] marks, and add img's indirect call sites whose DWARF gives the
- * called type to g->icalls (see proto.c).
+ * --indirect=address-taken: add img's indirect call sites whose DWARF
+ * gives the called type to g->icalls (see dwarf/proto.c).
+ */
+void cg_indirect_sites(struct cg_image *img, struct sp_graph *g);
+/*
+ * ... and when some are, set sp_func.proto of img's functions that
+ * taken[] marks, to match them with (a kernel's 41,010 prototypes are
+ * 4.7 s of reading DWARF).
  */
 void cg_indirect_prototypes(struct cg_image *img, struct sp_graph *g, const uint8_t *taken);
 /* Does path name a readable file that starts with the ELF magic? */

@@ -29,6 +29,7 @@ struct cg_image {
 	struct sp_graph *g;
 	/* what this image added to the graph (several images share one) */
 	uint32_t func_first, func_end;
+	uint32_t edge_first;		/* g->nedges before cg_build added its edges */
 
 	struct cg_icall *icalls;	/* indirect sites whose DWARF types the callee */
 	size_t nicalls, icalls_cap;

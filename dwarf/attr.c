@@ -54,7 +54,8 @@ Dwarf_Die dw_die_at(Dwarf_Debug dbg, Dwarf_Off off)
 	Dwarf_Die die = NULL;
 	Dwarf_Error derr = NULL;
 
-	if (!off || dwarf_offdie_b(dbg, off, true, &die, &derr) != DW_DLV_OK)
+	/* no dbg: an image whose DWARF did not open again (dw_resume) */
+	if (!dbg || !off || dwarf_offdie_b(dbg, off, true, &die, &derr) != DW_DLV_OK)
 		die = NULL;
 	dw_drop_error(dbg, &derr);
 	return die;

@@ -9,9 +9,9 @@
  *	dw_close(&dw);
  *
  * libdwarf reads the sections through our object interface (object.c):
- * a linked image's from its file mapped read-only, a relocatable
- * object's (.o, .ko) from copies relocated to the ELF stage's layout of
- * its sections.  The walk enters only the DIEs that can hold code or
+ * from the file mapped read-only, a relocatable object's (.o, .ko)
+ * .debug_* from copies relocated to the ELF stage's layout of its
+ * sections.  The walk enters only the DIEs that can hold code or
  * calls; a large image's units are walked by two threads (split.c).
  * Later readers (cfi.c, vla.c, types.c, proto.c) find DIEs again by
  * offset.  Every Dwarf_Error is freed through dw_drop_error(), every
@@ -70,10 +70,12 @@ struct dw_obj {
 	const struct sp_elf *elf;
 	size_t nsec, shstrndx;
 	unsigned char **copies;	/* by section index: relocated .debug_* or NULL */
+	size_t *rel_of;		/* by section index: the section relocating it, 0 if
+				 * none (a relocatable object's .debug_*) */
 	bool msb, elf64;
 	Dwarf_Obj_Access_Interface iface;
-	/* a linked image: the file mapped read-only, sections served from it,
-	 * so .debug_info is page cache that the walk can hand back */
+	/* the file mapped read-only, sections served from it (a relocatable
+	 * object's relocated from it): page cache that can be handed back */
 	unsigned char *map;
 	size_t map_len;
 	size_t info_ndx;		/* .debug_info's section index, 0 if none */
@@ -81,7 +83,8 @@ struct dw_obj {
 	struct dw_section win;		/* dw_obj_open_window's, else no data */
 };
 
-/* dwarf_object_init_b over e's sections, its DWARF relocated to e's layout. */
+/* dwarf_object_init_b over e's sections, its DWARF relocated to e's
+ * layout (each section when libdwarf first loads it). */
 int dw_obj_init(struct dw_obj *o, const struct sp_elf *e, Dwarf_Debug *dbg,
 		Dwarf_Error *derr);
 /* A second Dwarf_Debug over the same sections, for another thread: in
@@ -99,6 +102,9 @@ bool dw_obj_section(const struct dw_obj *o, const char *name, struct dw_section 
 /* An unsigned number of n bytes (1..8) at p, in the object's byte order. */
 uint64_t dw_read_uint(const unsigned char *p, unsigned n, bool msb);
 void dw_obj_release(struct dw_obj *o);
+/* Free the relocated copies (no Dwarf_Debug may read them any more):
+ * they are made again when a new one loads them. */
+void dw_obj_free_copies(struct dw_obj *o);
 /* The compile units in .debug_info, counted from their headers alone. */
 uint32_t dw_obj_count_units(const struct dw_obj *o);
 /* The unit header nearest the middle of .debug_info, from the headers
@@ -108,6 +114,9 @@ uint64_t dw_obj_middle_unit(const struct dw_obj *o);
  * *dropped (its mark, moved to upto) on from the process (a later read
  * faults them back in from the page cache). */
 void dw_obj_info_done(const struct dw_obj *o, uint64_t *dropped, uint64_t upto);
+/* The image is loaded: hand every page of the file mapping back (what
+ * later readers use faults back in from the page cache). */
+void dw_obj_drop(const struct dw_obj *o);
 
 /* Refuse a .debug_rnglists/.debug_loclists table header that does not fit
  * (libdwarf 20210528 frees twice on one), or a DWARF 5 .debug_line file
@@ -185,6 +194,7 @@ struct dw_image {
 	pthread_mutex_t *srcfiles_lock;
 	uint32_t cu_first;		/* graph CU index of files[0], cu_die_off[0] */
 	uint32_t ncus;			/* CUs this image added */
+	bool parked;			/* dbg closed by dw_park(), not yet resumed */
 
 	struct dw_sub *subs;
 	size_t nsubs, subs_cap;
@@ -215,6 +225,19 @@ int dw_walk(struct dw_image *dw, const struct dw_walk_opts *opts, struct sp_err 
 /* Free what the walk filled (files, CU offsets, subs, sites, extra
  * ranges, the DIE offset maps). */
 void dw_release_records(struct dw_image *dw);
+/* Free the records only the graph builder reads (subs, sites, extra
+ * ranges, the DIE offset maps): an image of many need not keep them
+ * while the others load.  The decl_file tables and CU offsets, which
+ * later readers use, stay.  Idempotent. */
+void dw_release_walk(struct dw_image *dw);
+/* Close libdwarf, free the relocated copies and hand the file's pages
+ * back (dw_obj_drop) until dw_resume(): what
+ * an image read is in its records and the graph, and later readers
+ * need little of its DWARF (its CFI, a few DIEs), while a thousand
+ * kernel modules kept open hold 1.8 times their .debug_info. */
+void dw_park(struct dw_image *dw);
+/* Open libdwarf again after dw_park(); dbg stays NULL if it fails. */
+void dw_resume(struct dw_image *dw);
 void dw_close(struct dw_image *dw);
 
 /* The record index for a DIE offset, reading the DIE on demand when the

@@ -74,6 +74,8 @@ static Dwarf_Unsigned get_section_count(void *obj)
 	return dwobj_of(obj)->nsec;
 }
 
+static void relocate(struct dw_obj *o, size_t target);
+
 static int load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *error)
 {
 	struct dw_obj *o = dwobj_of(obj);
@@ -85,6 +87,8 @@ static int load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *error)
 		*data = (Dwarf_Small *)o->win.data;
 		return DW_DLV_OK;
 	}
+	if (i < o->nsec && !o->copies[i] && o->rel_of[i])
+		relocate(o, i);
 	if (i < o->nsec && o->copies[i]) {
 		*data = o->copies[i];
 		return DW_DLV_OK;
@@ -162,43 +166,145 @@ static void apply_one(struct dw_obj *o, unsigned char *buf, size_t len,
 	put_le(buf + off, size, value + (uint64_t)addend);
 }
 
-/* Copy the section that rel relocates, if it is DWARF, and apply rel. */
+/* Hand the pages of a section in o's mapping back (a later read faults
+ * them in again): the mapping is read-only, so whole pages are safe. */
+static void drop_pages(const struct dw_obj *o, const GElf_Shdr *sh)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), lo, hi;
+
+	if (!o->map || sh->sh_type == SHT_NOBITS || sh->sh_offset > o->map_len ||
+	    sh->sh_size > o->map_len - sh->sh_offset)
+		return;
+	lo = sh->sh_offset / page * page;
+	hi = sh->sh_offset + sh->sh_size;
+	madvise(o->map + lo, hi - lo, MADV_DONTNEED);
+}
+
+/* The bytes of a section in o's own mapping of the file, or NULL. */
+static const unsigned char *mapped(const struct dw_obj *o, const GElf_Shdr *sh)
+{
+	if (!o->map || sh->sh_type == SHT_NOBITS || sh->sh_offset > o->map_len ||
+	    sh->sh_size > o->map_len - sh->sh_offset)
+		return NULL;
+	return o->map + sh->sh_offset;
+}
+
+/* One relocation of a section: r_info in GElf's (64-bit) layout. */
+struct reloc {
+	uint64_t offset, info;
+	int64_t addend;
+	bool rela;
+};
+
+/* Entry i of the relocation section sh, read from the mapping as
+ * gelf_getrel(a) would: libelf's own reads of .rela.debug_* (the
+ * largest sections of a module) would stay in memory to the end. */
+static void read_mapped_reloc(const struct dw_obj *o, const unsigned char *p,
+			      const GElf_Shdr *sh, size_t i, struct reloc *r)
+{
+	unsigned w = o->elf64 ? 8 : 4;
+	uint64_t info;
+
+	r->rela = sh->sh_type == SHT_RELA;
+	p += i * sh->sh_entsize;
+	r->offset = dw_read_uint(p, w, o->msb);
+	info = dw_read_uint(p + w, w, o->msb);
+	r->info = o->elf64 ? info : GELF_R_INFO(ELF32_R_SYM(info), ELF32_R_TYPE(info));
+	r->addend = !r->rela ? 0 : o->elf64 ? (int64_t)dw_read_uint(p + 2 * w, w, o->msb) :
+		    (int32_t)(uint32_t)dw_read_uint(p + 2 * w, w, o->msb);
+}
+
+static bool read_reloc(const struct dw_obj *o, Elf_Data *rd, const unsigned char *p,
+		       const GElf_Shdr *sh, size_t i, struct reloc *r)
+{
+	GElf_Rela ra;
+	GElf_Rel rl;
+
+	if (p) {
+		read_mapped_reloc(o, p, sh, i, r);
+		return true;
+	}
+	r->rela = sh->sh_type == SHT_RELA;
+	if (r->rela && gelf_getrela(rd, (int)i, &ra)) {
+		r->offset = ra.r_offset;
+		r->info = ra.r_info;
+		r->addend = ra.r_addend;
+		return true;
+	}
+	if (!r->rela && gelf_getrel(rd, (int)i, &rl)) {
+		r->offset = rl.r_offset;
+		r->info = rl.r_info;
+		r->addend = 0;
+		return true;
+	}
+	return false;
+}
+
+/* The size of one entry of a relocation section of the object's class. */
+static uint64_t reloc_entsize(const struct dw_obj *o, const GElf_Shdr *sh)
+{
+	return (o->elf64 ? 8 : 4) * (sh->sh_type == SHT_RELA ? 3 : 2);
+}
+
+/* Copy the section that rel relocates, if it is DWARF, and apply rel.
+ * Both are read from the mapping when there is one (see dw_obj_drop). */
 static void relocate_section(struct dw_obj *o, Elf_Scn *rel, const GElf_Shdr *sh)
 {
 	Elf_Scn *target = elf_getscn(o->elf->elf, sh->sh_info);
-	Elf_Data *rd = elf_getdata(rel, NULL), *td;
+	const unsigned char *src, *relp;
+	Elf_Data *rd = NULL, *td = NULL;
 	GElf_Shdr tsh;
 	const char *name;
 	size_t i, n;
 
 	if (!target || !gelf_getshdr(target, &tsh) || (tsh.sh_flags & SHF_ALLOC) ||
-	    sh->sh_info >= o->nsec || !rd || !sh->sh_entsize)
+	    sh->sh_info >= o->nsec || !sh->sh_entsize)
 		return;
 	name = elf_strptr(o->elf->elf, o->shstrndx, tsh.sh_name);
-	if (!name || strncmp(name, ".debug_", 7) || !(td = elf_rawdata(target, NULL)) ||
-	    !td->d_buf || !td->d_size)
+	if (!name || strncmp(name, ".debug_", 7) || tsh.sh_type == SHT_NOBITS || !tsh.sh_size)
+		return;
+	src = mapped(o, &tsh);
+	if (!src && (!(td = elf_rawdata(target, NULL)) || !td->d_buf ||
+		     td->d_size != tsh.sh_size))
+		return;
+	relp = sh->sh_entsize == reloc_entsize(o, sh) ? mapped(o, sh) : NULL;
+	if (!relp && !(rd = elf_getdata(rel, NULL)))
 		return;
 	if (!o->copies[sh->sh_info]) {
-		o->copies[sh->sh_info] = sp_xmalloc(td->d_size);
-		memcpy(o->copies[sh->sh_info], td->d_buf, td->d_size);
+		o->copies[sh->sh_info] = sp_xmalloc(tsh.sh_size);
+		memcpy(o->copies[sh->sh_info], src ? src : td->d_buf, tsh.sh_size);
 	}
 	n = sh->sh_size / sh->sh_entsize;
 	for (i = 0; i < n && i <= INT32_MAX; i++) {
-		GElf_Rela r;
-		GElf_Rel rl;
+		struct reloc r;
 
-		if (sh->sh_type == SHT_RELA && gelf_getrela(rd, (int)i, &r))
-			apply_one(o, o->copies[sh->sh_info], td->d_size, r.r_offset,
-				  r.r_info, true, r.r_addend);
-		else if (sh->sh_type == SHT_REL && gelf_getrel(rd, (int)i, &rl))
-			apply_one(o, o->copies[sh->sh_info], td->d_size, rl.r_offset,
-				  rl.r_info, false, 0);
+		if (read_reloc(o, rd, relp, sh, i, &r))
+			apply_one(o, o->copies[sh->sh_info], tsh.sh_size, r.offset, r.info,
+				  r.rela, r.addend);
 	}
 }
 
-/* A linked image: map the file once more, read-only, to serve sections
- * from (libelf does not say whether it mapped or read the file, and only
- * a file mapping may be handed back by dw_obj_info_done). */
+/* The copy of section target, relocated: made when libdwarf first asks
+ * for it, so that a Dwarf_Debug opened again for the CFI alone
+ * relocates .debug_frame alone. */
+static void relocate(struct dw_obj *o, size_t target)
+{
+	Elf_Scn *rel = elf_getscn(o->elf->elf, o->rel_of[target]);
+	Elf_Scn *scn = elf_getscn(o->elf->elf, target);
+	GElf_Shdr sh, tsh;
+
+	if (!rel || !gelf_getshdr(rel, &sh))
+		return;
+	relocate_section(o, rel, &sh);
+	/* what was read to make the copy is not read again */
+	drop_pages(o, &sh);
+	if (scn && gelf_getshdr(scn, &tsh))
+		drop_pages(o, &tsh);
+}
+
+/* Map the file once more, read-only, to serve sections from (libelf
+ * does not say whether it mapped or read the file, and only a file
+ * mapping may be handed back by dw_obj_info_done and dw_obj_drop). */
 static void dwobj_map(struct dw_obj *o, const struct sp_elf *e)
 {
 	off_t len = lseek(e->fd, 0, SEEK_END);
@@ -311,6 +417,12 @@ void dw_obj_info_done(const struct dw_obj *o, uint64_t *dropped, uint64_t upto)
 		*dropped = upto;
 }
 
+void dw_obj_drop(const struct dw_obj *o)
+{
+	if (o->map)
+		madvise(o->map, o->map_len, MADV_DONTNEED);
+}
+
 static void dwobj_setup(struct dw_obj *o, const struct sp_elf *e)
 {
 	Elf_Scn *scn = NULL;
@@ -322,19 +434,20 @@ static void dwobj_setup(struct dw_obj *o, const struct sp_elf *e)
 	if (e->type != ET_REL && elf_getshdrnum(e->elf, &o->nsec))
 		o->nsec = 0;
 	o->copies = sp_xcalloc(o->nsec ? o->nsec : 1, sizeof(*o->copies));
+	o->rel_of = sp_xcalloc(o->nsec ? o->nsec : 1, sizeof(*o->rel_of));
 	if (elf_getshdrstrndx(e->elf, &o->shstrndx))
 		o->shstrndx = 0;
 	if (gelf_getehdr(e->elf, &eh)) {
 		o->msb = eh.e_ident[EI_DATA] == ELFDATA2MSB;
 		o->elf64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
 	}
+	dwobj_map(o, e);
 	/* a linked image's .debug_* are final (--emit-relocs keeps .rela.*) */
 	while (e->type == ET_REL && (scn = elf_nextscn(e->elf, scn)))
-		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL))
-			relocate_section(o, scn, &sh);
+		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL) &&
+		    sh.sh_info < o->nsec && !o->rel_of[sh.sh_info])
+			o->rel_of[sh.sh_info] = elf_ndxscn(scn);
 	find_debug_info(o, e);
-	if (e->type != ET_REL)
-		dwobj_map(o, e);
 	o->iface.object = o;
 	o->iface.methods = &methods;
 }
@@ -378,6 +491,8 @@ int dw_obj_init(struct dw_obj *o, const struct sp_elf *e, Dwarf_Debug *dbg,
 
 int dw_obj_open_again(struct dw_obj *o, Dwarf_Debug *dbg, Dwarf_Error *derr)
 {
+	if (&_dwarf_get_elf_flags_func_ptr)
+		_dwarf_get_elf_flags_func_ptr = get_section_flags;
 	return dwarf_object_init_b(&o->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, derr);
 }
 
@@ -417,13 +532,21 @@ bool dw_obj_section(const struct dw_obj *o, const char *name,
 	return false;
 }
 
-void dw_obj_release(struct dw_obj *o)
+void dw_obj_free_copies(struct dw_obj *o)
 {
 	size_t i;
 
-	for (i = 0; o->copies && i < o->nsec; i++)
+	for (i = 0; o->copies && i < o->nsec; i++) {
 		free(o->copies[i]);
+		o->copies[i] = NULL;
+	}
+}
+
+void dw_obj_release(struct dw_obj *o)
+{
+	dw_obj_free_copies(o);
 	free(o->copies);
+	free(o->rel_of);
 	if (o->map)
 		munmap(o->map, o->map_len);
 	memset(o, 0, sizeof(*o));

@@ -760,6 +760,23 @@ int dw_open(struct dw_image *dw, const char *path, const struct sp_elf *e,
 	return 0;
 }
 
+void dw_release_walk(struct dw_image *dw)
+{
+	sp_big_free(dw->subs, dw->subs_cap * sizeof(*dw->subs));
+	dw->subs = NULL;
+	dw->nsubs = dw->subs_cap = 0;
+	sp_big_free(dw->sites, dw->sites_cap * sizeof(*dw->sites));
+	dw->sites = NULL;
+	dw->nsites = dw->sites_cap = 0;
+	free(dw->xranges);
+	dw->xranges = NULL;
+	dw->nxranges = dw->xranges_cap = 0;
+	if (dw->sub_by_off.nslots)
+		sp_u64map_release(&dw->sub_by_off);
+	if (dw->split_by_off.nslots)
+		sp_u64map_release(&dw->split_by_off);
+}
+
 void dw_release_records(struct dw_image *dw)
 {
 	uint32_t i;
@@ -768,13 +785,36 @@ void dw_release_records(struct dw_image *dw)
 		free(dw->files[i].names);
 	free(dw->files);
 	free(dw->cu_die_off);
-	sp_big_free(dw->subs, dw->subs_cap * sizeof(*dw->subs));
-	sp_big_free(dw->sites, dw->sites_cap * sizeof(*dw->sites));
-	free(dw->xranges);
-	if (dw->sub_by_off.nslots)
-		sp_u64map_release(&dw->sub_by_off);
-	if (dw->split_by_off.nslots)
-		sp_u64map_release(&dw->split_by_off);
+	dw_release_walk(dw);
+}
+
+void dw_park(struct dw_image *dw)
+{
+	Dwarf_Error derr = NULL;
+
+	if (!dw->dbg)
+		return;
+	dwarf_object_finish(dw->dbg, &derr);
+	dw_drop_error(NULL, &derr);
+	dw->dbg = NULL;
+	dw->parked = true;
+	dw_obj_free_copies(&dw->obj);
+	dw_obj_drop(&dw->obj);
+}
+
+void dw_resume(struct dw_image *dw)
+{
+	Dwarf_Error derr = NULL;
+
+	if (!dw->parked)
+		return;
+	dw->parked = false;
+	/* it opened before over the same bytes: a failure now leaves the
+	 * image without DWARF, as a corrupt one, and its readers cope */
+	if (dw_obj_open_again(&dw->obj, &dw->dbg, &derr) != DW_DLV_OK) {
+		dw->dbg = NULL;
+		dw_drop_error(NULL, &derr);
+	}
 }
 
 void dw_close(struct dw_image *dw)

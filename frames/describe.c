@@ -72,7 +72,7 @@ static bool keep_first(void *ctx, const struct sp_vla *v)
 /* An unreadable subtree only loses the cause's name. */
 static void describe_image(struct sp_graph *g, struct cg_image *img)
 {
-	struct dw_image *dw = cg_dwarf(img);
+	struct dw_image *dw = NULL;
 	uint32_t first, end, i;
 
 	cg_funcs(img, &first, &end);
@@ -80,7 +80,11 @@ static void describe_image(struct sp_graph *g, struct cg_image *img)
 		struct sp_func *f = &g->funcs[i];
 		struct sp_vla v = { .func = SP_NONE };
 
-		if (!is_dynamic(f) || !dw_func_vlas(dw, i, keep_first, &v))
+		if (!is_dynamic(f))
+			continue;
+		if (!dw)	/* the image's DWARF is opened again for these only */
+			dw = cg_dwarf(img);
+		if (!dw_func_vlas(dw, i, keep_first, &v))
 			continue;
 		if (v.func != SP_NONE)
 			f->dyn_cause = cause_text(g, &v);
@@ -133,6 +137,7 @@ static bool append_vla(void *ctx, const struct sp_vla *v)
 
 static void find_image_vlas(struct sp_graph *g, struct cg_image *img)
 {
+	struct dw_image *dw = cg_dwarf(img);
 	uint32_t first, end, i;
 
 	cg_funcs(img, &first, &end);
@@ -141,7 +146,7 @@ static void find_image_vlas(struct sp_graph *g, struct cg_image *img)
 		struct collect c = { .g = g };
 		struct sp_vla v = { .func = i, .kind = SP_VLA_ALLOCA };
 
-		dw_func_vlas(cg_dwarf(img), i, append_vla, &c);
+		dw_func_vlas(dw, i, append_vla, &c);
 		if (c.found || !is_dynamic(f))
 			continue;
 		if (only_pushes_args(f, code_of(img, f)))
@@ -153,6 +158,7 @@ static void find_image_vlas(struct sp_graph *g, struct cg_image *img)
 		v.col = f->col;
 		append_vla(&c, &v);
 	}
+	cg_dwarf_done(img);	/* every function's DIEs were read */
 }
 
 void frames_find_vlas(struct sp_graph *g, struct cg_image *const *imgs, size_t n)

@@ -108,6 +108,9 @@ struct sp_func {
 	uint32_t n_indirect;	/* indirect call sites in this function */
 	const char *proto;	/* interned prototype, "int(int,char*)", for
 				 * --indirect=address-taken; NULL if unknown */
+	uint32_t assumed;	/* --indirect=address-taken: its indirect calls'
+				 * targets, the blocks that sp_graph.assumed's
+				 * lists[assumed..] names; SP_NONE if none */
 	uint32_t rec_depth;	/* --annotate 'recursion': most activations of
 				 * each function of its cycle, 0 when none */
 	uint64_t budget;	/* --annotate 'entry' budget, when SP_F_BUDGET */
@@ -200,6 +203,31 @@ struct sp_path_seg {
 	uint32_t cont;		/* the segment that goes on, SP_NONE at the end */
 };
 
+/*
+ * --indirect=address-taken: the functions an indirect call may reach,
+ * kept as sets instead of one edge per caller and target (a distribution
+ * kernel's 4,807 callers and 41,010 address-taken functions would be 197
+ * million edges).  ids holds blocks of function ids, each sorted: block
+ * SP_ASSUMED_ALL every address-taken function, the others split them by
+ * prototype, SP_ASSUMED_UNTYPED those whose prototype is unknown.  A
+ * caller reaches the union of the blocks its list names; the solver and
+ * the reasons read the sets as they are, sp_graph_expand_assumed() turns
+ * them into SP_EDGE_F_ASSUMED edges for what lists every edge.
+ */
+#define SP_ASSUMED_ALL 0u
+#define SP_ASSUMED_UNTYPED 1u
+
+struct sp_assumed {
+	uint32_t *ids;		/* block b is ids[first[b] .. first[b + 1]) */
+	uint32_t *first;	/* nblocks + 1 entries */
+	uint32_t nblocks;
+	uint32_t *block_of;	/* by function id (nfuncs of them): its prototype's
+				 * block, SP_NONE when its address is not taken */
+	uint32_t nfuncs;
+	uint32_t *lists;	/* the callers' block lists, each ended by SP_NONE */
+	uint32_t nlists, lists_cap;
+};
+
 struct sp_graph {
 	struct sp_arena arena;	/* nodes' strings and small data */
 	struct sp_strtab strs;	/* interned names and paths */
@@ -220,6 +248,7 @@ struct sp_graph {
 	uint32_t nsegs, segs_cap;
 	struct sp_path_step *steps;
 	uint32_t nsteps, steps_cap;
+	struct sp_assumed assumed;	/* --indirect=address-taken: the targets */
 
 	/* .su statistics, filled by su_match() */
 	uint32_t su_rows;	/* rows read */
@@ -247,6 +276,47 @@ void sp_graph_add_icall(struct sp_graph *g, uint32_t func, const char *proto);
  * removes or redirects edges and clears g->finalized). */
 void sp_graph_finalize(struct sp_graph *g);
 const char *sp_intern(struct sp_graph *g, const char *s);
+
+/* --indirect=address-taken (model/assumed.c).  f's block list, NULL when
+ * it assumes no targets. */
+const uint32_t *sp_assumed_blocks(const struct sp_graph *g, const struct sp_func *f);
+/* Does from's set hold to? */
+bool sp_assumes(const struct sp_graph *g, uint32_t from, uint32_t to);
+/* The union of from's blocks that skip (NULL, or a flag per block) does
+ * not name, sorted; *out is malloc'ed (NULL when empty). */
+size_t sp_assumed_targets(const struct sp_graph *g, uint32_t from, const uint8_t *skip,
+			  uint32_t **out);
+/* The edges the sets stand for beyond the graph's own: what a graph with
+ * them expanded would count more, after sp_graph_finalize(). */
+uint64_t sp_assumed_edges(const struct sp_graph *g);
+/* Turn the set of function id (every function's when id is SP_NONE)
+ * into CALL edges flagged SP_EDGE_F_ASSUMED, as reports that list each
+ * edge read them; the graph is finalized again when every set is. */
+void sp_graph_expand_assumed(struct sp_graph *g, uint32_t id);
+void sp_assumed_release(struct sp_assumed *a);
+
+/*
+ * Every call out of a function, assumed targets included, in the order
+ * and with the flags sp_graph_finalize() would give them expanded:
+ *
+ *	struct sp_calls it;
+ *	struct sp_edge e;
+ *	sp_calls_begin(&it, g, id, NULL);
+ *	while (sp_calls_next(&it, &e)) ...
+ *	sp_calls_end(&it);
+ *
+ * skip (NULL, or a flag per block) leaves those blocks' targets out.
+ */
+struct sp_calls {
+	const struct sp_edge *e, *end;	/* the function's own edges */
+	uint32_t *targets;		/* its assumed targets, sorted */
+	size_t ntargets, next;
+	uint32_t from;
+};
+void sp_calls_begin(struct sp_calls *it, const struct sp_graph *g, uint32_t from,
+		    const uint8_t *skip);
+bool sp_calls_next(struct sp_calls *it, struct sp_edge *out);
+void sp_calls_end(struct sp_calls *it);
 
 /* A function without edges gives an empty loop without touching
  * g->edges, which is NULL in a graph that has none (NULL + 0 is

@@ -22,6 +22,7 @@ void sp_graph_release(struct sp_graph *g)
 	free(g->icalls);
 	free(g->segs);
 	free(g->steps);
+	sp_assumed_release(&g->assumed);
 	sp_arena_release(&g->arena);
 	sp_strtab_release(&g->strs);
 	memset(g, 0, sizeof(*g));
@@ -42,6 +43,7 @@ uint32_t sp_graph_add_func(struct sp_graph *g)
 	f = &g->funcs[g->nfuncs];
 	memset(f, 0, sizeof(*f));
 	f->cu = SP_NONE;
+	f->assumed = SP_NONE;
 	f->res.next = SP_NONE;
 	f->res.scc = SP_NONE;
 	f->res.seg = SP_NONE;

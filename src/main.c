@@ -7,6 +7,8 @@
  * Only this file prints errors and chooses the exit status.
  */
 #include <getopt.h>
+#include <sys/stat.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -19,6 +21,7 @@
 #include "annotate/annotate.h"
 #include "callgraph/callgraph.h"
 #include "common/atomic.h"
+#include "common/dirwalk.h"
 #include "common/size.h"
 #include "common/xalloc.h"
 #include "frames/frames.h"
@@ -32,9 +35,19 @@
 
 enum { EXIT_BUDGET = 1, EXIT_BAD = 2 };
 
+/* A file as the file system knows it, whatever path names it. */
+struct file_id {
+	dev_t dev;
+	ino_t ino;
+};
+
 struct options {
 	const char **elfs;	/* positional ELF files: the image, then modules */
 	size_t nelfs, elfs_cap;
+	struct file_id *elf_ids;	/* each one's, when it could be stat'ed */
+	size_t elf_ids_cap;
+	char **found;		/* modules found in directories (ours to free) */
+	size_t nfound, found_cap;
 	const char **su_paths;	/* positional .su files/dirs */
 	size_t nsu, su_cap;
 	const char **su_dirs;	/* --su-dir */
@@ -79,7 +92,8 @@ static const char usage_text[] =
 "                       their calls to each other resolved by symbol name\n"
 "  SU-FILE|DIR          .su files, or directories searched recursively; when\n"
 "                       none are named they are found beside each compile\n"
-"                       unit's source and the ELF\n"
+"                       unit's source and the ELF.  A directory's kernel\n"
+"                       modules (*.ko, *.ko.debug) are ELF inputs too\n"
 "      --su-dir DIR     also search DIR for .su files (repeatable)\n"
 "      --no-su          ignore every .su file: frames from the binary alone\n"
 "                       (ORC, CFI, the machine code), to check them against .su\n"
@@ -393,14 +407,68 @@ static int parse_option(struct options *o, int c, const char *arg)
 	return bad_usage("%s", "invalid option");
 }
 
-static bool is_listed(const char *const *v, size_t n, const char *s)
+/* An ELF input, unless it is one already: named twice (overlapping
+ * globs), or found in a directory as well. */
+static void push_elf(struct options *o, const char *path)
 {
+	struct file_id id = { 0, 0 };
+	struct stat st;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(v[i], s))
-			return true;
-	return false;
+	if (!stat(path, &st)) {
+		id.dev = st.st_dev;
+		id.ino = st.st_ino;
+	}
+	for (i = 0; i < o->nelfs; i++)
+		if (!strcmp(o->elfs[i], path) ||
+		    (id.ino && o->elf_ids[i].ino == id.ino && o->elf_ids[i].dev == id.dev))
+			return;
+	SP_ALLOC_GROW(o->elf_ids, o->nelfs + 1, o->elf_ids_cap);
+	o->elf_ids[o->nelfs] = id;
+	push(&o->elfs, &o->nelfs, &o->elfs_cap, path);
+}
+
+/* A kernel module's name: "x.ko", or "x.ko.debug" as debuginfo packages
+ * name them. */
+static bool is_module_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return (len > 3 && !strcmp(name + len - 3, ".ko")) ||
+	       (len > 9 && !strcmp(name + len - 9, ".ko.debug"));
+}
+
+/*
+ * The kernel modules under dir join the inputs as more images, in path
+ * order.  Other ELF files there are not read: a build tree's objects are
+ * the image's own code, and its other programs are not part of it.  A
+ * directory that cannot be read is reported by the .su search of it.
+ */
+static void push_dir_modules(struct options *o, const char *dir)
+{
+	char *trimmed = sp_xstrdup(dir), **paths;
+	size_t len = strlen(trimmed), n, i;
+	struct sp_err err;
+
+	while (len > 1 && trimmed[len - 1] == '/')
+		trimmed[--len] = '\0';	/* "dir/" finds "dir/x.ko", not "dir//x.ko" */
+	if (!sp_collect_files(trimmed, is_module_name, &paths, &n, &err)) {
+		for (i = 0; i < n; i++) {
+			SP_ALLOC_GROW(o->found, o->nfound + 1, o->found_cap);
+			o->found[o->nfound++] = paths[i];
+			if (cg_is_elf_file(paths[i]))
+				push_elf(o, paths[i]);
+		}
+		free(paths);
+	}
+	free(trimmed);
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
 /* Returns 1 when the command is done (--help, --version), -1 on bad usage. */
@@ -440,15 +508,16 @@ static int parse_args(struct options *o, int argc, char **argv)
 	if (optind >= argc)
 		return bad_usage("%s", "no ELF file given");
 	/* the first is the image; later ELF files are more images (modules),
-	 * anything else is a .su file or directory */
-	push(&o->elfs, &o->nelfs, &o->elfs_cap, argv[optind++]);
+	 * anything else is a .su file or directory, which may hold modules */
+	push_elf(o, argv[optind++]);
 	for (; optind < argc; optind++) {
-		if (is_listed(o->elfs, o->nelfs, argv[optind]))
-			continue;	/* a file named twice (overlapping globs) loads once */
-		if (cg_is_elf_file(argv[optind]))
-			push(&o->elfs, &o->nelfs, &o->elfs_cap, argv[optind]);
-		else
-			push(&o->su_paths, &o->nsu, &o->su_cap, argv[optind]);
+		if (cg_is_elf_file(argv[optind])) {
+			push_elf(o, argv[optind]);
+			continue;
+		}
+		push(&o->su_paths, &o->nsu, &o->su_cap, argv[optind]);
+		if (is_dir(argv[optind]))
+			push_dir_modules(o, argv[optind]);
 	}
 	return 0;
 }
@@ -465,10 +534,30 @@ static void print_note(void *ctx, const char *msg)
 	fprintf(stderr, "stackprof: %s\n", msg);
 }
 
+/* Without .su files named, each image's are looked for beside its
+ * compile units and itself. */
+static int discover_frames(struct su_set *set, struct sp_graph *g,
+			   const struct options *o, struct cg_image *const *imgs,
+			   struct sp_err *err)
+{
+	struct su_image *v = sp_xcalloc(o->nelfs, sizeof(*v));
+	size_t i;
+	int ret;
+
+	for (i = 0; i < o->nelfs; i++) {
+		v[i].path = o->elfs[i];
+		cg_units(imgs[i], &v[i].cu_first, &v[i].ncus);
+	}
+	ret = su_discover(set, g, v, o->nelfs, o->su_dirs, o->nsu_dirs, o->keep_going,
+			  print_warning, NULL, err);
+	free(v);
+	return ret;
+}
+
 /* The .su files named or found, their rows given to the functions: the
  * frames they say in *frames. */
-static int read_su(struct sp_graph *g, const struct options *o, struct sp_frames *frames,
-		   struct sp_err *err)
+static int read_su(struct sp_graph *g, const struct options *o,
+		   struct cg_image *const *imgs, struct sp_frames *frames, struct sp_err *err)
 {
 	struct su_set set;
 	size_t i;
@@ -484,10 +573,8 @@ static int read_su(struct sp_graph *g, const struct options *o, struct sp_frames
 		if (su_add_path(&set, &g->strs, o->su_dirs[i], o->keep_going,
 				print_warning, NULL, err))
 			goto out;
-	for (i = 0; !o->nsu && i < o->nelfs; i++)
-		if (su_discover(&set, g, o->elfs[i], o->su_dirs, o->nsu_dirs,
-				o->keep_going, print_warning, NULL, err))
-			goto out;
+	if (!o->nsu && discover_frames(&set, g, o, imgs, err))
+		goto out;
 	ret = su_match(g, &set, frames, o->verbose ? print_note : NULL, NULL, err);
 out:
 	su_set_release(&set);
@@ -511,11 +598,11 @@ static void print_stats(const struct sp_graph *g, struct cg_image *const *imgs,
 		s.disasm_completed += t->disasm_completed;
 		s.split_units += t->split_units;
 	}
-	fprintf(stderr, "stackprof: %u functions, %u edges, %u compile units; "
+	fprintf(stderr, "stackprof: %u functions, %" PRIu64 " edges, %u compile units; "
 		"%u call sites (%u decoded, %u indirect, %u outside functions); "
 		"code: %u more call pairs, %u functions completed; "
 		".su: %u rows in %u files, %u matched\n",
-		g->nfuncs, g->nedges, g->ncus, s.call_sites, s.edges_decoded,
+		g->nfuncs, g->nedges + sp_assumed_edges(g), g->ncus, s.call_sites, s.edges_decoded,
 		s.indirect, s.orphan_sites, s.disasm_edges, s.disasm_completed,
 		g->su_rows, g->su_files, g->su_matched);
 	if (fs->from[SP_SRC_ORC] || fs->orc_not_sp || fs->checked[SP_SRC_ORC])
@@ -623,19 +710,43 @@ static void assume_address_taken(struct sp_graph *g, struct cg_image *const *img
 				 size_t n, bool verbose)
 {
 	uint8_t *taken = sp_xcalloc(g->nfuncs ? g->nfuncs : 1, 1);
-	uint32_t i, ntaken = 0, added;
+	uint32_t i, ntaken = 0;
+	uint64_t added;
 
 	for (i = 0; i < n; i++)
 		cg_address_taken(imgs[i], g, taken);
 	for (i = 0; i < n; i++)
+		cg_indirect_sites(imgs[i], g);
+	/* a prototype only narrows what a typed call site may reach */
+	for (i = 0; g->nicalls && i < n; i++)
 		cg_indirect_prototypes(imgs[i], g, taken);
 	for (i = 0; i < g->nfuncs; i++)
 		ntaken += taken[i];
 	added = sp_assume_address_taken(g, taken);
 	if (verbose)
-		fprintf(stderr, "stackprof: %u address-taken functions, %u assumed "
+		fprintf(stderr, "stackprof: %u address-taken functions, %" PRIu64 " assumed "
 			"indirect call edges, %u call sites typed\n", ntaken, added, g->nicalls);
 	free(taken);
+}
+
+/*
+ * analysis/nest.c solves a once/nest function on its own edges: the
+ * assumed targets of --indirect=address-taken's sets below it would be
+ * missed, so those annotations are not applied (the cycles stay
+ * unbounded: sound, if loose).
+ */
+static void drop_once_nest(struct sp_graph *g)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < g->nfuncs; i++)
+		if (g->funcs[i].nest) {
+			g->funcs[i].nest = 0;
+			n++;
+		}
+	if (n)
+		fprintf(stderr, "stackprof: note: once/nest annotations of %u functions "
+			"not applied with --indirect=address-taken\n", n);
 }
 
 /* Every function's frame, from the .su rows, the annotations and what
@@ -649,7 +760,7 @@ static int decide_frames(struct sp_graph *g, struct cg_image *const *imgs, size_
 	int ret = -1;
 
 	setup_cfi(&fo);
-	if ((!o->no_su && read_su(g, o, &su, err)) || sp_annot_frames(annots, g, &annot, err))
+	if ((!o->no_su && read_su(g, o, imgs, &su, err)) || sp_annot_frames(annots, g, &annot, err))
 		goto out;
 	frames_decide(g, imgs, n, &annot, &su, &fo, st);
 	frames_describe(g, imgs, n);
@@ -694,7 +805,11 @@ static int load(struct sp_graph *g, const struct options *o,
 		cg_mark_kernel_entries(imgs[i], g);
 	if (o->indirect_assumed)
 		assume_address_taken(g, imgs, o->nelfs, o->verbose);
-	if (sp_annot_apply(annots, g, err) || sp_analyze(g, err))
+	if (sp_annot_apply(annots, g, err))
+		goto out;
+	if (o->indirect_assumed)
+		drop_once_nest(g);
+	if (sp_analyze(g, err))
 		goto out;
 	if (o->verbose)	/* the edges counted once the solver merged them */
 		print_stats(g, imgs, o->nelfs, linked, &fs);
@@ -793,6 +908,13 @@ out_abort:
 	return ret;
 }
 
+/* Does an output list every call (JSON's "calls", the pictures' edges)?
+ * Then --indirect=address-taken's sets are written out as edges. */
+static bool lists_edges(const struct options *o)
+{
+	return (o->json && !o->vla) || o->dot || o->svg || o->png || o->html;
+}
+
 static int run(const struct options *o, struct sp_graph *g, struct sp_err *err)
 {
 	struct sp_report_opts ro = {
@@ -812,6 +934,8 @@ static int run(const struct options *o, struct sp_graph *g, struct sp_err *err)
 		goto out;
 	ro.entries = entries;
 	ro.nentries = nentries;
+	if (lists_edges(o))
+		sp_graph_expand_assumed(g, SP_NONE);
 	if (write_outputs(g, o, &ro, err))
 		goto out;
 	ret = 0;
@@ -879,6 +1003,7 @@ int main(int argc, char **argv)
 	struct sp_graph g;
 	struct sp_err err = { { 0 } };
 	int ret = parse_args(&o, argc, argv);
+	size_t i;
 
 	if (ret)
 		return ret > 0 ? 0 : EXIT_BAD;
@@ -891,6 +1016,10 @@ int main(int argc, char **argv)
 	free(o.su_dirs);
 	free(o.entries);
 	free(o.elfs);
+	free(o.elf_ids);
+	for (i = 0; i < o.nfound; i++)
+		free(o.found[i]);
+	free(o.found);
 	free(o.entry_globs);
 	free(o.annotate);
 	free(o.su_paths);

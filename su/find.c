@@ -347,32 +347,47 @@ static int discover_ltrans(struct su_discovery *dc, const struct su_elf_place *e
 	return ret;
 }
 
-int su_discover(struct su_set *s, struct sp_graph *g, const char *elf_path,
-		const char *const *dirs, size_t ndirs, bool keep_going,
-		sp_warn_fn warn, void *warn_ctx, struct sp_err *err)
+static void elf_place_init(struct su_elf_place *elf, const char *path)
 {
-	struct su_discovery dc = { s, &g->strs, keep_going, warn, warn_ctx, err };
-	const char *slash = strrchr(elf_path, '/');
+	const char *slash = strrchr(path, '/');
+
+	elf->dir = slash == path ? sp_xstrdup("/") :
+		   slash ? strndup_x(path, (size_t)(slash - path)) : sp_xstrdup(".");
+	elf->base = slash ? slash + 1 : path;
+}
+
+/* The compile units of one ELF file, beside it and in the index. */
+static int discover_image(struct su_discovery *dc, const struct sp_graph *g,
+			  const struct su_image *img, const struct su_index *ix)
+{
 	struct su_elf_place elf;
-	struct su_index ix;
 	uint32_t i;
 	int ret = 0;
 
-	elf.dir = slash == elf_path ? sp_xstrdup("/") :
-		  slash ? strndup_x(elf_path, (size_t)(slash - elf_path)) :
-		  sp_xstrdup(".");
-	elf.base = slash ? slash + 1 : elf_path;
-	if (index_build(&ix, dirs, ndirs, err)) {
-		ret = -1;
-		goto out_index;
-	}
-	for (i = 0; i < g->ncus && !ret; i++)
+	elf_place_init(&elf, img->path);
+	for (i = img->cu_first; i < img->cu_first + img->ncus && i < g->ncus && !ret; i++)
 		if (g->cus[i].name)
-			ret = discover_cu(&dc, &g->cus[i], &elf, &ix);
+			ret = discover_cu(dc, &g->cus[i], &elf, ix);
 	if (!ret)
-		ret = discover_ltrans(&dc, &elf);
-out_index:
-	index_release(&ix);
+		ret = discover_ltrans(dc, &elf);
 	free(elf.dir);
+	return ret;
+}
+
+int su_discover(struct su_set *s, struct sp_graph *g, const struct su_image *imgs,
+		size_t nimgs, const char *const *dirs, size_t ndirs, bool keep_going,
+		sp_warn_fn warn, void *warn_ctx, struct sp_err *err)
+{
+	struct su_discovery dc = { s, &g->strs, keep_going, warn, warn_ctx, err };
+	struct su_index ix;
+	size_t i;
+	int ret = 0;
+
+	/* the --su-dir trees are walked once, whatever the number of images */
+	if (index_build(&ix, dirs, ndirs, err))
+		ret = -1;
+	for (i = 0; i < nimgs && !ret; i++)
+		ret = discover_image(&dc, g, &imgs[i], &ix);
+	index_release(&ix);
 	return ret;
 }

@@ -9,7 +9,6 @@
  */
 #include "su/su.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/dirwalk.h"
 #include "common/xalloc.h"
 
 #define SU_MAX_BYTES_DIGITS 20	/* UINT64_MAX has 20 digits */
@@ -341,11 +341,6 @@ int su_parse_file(struct su_set *s, struct sp_strtab *strs, const char *path,
 
 /* ---- directories ---- */
 
-struct su_pathvec {
-	char **v;
-	size_t n, cap;
-};
-
 static bool has_su_suffix(const char *name)
 {
 	size_t len = strlen(name);
@@ -353,86 +348,9 @@ static bool has_su_suffix(const char *name)
 	return len > 3 && !strcmp(name + len - 3, ".su");
 }
 
-static char *join(const char *dir, const char *name)
-{
-	size_t a = strlen(dir), b = strlen(name);
-	char *p = sp_xmalloc(a + b + 2);
-
-	memcpy(p, dir, a);
-	p[a] = '/';
-	memcpy(p + a + 1, name, b + 1);
-	return p;
-}
-
-/*
- * Collect *.su regular files under dir.  Symbolic links to files are
- * followed, links to directories are not: a link cycle must not hang us.
- */
-static int collect_su(struct su_pathvec *out, const char *dir, struct sp_err *err)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int ret = 0;
-
-	if (!d)
-		return sp_err_set(err, "cannot read '%s': %s", dir, strerror(errno));
-	while (!ret && (errno = 0, de = readdir(d))) {
-		unsigned char type = de->d_type;
-		char *full;
-		struct stat st;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		full = join(dir, de->d_name);
-		if (type == DT_UNKNOWN || type == DT_LNK) {
-			bool link = type == DT_LNK;
-
-			if (!link && !lstat(full, &st) && S_ISLNK(st.st_mode))
-				link = true;
-			if (link ? stat(full, &st) : lstat(full, &st)) {
-				free(full);
-				continue;	/* dangling link */
-			}
-			type = S_ISDIR(st.st_mode) ? (link ? DT_LNK : DT_DIR) :
-			       S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
-		}
-		if (type == DT_DIR) {
-			ret = collect_su(out, full, err);
-			free(full);
-		} else if (type == DT_REG && has_su_suffix(de->d_name)) {
-			SP_ALLOC_GROW(out->v, out->n + 1, out->cap);
-			out->v[out->n++] = full;
-		} else {
-			free(full);
-		}
-	}
-	if (!ret && errno)
-		ret = sp_err_set(err, "cannot read '%s': %s", dir, strerror(errno));
-	closedir(d);
-	return ret;
-}
-
-static int str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int su_collect_dir(const char *dir, char ***paths, size_t *n, struct sp_err *err)
 {
-	struct su_pathvec v = { NULL, 0, 0 };
-	size_t i;
-
-	if (collect_su(&v, dir, err)) {
-		for (i = 0; i < v.n; i++)
-			free(v.v[i]);
-		free(v.v);
-		return -1;
-	}
-	if (v.n)
-		qsort(v.v, v.n, sizeof(*v.v), str_cmp);
-	*paths = v.v;
-	*n = v.n;
-	return 0;
+	return sp_collect_files(dir, has_su_suffix, paths, n, err);
 }
 
 int su_add_path(struct su_set *s, struct sp_strtab *strs, const char *path,

@@ -54,18 +54,26 @@ int su_parse_file(struct su_set *s, struct sp_strtab *strs, const char *path,
 int su_add_path(struct su_set *s, struct sp_strtab *strs, const char *path,
 		bool keep_going, sp_warn_fn warn, void *warn_ctx, struct sp_err *err);
 
+/* One ELF input of su_discover(): its path and the compile units it
+ * added to the graph, g->cus[cu_first .. cu_first + ncus). */
+struct su_image {
+	const char *path;
+	uint32_t cu_first, ncus;
+};
+
 /*
  * Find .su files for the graph's compile units when the user named none:
- * for each CU try GCC's one-step "<elf dir>/<elf>-<stem>.su", then
- * <comp_dir>/<CU name with its extension replaced by .su> (CU name may be
- * absolute or relative to comp_dir), <comp_dir>/<stem>.su, the ELF's own
- * directory + <stem>.su, then each extra root in dirs[] (searched
- * recursively, indexed by basename once).  The first found wins.
- * LTO's "<elf>.ltransN.ltrans.su" beside the ELF are read too.  Missing
- * files are not errors; an unreadable dirs[] root is.
+ * for each CU of each image try GCC's one-step "<elf dir>/<elf>-<stem>.su"
+ * (the image's own ELF), then <comp_dir>/<CU name with its extension
+ * replaced by .su> (CU name may be absolute or relative to comp_dir),
+ * <comp_dir>/<stem>.su, the ELF's own directory + <stem>.su, then each
+ * extra root in dirs[] (searched recursively, indexed by basename once).
+ * The first found wins.  LTO's "<elf>.ltransN.ltrans.su" beside each ELF
+ * are read too.  Missing files are not errors; an unreadable dirs[] root
+ * is.
  */
-int su_discover(struct su_set *s, struct sp_graph *g, const char *elf_path,
-		const char *const *dirs, size_t ndirs, bool keep_going,
+int su_discover(struct su_set *s, struct sp_graph *g, const struct su_image *imgs,
+		size_t nimgs, const char *const *dirs, size_t ndirs, bool keep_going,
 		sp_warn_fn warn, void *warn_ctx, struct sp_err *err);
 
 /*

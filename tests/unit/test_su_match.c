@@ -84,6 +84,16 @@ static void add_su(struct fixture *fx, const char *path, const char *text)
 					 false, NULL, NULL, &fx->err), 0);
 }
 
+/* su_discover() with elf as the one image of every compile unit */
+static int discover(struct fixture *fx, const char *elf, const char *const *dirs,
+		    size_t ndirs)
+{
+	struct su_image img = { elf, 0, fx->g.ncus };
+
+	return su_discover(&fx->set, &fx->g, &img, 1, dirs, ndirs, false, NULL, NULL,
+			   &fx->err);
+}
+
 static void match(struct fixture *fx)
 {
 	assert_int_equal(su_match(&fx->g, &fx->set, &fx->frames, count_note, fx, &fx->err), 0);
@@ -497,16 +507,14 @@ static void test_discover_kernel_layout(void **state)
 	dump = add_fn(fx, d, "dump", "dump", "dump.c", 2, 5);
 	lost = add_fn(fx, u, "lost", "lost", "kernel/missing.c", 1, 1);
 	dirs[0] = out_dir;
-	assert_int_equal(su_discover(&fx->set, &fx->g, elf, dirs, 1, false, NULL, NULL,
-				     &fx->err), 0);
+	assert_int_equal(discover(fx, elf, dirs, 1), 0);
 	assert_int_equal(fx->set.npaths, 4);
 	assert_true(has_path(&fx->set, "/linux/kernel/fork.su"));
 	assert_true(has_path(&fx->set, "/linux/mm/slab.su"));
 	assert_true(has_path(&fx->set, "/out/drivers/net/ext.su"));
 	assert_true(has_path(&fx->set, "/linux/vmlinux-dump.su"));
 	/* discovery twice reads nothing twice */
-	assert_int_equal(su_discover(&fx->set, &fx->g, elf, dirs, 1, false, NULL, NULL,
-				     &fx->err), 0);
+	assert_int_equal(discover(fx, elf, dirs, 1), 0);
 	assert_int_equal(fx->set.npaths, 4);
 	match(fx);
 	assert_frame(fx, fork, 40, SP_QUAL_STATIC);
@@ -518,8 +526,7 @@ static void test_discover_kernel_layout(void **state)
 	assert_int_equal(fx->g.su_matched, 4);
 	/* a --su-dir that does not exist is an error */
 	dirs[0] = "/nonexistent/out";
-	assert_int_equal(su_discover(&fx->set, &fx->g, elf, dirs, 1, false, NULL, NULL,
-				     &fx->err), -1);
+	assert_int_equal(discover(fx, elf, dirs, 1), -1);
 	assert_string_equal(fx->err.msg,
 			    "cannot read '/nonexistent/out': No such file or directory");
 	remove_tree(root);
@@ -538,11 +545,43 @@ static void test_discover_lto_beside_elf(void **state)
 	write_file(root, "other.ltrans0.ltrans.su", "a.c:3:5:f\t99\tstatic\n");
 	cu = add_cu(fx, "/gone", "a.c");
 	f = add_fn(fx, cu, "f", "f", "a.c", 3, 5);
-	assert_int_equal(su_discover(&fx->set, &fx->g, elf, NULL, 0, false, NULL, NULL,
-				     &fx->err), 0);
+	assert_int_equal(discover(fx, elf, NULL, 0), 0);
 	assert_int_equal(fx->set.npaths, 1);
 	match(fx);
 	assert_frame(fx, f, 48, SP_QUAL_STATIC);
+	remove_tree(root);
+}
+
+/* Each image's compile units are looked for beside that image: a .su
+ * beside the program for a module's source is not the module's. */
+static void test_discover_each_image_beside_itself(void **state)
+{
+	struct fixture *fx = *state;
+	char root[] = "/tmp/test_su_match.XXXXXX";
+	char prog[128], mod[128];
+	struct su_image imgs[2];
+	uint32_t pcu, mcu, p, m;
+
+	assert_non_null(mkdtemp(root));
+	snprintf(prog, sizeof(prog), "%s/a/prog", root);
+	snprintf(mod, sizeof(mod), "%s/b/mod.ko", root);
+	make_dirs(root, "a");
+	make_dirs(root, "b");
+	write_file(root, "a/p.su", "p.c:1:5:p\t32\tstatic\n");
+	write_file(root, "a/m.su", "m.c:2:5:m\t999\tstatic\n");
+	write_file(root, "b/m.su", "m.c:2:5:m\t48\tstatic\n");
+	pcu = add_cu(fx, "/gone", "p.c");
+	mcu = add_cu(fx, "/gone", "m.c");
+	p = add_fn(fx, pcu, "p", "p", "p.c", 1, 5);
+	m = add_fn(fx, mcu, "m", "m", "m.c", 2, 5);
+	imgs[0] = (struct su_image){ prog, pcu, 1 };
+	imgs[1] = (struct su_image){ mod, mcu, 1 };
+	assert_int_equal(su_discover(&fx->set, &fx->g, imgs, 2, NULL, 0, false, NULL, NULL,
+				     &fx->err), 0);
+	assert_int_equal(fx->set.npaths, 2);
+	match(fx);
+	assert_frame(fx, p, 32, SP_QUAL_STATIC);
+	assert_frame(fx, m, 48, SP_QUAL_STATIC);
 	remove_tree(root);
 }
 
@@ -566,6 +605,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_relative_su_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_discover_kernel_layout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_discover_lto_beside_elf, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_discover_each_image_beside_itself, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
