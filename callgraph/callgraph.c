@@ -43,7 +43,7 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 	g->binary = sp_intern(g, img->path);
 	g->machine = img->elf.machine;
 	/* the code is decoded on a second core while the first reads DWARF */
-	if (insn_image_start(&img->code, &img->elf, opts->addr_taken, err))
+	if (insn_image_start(&img->code, &img->elf, opts->addr_taken, opts->typed, err))
 		return -1;
 	if (dw_walk(&img->dw, &walk, err) || insn_image_finish(&img->code, img->path, err))
 		return -1;

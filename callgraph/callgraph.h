@@ -39,6 +39,7 @@ struct cg_options {
 	 * threads: 0 for the default (16 MiB), UINT64_MAX for never */
 	uint64_t split_walk_min;
 	bool addr_taken;	/* collect the addresses the code loads (--indirect) */
+	bool typed;		/* --indirect=types: indirect calls, stores, variables */
 };
 
 struct cg_stats {

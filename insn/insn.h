@@ -108,6 +108,12 @@ struct insn {
 	uint8_t fp;		/* enum insn_fp */
 	uint8_t base, index, scale;	/* the memory operand, DWARF register numbers */
 	uint8_t reg;		/* the first register operand, INSN_REG_NONE */
+	uint8_t reg2;		/* x86: the second operand when a register (a move's
+				 * source, a store's value), INSN_REG_NONE */
+	uint8_t size;		/* x86: bytes of the first operand (a load's
+				 * destination, a store's memory), 0 unknown */
+	uint32_t writes;	/* x86: the registers it writes, bit n for DWARF
+				 * register n (0-16); all ones when unknown */
 };
 
 /* A growing array of decoded instructions, reused from function to function. */

@@ -30,6 +30,13 @@ static void run_passes(struct insn_image *c, const struct insn_buf *b, struct in
 		insn_addr_loads(c, b->v, b->n);
 }
 
+/* The passes that run once per function symbol, in address order. */
+static void run_symbol_passes(struct insn_image *c, const struct insn_buf *b)
+{
+	if (c->typed)
+		insn_icalls_pass(&c->icalls, c->elf, b->v, b->n);
+}
+
 /* One function symbol, run by run (ARM mapping symbols switch between
  * ARM, Thumb and literal pools): a gap ends its decoding, unless the
  * addresses it loads are wanted (x86: capstone's SKIPDATA steps on). */
@@ -62,6 +69,7 @@ static void scan_sym(struct insn_image *c, struct insn_decoder *d,
 	f->size = sym->size;
 	f->flags = flags;
 	run_passes(c, b, f, &c->calls);
+	run_symbol_passes(c, b);
 }
 
 /* --indirect=address-taken: the bytes of the code sections that no
@@ -124,15 +132,18 @@ static void *code_thread(void *arg)
 }
 
 int insn_image_start(struct insn_image *c, const struct sp_elf *e, bool addr_taken,
-		     struct sp_err *err)
+		     bool typed, struct sp_err *err)
 {
 	int rc;
 
 	memset(c, 0, sizeof(*c));
 	c->elf = e;
 	c->addr_taken = addr_taken;
+	c->typed = typed;
 	if (!insn_machine_decodes(e->machine))
 		return 0;
+	if (typed)
+		insn_find_thunks(&c->icalls, e);
 	/* EAGAIN is what a small ulimit -v gives: no room for its stack */
 	rc = pthread_create(&c->thread, NULL, code_thread, c);
 	if (rc)
@@ -164,6 +175,7 @@ void insn_image_release(struct insn_image *c)
 	free(c->asked_calls.v);
 	free(c->funcs);
 	free(c->loads);
+	insn_icalls_release(&c->icalls);
 	insn_decoder_close(c->here);
 	insn_buf_release(&c->buf);
 	memset(c, 0, sizeof(*c));

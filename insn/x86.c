@@ -63,17 +63,28 @@ static bool is_reg(const cs_x86_op *op, uint8_t dw, bool x86_64)
 	return op->type == X86_OP_REG && dwarf_reg(op->reg, x86_64) == dw;
 }
 
-static bool writes(csh cs, const cs_insn *in, uint8_t dw, bool x86_64)
+/* The registers in writes, bit n for DWARF register n: all of them when
+ * capstone cannot tell (assume the worst). */
+static uint32_t written_regs(csh cs, const cs_insn *in, bool x86_64)
 {
 	cs_regs rd, wr;
 	uint8_t nrd, nwr, i;
+	uint32_t mask = 0;
 
 	if (cs_regs_access(cs, in, rd, &nrd, wr, &nwr) != CS_ERR_OK)
-		return true;	/* cannot tell: assume the worst */
-	for (i = 0; i < nwr; i++)
-		if (dwarf_reg((x86_reg)wr[i], x86_64) == dw)
-			return true;
-	return false;
+		return UINT32_MAX;
+	for (i = 0; i < nwr; i++) {
+		uint8_t dw = dwarf_reg((x86_reg)wr[i], x86_64);
+
+		if (dw != INSN_REG_NONE)
+			mask |= 1u << dw;
+	}
+	return mask;
+}
+
+static bool writes(const struct insn *out, uint8_t dw)
+{
+	return out->writes & (1u << dw);
 }
 
 static enum insn_op op_of(const cs_insn *in)
@@ -107,6 +118,7 @@ static enum insn_op op_of(const cs_insn *in)
 	case X86_INS_LEA:
 		return INSN_OP_LEA;
 	case X86_INS_MOV:
+	case X86_INS_MOVABS:
 		return INSN_OP_MOV;
 	case X86_INS_LEAVE:
 		return INSN_OP_LEAVE;
@@ -144,6 +156,10 @@ static void operands(const cs_x86 *x, bool x86_64, struct insn *out)
 
 	if (x->op_count && x->operands[0].type == X86_OP_REG)
 		out->reg = dwarf_reg(x->operands[0].reg, x86_64);
+	if (x->op_count > 1 && x->operands[1].type == X86_OP_REG)
+		out->reg2 = dwarf_reg(x->operands[1].reg, x86_64);
+	if (x->op_count)
+		out->size = x->operands[0].size;
 	for (i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
 
@@ -222,7 +238,7 @@ static void dest_sp(const cs_insn *in, const cs_x86 *x, uint8_t sp, uint8_t fp,
 }
 
 /* How the instruction moves the stack and frame pointers. */
-static void stack_op(csh cs, const cs_insn *in, const cs_x86 *x, bool x86_64,
+static void stack_op(const cs_insn *in, const cs_x86 *x, bool x86_64,
 		     struct insn *out)
 {
 	uint8_t sp = x86_64 ? 7 : 4, fp = x86_64 ? 6 : 5;
@@ -251,12 +267,12 @@ static void stack_op(csh cs, const cs_insn *in, const cs_x86 *x, bool x86_64,
 	/* what moves %rsp, the return (which leaves) and the call (whose
 	 * push the callee pops) aside */
 	if (out->stack != INSN_STACK_NONE ||
-	    (out->op != INSN_OP_RET && writes(cs, in, sp, x86_64)))
+	    (out->op != INSN_OP_RET && writes(out, sp)))
 		out->flags |= INSN_F_WRITES_SP;
 	if ((out->flags & INSN_F_WRITES_SP) && out->stack == INSN_STACK_NONE &&
 	    out->op != INSN_OP_CALL && !(out->groups & INSN_G_CALL))
 		out->stack = INSN_STACK_OTHER;
-	if (out->fp != INSN_FP_NONE || writes(cs, in, fp, x86_64)) {
+	if (out->fp != INSN_FP_NONE || writes(out, fp)) {
 		out->flags |= INSN_F_WRITES_FP;
 		if (out->fp == INSN_FP_NONE)
 			out->fp = INSN_FP_OTHER;
@@ -279,5 +295,6 @@ void insn_x86_fill(csh cs, const cs_insn *in, bool x86_64, struct insn *out)
 		/* the immediate is where it goes */
 		out->flags = (uint16_t)((out->flags & ~INSN_F_IMM) | INSN_F_TARGET);
 	}
-	stack_op(cs, in, x, x86_64, out);
+	out->writes = written_regs(cs, in, x86_64);
+	stack_op(in, x, x86_64, out);
 }
