@@ -24,7 +24,7 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 {
 	struct dw_walk_opts walk = {
 		.progress = opts->progress, .progress_arg = opts->progress_arg,
-		.split_min = opts->split_walk_min,
+		.split_min = opts->split_walk_min, .vars = opts->typed,
 	};
 
 	img->g = g;

@@ -154,6 +154,13 @@ struct dw_range {
 	uint64_t lo, hi;
 };
 
+/* A variable at a fixed address (a global, a static local), for
+ * --indirect=types: what the data holding function pointers is. */
+struct dw_var {
+	uint64_t addr;
+	Dwarf_Off die;
+};
+
 struct dw_cu_files {		/* decl_file table of one CU */
 	const char **names;	/* interned: libdwarf's copies are freed at once */
 	Dwarf_Signed count;
@@ -170,6 +177,7 @@ struct dw_walk_opts {
 	/* .debug_info bytes from which the walk is split over two threads:
 	 * 0 for the default (16 MiB), UINT64_MAX for never */
 	uint64_t split_min;
+	bool vars;		/* keep the variables at fixed addresses (vars.c) */
 };
 
 /* An image's DWARF, and what the walk read of it. */
@@ -198,6 +206,8 @@ struct dw_image {
 	size_t nsites, sites_cap;
 	struct dw_range *xranges;	/* DW_AT_ranges beyond the first */
 	size_t nxranges, xranges_cap;
+	struct dw_var *vars;		/* dw_walk_opts.vars: by DIE offset */
+	size_t nvars, vars_cap;
 	struct dw_cu_files *files;	/* per graph CU */
 	Dwarf_Off *cu_die_off;		/* per graph CU: CU DIE offset */
 
@@ -231,6 +241,13 @@ struct dw_decl {
 void dw_sub_resolve(struct dw_image *dw, uint32_t idx, struct dw_decl *out);
 /* Entry n of a CU's decl_file table, interned; NULL if out of range. */
 const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, Dwarf_Unsigned n);
+
+/* vars.c: keep the variable die when DWARF places it at a fixed
+ * address.  by_abbrev (DW_VAR_ABBREVS entries, zeroed per unit) remembers
+ * the abbreviations whose DIEs cannot be. */
+#define DW_VAR_ABBREVS 1024
+enum { DW_VAR_UNKNOWN, DW_VAR_NO, DW_VAR_MAYBE };
+int dw_read_var(struct dw_image *dw, Dwarf_Die die, uint8_t *by_abbrev);
 
 /* ---- frames from the call frame information (cfi.c) ---- */
 
