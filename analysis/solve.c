@@ -125,6 +125,7 @@ static void solve_total(struct solver *s, uint32_t v)
 	f->res.next = SP_NONE;
 	f->res.next_kind = SP_EDGE_CALL;
 	f->res.next_flags = 0;
+	f->res.next_how = SP_RES_NONE;
 	/* a huge .su frame plus its red zone saturates already */
 	f->res.overflow = f->qual != SP_QUAL_UNKNOWN && f->self > UINT64_MAX - f->red_zone;
 	sp_func_for_each_edge(g, f, e) {
@@ -142,6 +143,7 @@ static void solve_total(struct solver *s, uint32_t v)
 			f->res.next = e->to;
 			f->res.next_kind = e->kind;
 			f->res.next_flags = e->flags;
+			f->res.next_how = e->how;
 			f->res.overflow = overflow;
 		}
 	}

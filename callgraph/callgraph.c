@@ -128,6 +128,11 @@ struct dw_image *cg_dwarf(struct cg_image *img)
 	return &img->dw;
 }
 
+const struct sp_elf *cg_elf(const struct cg_image *img)
+{
+	return &img->elf;
+}
+
 struct insn_image *cg_code(struct cg_image *img)
 {
 	return &img->code;

@@ -17,6 +17,7 @@
 
 struct cg_image;
 struct dw_image;
+struct sp_elf;
 struct insn_image;
 
 /* Where call edges come from (--calls). */
@@ -70,6 +71,9 @@ struct insn_image *cg_code(struct cg_image *img);
 void cg_funcs(const struct cg_image *img, uint32_t *first, uint32_t *end);
 /* The function whose code starts at addr, SP_NONE if none. */
 uint32_t cg_func_at(const struct cg_image *img, uint64_t addr);
+/* The function whose code holds addr, SP_NONE if none. */
+uint32_t cg_func_containing(const struct cg_image *img, uint64_t addr);
+const struct sp_elf *cg_elf(const struct cg_image *img);
 bool cg_in_plt(const struct cg_image *img, uint64_t addr);
 /* May the image's code keep bytes below the stack pointer?  x86-64,
  * unless a compile unit says -mno-red-zone in DW_AT_producer (the Linux

@@ -1,0 +1,465 @@
+/*
+ * indirect.c - --indirect=types, image by image and then over them all:
+ *
+ *	1. the variables at fixed addresses, their types (vars);
+ *	2. every initialised variable's function pointers, filed under the
+ *	   member of the named struct that holds each (keys);
+ *	3. the code's stores of function addresses, typed like the chains
+ *	   of the calls: a member gains the function, or, stored with a
+ *	   value of unknown origin, escapes (its calls fall back to the
+ *	   prototype); a store no type says where it goes gives its function
+ *	   to every member of the function's prototype;
+ *	4. each call's chain typed (chain.c), then its targets (sites.c).
+ *
+ * Keys are shared by every image of the graph (a module's operations
+ * fill the members vmlinux calls through); words and stores at fixed
+ * addresses are each image's.
+ */
+#include "indirect/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+#include "indirect/run.h"
+
+static int var_cmp(const void *pa, const void *pb)
+{
+	const struct ind_var *a = pa, *b = pb;
+
+	if (a->addr != b->addr)
+		return (a->addr > b->addr) - (a->addr < b->addr);
+	return (a->size < b->size) - (a->size > b->size);	/* largest first */
+}
+
+void ind_vars_load(struct ind_image *im)
+{
+	const struct dw_image *dw = im->dw;
+	size_t i, out = 0;
+
+	im->vars = sp_xmalloc((dw->nvars ? dw->nvars : 1) * sizeof(*im->vars));
+	for (i = 0; i < dw->nvars; i++) {
+		Dwarf_Off type;
+		const struct ind_type *t;
+
+		ind_cursor_seek(&im->cursor, dw->vars[i].die);
+		type = ind_decl_type(dw->dbg, dw->vars[i].die);
+		t = ind_type_at(&im->types, type);
+
+		if (!t || !t->size)
+			continue;
+		im->vars[out].addr = dw->vars[i].addr;
+		im->vars[out].size = t->size;
+		im->vars[out].type = type;
+		im->vars[out++].die = dw->vars[i].die;
+	}
+	if (out)
+		qsort(im->vars, out, sizeof(*im->vars), var_cmp);
+	/* a declaration and its definition, or two units' copies: one */
+	im->nvars = 0;
+	for (i = 0; i < out; i++)
+		if (!im->nvars || im->vars[im->nvars - 1].addr != im->vars[i].addr)
+			im->vars[im->nvars++] = im->vars[i];
+}
+
+/* The function whose entry a data word holds (ARM: a Thumb one has bit
+ * 0 set), SP_NONE when it is none. */
+uint32_t ind_func_at(const struct ind_image *im, uint64_t addr)
+{
+	uint32_t id;
+
+	if (!addr)
+		return SP_NONE;
+	id = cg_func_at(im->img, addr);
+	if (id == SP_NONE && im->elf->machine == EM_ARM && (addr & 1))
+		id = cg_func_at(im->img, addr & ~(uint64_t)1);
+	return id;
+}
+
+/* ---- 2. initialised data ---- */
+
+static void scan_slots(struct ind_run *r, struct ind_image *im, uint64_t base,
+		       const struct ind_slot *s, int32_t n, uint64_t end)
+{
+	int32_t k;
+
+	for (k = 0; k < n; k++) {
+		uint64_t word;
+		uint32_t id;
+
+		if (s[k].key == SP_NONE || base + s[k].off + im->data.word > end ||
+		    !ind_data_word(&im->data, base + s[k].off, &word) ||
+		    (id = ind_func_at(im, word)) == SP_NONE)
+			continue;
+		ind_key_add(&r->keys, s[k].key, id);
+	}
+}
+
+/* One variable's function pointers into their keys: a struct's, or each
+ * element's of an array of structs (clipped to its section: DWARF may
+ * get an extern table's size wrong). */
+static void scan_var(struct ind_run *r, struct ind_image *im, const struct ind_var *v)
+{
+	const struct ind_section *sec = ind_data_section(&im->data, v->addr);
+	const struct ind_type *t, *e;
+	const struct ind_slot *s;
+	uint64_t end, esize, count, i;
+	Dwarf_Off elem;
+	int32_t n;
+
+	if (!sec || !sec->bytes || !(t = ind_type_at(&im->types, v->type)))
+		return;
+	end = sec->addr + sec->size;
+	if (v->size < end - v->addr)
+		end = v->addr + v->size;
+	if (t->kind == IND_STRUCT) {
+		s = ind_type_slots(&im->types, v->type, &n);
+		scan_slots(r, im, v->addr, s, n, end);
+		return;
+	}
+	if (t->kind != IND_ARRAY)
+		return;
+	elem = t->target;
+	e = ind_type_at(&im->types, elem);
+	if (!e || e->kind != IND_STRUCT || !(esize = e->size))
+		return;
+	count = (end - v->addr) / esize;
+	for (i = 0; i < count; i++) {
+		s = ind_type_slots(&im->types, elem, &n);
+		if (!n)
+			return;
+		scan_slots(r, im, v->addr + i * esize, s, n, end);
+	}
+}
+
+static int var_die_cmp(const void *pa, const void *pb)
+{
+	const struct ind_var *a = *(const struct ind_var *const *)pa;
+	const struct ind_var *b = *(const struct ind_var *const *)pb;
+
+	return (a->die > b->die) - (a->die < b->die);
+}
+
+/* In DIE order: see struct work. */
+static void scan_data(struct ind_run *r, struct ind_image *im)
+{
+	const struct ind_var **by_die = sp_xmalloc((im->nvars + 1) * sizeof(*by_die));
+	size_t i;
+
+	for (i = 0; i < im->nvars; i++)
+		by_die[i] = &im->vars[i];
+	if (im->nvars)
+		qsort(by_die, im->nvars, sizeof(*by_die), var_die_cmp);
+	for (i = 0; i < im->nvars; i++) {
+		ind_cursor_seek(&im->cursor, by_die[i]->die);
+		scan_var(r, im, by_die[i]);
+	}
+	free(by_die);
+}
+
+/* ---- 3. stores ---- */
+
+static void add_abs_store(struct ind_run *r, uint32_t image, uint64_t addr, uint32_t func)
+{
+	SP_ALLOC_GROW(r->abs, r->nabs + 1, r->abs_cap);
+	r->abs[r->nabs].image = image;
+	r->abs[r->nabs].addr = addr;
+	r->abs[r->nabs++].func = func;
+}
+
+/* The chain of a store: one link more than its base's, the word it
+ * writes at disp from the base, or the word at its fixed address. */
+static uint8_t store_chain(const struct insn_icalls *ic, const struct insn_store *s,
+			   struct insn_link *links)
+{
+	uint8_t n = s->nlinks < IND_MAX_LINKS ? s->nlinks : IND_MAX_LINKS;
+
+	if (s->addr) {
+		links[0] = (struct insn_link){ .pc = s->pc, .reg = INSN_REG_NONE,
+					       .src = s->indexed ? INSN_SRC_TABLE : INSN_SRC_GLOBAL,
+					       .disp = (int64_t)s->addr, .scale = s->indexed ? 8 : 0 };
+		return 1;
+	}
+	links[0] = (struct insn_link){ .pc = s->pc, .reg = INSN_REG_NONE,
+				       .src = INSN_SRC_LOAD, .disp = s->disp };
+	memcpy(links + 1, ic->links + s->link, n * sizeof(*links));
+	return (uint8_t)(n + 1);
+}
+
+static void type_store(struct ind_run *r, struct ind_store *st)
+{
+	struct ind_image *im = &r->ims[st->image];
+	const struct insn_icalls *ic = &im->code->icalls;
+	const struct insn_store *s = &ic->stores[st->store];
+	struct insn_link links[1 + IND_MAX_LINKS];
+	uint8_t n = store_chain(ic, s, links);
+
+	st->typed = !s->stack && ind_type_chain(im, links, n, &st->t) &&
+		    (st->t.kind == IND_TK_KEY || st->t.kind == IND_TK_WORD ||
+		     st->t.kind == IND_TK_TABLE);
+}
+
+static void apply_store(struct ind_run *r, const struct ind_store *st)
+{
+	const struct insn_store *s = &r->ims[st->image].code->icalls.stores[st->store];
+	uint32_t key = st->t.key;
+
+	if (st->typed) {
+		r->stats->stores_typed++;
+		if (st->t.kind != IND_TK_KEY)
+			add_abs_store(r, st->image, st->t.addr, st->func);
+		if (key != SP_NONE && st->func == SP_NONE)
+			r->keys.v[key].escaped = true;
+		else if (key != SP_NONE)
+			ind_key_add(&r->keys, key, st->func);
+	} else if (s->addr) {
+		add_abs_store(r, st->image, s->addr, st->func);
+	} else if (st->func != SP_NONE) {
+		/* where it goes no type says: a member of its prototype may hold it */
+		SP_ALLOC_GROW(r->smear, r->nsmear + 1, r->smear_cap);
+		r->smear[r->nsmear].func = st->func;
+		r->smear[r->nsmear].stack = s->stack;
+		r->smear[r->nsmear++].disp = s->disp;
+	}
+}
+
+/* The stores of function addresses (a label inside the code is none). */
+static void collect_stores(struct ind_run *r, uint32_t image)
+{
+	struct ind_image *im = &r->ims[image];
+	const struct insn_icalls *ic = &im->code->icalls;
+	size_t i;
+
+	for (i = 0; i < ic->nstores; i++) {
+		const struct insn_store *s = &ic->stores[i];
+		uint32_t func = s->value ? ind_func_at(im, s->value) : SP_NONE;
+		struct ind_store *st;
+
+		if (s->value && func == SP_NONE)
+			continue;
+		SP_ALLOC_GROW(r->stores, r->nstores + 1, r->stores_cap);
+		st = &r->stores[r->nstores++];
+		memset(st, 0, sizeof(*st));
+		st->image = image;
+		st->store = (uint32_t)i;
+		st->func = func;
+		st->caller = cg_func_containing(im->img, s->pc);
+	}
+}
+
+static void collect_sites(struct ind_run *r, uint32_t image)
+{
+	struct ind_image *im = &r->ims[image];
+	const struct insn_icalls *ic = &im->code->icalls;
+	size_t i;
+
+	for (i = 0; i < ic->ncalls; i++) {
+		struct ind_site *s;
+
+		SP_ALLOC_GROW(r->sites, r->nsites + 1, r->sites_cap);
+		s = &r->sites[r->nsites++];
+		memset(s, 0, sizeof(*s));
+		s->image = image;
+		s->icall = (uint32_t)i;
+		s->func = cg_func_containing(im->img, ic->calls[i].pc);
+		s->t.key = SP_NONE;
+	}
+}
+
+struct pcs {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+/* A chain to type, in DIE order: libdwarf 20210528 finds a DIE's unit by
+ * walking its list of units from the last one used, so a walk that goes
+ * unit after unit is linear, and one at random quadratic. */
+struct work {
+	uint64_t die;
+	uint32_t index;		/* into r->sites, or r->stores | STORE_BIT */
+	uint32_t image;
+};
+#define STORE_BIT (1u << 31)
+
+static int work_cmp(const void *pa, const void *pb)
+{
+	const struct work *a = pa, *b = pb;
+
+	if (a->image != b->image)
+		return (a->image > b->image) - (a->image < b->image);
+	if (a->die != b->die)
+		return (a->die > b->die) - (a->die < b->die);
+	return (a->index > b->index) - (a->index < b->index);
+}
+
+static uint64_t die_of(const struct ind_run *r, uint32_t func)
+{
+	return func < r->g->nfuncs ? r->g->funcs[func].die : 0;
+}
+
+/* The pcs the chain of a work item asks DWARF about. */
+static void add_pcs(struct ind_run *r, const struct work *w, struct pcs *p)
+{
+	const struct insn_icalls *ic = &r->ims[w->image].code->icalls;
+	const struct insn_link *links;
+	uint32_t k, n;
+
+	if (w->index & STORE_BIT) {
+		const struct insn_store *s = &ic->stores[r->stores[w->index & ~STORE_BIT].store];
+
+		links = ic->links + s->link;
+		n = s->addr ? 0 : s->nlinks;
+	} else {
+		const struct insn_icall *c = &ic->calls[r->sites[w->index].icall];
+
+		links = ic->links + c->link;
+		n = c->nlinks;
+	}
+	for (k = 0; k < n; k++) {
+		SP_ALLOC_GROW(p->v, p->n + 1, p->cap);
+		p->v[p->n++] = links[k].pc;
+	}
+}
+
+/* The locations of the function of w[i] and of the items after it in the
+ * same function. */
+static void load_locs(struct ind_run *r, const struct work *w, size_t n, size_t i,
+		      struct pcs *p)
+{
+	struct ind_image *im = &r->ims[w[i].image];
+	uint32_t func = w[i].index & STORE_BIT ? r->stores[w[i].index & ~STORE_BIT].caller :
+			r->sites[w[i].index].func;
+	size_t j;
+
+	p->n = 0;
+	for (j = i; j < n && w[j].image == w[i].image && w[j].die == w[i].die; j++)
+		add_pcs(r, &w[j], p);
+	if (func == SP_NONE || func >= r->g->nfuncs) {
+		im->locs.n = 0;
+		im->locs.func = SP_NONE;
+		return;
+	}
+	ind_locs_load(&im->locs, &r->g->funcs[func], func, p->v, p->n);
+}
+
+static void type_all(struct ind_run *r)
+{
+	size_t n = r->nsites + r->nstores, i, k = 0;
+	struct work *w = sp_xmalloc((n ? n : 1) * sizeof(*w));
+	struct pcs p = { 0 };
+
+	for (i = 0; i < r->nsites; i++)
+		w[k++] = (struct work){ die_of(r, r->sites[i].func), (uint32_t)i,
+					r->sites[i].image };
+	for (i = 0; i < r->nstores; i++)
+		w[k++] = (struct work){ die_of(r, r->stores[i].caller), (uint32_t)i | STORE_BIT,
+					r->stores[i].image };
+	qsort(w, n, sizeof(*w), work_cmp);
+	for (i = 0; i < n; i++) {
+		struct ind_site *s;
+
+		if (!i || w[i].die != w[i - 1].die || w[i].image != w[i - 1].image) {
+			if (w[i].die)
+				ind_cursor_seek(&r->ims[w[i].image].cursor, w[i].die);
+			load_locs(r, w, n, i, &p);
+		}
+		if (w[i].index & STORE_BIT) {
+			type_store(r, &r->stores[w[i].index & ~STORE_BIT]);
+			continue;
+		}
+		s = &r->sites[w[i].index];
+		if (s->func == SP_NONE)
+			continue;
+		ind_type_site(r, s);
+	}
+	free(w);
+	free(p.v);
+}
+
+/* Every function stored where no type tells: into each key of its
+ * prototype, or, with no prototype known (assembly), into each key at
+ * the offset it was stored at.  A key of no known type takes them all. */
+static void smear(struct ind_run *r)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < r->nsmear; i++) {
+		const struct ind_smear *m = &r->smear[i];
+		const char *proto = r->g->funcs[m->func].proto;
+
+		for (k = 0; k < r->keys.n; k++) {
+			const struct ind_key *key = &r->keys.v[k];
+
+			if (!key->proto || (proto ? key->proto == proto :
+					    !m->stack && (int64_t)key->off == m->disp))
+				ind_key_add(&r->keys, k, m->func);
+		}
+	}
+}
+
+/* ---- the run ---- */
+
+static void image_init(struct ind_run *r, struct ind_image *im, struct cg_image *img)
+{
+	const struct sp_elf *elf = cg_elf(img);
+	uint8_t addr_size = elf->machine == EM_ARM || elf->machine == EM_386 ? 4 : 8;
+
+	memset(im, 0, sizeof(*im));
+	im->img = img;
+	im->dw = cg_dwarf(img);
+	im->code = cg_code(img);
+	im->elf = elf;
+	im->g = r->g;
+	im->cursor.dbg = im->dw->dbg;
+	ind_types_init(&im->types, im->dw->dbg, r->g, &r->keys, addr_size);
+	ind_locs_init(&im->locs, im->dw->dbg, &im->types);
+	ind_data_init(&im->data, elf, r->g);
+	ind_vars_load(im);
+}
+
+static void image_release(struct ind_image *im)
+{
+	ind_types_release(&im->types);
+	ind_locs_release(&im->locs);
+	ind_data_release(&im->data);
+	free(im->vars);
+}
+
+int ind_resolve(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
+		const uint8_t *taken, struct ind_stats *stats, struct sp_err *err)
+{
+	struct ind_run r = { .g = g, .taken = taken, .stats = stats, .nims = n };
+	uint32_t i;
+	int ret;
+
+	memset(stats, 0, sizeof(*stats));
+	ind_keys_init(&r.keys);
+	r.ims = sp_xcalloc(n ? n : 1, sizeof(*r.ims));
+	for (i = 0; i < n; i++) {
+		image_init(&r, &r.ims[i], imgs[i]);
+		scan_data(&r, &r.ims[i]);
+	}
+	for (i = 0; i < n; i++) {
+		collect_stores(&r, i);
+		collect_sites(&r, i);
+	}
+	type_all(&r);
+	stats->stores = (uint32_t)r.nstores;
+	for (i = 0; i < r.nstores; i++)
+		apply_store(&r, &r.stores[i]);
+	smear(&r);
+	ind_keys_seal(&r.keys);
+	ret = ind_add_sites(&r, err);
+	stats->keys = r.keys.n;
+	for (i = 0; i < r.keys.n; i++)
+		stats->escaped += r.keys.v[i].escaped;
+	for (i = 0; i < n; i++)
+		image_release(&r.ims[i]);
+	free(r.ims);
+	free(r.abs);
+	free(r.smear);
+	free(r.sites);
+	free(r.stores);
+	ind_keys_release(&r.keys);
+	return ret;
+}
