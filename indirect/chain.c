@@ -110,6 +110,7 @@ static bool load(struct ind_image *im, const struct insn_link *l, bool last, str
 		set_proto(im, p.func, out);
 		out->kind = p.key != SP_NONE ? IND_TK_KEY : IND_TK_PROTO;
 		out->key = p.key;
+		out->alts = p.alts;
 		return true;
 	}
 	if (p.func)

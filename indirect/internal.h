@@ -111,10 +111,15 @@ struct ind_place {
 	uint32_t key;		/* when a function pointer: its key, SP_NONE when
 				 * no named struct holds it */
 	Dwarf_Off func;		/* when a function pointer: its subroutine type */
+	Dwarf_Off alts;		/* a union whose members there are several
+				 * function pointers: its DIE, else 0 */
 };
 /* The word at byte off of an object of the type at DIE type (through
  * nested structs, unions and arrays); false when no pointer is there. */
 bool ind_type_place(struct ind_types *t, Dwarf_Off type, uint64_t off, struct ind_place *out);
+/* The member of the union at DIE alts (a place's) that is a pointer to a
+ * function of prototype proto, NULL when none is. */
+const char *ind_union_member(struct ind_types *t, Dwarf_Off alts, const char *proto);
 
 /* ---- keys (keys.c): the function pointers of one struct member ---- */
 
@@ -231,6 +236,7 @@ struct ind_target {
 	uint64_t var;		/* WORD, TABLE: the variable's address */
 	const char *proto;	/* the function type when known */
 	const char *desc;	/* "struct file_operations.read_iter", "ops[]" */
+	Dwarf_Off alts;		/* KEY: a union of several function types there */
 };
 
 struct ind_image {

@@ -201,6 +201,39 @@ static const char *key_desc(struct ind_run *r, uint32_t key)
 	return s;
 }
 
+/*
+ * A union of several function types (the kernel's LSM hooks: union
+ * security_list_options, one member per hook) is one key: its data and
+ * stores do not say which member they fill.  A wrapper calls the hook of
+ * its own prototype (security_file_open() calls hook.file_open), so when
+ * one member has the caller's prototype, the functions of that prototype
+ * are its targets (and those of unknown prototype); else all of them.
+ */
+static bool union_targets(struct ind_run *r, const struct ind_site *s, const struct ind_key *k,
+			  struct ids *out, const char **desc)
+{
+	struct ind_image *im = &r->ims[s->image];
+	const struct sp_func *f = &r->g->funcs[s->func];
+	const char *proto = f->die ? dw_func_proto(im->dw->dbg, r->g, f->origin_die ?
+						   f->origin_die : f->die) : NULL;
+	const char *member = ind_union_member(&im->types, s->t.alts, proto);
+	struct sp_strbuf sb = { 0 };
+	uint32_t i;
+
+	if (!member)
+		return false;
+	for (i = 0; i < k->ntargets; i++) {
+		const char *p = r->g->funcs[k->targets[i]].proto;
+
+		if (!p || p == proto)
+			ids_add(out, k->targets[i]);
+	}
+	sp_strbuf_addf(&sb, "union %s.%s", k->name, member);
+	*desc = sp_intern(r->g, sb.buf);
+	free(sb.buf);
+	return true;
+}
+
 /* What a typed chain gives; how it was resolved. */
 static enum sp_resolved precise_targets(struct ind_run *r, const struct ind_site *s,
 					struct ids *out, const char **desc)
@@ -216,6 +249,8 @@ static enum sp_resolved precise_targets(struct ind_run *r, const struct ind_site
 		if (k->escaped || !k->ntargets)
 			return SP_RES_NONE;
 		*desc = key_desc(r, t->key);
+		if (t->alts && union_targets(r, s, k, out, desc))
+			return SP_RES_FIELD;
 		for (i = 0; i < k->ntargets; i++)
 			ids_add(out, k->targets[i]);
 		return SP_RES_FIELD;

@@ -499,7 +499,7 @@ static bool place_in_struct(struct ind_types *t, uint32_t i, uint64_t off, struc
 			    int depth, struct ind_place *out)
 {
 	uint32_t m, first, n;
-	bool found = false;
+	bool found = false, alts = false;
 
 	if (!struct_ok(t, i))
 		return false;
@@ -523,12 +523,33 @@ static bool place_in_struct(struct ind_types *t, uint32_t i, uint64_t off, struc
 		inner.member = mb.name;
 		if (!place_in(t, mb.type, off - mb.off, inner, depth + 1, &p))
 			continue;
+		if (found && out->func && p.func && t->v[i].is_union)
+			alts = true;
 		if (!found || (!out->func && p.func) || !out->type) {
 			*out = p;
 			found = true;
 		}
 	}
+	if (alts)
+		out->alts = t->v[i].die;
 	return found;
+}
+
+const char *ind_union_member(struct ind_types *t, Dwarf_Off alts, const char *proto)
+{
+	uint32_t i = type_index(t, alts), m;
+
+	if (i == SP_NONE || t->v[i].kind != IND_STRUCT || !proto)
+		return NULL;
+	members_of(t, i);
+	for (m = 0; m < t->v[i].nmembers; m++) {
+		const struct ind_member mb = t->members[t->v[i].member + m];
+		uint32_t k = type_index(t, mb.type);
+
+		if (k != SP_NONE && t->v[k].func && ind_type_proto(t, t->v[k].func) == proto)
+			return mb.name;
+	}
+	return NULL;
 }
 
 static bool place_in(struct ind_types *t, Dwarf_Off type, uint64_t off, struct walk w,
