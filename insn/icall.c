@@ -18,9 +18,12 @@ enum { RAX = 0, RDX = 1, RCX = 2, RBX = 3, RSI = 4, RDI = 5, RBP = 6, RSP = 7,
 #define MAX_LINKS 8		/* a chain deeper than f->a->b->c->... is not typed */
 #define MAX_BACK 256		/* instructions walked back for one definition */
 
-/* The registers a call may change (SysV x86-64): the rest it preserves. */
-#define CLOBBERED ((1u << RAX) | (1u << RDX) | (1u << RCX) | (1u << RSI) | \
-		   (1u << RDI) | (1u << R8) | (1u << R9) | (1u << R10) | (1u << R11))
+/* The registers a call may change (SysV x86-64: the xmm ones too): the
+ * rest it preserves. */
+#define BIT(r) ((uint64_t)1 << (r))
+#define XMM0 17
+#define CLOBBERED (BIT(RAX) | BIT(RDX) | BIT(RCX) | BIT(RSI) | BIT(RDI) | BIT(R8) | \
+		   BIT(R9) | BIT(R10) | BIT(R11) | (((BIT(16) - 1)) << XMM0))
 
 uint8_t insn_thunk_reg(const char *name)
 {
@@ -242,7 +245,7 @@ static size_t definition(struct tracer *t, size_t i, uint8_t reg, size_t *call)
 				break;
 			}
 			p = &t->v[k - 1];
-			if (is_call(p) ? (CLOBBERED & (1u << reg)) != 0 : (p->writes & (1u << reg))) {
+			if (is_call(p) ? (CLOBBERED & BIT(reg)) != 0 : (p->writes & BIT(reg)) != 0) {
 				d = k - 1;
 				break;
 			}
@@ -461,23 +464,55 @@ static bool store_dest(struct tracer *t, size_t i, struct insn_store *s)
 	return true;
 }
 
-/* mov %reg, disp(%base) and movq $imm, disp(%base) of a word. */
+/* The store of v[i] writing the word of register reg (read at v[from])
+ * at disp from its base: value 0 for an immediate imm. */
+static void add_store(struct tracer *t, const struct sp_elf *e, size_t i, size_t from,
+		      uint8_t reg, int64_t disp);
+
+/*
+ * The word stored by mov %reg, disp(%base) or movq $imm, disp(%base), and
+ * the two of a 16-byte store GCC makes of two registers paired in an xmm
+ * one (two members set together: ops->start = a; ops->read = b):
+ *	movq %rdx,%xmm0; movq %rax,%xmm1; punpcklqdq %xmm1,%xmm0; movups %xmm0,(%rdi)
+ */
 static void scan_store(struct tracer *t, const struct sp_elf *e, size_t i)
+{
+	const struct insn *in = &t->v[i];
+	size_t lo, hi, call;
+
+	if (!(in->flags & INSN_F_MEM) || in->reg != INSN_REG_NONE)
+		return;
+	if (in->op == INSN_OP_MOV && in->size == 8) {
+		add_store(t, e, i, i, in->reg2, in->disp);
+		return;
+	}
+	if (in->op != INSN_OP_VMOV || in->size != 16 || in->reg2 < XMM0 ||
+	    (lo = definition(t, i, in->reg2, &call)) >= t->n ||
+	    t->v[lo].op != INSN_OP_UNPCKLQ || t->v[lo].reg != in->reg2 ||
+	    t->v[lo].reg2 < XMM0)
+		return;
+	hi = definition(t, lo, t->v[lo].reg2, &call);
+	lo = definition(t, lo, in->reg2, &call);
+	if (lo < t->n && t->v[lo].op == INSN_OP_MOVQ && t->v[lo].reg2 <= 15)
+		add_store(t, e, i, lo, t->v[lo].reg2, in->disp);
+	if (hi < t->n && t->v[hi].op == INSN_OP_MOVQ && t->v[hi].reg2 <= 15)
+		add_store(t, e, i, hi, t->v[hi].reg2, in->disp + 8);
+}
+
+static void add_store(struct tracer *t, const struct sp_elf *e, size_t i, size_t from,
+		      uint8_t reg, int64_t disp)
 {
 	const struct insn *in = &t->v[i];
 	struct insn_icalls *ic = t->ic;
 	size_t mark = ic->nlinks;
 	struct insn_store s = { .pc = in->addr };
 
-	if (in->op != INSN_OP_MOV || in->size != 8 || !(in->flags & INSN_F_MEM) ||
-	    in->reg != INSN_REG_NONE)
-		return;
-	if (in->flags & INSN_F_IMM) {
+	if (reg == INSN_REG_NONE && (in->flags & INSN_F_IMM)) {
 		s.value = (uint64_t)in->imm;
-	} else if (in->reg2 != INSN_REG_NONE) {
+	} else if (reg != INSN_REG_NONE) {
 		s.vlink = (uint32_t)ic->nlinks;
 		t->nlinks = 0;
-		trace(t, i, in->reg2, in->addr);
+		trace(t, from, reg, t->v[from].addr);
 		s.nvlinks = t->nlinks;
 		s.value = const_value(ic, s.vlink, s.nvlinks);
 		if (s.value)
@@ -491,6 +526,9 @@ static void scan_store(struct tracer *t, const struct sp_elf *e, size_t i)
 		goto drop;
 	if (!store_dest(t, i, &s) || (!s.value && s.stack))
 		goto drop;
+	if (s.addr)	/* a 16-byte store's second word */
+		s.addr += (uint64_t)(disp - in->disp);
+	s.disp = disp;
 	SP_ALLOC_GROW(ic->stores, ic->nstores + 1, ic->stores_cap);
 	ic->stores[ic->nstores++] = s;
 	return;

@@ -47,6 +47,9 @@ enum insn_op {
 	INSN_OP_LEAVE,
 	INSN_OP_ENTER,
 	INSN_OP_NOP,
+	INSN_OP_MOVQ,		/* x86 movq between a register and an xmm one */
+	INSN_OP_UNPCKLQ,	/* x86 punpcklqdq: two low quadwords into one xmm */
+	INSN_OP_VMOV,		/* x86 movups/movaps/movdqu/movdqa: 16 bytes */
 	INSN_OP_INVALID,	/* bytes the decoder cannot read (len 1) */
 };
 
@@ -109,11 +112,13 @@ struct insn {
 	uint8_t base, index, scale;	/* the memory operand, DWARF register numbers */
 	uint8_t reg;		/* the first register operand, INSN_REG_NONE */
 	uint8_t reg2;		/* x86: the second operand when a register (a move's
-				 * source, a store's value), INSN_REG_NONE */
+				 * source, a store's value), INSN_REG_NONE; xmm
+				 * registers count (17-32) */
 	uint8_t size;		/* x86: bytes of the first operand (a load's
 				 * destination, a store's memory), 0 unknown */
-	uint32_t writes;	/* x86: the registers it writes, bit n for DWARF
-				 * register n (0-16); all ones when unknown */
+	uint64_t writes;	/* x86: the registers it writes, bit n for DWARF
+				 * register n (0-16, xmm 17-32); all ones when
+				 * unknown */
 };
 
 /* A growing array of decoded instructions, reused from function to function. */

@@ -51,6 +51,10 @@ static uint8_t dwarf_reg(x86_reg r, bool x86_64)
 	static const uint8_t amd64[8] = { 0, 2, 1, 3, 7, 6, 4, 5 };
 	int i = gpr_index(r);
 
+	/* x86-64 numbers xmm0-xmm15 17-32 */
+	if (x86_64 && r >= X86_REG_XMM0 && r <= X86_REG_XMM15)
+		return (uint8_t)(17 + (r - X86_REG_XMM0));
+
 	if (i < 0)
 		return INSN_REG_NONE;
 	if (x86_64)
@@ -65,26 +69,26 @@ static bool is_reg(const cs_x86_op *op, uint8_t dw, bool x86_64)
 
 /* The registers in writes, bit n for DWARF register n: all of them when
  * capstone cannot tell (assume the worst). */
-static uint32_t written_regs(csh cs, const cs_insn *in, bool x86_64)
+static uint64_t written_regs(csh cs, const cs_insn *in, bool x86_64)
 {
 	cs_regs rd, wr;
 	uint8_t nrd, nwr, i;
-	uint32_t mask = 0;
+	uint64_t mask = 0;
 
 	if (cs_regs_access(cs, in, rd, &nrd, wr, &nwr) != CS_ERR_OK)
-		return UINT32_MAX;
+		return UINT64_MAX;
 	for (i = 0; i < nwr; i++) {
 		uint8_t dw = dwarf_reg((x86_reg)wr[i], x86_64);
 
 		if (dw != INSN_REG_NONE)
-			mask |= 1u << dw;
+			mask |= (uint64_t)1 << dw;
 	}
 	return mask;
 }
 
 static bool writes(const struct insn *out, uint8_t dw)
 {
-	return out->writes & (1u << dw);
+	return out->writes & ((uint64_t)1 << dw);
 }
 
 static enum insn_op op_of(const cs_insn *in)
@@ -126,6 +130,15 @@ static enum insn_op op_of(const cs_insn *in)
 		return INSN_OP_ENTER;
 	case X86_INS_NOP:
 		return INSN_OP_NOP;
+	case X86_INS_MOVQ:
+		return INSN_OP_MOVQ;
+	case X86_INS_PUNPCKLQDQ:
+		return INSN_OP_UNPCKLQ;
+	case X86_INS_MOVUPS:
+	case X86_INS_MOVAPS:
+	case X86_INS_MOVDQU:
+	case X86_INS_MOVDQA:
+		return INSN_OP_VMOV;
 	}
 	return INSN_OP_OTHER;
 }
