@@ -426,9 +426,10 @@ static void image_release(struct ind_image *im)
 }
 
 int ind_resolve(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
-		const uint8_t *taken, struct ind_stats *stats, struct sp_err *err)
+		const uint8_t *taken, bool lines, struct ind_stats *stats,
+		struct sp_err *err)
 {
-	struct ind_run r = { .g = g, .taken = taken, .stats = stats, .nims = n };
+	struct ind_run r = { .g = g, .taken = taken, .stats = stats, .nims = n, .lines = lines };
 	uint32_t i;
 	int ret;
 

@@ -45,8 +45,10 @@ struct ind_stats {
 
 /* Resolve the indirect calls of every image of g (loaded with
  * cg_options.typed), taken[] marking the address-taken functions (with
- * their prototypes set): add the edges, fill g->isites. */
+ * their prototypes set): add the edges, fill g->isites (with each site's
+ * source line when lines: a line table read per unit). */
 int ind_resolve(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
-		const uint8_t *taken, struct ind_stats *stats, struct sp_err *err);
+		const uint8_t *taken, bool lines, struct ind_stats *stats,
+		struct sp_err *err);
 
 #endif

@@ -53,6 +53,7 @@ struct ind_run {
 	size_t nsites, sites_cap;
 	struct ind_store *stores;
 	size_t nstores, stores_cap;
+	bool lines;		/* find each site's source line */
 };
 
 /* The function whose entry addr is in image im, SP_NONE when none. */
@@ -62,5 +63,8 @@ void ind_type_site(struct ind_run *r, struct ind_site *s);
 /* Each site's targets, once the keys are sealed: g->isites, the edges,
  * the stats. */
 int ind_add_sites(struct ind_run *r, struct sp_err *err);
+
+/* lines.c: the source line of each site of g->isites. */
+void ind_site_lines(struct ind_run *r);
 
 #endif

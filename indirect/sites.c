@@ -457,6 +457,8 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 	unseen_sites(r, &fb, &e, seen);
 	if (g->nisites)
 		qsort(g->isites, g->nisites, sizeof(*g->isites), isite_cmp);
+	if (r->lines)
+		ind_site_lines(r);
 	g->indirect_typed = true;
 	r->stats->edges = e.added;
 	free(x.v);

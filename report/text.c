@@ -194,21 +194,30 @@ static void print_table(const struct sp_graph *g, const uint32_t *ids, size_t n,
 	for (i = 0; i < n; i++)
 		if (g->funcs[ids[i]].res.assumed && g->funcs[ids[i]].res.bounded)
 			break;
-	if (i < n)
+	if (i < n && g->indirect_typed)
+		fputs("  '~ N'  bounded by assumption: indirect calls reach what their types "
+		      "allow\n"
+		      "         (a table's words, a struct member's functions, a "
+		      "prototype's)\n", out);
+	else if (i < n)
 		fputs("  '~ N'  bounded by assumption: indirect calls reach every "
 		      "address-taken function\n"
 		      "         (of the call's prototype, where DWARF types the call)\n", out);
 }
 
 /* The marks of a path frame, " [dynamic] [tail]", or "" for none; flags
- * are those of the edge that reaches it. */
-static void marks_cell(const struct sp_func *f, uint8_t kind, uint8_t flags,
+ * and how are those of the edge that reaches it ("[assumed: field]" for
+ * an --indirect=types target). */
+static void marks_cell(const struct sp_func *f, uint8_t kind, uint8_t flags, uint8_t how,
 		       char *buf, size_t size)
 {
-	char rz[32] = "";
+	char rz[32] = "", assumed[40] = " [assumed]";
+	const char *by = sp_resolved_name((enum sp_resolved)how);
 
 	if (f->red_zone)
 		snprintf(rz, sizeof(rz), " [red-zone %" PRIu32 "]", f->red_zone);
+	if (by)
+		snprintf(assumed, sizeof(assumed), " [assumed: %s]", by);
 	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s",
 		 f->qual == SP_QUAL_DYNAMIC || f->qual == SP_QUAL_BOUNDED ? " [dynamic]" : "",
 		 f->flags & SP_F_RECURSIVE ? " [recursive]" : "",
@@ -217,7 +226,7 @@ static void marks_cell(const struct sp_func *f, uint8_t kind, uint8_t flags,
 		 f->src == SP_SRC_CFI ? " [cfi]" : "", rz,
 		 kind == SP_EDGE_TAIL ? " [tail]" : "",
 		 flags & SP_EDGE_F_ANNOTATED ? " [annotated]" : "",
-		 flags & SP_EDGE_F_ASSUMED ? " [assumed]" : "");
+		 flags & SP_EDGE_F_ASSUMED ? assumed : "");
 }
 
 struct path {
@@ -272,7 +281,7 @@ static void print_path_head(const struct sp_func *f, unsigned rank, FILE *out)
 	else
 		fprintf(out, "%" PRIu64 " bytes%s%s", f->res.total,
 			f->res.partial ? " or more (partial)" : "",
-			f->res.assumed ? ", assuming address-taken targets" : "");
+			f->res.assumed ? ", assuming indirect-call targets" : "");
 	fputs(f->res.overflow ? " (saturated: the sum overflowed)\n" : "\n", out);
 }
 
@@ -310,7 +319,7 @@ static void print_path(const struct sp_graph *g, uint32_t id, unsigned rank, FIL
 		sp_cell_self(f, scell, sizeof(scell));
 		sp_cell_location(f, loc, sizeof(loc));
 		marks_cell(f, p.kinds[i], i ? g->funcs[p.ids[i - 1]].res.next_flags : 0,
-			   marks, sizeof(marks));
+			   i ? g->funcs[p.ids[i - 1]].res.next_how : 0, marks, sizeof(marks));
 		/* pad the location only when marks follow: no trailing blanks */
 		fprintf(out, "    %*s  %*" PRIu64 "  %-*s  %-*s%s\n", wself, scell, wcum,
 			p.cum[i], wname, sp_func_label(f), marks[0] ? wloc : 0, loc, marks);

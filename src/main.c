@@ -600,14 +600,14 @@ static void print_typed(const struct ind_stats *st, uint32_t ntaken)
 
 /* --indirect=types */
 static int resolve_by_type(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
-			   bool verbose, struct sp_err *err)
+			   const struct options *o, struct sp_err *err)
 {
 	struct ind_stats st;
 	uint32_t ntaken;
 	uint8_t *taken = address_taken(g, imgs, n, &ntaken);
-	int ret = ind_resolve(g, imgs, n, taken, &st, err);
+	int ret = ind_resolve(g, imgs, n, taken, o->json, &st, err);
 
-	if (!ret && verbose)
+	if (!ret && o->verbose)
 		print_typed(&st, ntaken);
 	free(taken);
 	return ret;
@@ -671,7 +671,7 @@ static int load(struct sp_graph *g, const struct options *o,
 		cg_mark_kernel_entries(imgs[i], g);
 	if (o->indirect == INDIRECT_ADDRESS_TAKEN)
 		assume_address_taken(g, imgs, o->nelfs, o->verbose);
-	if (o->indirect == INDIRECT_TYPES && resolve_by_type(g, imgs, o->nelfs, o->verbose, err))
+	if (o->indirect == INDIRECT_TYPES && resolve_by_type(g, imgs, o->nelfs, o, err))
 		goto out;
 	if (sp_annot_apply(annots, g, err) || sp_analyze(g, err))
 		goto out;
