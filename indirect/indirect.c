@@ -232,10 +232,15 @@ static void collect_stores(struct ind_run *r, uint32_t image)
 
 	for (i = 0; i < ic->nstores; i++) {
 		const struct insn_store *s = &ic->stores[i];
-		uint32_t func = s->value ? ind_func_at(im, s->value) : SP_NONE;
+		uint64_t value = s->value;
+		uint32_t func;
 		struct ind_store *st;
 
-		if (s->value && func == SP_NONE)
+		/* a constant pool's word: the function it holds, if any */
+		if (s->value_at && !ind_data_word(&im->data, s->value_at, &value))
+			continue;
+		func = value ? ind_func_at(im, value) : SP_NONE;
+		if ((value || s->value_at) && func == SP_NONE)
 			continue;
 		SP_ALLOC_GROW(r->stores, r->nstores + 1, r->stores_cap);
 		st = &r->stores[r->nstores++];

@@ -10,8 +10,9 @@
  *	nothing			every address-taken function (address-taken).
  *
  * A key or a word written with a value of unknown origin, or found
- * empty, falls back to the prototype: a member nobody fills in the image
- * is filled some way the analysis does not see.  A jump through a table
+ * empty, falls back to the prototype (with what was found: a cast may
+ * hide it from the prototype): a member nobody fills in the image is
+ * filled some way the analysis does not see.  A jump through a table
  * of its own function's code is a switch, not a call.
  */
 #include "indirect/run.h"
@@ -122,12 +123,13 @@ static void proto_targets(const struct fallback *fb, const char *proto, struct i
 }
 
 /* The words of a WORD or TABLE target, and the stores to them; false
- * when a store of unknown origin makes them unknown. */
+ * when a store of a value of unknown origin adds more. */
 static bool word_targets(const struct ind_run *r, uint32_t image, const struct ind_target *t,
 			 struct ids *out)
 {
 	const struct ind_image *im = &r->ims[image];
 	uint64_t a, step = t->kind == IND_TK_TABLE ? t->stride : 0;
+	bool known = true;
 	size_t i;
 
 	for (a = t->first; a + im->data.word <= t->end || a == t->first; a += step) {
@@ -146,10 +148,11 @@ static bool word_targets(const struct ind_run *r, uint32_t image, const struct i
 		    (step ? (s->addr - t->first) % step : s->addr != t->first))
 			continue;
 		if (s->func == SP_NONE)
-			return false;
-		ids_add(out, s->func);
+			known = false;
+		else
+			ids_add(out, s->func);
 	}
-	return true;
+	return known;
 }
 
 /* Is a jump through these words a switch: do they all land inside the
@@ -246,14 +249,12 @@ static enum sp_resolved precise_targets(struct ind_run *r, const struct ind_site
 
 	switch (t->kind) {
 	case IND_TK_KEY:
-		if (k->escaped || !k->ntargets)
-			return SP_RES_NONE;
 		*desc = key_desc(r, t->key);
-		if (t->alts && union_targets(r, s, k, out, desc))
+		if (t->alts && !k->escaped && union_targets(r, s, k, out, desc))
 			return SP_RES_FIELD;
 		for (i = 0; i < k->ntargets; i++)
 			ids_add(out, k->targets[i]);
-		return SP_RES_FIELD;
+		return k->escaped || !k->ntargets ? SP_RES_NONE : SP_RES_FIELD;
 	case IND_TK_WORD:
 	case IND_TK_TABLE:
 		if (!word_targets(r, s->image, t, out))
@@ -261,10 +262,10 @@ static enum sp_resolved precise_targets(struct ind_run *r, const struct ind_site
 		/* writable: what is stored through a typed pointer counts too */
 		sec = ind_data_section(&im->data, t->first);
 		if (k && (!sec || sec->writable)) {
-			if (k->escaped)
-				return SP_RES_NONE;
 			for (i = 0; i < k->ntargets; i++)
 				ids_add(out, k->targets[i]);
+			if (k->escaped)
+				return SP_RES_NONE;
 		}
 		if (!out->n)
 			return SP_RES_NONE;
@@ -284,9 +285,10 @@ static enum sp_resolved site_targets(struct ind_run *r, const struct fallback *f
 {
 	enum sp_resolved how = precise_targets(r, s, out, desc);
 
+	/* what was found stays: a member written with a value of unknown
+	 * origin still holds what its data and the known stores put there */
 	if (how != SP_RES_NONE)
 		return how;
-	out->n = 0;
 	if (s->t.proto) {
 		*desc = s->t.proto;
 		proto_targets(fb, s->t.proto, out);

@@ -148,9 +148,13 @@ static void index_jumps(struct insn_icalls *ic, const struct insn *v, size_t n)
 
 	grow_scratch(ic, n);
 	memset(ic->pred_first, 0, (n + 1) * sizeof(*ic->pred_first));
-	for (i = 0; i < n; i++)
+	ic->table_jumps = false;
+	for (i = 0; i < n; i++) {
 		if ((k = jump_target(v, n, i)) < n)
 			ic->pred_first[k + 1]++;
+		else if ((v[i].groups & INSN_G_JUMP) && !(v[i].flags & INSN_F_TARGET))
+			ic->table_jumps = true;
+	}
 	for (k = 1; k <= n; k++) {
 		sum += ic->pred_first[k];
 		ic->pred_first[k] = sum;
@@ -240,8 +244,11 @@ static size_t definition(struct tracer *t, size_t i, uint8_t reg, size_t *call)
 				ic->stack[sp++] = ic->preds[j] + 1;
 			}
 			if (!falls_into(t->v, k)) {
-				if (ic->pred_first[k] == ic->pred_first[k + 1])
-					return t->n;	/* reached from code not seen */
+				/* no jump lands here either: dead code (the padding
+				 * after a jump), unless a jump through a table may */
+				if (ic->pred_first[k] == ic->pred_first[k + 1] &&
+				    ic->table_jumps && t->v[k].op != INSN_OP_NOP)
+					return t->n;
 				break;
 			}
 			p = &t->v[k - 1];
@@ -314,6 +321,10 @@ static bool follow(struct tracer *t, size_t d, uint8_t reg, uint64_t pc)
 
 	if (in->reg != reg)
 		return false;
+	if (in->op == INSN_OP_XOR && in->reg2 == reg) {	/* xor %eax,%eax: 0 */
+		add_link(t, pc, reg, INSN_SRC_CONST, 0, 0);
+		return true;
+	}
 	/* mov $imm32, %e.. zero-extends: a non-PIE program's addresses */
 	if (in->op == INSN_OP_MOV && (in->flags & INSN_F_IMM) && in->size == 4 &&
 	    in->imm >= 0) {
@@ -410,16 +421,18 @@ static bool indirect_branch(const struct insn_icalls *ic, const struct sp_elf *e
 
 /* ---- stores ---- */
 
-/* Is the chain [first, first + n) a value live where its block begins,
- * copied at most: what a parameter or a variable holding a function
- * looks like (not a zero, nor a pointer computed here). */
+/* Is the chain [first, first + n) a value of unknown origin, copied at
+ * most: live where its block begins, chosen by a cmov, reloaded from the
+ * stack (a parameter, a variable holding a function); not a constant (0
+ * included), not a load from another object. */
 static bool plain_value(const struct insn_icalls *ic, uint32_t first, uint8_t n)
 {
 	uint8_t k;
 
 	for (k = 0; k < n; k++)
 		if (ic->links[first + k].src != INSN_SRC_MOVE &&
-		    ic->links[first + k].src != INSN_SRC_REG)
+		    ic->links[first + k].src != INSN_SRC_REG &&
+		    ic->links[first + k].src != INSN_SRC_OTHER)
 			return false;
 	return true;
 }
@@ -464,55 +477,107 @@ static bool store_dest(struct tracer *t, size_t i, struct insn_store *s)
 	return true;
 }
 
-/* The store of v[i] writing the word of register reg (read at v[from])
- * at disp from its base: value 0 for an immediate imm. */
-static void add_store(struct tracer *t, const struct sp_elf *e, size_t i, size_t from,
-		      uint8_t reg, int64_t disp);
+/* Where one quadword of an xmm register that v[i] reads came from: a
+ * register (reg, read at v[at]), a word at a fixed address, else none. */
+struct lane {
+	enum { LANE_NONE, LANE_REG, LANE_WORD } kind;
+	size_t at;
+	uint8_t reg;
+	uint64_t addr;
+};
+
+/* The store of v[i] writing lane l at disp from its base. */
+static void add_store(struct tracer *t, const struct sp_elf *e, size_t i, const struct lane *l,
+		      int64_t disp);
+
+static struct lane fixed_word(const struct insn *in, uint64_t off)
+{
+	struct lane l = { .kind = LANE_NONE };
+	int64_t addr = 0;
+	uint8_t scale, base;
+
+	if (mem_source(in, &addr, &scale, &base) == INSN_SRC_GLOBAL && addr) {
+		l.kind = LANE_WORD;
+		l.addr = (uint64_t)addr + off;
+	}
+	return l;
+}
+
+static struct lane xmm_lane(struct tracer *t, size_t i, uint8_t xmm, bool high, int depth)
+{
+	struct lane none = { .kind = LANE_NONE }, l = none;
+	size_t call, d = depth < 4 ? definition(t, i, xmm, &call) : t->n;
+	const struct insn *in;
+
+	if (d >= t->n || (in = &t->v[d])->reg != xmm)
+		return none;
+	switch (in->op) {
+	case INSN_OP_MOVQ:	/* the high quadword is zeroed */
+		if (high)
+			return none;
+		if (in->flags & INSN_F_MEM)
+			return fixed_word(in, 0);
+		l.kind = in->reg2 <= 15 ? LANE_REG : LANE_NONE;
+		l.at = d;
+		l.reg = in->reg2;
+		return l;
+	case INSN_OP_UNPCKLQ:
+		return in->reg2 < XMM0 ? none :
+		       xmm_lane(t, d, high ? in->reg2 : xmm, false, depth + 1);
+	case INSN_OP_MOVHPS:
+		return high ? ((in->flags & INSN_F_MEM) ? fixed_word(in, 0) : none) :
+		       xmm_lane(t, d, xmm, false, depth + 1);
+	case INSN_OP_VMOV:
+		return (in->flags & INSN_F_MEM) ? fixed_word(in, high ? 8 : 0) : none;
+	}
+	return none;
+}
 
 /*
  * The word stored by mov %reg, disp(%base) or movq $imm, disp(%base), and
- * the two of a 16-byte store GCC makes of two registers paired in an xmm
- * one (two members set together: ops->start = a; ops->read = b):
+ * the two of a 16-byte store of an xmm register, which GCC fills from two
+ * registers or a constant pool to set two members at once:
  *	movq %rdx,%xmm0; movq %rax,%xmm1; punpcklqdq %xmm1,%xmm0; movups %xmm0,(%rdi)
+ *	movq %rax,%xmm0; movhps .LC0(%rip),%xmm0; movaps %xmm0,0x70(%rsp)
  */
 static void scan_store(struct tracer *t, const struct sp_elf *e, size_t i)
 {
 	const struct insn *in = &t->v[i];
-	size_t lo, hi, call;
+	struct lane l = { .kind = LANE_REG, .at = i };
 
 	if (!(in->flags & INSN_F_MEM) || in->reg != INSN_REG_NONE)
 		return;
 	if (in->op == INSN_OP_MOV && in->size == 8) {
-		add_store(t, e, i, i, in->reg2, in->disp);
+		l.reg = in->reg2;
+		add_store(t, e, i, &l, in->disp);
 		return;
 	}
-	if (in->op != INSN_OP_VMOV || in->size != 16 || in->reg2 < XMM0 ||
-	    (lo = definition(t, i, in->reg2, &call)) >= t->n ||
-	    t->v[lo].op != INSN_OP_UNPCKLQ || t->v[lo].reg != in->reg2 ||
-	    t->v[lo].reg2 < XMM0)
+	if (in->op != INSN_OP_VMOV || in->size != 16 || in->reg2 < XMM0)
 		return;
-	hi = definition(t, lo, t->v[lo].reg2, &call);
-	lo = definition(t, lo, in->reg2, &call);
-	if (lo < t->n && t->v[lo].op == INSN_OP_MOVQ && t->v[lo].reg2 <= 15)
-		add_store(t, e, i, lo, t->v[lo].reg2, in->disp);
-	if (hi < t->n && t->v[hi].op == INSN_OP_MOVQ && t->v[hi].reg2 <= 15)
-		add_store(t, e, i, hi, t->v[hi].reg2, in->disp + 8);
+	l = xmm_lane(t, i, in->reg2, false, 0);
+	if (l.kind != LANE_NONE)
+		add_store(t, e, i, &l, in->disp);
+	l = xmm_lane(t, i, in->reg2, true, 0);
+	if (l.kind != LANE_NONE)
+		add_store(t, e, i, &l, in->disp + 8);
 }
 
-static void add_store(struct tracer *t, const struct sp_elf *e, size_t i, size_t from,
-		      uint8_t reg, int64_t disp)
+static void add_store(struct tracer *t, const struct sp_elf *e, size_t i, const struct lane *l,
+		      int64_t disp)
 {
 	const struct insn *in = &t->v[i];
 	struct insn_icalls *ic = t->ic;
 	size_t mark = ic->nlinks;
 	struct insn_store s = { .pc = in->addr };
 
-	if (reg == INSN_REG_NONE && (in->flags & INSN_F_IMM)) {
+	if (l->kind == LANE_WORD) {
+		s.value_at = l->addr;
+	} else if (l->reg == INSN_REG_NONE && (in->flags & INSN_F_IMM)) {
 		s.value = (uint64_t)in->imm;
-	} else if (reg != INSN_REG_NONE) {
+	} else if (l->reg != INSN_REG_NONE) {
 		s.vlink = (uint32_t)ic->nlinks;
 		t->nlinks = 0;
-		trace(t, from, reg, t->v[from].addr);
+		trace(t, l->at, l->reg, t->v[l->at].addr);
 		s.nvlinks = t->nlinks;
 		s.value = const_value(ic, s.vlink, s.nvlinks);
 		if (s.value)
@@ -524,7 +589,7 @@ static void add_store(struct tracer *t, const struct sp_elf *e, size_t i, size_t
 	}
 	if (s.value && !sp_elf_is_code(e, s.value))
 		goto drop;
-	if (!store_dest(t, i, &s) || (!s.value && s.stack))
+	if (!store_dest(t, i, &s) || (!s.value && !s.value_at && s.stack))
 		goto drop;
 	if (s.addr)	/* a 16-byte store's second word */
 		s.addr += (uint64_t)(disp - in->disp);

@@ -13,7 +13,8 @@
  * indirect call through the register its name says.  Each link follows
  * the one write of its register that reaches it on every path through
  * the function's direct jumps; the chain stops where two writes reach it
- * (or the function's entry, or code a jump not decoded reaches), at a
+ * (or the function's entry, or code only a jump through a register can
+ * reach: code nothing reaches is dead, the padding after a jump), at a
  * call that clobbers the register, and at any write it does not follow.
  */
 #ifndef SP_INSN_ICALL_H
@@ -59,12 +60,15 @@ struct insn_icall {
 };
 
 /* A word stored to memory that may be a function pointer: a constant
- * function address (value), or a value whose chain (vlink) ends at an
- * register live where the block begins (a parameter, a variable): not a
- * load, not a computation. */
+ * function address (value, or the word at value_at), or a value whose
+ * chain (vlink) ends at a register of unknown origin (a parameter, a
+ * variable, a cmov's choice): not a constant, not a load from another
+ * object. */
 struct insn_store {
 	uint64_t pc;
 	uint64_t value;		/* the code address stored, 0 when not a constant */
+	uint64_t value_at;	/* or the address of a word holding it (a 16-byte
+				 * store's constant pool), 0 */
 	uint64_t addr;		/* a fixed destination (global), 0: based on a register */
 	int64_t disp;		/* the destination's displacement from its base */
 	uint32_t link, vlink;	/* chains of the base register (addr == 0) and value */
@@ -91,6 +95,7 @@ struct insn_icalls {
 	/* scratch of the pass, per instruction of the function */
 	uint32_t *pred_first, *preds;	/* the jumps landing on each */
 	uint32_t *seen, stamp;		/* visited by the current search */
+	bool table_jumps;		/* the function jumps through a register */
 	size_t scratch_cap;
 	uint32_t *stack;
 	size_t stack_cap;

@@ -42,6 +42,7 @@ enum insn_op {
 	INSN_OP_ADD,
 	INSN_OP_SUB,
 	INSN_OP_AND,
+	INSN_OP_XOR,
 	INSN_OP_LEA,
 	INSN_OP_MOV,
 	INSN_OP_LEAVE,
@@ -49,6 +50,7 @@ enum insn_op {
 	INSN_OP_NOP,
 	INSN_OP_MOVQ,		/* x86 movq between a register and an xmm one */
 	INSN_OP_UNPCKLQ,	/* x86 punpcklqdq: two low quadwords into one xmm */
+	INSN_OP_MOVHPS,		/* x86 movhps: a quadword into an xmm's high half */
 	INSN_OP_VMOV,		/* x86 movups/movaps/movdqu/movdqa: 16 bytes */
 	INSN_OP_INVALID,	/* bytes the decoder cannot read (len 1) */
 };

@@ -119,6 +119,8 @@ static enum insn_op op_of(const cs_insn *in)
 		return INSN_OP_SUB;
 	case X86_INS_AND:
 		return INSN_OP_AND;
+	case X86_INS_XOR:
+		return INSN_OP_XOR;
 	case X86_INS_LEA:
 		return INSN_OP_LEA;
 	case X86_INS_MOV:
@@ -134,6 +136,8 @@ static enum insn_op op_of(const cs_insn *in)
 		return INSN_OP_MOVQ;
 	case X86_INS_PUNPCKLQDQ:
 		return INSN_OP_UNPCKLQ;
+	case X86_INS_MOVHPS:
+		return INSN_OP_MOVHPS;
 	case X86_INS_MOVUPS:
 	case X86_INS_MOVAPS:
 	case X86_INS_MOVDQU:
