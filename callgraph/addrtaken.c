@@ -16,7 +16,10 @@
  */
 #include "callgraph/internal.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 #ifndef R_AARCH64_RELATIVE
 #define R_AARCH64_RELATIVE 1027
@@ -182,17 +185,41 @@ void cg_address_taken(const struct cg_image *img, const struct sp_graph *g,
 	scan_code(img, taken, g->nfuncs);
 }
 
+struct by_die {
+	Dwarf_Off die;
+	uint32_t func;
+};
+
+static int by_die_cmp(const void *pa, const void *pb)
+{
+	const struct by_die *a = pa, *b = pb;
+
+	return (a->die > b->die) - (a->die < b->die);
+}
+
 void cg_indirect_prototypes(struct cg_image *img, struct sp_graph *g, const uint8_t *taken)
 {
-	uint32_t i;
+	struct by_die *v = sp_xmalloc((img->func_end - img->func_first + 1) * sizeof(*v));
+	struct dw_cursor cursor = { .dbg = img->dw.dbg };
+	uint32_t i, n = 0;
 	size_t k;
 
 	for (i = img->func_first; i < img->func_end && i < g->nfuncs; i++) {
-		struct sp_func *f = &g->funcs[i];
+		const struct sp_func *f = &g->funcs[i];
 
-		if (taken[i] && !f->proto)
-			f->proto = dw_func_proto(img->dw.dbg, g, f->origin_die ? f->origin_die : f->die);
+		if (taken[i] && !f->proto && (f->origin_die || f->die)) {
+			v[n].die = f->origin_die ? f->origin_die : f->die;
+			v[n++].func = i;
+		}
 	}
+	/* in DIE order, unit after unit (see dwarf/cursor.c) */
+	if (n)
+		qsort(v, n, sizeof(*v), by_die_cmp);
+	for (i = 0; i < n; i++) {
+		dw_cursor_seek_dropping(&cursor, &img->dw, v[i].die);
+		g->funcs[v[i].func].proto = dw_func_proto(img->dw.dbg, g, v[i].die);
+	}
+	free(v);
 	for (k = 0; k < img->nicalls; k++) {
 		const char *p = dw_call_proto(img->dw.dbg, g, img->icalls[k].type);
 

@@ -249,6 +249,20 @@ const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, Dwarf_Unsigned n)
 enum { DW_VAR_UNKNOWN, DW_VAR_NO, DW_VAR_MAYBE };
 int dw_read_var(struct dw_image *dw, Dwarf_Die die, uint8_t *by_abbrev);
 
+/* Reading many DIEs by offset, in offset order (cursor.c): seek the unit
+ * of off first, and dwarf_offdie_b finds it at once. */
+struct dw_cursor {
+	Dwarf_Debug dbg;
+	uint64_t lo, hi;	/* the DIEs of the unit it is at */
+	uint32_t units;		/* units moved to so far */
+	bool broken;		/* the headers cannot be walked: no more seeks */
+};
+void dw_cursor_seek(struct dw_cursor *c, Dwarf_Off off);
+/* dw_cursor_seek, and every 64 units the .debug_info pages read handed
+ * back (dw_done_reading): a reader over the whole section would
+ * otherwise hold all of it. */
+void dw_cursor_seek_dropping(struct dw_cursor *c, const struct dw_image *dw, Dwarf_Off off);
+
 /* ---- frames from the call frame information (cfi.c) ---- */
 
 /* How the FDEs are found: each through .eh_frame_hdr when few functions

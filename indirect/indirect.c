@@ -32,6 +32,16 @@ static int var_cmp(const void *pa, const void *pb)
 	return (a->size < b->size) - (a->size > b->size);	/* largest first */
 }
 
+/* Move to the unit of the DIE at off, and forget the last unit's types. */
+static void seek_unit(struct ind_image *im, Dwarf_Off off)
+{
+	dw_cursor_seek_dropping(&im->cursor, im->dw, off);
+	if (im->cursor.units != im->types_unit) {
+		im->types_unit = im->cursor.units;
+		ind_types_reset(&im->types);
+	}
+}
+
 void ind_vars_load(struct ind_image *im)
 {
 	const struct dw_image *dw = im->dw;
@@ -42,7 +52,7 @@ void ind_vars_load(struct ind_image *im)
 		Dwarf_Off type;
 		const struct ind_type *t;
 
-		ind_cursor_seek(&im->cursor, dw->vars[i].die);
+		seek_unit(im, dw->vars[i].die);
 		type = ind_decl_type(dw->dbg, dw->vars[i].die);
 		t = ind_type_at(&im->types, type);
 
@@ -151,7 +161,7 @@ static void scan_data(struct ind_run *r, struct ind_image *im)
 	if (im->nvars)
 		qsort(by_die, im->nvars, sizeof(*by_die), var_die_cmp);
 	for (i = 0; i < im->nvars; i++) {
-		ind_cursor_seek(&im->cursor, by_die[i]->die);
+		seek_unit(im, by_die[i]->die);
 		scan_var(r, im, by_die[i]);
 	}
 	free(by_die);
@@ -365,7 +375,7 @@ static void type_all(struct ind_run *r)
 
 		if (!i || w[i].die != w[i - 1].die || w[i].image != w[i - 1].image) {
 			if (w[i].die)
-				ind_cursor_seek(&r->ims[w[i].image].cursor, w[i].die);
+				seek_unit(&r->ims[w[i].image], w[i].die);
 			load_locs(r, w, n, i, &p);
 		}
 		if (w[i].index & STORE_BIT) {

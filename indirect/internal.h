@@ -19,15 +19,6 @@ const char *ind_name(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Die die);
  * abstract origin or specification when it has none itself. */
 Dwarf_Off ind_decl_type(Dwarf_Debug dbg, Dwarf_Off off);
 
-/* Reading DIEs unit after unit (see die.c): seek the unit of off before
- * reading DIEs of it. */
-struct ind_cursor {
-	Dwarf_Debug dbg;
-	uint64_t lo, hi;	/* the DIEs of the unit it is at */
-	bool broken;		/* the headers cannot be walked: no more seeks */
-};
-void ind_cursor_seek(struct ind_cursor *c, Dwarf_Off off);
-
 /* ---- types (types.c) ---- */
 
 enum ind_kind {
@@ -95,6 +86,9 @@ struct ind_types {
 void ind_types_init(struct ind_types *t, Dwarf_Debug dbg, struct sp_graph *g,
 		    struct ind_keys *keys, uint8_t addr_size);
 void ind_types_release(struct ind_types *t);
+/* Forget every type read: a unit's types are its own, so a reader going
+ * unit after unit keeps one unit's (the keys stay). */
+void ind_types_reset(struct ind_types *t);
 /* The type at DIE off; NULL when off is 0 or no type.  Valid until the
  * next call (the array may move). */
 const struct ind_type *ind_type_at(struct ind_types *t, Dwarf_Off off);
@@ -245,7 +239,8 @@ struct ind_image {
 	struct insn_image *code;
 	const struct sp_elf *elf;
 	struct sp_graph *g;
-	struct ind_cursor cursor;
+	struct dw_cursor cursor;
+	uint32_t types_unit;		/* cursor.units when types was last reset */
 	struct ind_types types;
 	struct ind_locs locs;
 	struct ind_data data;

@@ -305,7 +305,10 @@ static enum sp_resolved site_targets(struct ind_run *r, const struct fallback *f
 struct edger {
 	struct sp_graph *g;
 	uint32_t *stamp[2];
-	uint32_t hub;		/* the SP_F_ANY_TAKEN function, SP_NONE until needed */
+	uint32_t hub;		/* the stand-in for every address-taken function */
+	uint32_t untyped;	/* ... for those of no known prototype */
+	struct sp_u64map proto_hubs;	/* prototype -> its stand-in */
+	struct ids scratch;
 	uint64_t added;
 };
 
@@ -328,44 +331,93 @@ static void add_edges(struct edger *e, uint32_t from, bool tail, const uint32_t 
 	}
 }
 
-/* The calls of which nothing is known go to every address-taken
- * function through one stand-in, made when first needed: a site's
- * thousand edges become one, and the stand-in's thousand edges are made
- * once. */
-static uint32_t any_taken(struct edger *e, const struct fallback *fb)
+/*
+ * Stand-ins: the calls of which nothing is known go to every
+ * address-taken function through one node, those of which only the
+ * prototype is known through one node per prototype (which reaches the
+ * functions of unknown prototype through another): a site's thousand
+ * edges become one, and each stand-in's are made once.  A stand-in has
+ * no frame.
+ */
+static uint32_t new_hub(struct edger *e, const char *name, const uint32_t *ids, uint32_t n,
+			uint32_t also)
 {
-	struct sp_func *f;
-	uint32_t i;
+	uint32_t hub = sp_graph_add_func(e->g), i;
+	struct sp_func *f = &e->g->funcs[hub];
 
-	if (e->hub != SP_NONE)
-		return e->hub;
-	e->hub = sp_graph_add_func(e->g);
-	f = &e->g->funcs[e->hub];
-	f->name = sp_intern(e->g, "<address-taken>");
+	f->name = sp_intern(e->g, name);
 	f->flags = SP_F_ANY_TAKEN;
 	f->qual = SP_QUAL_STATIC;
 	f->src = SP_SRC_NONE;
-	for (i = 0; i < fb->nall; i++) {
+	for (i = 0; i <= n; i++) {
+		uint32_t to = i < n ? ids[i] : also;
 		struct sp_edge *x;
 
-		sp_graph_add_edge(e->g, e->hub, fb->all[i], SP_EDGE_CALL, 0);
+		if (to == SP_NONE)
+			continue;
+		sp_graph_add_edge(e->g, hub, to, SP_EDGE_CALL, 0);
 		x = &e->g->edges[e->g->nedges - 1];
 		x->flags = SP_EDGE_F_ASSUMED;
-		x->how = SP_RES_ADDRESS_TAKEN;
+		x->how = i < n && also == SP_NONE && name[1] == 'a' ? SP_RES_ADDRESS_TAKEN :
+			 SP_RES_PROTOTYPE;
 		e->added++;
 	}
+	return hub;
+}
+
+static uint32_t any_taken(struct edger *e, const struct fallback *fb)
+{
+	if (e->hub == SP_NONE)
+		e->hub = new_hub(e, "<address-taken>", fb->all, fb->nall, SP_NONE);
 	return e->hub;
 }
 
-static void add_any_taken(struct edger *e, const struct fallback *fb, uint32_t from, bool tail,
-			  uint64_t pc)
+static uint32_t proto_hub(struct edger *e, const struct fallback *fb, const char *proto)
 {
-	uint32_t hub;
+	uint32_t hub = sp_u64map_get(&e->proto_hubs, (uintptr_t)proto);
+	struct sp_strbuf sb = { 0 };
+	size_t i, k;
 
-	if (!fb->nall)
-		return;
-	hub = any_taken(e, fb);
-	add_edges(e, from, tail, &hub, 1, SP_RES_ADDRESS_TAKEN, pc);
+	if (hub != SP_NONE)
+		return hub;
+	if (e->untyped == SP_NONE && fb->nuntyped)
+		e->untyped = new_hub(e, "<prototype unknown>", fb->untyped, fb->nuntyped,
+				     SP_NONE);
+	i = sp_search_first_ge(fb->typed, fb->ntyped, typed_key, (uintptr_t)proto);
+	for (k = i; k < fb->ntyped && fb->typed[k].proto == proto; k++)
+		;
+	sp_strbuf_addf(&sb, "<prototype %s>", proto);
+	/* the group's ids, one after the other in typed[] */
+	e->scratch.n = 0;
+	for (; i < k; i++)
+		ids_add(&e->scratch, fb->typed[i].id);
+	hub = new_hub(e, sb.buf, e->scratch.v, e->scratch.n, e->untyped);
+	free(sb.buf);
+	sp_u64map_put(&e->proto_hubs, (uintptr_t)proto, hub);
+	return hub;
+}
+
+static void add_hub(struct edger *e, uint32_t hub, uint32_t from, bool tail,
+		    enum sp_resolved how, uint64_t pc)
+{
+	add_edges(e, from, tail, &hub, 1, how, pc);
+}
+
+/* A prototype site: the functions found, and the prototype's stand-in. */
+static void add_proto_edges(struct edger *e, const struct fallback *fb,
+			    const struct ind_site *s, const struct insn_icall *c,
+			    const struct ids *x)
+{
+	uint32_t i;
+
+	for (i = 0; i < x->n; i++) {
+		const char *p = e->g->funcs[x->v[i]].proto;
+
+		/* the stand-in has those of the prototype, and of none */
+		if (p != s->t.proto && p)
+			add_edges(e, s->func, c->tail, &x->v[i], 1, SP_RES_PROTOTYPE, c->ret);
+	}
+	add_hub(e, proto_hub(e, fb, s->t.proto), s->func, c->tail, SP_RES_PROTOTYPE, c->ret);
 }
 
 static int isite_cmp(const void *pa, const void *pb)
@@ -400,18 +452,19 @@ static void record(struct ind_run *r, const struct fallback *fb, uint32_t func, 
  * (code not decoded, a call the chain pass missed): one more site, at no
  * known address, that may call any address-taken function. */
 static void unseen_sites(struct ind_run *r, const struct fallback *fb, struct edger *e,
-			 const uint32_t *seen)
+			 const uint32_t *seen, uint32_t nfuncs)
 {
 	uint32_t i;
 
-	for (i = 0; i < r->g->nfuncs; i++) {
+	for (i = 0; i < nfuncs; i++) {
 		struct sp_func *f = &r->g->funcs[i];
 
 		if (f->flags & SP_F_ANY_TAKEN)
 			continue;
 		if (f->n_indirect > seen[i]) {
 			record(r, fb, i, 0, false, SP_RES_ADDRESS_TAKEN, NULL, NULL);
-			add_any_taken(e, fb, i, false, 0);
+			if (fb->nall)
+				add_hub(e, any_taken(e, fb), i, false, SP_RES_ADDRESS_TAKEN, 0);
 		}
 		if (seen[i] > f->n_indirect)
 			f->n_indirect = seen[i];
@@ -424,16 +477,17 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 {
 	struct sp_graph *g = r->g;
 	struct fallback fb;
-	struct edger e = { .g = g, .hub = SP_NONE };
+	struct edger e = { .g = g, .hub = SP_NONE, .untyped = SP_NONE };
 	struct ids x = { 0 };
-	uint32_t *seen = sp_xcalloc(g->nfuncs + 2, sizeof(*seen));
+	uint32_t nfuncs = g->nfuncs, *seen = sp_xcalloc(nfuncs + 1, sizeof(*seen));
 	size_t i;
 
 	(void)err;
 	fallback_init(&fb, g, r->taken);
-	/* room for the stand-in */
-	e.stamp[0] = sp_xcalloc(g->nfuncs + 2, sizeof(uint32_t));
-	e.stamp[1] = sp_xcalloc(g->nfuncs + 2, sizeof(uint32_t));
+	/* room for the stand-ins: at most one per site, and two */
+	e.stamp[0] = sp_xcalloc(g->nfuncs + r->nsites + 3, sizeof(uint32_t));
+	e.stamp[1] = sp_xcalloc(g->nfuncs + r->nsites + 3, sizeof(uint32_t));
+	sp_u64map_init(&e.proto_hubs, 256);
 	for (i = 0; i < r->nsites; i++) {
 		const struct ind_site *s = &r->sites[i];
 		const struct insn_icall *c = &r->ims[s->image].code->icalls.calls[s->icall];
@@ -451,12 +505,14 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 		x.n = ind_unique_ids(x.v, x.n);
 		seen[s->func]++;
 		record(r, &fb, s->func, c->pc, c->tail, how, desc, &x);
-		if (how == SP_RES_ADDRESS_TAKEN)
-			add_any_taken(&e, &fb, s->func, c->tail, c->ret);
+		if (how == SP_RES_ADDRESS_TAKEN && fb.nall)
+			add_hub(&e, any_taken(&e, &fb), s->func, c->tail, how, c->ret);
+		else if (how == SP_RES_PROTOTYPE)
+			add_proto_edges(&e, &fb, s, c, &x);
 		else
 			add_edges(&e, s->func, c->tail, x.v, x.n, how, c->ret);
 	}
-	unseen_sites(r, &fb, &e, seen);
+	unseen_sites(r, &fb, &e, seen, nfuncs);
 	if (g->nisites)
 		qsort(g->isites, g->nisites, sizeof(*g->isites), isite_cmp);
 	if (r->lines)
@@ -467,6 +523,8 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 	free(seen);
 	free(e.stamp[0]);
 	free(e.stamp[1]);
+	free(e.scratch.v);
+	sp_u64map_release(&e.proto_hubs);
 	fallback_release(&fb);
 	return 0;
 }

@@ -41,6 +41,15 @@ void ind_types_release(struct ind_types *t)
 	memset(t, 0, sizeof(*t));
 }
 
+void ind_types_reset(struct ind_types *t)
+{
+	t->n = t->nmembers = t->nslots = t->nprotos = 0;
+	sp_u64map_release(&t->by_off);
+	sp_u64map_release(&t->proto_by_off);
+	sp_u64map_init(&t->by_off, 4096);
+	sp_u64map_init(&t->proto_by_off, 1024);
+}
+
 static bool is_qualifier(Dwarf_Half tag)
 {
 	return tag == DW_TAG_typedef || tag == DW_TAG_const_type ||

@@ -72,6 +72,30 @@ static void scan_sym(struct insn_image *c, struct insn_decoder *d,
 	run_symbol_passes(c, b);
 }
 
+/* Decode [pc, end) in pieces, each continuing where the last whole
+ * instruction ended: a gap may be megabytes (a kernel's entry code), and
+ * its decoded instructions all at once hundreds of them. */
+#define GAP_PIECE 16384
+
+static void scan_gap(struct insn_image *c, struct insn_decoder *d, uint64_t pc, uint64_t end,
+		     struct insn_buf *b)
+{
+	while (pc < end) {
+		struct sp_elf_run run = { .addr = pc, .end = end - pc > GAP_PIECE ? pc + GAP_PIECE : end };
+		size_t n;
+
+		b->n = 0;
+		insn_decode(d, c->elf, &run, true, b);
+		n = b->n;
+		/* an instruction the piece's end cut: decoded again from its start */
+		while (run.end < end && n && b->v[n - 1].op == INSN_OP_INVALID &&
+		       b->v[n - 1].addr + 16 > run.end)
+			n--;
+		insn_addr_loads(c, b->v, n);
+		pc = n && n < b->n ? b->v[n].addr : run.end;
+	}
+}
+
 /* --indirect=address-taken: the bytes of the code sections that no
  * function symbol covers (assembly without sizes, padding) load
  * addresses too; decoded through as capstone's SKIPDATA would. */
@@ -92,13 +116,8 @@ static void scan_gaps(struct insn_image *c, struct insn_decoder *d, struct insn_
 			uint64_t next = k < c->nfuncs && c->funcs[k].addr < end ?
 					c->funcs[k].addr : end;
 
-			if (next > pc) {
-				struct sp_elf_run run = { .addr = pc, .end = next };
-
-				b->n = 0;
-				insn_decode(d, e, &run, true, b);
-				insn_addr_loads(c, b->v, b->n);
-			}
+			if (next > pc)
+				scan_gap(c, d, pc, next, b);
 			if (next >= end)
 				break;
 			pc = c->funcs[k].addr + c->funcs[k].size;
