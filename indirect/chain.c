@@ -165,7 +165,7 @@ static Dwarf_Off return_type(struct ind_image *im, uint64_t addr)
 	if (id == SP_NONE || id >= im->g->nfuncs)
 		return 0;
 	f = &im->g->funcs[id];
-	return f->die ? ind_decl_type(im->dw->dbg, f->origin_die ? f->origin_die : f->die) : 0;
+	return f->die ? ind_decl_type(im->dbg, f->origin_die ? f->origin_die : f->die) : 0;
 }
 
 /* A root's own meaning, without DWARF's locations. */

@@ -119,6 +119,53 @@ static void read_relocs(struct ind_data *d, size_t *cap, const struct sp_elf *e,
 	}
 }
 
+static int object_cmp(const void *pa, const void *pb)
+{
+	const struct ind_object *a = pa, *b = pb;
+
+	if (a->addr != b->addr)
+		return (a->addr > b->addr) - (a->addr < b->addr);
+	return (a->size > b->size) - (a->size < b->size);
+}
+
+/* The sized data symbols of a linked image: what DWARF says of a table's
+ * size is checked against them. */
+static void read_objects(struct ind_data *d, const struct sp_elf *e)
+{
+	Elf_Data *data;
+	GElf_Shdr sh;
+	size_t i, n, cap = 0;
+
+	if (e->type == ET_REL || !e->symtab || !gelf_getshdr(e->symtab, &sh) || !sh.sh_entsize ||
+	    !(data = elf_getdata(e->symtab, NULL)))
+		return;
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 0; i < n && i <= INT32_MAX; i++) {
+		GElf_Sym sym;
+
+		if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_OBJECT ||
+		    !sym.st_size || sym.st_shndx == SHN_UNDEF)
+			continue;
+		SP_ALLOC_GROW(d->objects, d->nobjects + 1, cap);
+		d->objects[d->nobjects].addr = sym.st_value;
+		d->objects[d->nobjects++].size = sym.st_size;
+	}
+	if (d->nobjects)
+		qsort(d->objects, d->nobjects, sizeof(*d->objects), object_cmp);
+}
+
+static uint64_t object_addr(const void *base, size_t i)
+{
+	return ((const struct ind_object *)base)[i].addr;
+}
+
+uint64_t ind_data_object_size(const struct ind_data *d, uint64_t addr)
+{
+	size_t i = sp_search_first_ge(d->objects, d->nobjects, object_addr, addr);
+
+	return i < d->nobjects && d->objects[i].addr == addr ? d->objects[i].size : 0;
+}
+
 void ind_data_init(struct ind_data *d, const struct sp_elf *e, struct sp_graph *g)
 {
 	unsigned char *ident = (unsigned char *)elf_getident(e->elf, NULL);
@@ -141,12 +188,14 @@ void ind_data_init(struct ind_data *d, const struct sp_elf *e, struct sp_graph *
 		qsort(d->secs, d->nsecs, sizeof(*d->secs), sec_cmp);
 	if (d->nrelocs)
 		qsort(d->relocs, d->nrelocs, sizeof(*d->relocs), reloc_cmp);
+	read_objects(d, e);
 }
 
 void ind_data_release(struct ind_data *d)
 {
 	free(d->secs);
 	free(d->relocs);
+	free(d->objects);
 	memset(d, 0, sizeof(*d));
 }
 

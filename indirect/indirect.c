@@ -42,10 +42,11 @@ static void seek_unit(struct ind_image *im, Dwarf_Off off)
 	}
 }
 
-void ind_vars_load(struct ind_image *im)
+void ind_vars_load(struct ind_image *im, const struct ind_data *data)
 {
 	const struct dw_image *dw = im->dw;
 	size_t i, out = 0;
+	uint64_t size;
 
 	im->vars = sp_xmalloc((dw->nvars ? dw->nvars : 1) * sizeof(*im->vars));
 	for (i = 0; i < dw->nvars; i++) {
@@ -53,10 +54,13 @@ void ind_vars_load(struct ind_image *im)
 		const struct ind_type *t;
 
 		seek_unit(im, dw->vars[i].die);
-		type = ind_decl_type(dw->dbg, dw->vars[i].die);
+		type = ind_decl_type(im->dbg, dw->vars[i].die);
 		t = ind_type_at(&im->types, type);
 
-		if (!t || !t->size)
+		/* a size the linker's symbol does not give is DWARF's mistake:
+		 * the variable, and the calls through it, are not typed */
+		if (!t || !t->size ||
+		    ((size = ind_data_object_size(data, dw->vars[i].addr)) && size != t->size))
 			continue;
 		im->vars[out].addr = dw->vars[i].addr;
 		im->vars[out].size = t->size;
@@ -196,9 +200,9 @@ static uint8_t store_chain(const struct insn_icalls *ic, const struct insn_store
 	return (uint8_t)(n + 1);
 }
 
-static void type_store(struct ind_run *r, struct ind_store *st)
+static void type_store(struct ind_image *ims, struct ind_store *st)
 {
-	struct ind_image *im = &r->ims[st->image];
+	struct ind_image *im = &ims[st->image];
 	const struct insn_icalls *ic = &im->code->icalls;
 	const struct insn_store *s = &ic->stores[st->store];
 	struct insn_link links[1 + IND_MAX_LINKS];
@@ -338,10 +342,10 @@ static void add_pcs(struct ind_run *r, const struct work *w, struct pcs *p)
 
 /* The locations of the function of w[i] and of the items after it in the
  * same function. */
-static void load_locs(struct ind_run *r, const struct work *w, size_t n, size_t i,
-		      struct pcs *p)
+static void load_locs(struct ind_run *r, struct ind_image *ims, const struct work *w, size_t n,
+		      size_t i, struct pcs *p)
 {
-	struct ind_image *im = &r->ims[w[i].image];
+	struct ind_image *im = &ims[w[i].image];
 	uint32_t func = w[i].index & STORE_BIT ? r->stores[w[i].index & ~STORE_BIT].caller :
 			r->sites[w[i].index].func;
 	size_t j;
@@ -357,7 +361,9 @@ static void load_locs(struct ind_run *r, const struct work *w, size_t n, size_t 
 	ind_locs_load(&im->locs, &r->g->funcs[func], func, p->v, p->n);
 }
 
-static void type_all(struct ind_run *r)
+/* Type every site's and store's chain with the images ims (the run's, or
+ * the typing thread's). */
+static void type_all(struct ind_run *r, struct ind_image *ims)
 {
 	size_t n = r->nsites + r->nstores, i, k = 0;
 	struct work *w = sp_xmalloc((n ? n : 1) * sizeof(*w));
@@ -375,17 +381,17 @@ static void type_all(struct ind_run *r)
 
 		if (!i || w[i].die != w[i - 1].die || w[i].image != w[i - 1].image) {
 			if (w[i].die)
-				seek_unit(&r->ims[w[i].image], w[i].die);
-			load_locs(r, w, n, i, &p);
+				seek_unit(&ims[w[i].image], w[i].die);
+			load_locs(r, ims, w, n, i, &p);
 		}
 		if (w[i].index & STORE_BIT) {
-			type_store(r, &r->stores[w[i].index & ~STORE_BIT]);
+			type_store(ims, &r->stores[w[i].index & ~STORE_BIT]);
 			continue;
 		}
 		s = &r->sites[w[i].index];
 		if (s->func == SP_NONE)
 			continue;
-		ind_type_site(r, s);
+		ind_type_site(ims, s);
 	}
 	free(w);
 	free(p.v);
@@ -414,7 +420,11 @@ static void smear(struct ind_run *r)
 
 /* ---- the run ---- */
 
-static void image_init(struct ind_run *r, struct ind_image *im, struct cg_image *img)
+/* An image of graph g, its typing state over dbg with names interned in
+ * strs and keys in keys; with its data when data.  Its variables are
+ * loaded apart (ind_vars_load), by the thread that reads dbg. */
+static void image_init(struct ind_image *im, struct cg_image *img, struct sp_graph *g,
+		       Dwarf_Debug dbg, struct sp_graph *strs, struct ind_keys *keys, bool data)
 {
 	const struct sp_elf *elf = cg_elf(img);
 	uint8_t addr_size = elf->machine == EM_ARM || elf->machine == EM_386 ? 4 : 8;
@@ -424,12 +434,13 @@ static void image_init(struct ind_run *r, struct ind_image *im, struct cg_image 
 	im->dw = cg_dwarf(img);
 	im->code = cg_code(img);
 	im->elf = elf;
-	im->g = r->g;
-	im->cursor.dbg = im->dw->dbg;
-	ind_types_init(&im->types, im->dw->dbg, r->g, &r->keys, addr_size);
-	ind_locs_init(&im->locs, im->dw->dbg, &im->types);
-	ind_data_init(&im->data, elf, r->g);
-	ind_vars_load(im);
+	im->g = g;
+	im->dbg = dbg;
+	im->cursor.dbg = dbg;
+	ind_types_init(&im->types, dbg, strs, keys, addr_size);
+	ind_locs_init(&im->locs, dbg, &im->types);
+	if (data)
+		ind_data_init(&im->data, elf, g);
 }
 
 static void image_release(struct ind_image *im)
@@ -440,42 +451,175 @@ static void image_release(struct ind_image *im)
 	free(im->vars);
 }
 
-int ind_resolve(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
-		const uint8_t *taken, bool lines, struct ind_stats *stats,
-		struct sp_err *err)
+/* ---- the typing thread ---- */
+
+static void *typing_thread(void *arg)
 {
-	struct ind_run r = { .g = g, .taken = taken, .stats = stats, .nims = n, .lines = lines };
+	struct ind_run *r = arg;
+	size_t i;
+
+	for (i = 0; i < r->nims; i++)
+		ind_vars_load(&r->tims[i], &r->ims[i].data);
+	type_all(r, r->tims);
+	return NULL;
+}
+
+static void close_typers(struct ind_run *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		Dwarf_Error derr = NULL;
+		Dwarf_Debug dbg = r->tims[i].dbg;
+
+		image_release(&r->tims[i]);
+		dwarf_object_finish(dbg, &derr);
+		if (derr)
+			dwarf_dealloc_error(NULL, derr);
+	}
+	free(r->tims);
+	r->tims = NULL;
+	ind_keys_release(&r->tkeys);
+	sp_graph_release(&r->tg);
+}
+
+/* A Dwarf_Debug of its own for each image, when all are linked images
+ * (an object's relocated sections are not for sharing): else false, and
+ * the main thread types the chains. */
+static bool open_typers(struct ind_run *r, struct cg_image *const *imgs)
+{
+	size_t i;
+
+	for (i = 0; i < r->nims; i++)
+		if (!cg_dwarf(imgs[i])->obj.map)
+			return false;
+	sp_graph_init(&r->tg);
+	ind_keys_init(&r->tkeys);
+	r->tims = sp_xcalloc(r->nims, sizeof(*r->tims));
+	for (i = 0; i < r->nims; i++) {
+		Dwarf_Debug dbg = NULL;
+		Dwarf_Error derr = NULL;
+
+		if (dw_obj_open_again(&cg_dwarf(imgs[i])->obj, &dbg, &derr) != DW_DLV_OK) {
+			if (derr)
+				dwarf_dealloc_error(NULL, derr);
+			break;
+		}
+		image_init(&r->tims[i], imgs[i], r->g, dbg, &r->tg, &r->tkeys, false);
+	}
+	if (i < r->nims) {
+		close_typers(r, i);
+		return false;
+	}
+	return true;
+}
+
+/* The thread's keys and prototypes, interned in its own graph, made the
+ * run's: its results renumbered. */
+static void merge_typed(struct ind_run *r)
+{
+	uint32_t *map = sp_xmalloc((r->tkeys.n + 1) * sizeof(*map)), k;
+	size_t i;
+
+	for (k = 0; k < r->tkeys.n; k++) {
+		const struct ind_key *x = &r->tkeys.v[k];
+
+		map[k] = ind_key(&r->keys, sp_intern(r->g, x->name), x->off,
+				 sp_intern(r->g, x->member), sp_intern(r->g, x->proto));
+	}
+	for (i = 0; i < r->nsites + r->nstores; i++) {
+		struct ind_target *t = i < r->nsites ? &r->sites[i].t : &r->stores[i - r->nsites].t;
+
+		if (t->key != SP_NONE && t->key < r->tkeys.n)
+			t->key = map[t->key];
+		t->proto = sp_intern(r->g, t->proto);
+	}
+	free(map);
+}
+
+/* ---- the run ---- */
+
+struct ind_run *ind_start(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
+			  bool lines)
+{
+	struct ind_run *r = sp_xcalloc(1, sizeof(*r));
+	uint32_t i;
+
+	r->g = g;
+	r->nims = n;
+	r->lines = lines;
+	r->imgs = imgs;
+	ind_keys_init(&r->keys);
+	r->ims = sp_xcalloc(n ? n : 1, sizeof(*r->ims));
+	for (i = 0; i < n; i++) {
+		image_init(&r->ims[i], imgs[i], g, cg_dwarf(imgs[i])->dbg, g, &r->keys, true);
+		collect_stores(r, i);
+		collect_sites(r, i);
+	}
+	if (open_typers(r, imgs) && !pthread_create(&r->thread, NULL, typing_thread, r))
+		r->threaded = true;
+	else if (r->tims)
+		close_typers(r, r->nims);
+	return r;
+}
+
+static void run_free(struct ind_run *r)
+{
+	size_t i;
+
+	if (r->threaded) {
+		pthread_join(r->thread, NULL);
+		r->threaded = false;
+	}
+	if (r->tims)
+		close_typers(r, r->nims);
+	for (i = 0; r->ims && i < r->nims; i++)
+		image_release(&r->ims[i]);
+	free(r->ims);
+	free(r->abs);
+	free(r->smear);
+	free(r->sites);
+	free(r->stores);
+	ind_keys_release(&r->keys);
+	free(r);
+}
+
+void ind_abandon(struct ind_run *r)
+{
+	if (r)
+		run_free(r);
+}
+
+int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
+	       struct sp_err *err)
+{
 	uint32_t i;
 	int ret;
 
 	memset(stats, 0, sizeof(*stats));
-	ind_keys_init(&r.keys);
-	r.ims = sp_xcalloc(n ? n : 1, sizeof(*r.ims));
-	for (i = 0; i < n; i++) {
-		image_init(&r, &r.ims[i], imgs[i]);
-		scan_data(&r, &r.ims[i]);
+	r->taken = taken;
+	r->stats = stats;
+	for (i = 0; i < r->nims; i++) {
+		ind_vars_load(&r->ims[i], &r->ims[i].data);
+		scan_data(r, &r->ims[i]);
 	}
-	for (i = 0; i < n; i++) {
-		collect_stores(&r, i);
-		collect_sites(&r, i);
+	if (r->threaded) {
+		pthread_join(r->thread, NULL);
+		r->threaded = false;
+		merge_typed(r);
+		close_typers(r, r->nims);
+	} else {
+		type_all(r, r->ims);
 	}
-	type_all(&r);
-	stats->stores = (uint32_t)r.nstores;
-	for (i = 0; i < r.nstores; i++)
-		apply_store(&r, &r.stores[i]);
-	smear(&r);
-	ind_keys_seal(&r.keys);
-	ret = ind_add_sites(&r, err);
-	stats->keys = r.keys.n;
-	for (i = 0; i < r.keys.n; i++)
-		stats->escaped += r.keys.v[i].escaped;
-	for (i = 0; i < n; i++)
-		image_release(&r.ims[i]);
-	free(r.ims);
-	free(r.abs);
-	free(r.smear);
-	free(r.sites);
-	free(r.stores);
-	ind_keys_release(&r.keys);
+	stats->stores = (uint32_t)r->nstores;
+	for (i = 0; i < r->nstores; i++)
+		apply_store(r, &r->stores[i]);
+	smear(r);
+	ind_keys_seal(&r->keys);
+	ret = ind_add_sites(r, err);
+	stats->keys = r->keys.n;
+	for (i = 0; i < r->keys.n; i++)
+		stats->escaped += r->keys.v[i].escaped;
+	run_free(r);
 	return ret;
 }

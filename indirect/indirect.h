@@ -43,12 +43,21 @@ struct ind_stats {
 	uint64_t edges;			/* assumed edges added */
 };
 
-/* Resolve the indirect calls of every image of g (loaded with
- * cg_options.typed), taken[] marking the address-taken functions (with
- * their prototypes set): add the edges, fill g->isites (with each site's
- * source line when lines: a line table read per unit). */
-int ind_resolve(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
-		const uint8_t *taken, bool lines, struct ind_stats *stats,
-		struct sp_err *err);
+struct ind_run;
+
+/* Start resolving the indirect calls of every image of g (loaded with
+ * cg_options.typed, linked): their chains are typed on a thread of its
+ * own, while the caller goes on (frames, address-taken functions; not
+ * the images' own Dwarf_Debug, which this leaves alone until
+ * ind_finish).  With lines, each site gets its source line (a line table
+ * read per unit). */
+struct ind_run *ind_start(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
+			  bool lines);
+/* taken[] marks the address-taken functions (with their prototypes set):
+ * add the edges, fill g->isites, free run. */
+int ind_finish(struct ind_run *run, const uint8_t *taken, struct ind_stats *stats,
+	       struct sp_err *err);
+/* Stop a run ind_finish will not be called for (the caller failed). */
+void ind_abandon(struct ind_run *run);
 
 #endif

@@ -159,9 +159,16 @@ struct ind_reloc {
 	uint64_t addr, value;
 };
 
+/* A data object's symbol: where the linker put how many bytes. */
+struct ind_object {
+	uint64_t addr, size;
+};
+
 struct ind_data {
 	struct ind_section *secs;	/* allocated, not code, by address */
 	size_t nsecs;
+	struct ind_object *objects;	/* STT_OBJECT symbols, by address */
+	size_t nobjects;
 	struct ind_reloc *relocs;	/* by address */
 	size_t nrelocs;
 	unsigned word;			/* 8 or 4 */
@@ -175,6 +182,8 @@ void ind_data_release(struct ind_data *d);
 bool ind_data_word(const struct ind_data *d, uint64_t addr, uint64_t *value);
 /* The section holding addr, NULL when none. */
 const struct ind_section *ind_data_section(const struct ind_data *d, uint64_t addr);
+/* The size of the data symbol at addr, 0 when none is there. */
+uint64_t ind_data_object_size(const struct ind_data *d, uint64_t addr);
 
 /* ---- where variables are, by pc (locs.c) ---- */
 
@@ -236,6 +245,7 @@ struct ind_target {
 struct ind_image {
 	struct cg_image *img;
 	struct dw_image *dw;
+	Dwarf_Debug dbg;		/* dw's, or a typing thread's own over it */
 	struct insn_image *code;
 	const struct sp_elf *elf;
 	struct sp_graph *g;
@@ -254,8 +264,9 @@ struct ind_image {
 bool ind_type_chain(struct ind_image *im, const struct insn_link *links, uint8_t n,
 		    struct ind_target *out);
 
-/* Every variable's address, size and type (dw->vars), sorted. */
-void ind_vars_load(struct ind_image *im);
+/* Every variable's address, size and type (dw->vars), sorted; those
+ * whose size disagrees with their symbol's in data left out. */
+void ind_vars_load(struct ind_image *im, const struct ind_data *data);
 /* The variable holding addr, NULL when none. */
 const struct ind_var *ind_var_at(const struct ind_image *im, uint64_t addr);
 

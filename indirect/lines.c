@@ -132,7 +132,7 @@ void ind_site_lines(struct ind_run *r)
 			im = image_of_cu(r, c);
 			rows.n = 0;
 			if (im)
-				read_rows(im->dw->dbg, im->dw->cu_die_off[c - im->dw->cu_first], &rows);
+				read_rows(im->dbg, im->dw->cu_die_off[c - im->dw->cu_first], &rows);
 		}
 		k = sp_search_last_le(rows.v, rows.n, row_addr, s->addr);
 		if (k >= rows.n || !rows.v[k].line)

@@ -3,6 +3,8 @@
 #ifndef SP_IND_RUN_H
 #define SP_IND_RUN_H
 
+#include <pthread.h>
+
 #include "indirect/internal.h"
 
 /* A store to a fixed address: the function stored, SP_NONE for a value
@@ -43,6 +45,7 @@ struct ind_run {
 	const uint8_t *taken;	/* address-taken functions, g->nfuncs bytes */
 	struct ind_stats *stats;
 	struct ind_keys keys;
+	struct cg_image *const *imgs;
 	struct ind_image *ims;
 	size_t nims;
 	struct ind_abs_store *abs;
@@ -54,12 +57,20 @@ struct ind_run {
 	struct ind_store *stores;
 	size_t nstores, stores_cap;
 	bool lines;		/* find each site's source line */
+	/* the chains are typed on a thread of their own, with a Dwarf_Debug
+	 * per image of their own, its names interned in tg and its keys in
+	 * tkeys (merged into g's and keys when it ends) */
+	struct ind_image *tims;
+	struct sp_graph tg;
+	struct ind_keys tkeys;
+	pthread_t thread;
+	bool threaded;
 };
 
 /* The function whose entry addr is in image im, SP_NONE when none. */
 uint32_t ind_func_at(const struct ind_image *im, uint64_t addr);
-/* Type the chain of site s into s->t. */
-void ind_type_site(struct ind_run *r, struct ind_site *s);
+/* Type the chain of site s into s->t, with the images ims. */
+void ind_type_site(struct ind_image *ims, struct ind_site *s);
 /* Each site's targets, once the keys are sealed: g->isites, the edges,
  * the stats. */
 int ind_add_sites(struct ind_run *r, struct sp_err *err);

@@ -24,9 +24,9 @@
 #include "common/strbuf.h"
 #include "common/xalloc.h"
 
-void ind_type_site(struct ind_run *r, struct ind_site *s)
+void ind_type_site(struct ind_image *ims, struct ind_site *s)
 {
-	struct ind_image *im = &r->ims[s->image];
+	struct ind_image *im = &ims[s->image];
 	const struct insn_icalls *ic = &im->code->icalls;
 	const struct insn_icall *c = &ic->calls[s->icall];
 
@@ -184,8 +184,8 @@ static const char *var_name(const struct ind_run *r, uint32_t image, uint64_t ad
 {
 	const struct ind_image *im = &r->ims[image];
 	const struct ind_var *v = ind_var_at(im, addr);
-	Dwarf_Die die = v ? dw_die_at(im->dw->dbg, v->die) : NULL;
-	const char *name = die ? ind_name(im->dw->dbg, r->g, die) : NULL;
+	Dwarf_Die die = v ? dw_die_at(im->dbg, v->die) : NULL;
+	const char *name = die ? ind_name(im->dbg, r->g, die) : NULL;
 
 	if (die)
 		dwarf_dealloc_die(die);
@@ -217,7 +217,7 @@ static bool union_targets(struct ind_run *r, const struct ind_site *s, const str
 {
 	struct ind_image *im = &r->ims[s->image];
 	const struct sp_func *f = &r->g->funcs[s->func];
-	const char *proto = f->die ? dw_func_proto(im->dw->dbg, r->g, f->origin_die ?
+	const char *proto = f->die ? dw_func_proto(im->dbg, r->g, f->origin_die ?
 						   f->origin_die : f->die) : NULL;
 	const char *member = ind_union_member(&im->types, s->t.alts, proto);
 	struct sp_strbuf sb = { 0 };

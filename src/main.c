@@ -600,14 +600,14 @@ static void print_typed(const struct ind_stats *st, uint32_t ntaken)
 
 /* --indirect=types */
 static int resolve_by_type(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
-			   const struct options *o, struct sp_err *err)
+			   struct ind_run *run, bool verbose, struct sp_err *err)
 {
 	struct ind_stats st;
 	uint32_t ntaken;
 	uint8_t *taken = address_taken(g, imgs, n, &ntaken);
-	int ret = ind_resolve(g, imgs, n, taken, o->json, &st, err);
+	int ret = ind_finish(run, taken, &st, err);
 
-	if (!ret && o->verbose)
+	if (!ret && verbose)
 		print_typed(&st, ntaken);
 	free(taken);
 	return ret;
@@ -651,6 +651,7 @@ static int load(struct sp_graph *g, const struct options *o,
 	struct cg_options cg = o->cg;
 	struct frame_stats fs;
 	struct progress progress;
+	struct ind_run *run = NULL;
 	uint32_t linked = 0;
 	size_t i;
 	int ret = -1;
@@ -665,20 +666,29 @@ static int load(struct sp_graph *g, const struct options *o,
 	g->binary = sp_intern(g, o->elfs[0]);
 	if (o->nelfs > 1)
 		cg_link(imgs, o->nelfs, g, &linked);
+	/* the chains of the indirect calls are typed while the frames are */
+	if (o->indirect == INDIRECT_TYPES)
+		run = ind_start(g, imgs, o->nelfs, o->json);
 	if (decide_frames(g, imgs, o->nelfs, o, annots, &fs, err))
 		goto out;
 	for (i = 0; o->kernel_summary && i < o->nelfs; i++)
 		cg_mark_kernel_entries(imgs[i], g);
 	if (o->indirect == INDIRECT_ADDRESS_TAKEN)
 		assume_address_taken(g, imgs, o->nelfs, o->verbose);
-	if (o->indirect == INDIRECT_TYPES && resolve_by_type(g, imgs, o->nelfs, o, err))
-		goto out;
+	if (run) {
+		ret = resolve_by_type(g, imgs, o->nelfs, run, o->verbose, err);
+		run = NULL;
+		if (ret)
+			goto out;
+		ret = -1;
+	}
 	if (sp_annot_apply(annots, g, err) || sp_analyze(g, err))
 		goto out;
 	if (o->verbose)	/* the edges counted once the solver merged them */
 		print_stats(g, imgs, o->nelfs, linked, &fs);
 	ret = 0;
 out:
+	ind_abandon(run);
 	for (i = 0; i < o->nelfs; i++)
 		cg_close(imgs[i]);
 	free(imgs);

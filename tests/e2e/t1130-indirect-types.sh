@@ -85,6 +85,16 @@ grep -q "^stackprof: indirect calls: [0-9]* sites: [0-9]* table, 3 field, 2 prot
 grep -q "^stackprof: indirect calls: mean targets per site: table or field " "$OUT/stderr" ||
 	fail "-v: no mean targets line"
 
+# an annotation replaces what was found: the site says so
+printf 'calls shape_area sq_area\n' >"$OUT/a.ann"
+run_sp --json --indirect=types --annotate "$OUT/a.ann" $elf
+cp "$OUT/stdout" "$OUT/ann.json"
+expect_eq "annotated site" \
+	"$(jget "$OUT/ann.json" "[[s['resolved_by'], s['targets']] for s in j['indirect_calls'] if s['function'] == 'shape_area']")" \
+	'[["annotation", ["sq_area"]]]'
+expect_eq "annotated total" "$(jget "$OUT/ann.json" 'fn("shape_area")["total"]')" \
+	"$((self_shape + $(s sq_area ops)))"
+
 # the default and the other mode are unchanged
 run_sp --json $elf
 expect_eq "default: no indirect_calls" "$(jget "$OUT/stdout" '"indirect_calls" in j')" false
