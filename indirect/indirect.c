@@ -17,6 +17,7 @@
  */
 #include "indirect/internal.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -361,13 +362,13 @@ static void load_locs(struct ind_run *r, struct ind_image *ims, const struct wor
 	ind_locs_load(&im->locs, &r->g->funcs[func], func, p->v, p->n);
 }
 
-/* Type every site's and store's chain with the images ims (the run's, or
- * the typing thread's). */
-static void type_all(struct ind_run *r, struct ind_image *ims)
+/* Every site's and store's chain to type, in DIE order (see struct
+ * work), shared out in pieces of whole functions between the typing
+ * thread and the main thread, once the latter is done with the rest. */
+static void make_work(struct ind_run *r)
 {
 	size_t n = r->nsites + r->nstores, i, k = 0;
 	struct work *w = sp_xmalloc((n ? n : 1) * sizeof(*w));
-	struct pcs p = { 0 };
 
 	for (i = 0; i < r->nsites; i++)
 		w[k++] = (struct work){ die_of(r, r->sites[i].func), (uint32_t)i,
@@ -376,24 +377,65 @@ static void type_all(struct ind_run *r, struct ind_image *ims)
 		w[k++] = (struct work){ die_of(r, r->stores[i].caller), (uint32_t)i | STORE_BIT,
 					r->stores[i].image };
 	qsort(w, n, sizeof(*w), work_cmp);
-	for (i = 0; i < n; i++) {
-		struct ind_site *s;
+	r->work = w;
+	r->nwork = n;
+}
 
-		if (!i || w[i].die != w[i - 1].die || w[i].image != w[i - 1].image) {
-			if (w[i].die)
-				seek_unit(&ims[w[i].image], w[i].die);
-			load_locs(r, ims, w, n, i, &p);
+#define PIECE 256	/* work items a thread takes at a time */
+
+static bool same_function(const struct work *a, const struct work *b)
+{
+	return a->die == b->die && a->image == b->image;
+}
+
+/* The next piece of work, [*from, *to), whole functions; false when none
+ * is left. */
+static bool next_piece(struct ind_run *r, size_t *from, size_t *to)
+{
+	size_t c = atomic_fetch_add(&r->next_piece, 1), i = c * PIECE, end = i + PIECE;
+
+	if (i >= r->nwork)
+		return false;
+	/* a function that straddles a boundary belongs to the piece it starts in */
+	while (i && i < r->nwork && same_function(&r->work[i - 1], &r->work[i]))
+		i++;
+	if (end > r->nwork)
+		end = r->nwork;
+	while (end < r->nwork && same_function(&r->work[end - 1], &r->work[end]))
+		end++;
+	*from = i;
+	*to = end;
+	return true;
+}
+
+/* Type the pieces of work this thread gets with the images ims; mark
+ * says which thread typed each (its keys are its own). */
+static void type_pieces(struct ind_run *r, struct ind_image *ims, bool mark)
+{
+	const struct work *w = r->work;
+	struct pcs p = { 0 };
+	size_t from, to, i;
+
+	while (next_piece(r, &from, &to)) {
+		for (i = from; i < to; i++) {
+			struct ind_site *s;
+
+			if (i == from || !same_function(&w[i - 1], &w[i])) {
+				if (w[i].die)
+					seek_unit(&ims[w[i].image], w[i].die);
+				load_locs(r, ims, w, to, i, &p);
+			}
+			if (w[i].index & STORE_BIT) {
+				r->stores[w[i].index & ~STORE_BIT].thread = mark;
+				type_store(ims, &r->stores[w[i].index & ~STORE_BIT]);
+				continue;
+			}
+			s = &r->sites[w[i].index];
+			s->thread = mark;
+			if (s->func != SP_NONE)
+				ind_type_site(ims, s);
 		}
-		if (w[i].index & STORE_BIT) {
-			type_store(ims, &r->stores[w[i].index & ~STORE_BIT]);
-			continue;
-		}
-		s = &r->sites[w[i].index];
-		if (s->func == SP_NONE)
-			continue;
-		ind_type_site(ims, s);
 	}
-	free(w);
 	free(p.v);
 }
 
@@ -417,8 +459,6 @@ static void smear(struct ind_run *r)
 		}
 	}
 }
-
-/* ---- the run ---- */
 
 /* An image of graph g, its typing state over dbg with names interned in
  * strs and keys in keys; with its data when data.  Its variables are
@@ -460,7 +500,7 @@ static void *typing_thread(void *arg)
 
 	for (i = 0; i < r->nims; i++)
 		ind_vars_load(&r->tims[i], &r->ims[i].data);
-	type_all(r, r->tims);
+	type_pieces(r, r->tims, true);
 	return NULL;
 }
 
@@ -528,8 +568,11 @@ static void merge_typed(struct ind_run *r)
 				 sp_intern(r->g, x->member), sp_intern(r->g, x->proto));
 	}
 	for (i = 0; i < r->nsites + r->nstores; i++) {
+		bool thread = i < r->nsites ? r->sites[i].thread : r->stores[i - r->nsites].thread;
 		struct ind_target *t = i < r->nsites ? &r->sites[i].t : &r->stores[i - r->nsites].t;
 
+		if (!thread)
+			continue;
 		if (t->key != SP_NONE && t->key < r->tkeys.n)
 			t->key = map[t->key];
 		t->proto = sp_intern(r->g, t->proto);
@@ -556,6 +599,7 @@ struct ind_run *ind_start(struct sp_graph *g, struct cg_image *const *imgs, size
 		collect_stores(r, i);
 		collect_sites(r, i);
 	}
+	make_work(r);
 	if (open_typers(r, imgs) && !pthread_create(&r->thread, NULL, typing_thread, r))
 		r->threaded = true;
 	else if (r->tims)
@@ -580,6 +624,7 @@ static void run_free(struct ind_run *r)
 	free(r->smear);
 	free(r->sites);
 	free(r->stores);
+	free(r->work);
 	ind_keys_release(&r->keys);
 	free(r);
 }
@@ -603,13 +648,13 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 		ind_vars_load(&r->ims[i], &r->ims[i].data);
 		scan_data(r, &r->ims[i]);
 	}
+	/* the main thread types what the other has not taken yet */
+	type_pieces(r, r->ims, false);
 	if (r->threaded) {
 		pthread_join(r->thread, NULL);
 		r->threaded = false;
 		merge_typed(r);
 		close_typers(r, r->nims);
-	} else {
-		type_all(r, r->ims);
 	}
 	stats->stores = (uint32_t)r->nstores;
 	for (i = 0; i < r->nstores; i++)

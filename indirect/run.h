@@ -4,6 +4,7 @@
 #define SP_IND_RUN_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "indirect/internal.h"
 
@@ -26,6 +27,7 @@ struct ind_smear {
 struct ind_site {
 	uint32_t image, icall;	/* code.icalls.calls[icall] of ims[image] */
 	uint32_t func;		/* the caller, SP_NONE outside any function */
+	bool thread;		/* typed by the typing thread: t's key is its own */
 	struct ind_target t;
 };
 
@@ -35,10 +37,13 @@ struct ind_store {
 	uint32_t func;		/* the function stored, SP_NONE: unknown origin */
 	uint32_t caller;	/* the function storing it */
 	bool typed;		/* t says where it goes */
+	bool thread;		/* typed by the typing thread: t's key is its own */
 	struct ind_target t;
 };
 
 #define IND_MAX_LINKS 8		/* links of a store's base chain kept */
+
+struct work;
 
 struct ind_run {
 	struct sp_graph *g;
@@ -60,6 +65,9 @@ struct ind_run {
 	/* the chains are typed on a thread of their own, with a Dwarf_Debug
 	 * per image of their own, its names interned in tg and its keys in
 	 * tkeys (merged into g's and keys when it ends) */
+	struct work *work;	/* every chain to type, in DIE order */
+	size_t nwork;
+	_Atomic size_t next_piece;	/* the next piece of work a thread takes */
 	struct ind_image *tims;
 	struct sp_graph tg;
 	struct ind_keys tkeys;
