@@ -156,16 +156,23 @@ static bool forward(struct ind_image *im, const struct insn_link *links, int k, 
 	return final(im, &v, out);
 }
 
-/* The function whose return value rax holds, typed by its DWARF. */
+/* The function whose return value rax holds, typed by its DWARF: only
+ * when its DIE is in the unit being read (reading another unit's types
+ * makes libdwarf look for its unit, at length; the variable that keeps
+ * the value is typed from the caller's unit anyway). */
 static Dwarf_Off return_type(struct ind_image *im, uint64_t addr)
 {
 	uint32_t id = cg_func_at(im->img, addr);
 	const struct sp_func *f;
+	Dwarf_Off die;
 
 	if (id == SP_NONE || id >= im->g->nfuncs)
 		return 0;
 	f = &im->g->funcs[id];
-	return f->die ? ind_decl_type(im->dbg, f->origin_die ? f->origin_die : f->die) : 0;
+	die = f->origin_die ? f->origin_die : f->die;
+	if (!die || die < im->cursor.lo || die >= im->cursor.hi)
+		return 0;
+	return ind_decl_type(im->dbg, die);
 }
 
 /* A root's own meaning, without DWARF's locations. */
