@@ -39,7 +39,7 @@ Q := @
 endif
 
 LIB_SRCS := $(sort $(wildcard common/*.c model/*.c elf/*.c dwarf/*.c insn/*.c su/*.c callgraph/*.c frames/*.c annotate/*.c \
-		analysis/*.c report/*.c))
+		indirect/*.c analysis/*.c report/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 LIB      := $(O)/libstackprof.a
 

@@ -29,10 +29,11 @@ int sp_analyze(struct sp_graph *g, struct sp_err *err);
  * function may come back (nest).  Returns the length, at most max.
  * kinds[i], if kinds is non-NULL, is the enum sp_edge_kind of the edge
  * that reaches out[i] (SP_EDGE_CALL for out[0]); flags[i] its
- * SP_EDGE_F_* (0 for out[0]).  out may be NULL to measure the path only.
+ * SP_EDGE_F_* (0 for out[0]), hows[i] its enum sp_resolved.  out may be
+ * NULL to measure the path only.
  */
 size_t sp_worst_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
-			   uint8_t *kinds, uint8_t *flags, size_t max);
+			   uint8_t *kinds, uint8_t *flags, uint8_t *hows, size_t max);
 size_t sp_worst_path(const struct sp_graph *g, uint32_t id, uint32_t *out,
 		     uint8_t *kinds, size_t max);
 

@@ -161,6 +161,7 @@ static void region_fill(struct nest *n, struct region *r, const struct region_li
 			sp_graph_add_edge(&r->sub, (uint32_t)q, to, (enum sp_edge_kind)e->kind,
 					  e->pc);
 			r->sub.edges[r->sub.nedges - 1].flags = e->flags;
+			r->sub.edges[r->sub.nedges - 1].how = e->how;
 		}
 	sp_graph_finalize(&r->sub);
 	r->cut = sp_xcalloc(l->nbody + l->nleaves, 1);
@@ -345,6 +346,7 @@ static uint32_t record_path(struct nest *n, const struct region *r, const struct
 		st->func = r->global[id];
 		st->kind = at->next_kind;
 		st->flags = at->next_flags;
+		st->how = at->next_how;
 		seg->n++;
 		if (id >= r->nbody) {
 			if (!ends_path(n, fr->leaf_ctx[id - r->nbody]))
@@ -491,6 +493,7 @@ static void add_step(struct sp_graph *g, struct sp_path_seg *seg, const struct s
 	st->func = e->to;
 	st->kind = e->kind;
 	st->flags = e->flags;
+	st->how = e->how;
 	seg->n++;
 }
 

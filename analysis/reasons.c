@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/search.h"
 #include "common/strbuf.h"
 #include "common/u64map.h"
 #include "common/xalloc.h"
@@ -120,6 +121,33 @@ static void dynamic_reason(const struct sp_func *f, struct sp_strbuf *t)
 		sp_strbuf_addf(t, " (%s)", f->dyn_cause);
 }
 
+static uint64_t isite_func(const void *base, size_t i)
+{
+	return ((const struct sp_isite *)base)[i].func;
+}
+
+/* --indirect=types: how each indirect call of function w was resolved,
+ * "indirect calls in f: targets assumed (field struct ops.read, 2; table
+ * handlers, 3)"; the first few sites. */
+static void typed_sites(const struct sp_graph *g, uint32_t w, struct sp_strbuf *t)
+{
+	size_t i = sp_search_first_ge(g->isites, g->nisites, isite_func, w), k;
+
+	sp_strbuf_addf(t, "indirect call in %s: targets assumed (", sp_func_label(&g->funcs[w]));
+	for (k = 0; i < g->nisites && g->isites[i].func == w; i++, k++) {
+		const struct sp_isite *s = &g->isites[i];
+
+		if (k == 3) {
+			sp_strbuf_addf(t, "; ...");
+			break;
+		}
+		sp_strbuf_addf(t, "%s%s%s%s, %u", k ? "; " : "",
+			       sp_resolved_name((enum sp_resolved)s->how), s->type ? " " : "",
+			       s->type ? s->type : "", s->ntargets);
+	}
+	sp_strbuf_addf(t, k ? ")" : "every address-taken function)");
+}
+
 static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 		     struct sp_strbuf *t)
 {
@@ -139,6 +167,10 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 		sp_strbuf_addf(t, "unknown frame size for %s", sp_func_label(f));
 		return;
 	case SP_CAUSE_ASSUMED:
+		if (g->indirect_typed) {
+			typed_sites(g, w, t);
+			return;
+		}
 		sp_strbuf_addf(t, "indirect call in %s: targets assumed (%s)", sp_func_label(f),
 			       f->flags & SP_F_INDIRECT_TYPED ?
 			       "the address-taken functions of its prototype" :

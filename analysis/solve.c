@@ -165,6 +165,7 @@ static void consider(struct solver *s, uint32_t v, uint64_t self, const struct s
 		f->res.next = e->to;
 		f->res.next_kind = e->kind;
 		f->res.next_flags = e->flags;
+		f->res.next_how = e->how;
 		f->res.overflow = overflow;
 	}
 }
@@ -200,6 +201,7 @@ static bool consider_assumed(struct solver *s, uint32_t v, uint64_t self, bool o
 	f->res.next = b.id;
 	f->res.next_kind = SP_EDGE_CALL;
 	f->res.next_flags = SP_EDGE_F_ASSUMED & own_call_flags(s->g, f, b.id);
+	f->res.next_how = SP_RES_NONE;
 	f->res.overflow = false;
 	return true;
 }
@@ -210,6 +212,7 @@ static void start_total(struct sp_func *f, uint64_t self, bool overflow)
 	f->res.next = SP_NONE;
 	f->res.next_kind = SP_EDGE_CALL;
 	f->res.next_flags = 0;
+	f->res.next_how = SP_RES_NONE;
 	f->res.overflow = overflow;
 }
 
@@ -611,9 +614,9 @@ int sp_analyze(struct sp_graph *g, struct sp_err *err)
  * context holds more functions than the last, so the walk ends.
  */
 size_t sp_worst_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
-			   uint8_t *kinds, uint8_t *flags, size_t max)
+			   uint8_t *kinds, uint8_t *flags, uint8_t *hows, size_t max)
 {
-	uint8_t kind = SP_EDGE_CALL, fl = 0;
+	uint8_t kind = SP_EDGE_CALL, fl = 0, how = SP_RES_NONE;
 	uint32_t seg = SP_NONE, pos = 0, plain = 0, segs = 0;
 	size_t n = 0;
 
@@ -626,6 +629,8 @@ size_t sp_worst_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
 			kinds[n] = kind;
 		if (flags)
 			flags[n] = fl;
+		if (hows)
+			hows[n] = how;
 		n++;
 		if (seg == SP_NONE && r->seg == SP_NONE) {
 			/* next only climbs discovery order or leaves for a
@@ -635,6 +640,7 @@ size_t sp_worst_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
 				break;
 			kind = r->next_kind;
 			fl = r->next_flags;
+			how = r->next_how;
 			id = r->next;
 			continue;
 		}
@@ -651,6 +657,7 @@ size_t sp_worst_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
 		id = g->steps[g->segs[seg].first + pos].func;
 		kind = g->steps[g->segs[seg].first + pos].kind;
 		fl = g->steps[g->segs[seg].first + pos].flags;
+		how = g->steps[g->segs[seg].first + pos].how;
 		pos++;
 	}
 	return n;
@@ -659,5 +666,5 @@ size_t sp_worst_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
 size_t sp_worst_path(const struct sp_graph *g, uint32_t id, uint32_t *out,
 		     uint8_t *kinds, size_t max)
 {
-	return sp_worst_path_flags(g, id, out, kinds, NULL, max);
+	return sp_worst_path_flags(g, id, out, kinds, NULL, NULL, max);
 }

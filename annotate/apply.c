@@ -9,6 +9,7 @@
 
 #include "analysis/analysis.h"
 #include "common/u64map.h"
+#include "common/search.h"
 #include "common/xalloc.h"
 
 /* Every function spec names (an error naming file:line when none). */
@@ -53,6 +54,28 @@ static void drop_assumed(struct sp_graph *g, const uint32_t *from, size_t nfrom)
 	g->finalized = false;
 }
 
+static uint64_t isite_func(const void *base, size_t i)
+{
+	return ((const struct sp_isite *)base)[i].func;
+}
+
+/* --indirect=types: the indirect call sites of the annotated functions
+ * now call the annotation's targets. */
+static void annotated_sites(struct sp_graph *g, const uint32_t *from, size_t nfrom,
+			    const uint32_t *to, size_t nto)
+{
+	size_t i, k;
+
+	for (i = 0; i < nfrom; i++) {
+		k = sp_search_first_ge(g->isites, g->nisites, isite_func, from[i]);
+		for (; k < g->nisites && g->isites[k].func == from[i]; k++) {
+			g->isites[k].how = SP_RES_ANNOTATION;
+			g->isites[k].type = NULL;
+			sp_graph_set_isite_targets(g, &g->isites[k], to, (uint32_t)nto);
+		}
+	}
+}
+
 static int apply_calls(struct sp_graph *g, const struct sp_annot *x,
 		       const uint32_t *from, size_t nfrom,
 		       struct sp_err *err)
@@ -60,14 +83,24 @@ static int apply_calls(struct sp_graph *g, const struct sp_annot *x,
 	uint32_t *to;
 	size_t nto, i, j, k;
 
+	uint32_t *all = NULL;
+	size_t nall = 0, cap = 0;
+
 	for (k = 0; k < x->nnames; k++) {
-		if (resolve(g, x, x->names[k], &to, &nto, err))
+		if (resolve(g, x, x->names[k], &to, &nto, err)) {
+			free(all);
 			return -1;
+		}
 		for (i = 0; i < nfrom; i++)
 			for (j = 0; j < nto; j++)
 				add_flagged_edge(g, from[i], to[j], SP_EDGE_F_ANNOTATED);
+		SP_ALLOC_GROW(all, nall + nto, cap);
+		for (j = 0; j < nto; j++)
+			all[nall++] = to[j];
 		free(to);
 	}
+	annotated_sites(g, from, nfrom, all, nall);
+	free(all);
 	for (i = 0; i < nfrom; i++) {
 		g->funcs[from[i]].flags |= SP_F_INDIRECT_ANNOTATED;
 		g->funcs[from[i]].flags &= ~(SP_F_INDIRECT_ASSUMED | SP_F_INDIRECT_TYPED);

@@ -7,13 +7,19 @@
  * allocated non-code section), when a PIE's dynamic relocations rebase it
  * (R_X86_64_RELATIVE and R_AARCH64_RELATIVE addends: the word itself is 0
  * in the file), or when the code loads it (an immediate operand, or an
- * x86-64 RIP-relative lea), calls and jumps excepted.  Relocatable
+ * x86-64 RIP-relative lea), calls and jumps excepted.  A kernel's tables
+ * that list code for the tools, not to call it (ftrace's __mcount_loc,
+ * every traced function's entry; the kprobe blacklist...; the paravirt
+ * patch sites), are left out.  Relocatable
  * objects (.o, .ko) are not scanned: their addresses are relocations to
  * symbols, which this pass does not follow.
  */
 #include "callgraph/internal.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "common/xalloc.h"
 
 #ifndef R_AARCH64_RELATIVE
 #define R_AARCH64_RELATIVE 1027
@@ -40,17 +46,73 @@ static bool data_section(const GElf_Shdr *sh, const char *name)
 	if (sh->sh_type != SHT_PROGBITS && sh->sh_type != SHT_INIT_ARRAY &&
 	    sh->sh_type != SHT_FINI_ARRAY && sh->sh_type != SHT_PREINIT_ARRAY)
 		return false;
-	return !name || strncmp(name, ".eh_frame", 9);
+	return !name || (strncmp(name, ".eh_frame", 9) && strcmp(name, ".parainstructions"));
 }
 
-static void scan_words(const struct cg_image *img, Elf_Data *d, bool elf64,
-		       bool msb, uint8_t *taken, uint32_t nfuncs)
+/* The kernel's tables of code addresses that nothing calls through,
+ * as the linker script brackets them. */
+static const char *const tool_tables[] = {
+	"mcount_loc", "__patchable_function_entries", "kprobe_blacklist",
+	"error_injection_whitelist",
+};
+#define NTOOL_TABLES (sizeof(tool_tables) / sizeof(tool_tables[0]))
+
+struct skip {
+	uint64_t lo[NTOOL_TABLES], hi[NTOOL_TABLES];
+};
+
+/* Where __start_NAME and __stop_NAME put each table, from .symtab. */
+static void find_tool_tables(const struct cg_image *img, struct skip *sk)
+{
+	const struct sp_elf *e = &img->elf;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	size_t i, t, n;
+
+	memset(sk, 0, sizeof(*sk));
+	if (!e->symtab || !gelf_getshdr(e->symtab, &sh) || !sh.sh_entsize ||
+	    !(d = elf_getdata(e->symtab, NULL)))
+		return;
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 0; i < n && i <= INT32_MAX; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getsym(d, (int)i, &sym) ||
+		    !(name = elf_strptr(e->elf, sh.sh_link, sym.st_name)) ||
+		    strncmp(name, "__st", 4))
+			continue;
+		for (t = 0; t < NTOOL_TABLES; t++) {
+			if (!strncmp(name, "__start_", 8) && !strcmp(name + 8, tool_tables[t]))
+				sk->lo[t] = sym.st_value;
+			else if (!strncmp(name, "__stop_", 7) && !strcmp(name + 7, tool_tables[t]))
+				sk->hi[t] = sym.st_value;
+		}
+	}
+}
+
+static bool skipped(const struct skip *sk, uint64_t addr)
+{
+	size_t t;
+
+	for (t = 0; t < NTOOL_TABLES; t++)
+		if (addr >= sk->lo[t] && addr < sk->hi[t])
+			return true;
+	return false;
+}
+
+static void scan_words(const struct cg_image *img, Elf_Data *d, const GElf_Shdr *sh,
+		       const struct skip *sk, bool elf64, bool msb, uint8_t *taken,
+		       uint32_t nfuncs)
 {
 	size_t w = elf64 ? 8 : 4, i, k;
 	const unsigned char *p = d->d_buf;
 
 	for (i = 0; p && i + w <= d->d_size; i += w) {
 		uint64_t v = 0;
+
+		if (skipped(sk, sh->sh_addr + d->d_off + i))
+			continue;
 
 		for (k = 0; k < w; k++)
 			v |= (uint64_t)p[i + (msb ? k : w - 1 - k)] << (8 * (w - 1 - k));
@@ -86,9 +148,11 @@ static void scan_data(const struct cg_image *img, uint8_t *taken, uint32_t nfunc
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	GElf_Shdr sh;
+	struct skip sk;
 
 	if (elf_getshdrstrndx(elf, &shstrndx))
 		return;
+	find_tool_tables(img, &sk);
 	while ((scn = elf_nextscn(elf, scn))) {
 		const char *name;
 		Elf_Data *d;
@@ -99,7 +163,7 @@ static void scan_data(const struct cg_image *img, uint8_t *taken, uint32_t nfunc
 		if (sh.sh_type == SHT_RELA && (sh.sh_flags & SHF_ALLOC))
 			scan_relative(img, scn, &sh, taken, nfuncs);
 		else if (data_section(&sh, name) && (d = elf_getdata(scn, NULL)))
-			scan_words(img, d, elf64, msb, taken, nfuncs);
+			scan_words(img, d, &sh, &sk, elf64, msb, taken, nfuncs);
 	}
 }
 
@@ -134,15 +198,44 @@ void cg_indirect_sites(struct cg_image *img, struct sp_graph *g)
 	}
 }
 
+struct by_die {
+	Dwarf_Off die;
+	uint32_t func;
+};
+
+static int by_die_cmp(const void *pa, const void *pb)
+{
+	const struct by_die *a = pa, *b = pb;
+
+	return (a->die > b->die) - (a->die < b->die);
+}
+
+/* The prototypes of the taken functions, read in DIE order, unit after
+ * unit (see dwarf/cursor.c). */
 void cg_indirect_prototypes(struct cg_image *img, struct sp_graph *g, const uint8_t *taken)
 {
-	uint32_t i;
+	struct dw_image *dw = cg_dwarf(img);
+	struct dw_cursor cursor = { .dbg = dw->dbg };
+	struct by_die *v;
+	uint32_t i, n = 0;
 
+	if (!dw->dbg)
+		return;
+	v = sp_xmalloc((img->func_end - img->func_first + 1) * sizeof(*v));
 	for (i = img->func_first; i < img->func_end && i < g->nfuncs; i++) {
-		struct sp_func *f = &g->funcs[i];
+		const struct sp_func *f = &g->funcs[i];
 
-		if (taken[i] && !f->proto && cg_dwarf(img)->dbg)
-			f->proto = dw_func_proto(img->dw.dbg, g, f->origin_die ? f->origin_die : f->die);
+		if (taken[i] && !f->proto && (f->origin_die || f->die)) {
+			v[n].die = f->origin_die ? f->origin_die : f->die;
+			v[n++].func = i;
+		}
 	}
+	if (n)
+		qsort(v, n, sizeof(*v), by_die_cmp);
+	for (i = 0; i < n; i++) {
+		dw_cursor_seek_dropping(&cursor, dw, v[i].die);
+		g->funcs[v[i].func].proto = dw_func_proto(dw->dbg, g, v[i].die);
+	}
+	free(v);
 	cg_dwarf_done(img);	/* the DIEs of every taken function were read */
 }

@@ -20,13 +20,16 @@ int cg_open(struct cg_image **out, const char *path, struct sp_err *err)
 }
 
 /* What only the walk and cg_build read: an image need not keep it while
- * the others load (86 of the 558 MB of vmlinux and 280 modules). */
+ * the others load (86 of the 558 MB of vmlinux and 280 modules).  The
+ * address ranges stay for --indirect=types (cg_func_containing). */
 static void release_build_state(struct cg_image *img)
 {
 	dw_release_walk(&img->dw);
-	free(img->ranges);
-	img->ranges = NULL;
-	img->nranges = 0;
+	if (!img->opts.typed) {
+		free(img->ranges);
+		img->ranges = NULL;
+		img->nranges = 0;
+	}
 	if (img->extern_by_name.nslots)
 		sp_u64map_release(&img->extern_by_name);
 	if (img->copies.nslots)
@@ -38,7 +41,7 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 {
 	struct dw_walk_opts walk = {
 		.progress = opts->progress, .progress_arg = opts->progress_arg,
-		.split_min = opts->split_walk_min,
+		.split_min = opts->split_walk_min, .vars = opts->typed,
 	};
 
 	img->g = g;
@@ -57,7 +60,7 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 	g->binary = sp_intern(g, img->path);
 	g->machine = img->elf.machine;
 	/* the code is decoded on a second core while the first reads DWARF */
-	if (insn_image_start(&img->code, &img->elf, opts->addr_taken, err))
+	if (insn_image_start(&img->code, &img->elf, opts->addr_taken, opts->typed, err))
 		return -1;
 	if (dw_walk(&img->dw, &walk, err) || insn_image_finish(&img->code, img->path, err))
 		return -1;

@@ -17,6 +17,7 @@
 
 struct cg_image;
 struct dw_image;
+struct sp_elf;
 struct insn_image;
 struct sp_elf;
 
@@ -40,6 +41,7 @@ struct cg_options {
 	 * threads: 0 for the default (16 MiB), UINT64_MAX for never */
 	uint64_t split_walk_min;
 	bool addr_taken;	/* collect the addresses the code loads (--indirect) */
+	bool typed;		/* --indirect=types: indirect calls, stores, variables */
 };
 
 struct cg_stats {
@@ -79,6 +81,10 @@ void cg_funcs(const struct cg_image *img, uint32_t *first, uint32_t *end);
 void cg_units(const struct cg_image *img, uint32_t *first, uint32_t *n);
 /* The function whose code starts at addr, SP_NONE if none. */
 uint32_t cg_func_at(const struct cg_image *img, uint64_t addr);
+/* The function whose code holds addr, SP_NONE if none: while the image
+ * builds, and after it only when loaded with cg_options.typed. */
+uint32_t cg_func_containing(const struct cg_image *img, uint64_t addr);
+const struct sp_elf *cg_elf(const struct cg_image *img);
 bool cg_in_plt(const struct cg_image *img, uint64_t addr);
 /* May the image's code keep bytes below the stack pointer?  x86-64,
  * unless a compile unit says -mno-red-zone in DW_AT_producer (the Linux

@@ -43,7 +43,6 @@ struct cg_image {
 
 /* build.c */
 void cg_build(struct cg_image *img);
-uint32_t cg_func_containing(const struct cg_image *img, uint64_t addr);
 /* The function a direct branch (enum insn_branch kind) from caller enters:
  * start is the one whose entry is its target, inside the one containing
  * the target (SP_NONE when unknown); SP_NONE when it stays in caller. */

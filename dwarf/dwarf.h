@@ -163,6 +163,13 @@ struct dw_range {
 	uint64_t lo, hi;
 };
 
+/* A variable at a fixed address (a global, a static local), for
+ * --indirect=types: what the data holding function pointers is. */
+struct dw_var {
+	uint64_t addr;
+	Dwarf_Off die;
+};
+
 struct dw_cu_files {		/* decl_file table of one CU */
 	const char **names;	/* interned: libdwarf's copies are freed at once */
 	Dwarf_Signed count;
@@ -179,6 +186,7 @@ struct dw_walk_opts {
 	/* .debug_info bytes from which the walk is split over two threads:
 	 * 0 for the default (16 MiB), UINT64_MAX for never */
 	uint64_t split_min;
+	bool vars;		/* keep the variables at fixed addresses (vars.c) */
 };
 
 /* An image's DWARF, and what the walk read of it. */
@@ -195,6 +203,8 @@ struct dw_image {
 	uint32_t cu_first;		/* graph CU index of files[0], cu_die_off[0] */
 	uint32_t ncus;			/* CUs this image added */
 	bool parked;			/* dbg closed by dw_park(), not yet resumed */
+	uint32_t pins;			/* readers holding dbg open across passes:
+					 * dw_park() leaves it open while any */
 
 	struct dw_sub *subs;
 	size_t nsubs, subs_cap;
@@ -208,6 +218,8 @@ struct dw_image {
 	size_t nsites, sites_cap;
 	struct dw_range *xranges;	/* DW_AT_ranges beyond the first */
 	size_t nxranges, xranges_cap;
+	struct dw_var *vars;		/* dw_walk_opts.vars: by DIE offset */
+	size_t nvars, vars_cap;
 	struct dw_cu_files *files;	/* per graph CU */
 	Dwarf_Off *cu_die_off;		/* per graph CU: CU DIE offset */
 
@@ -236,6 +248,17 @@ void dw_release_walk(struct dw_image *dw);
  * need little of its DWARF (its CFI, a few DIEs), while a thousand
  * kernel modules kept open hold 1.8 times their .debug_info. */
 void dw_park(struct dw_image *dw);
+/* A reader that keeps dbg, its DIEs or its sections past other passes
+ * (--indirect=types from before the frames to after them) pins it. */
+static inline void dw_pin(struct dw_image *dw)
+{
+	dw->pins++;
+}
+static inline void dw_unpin(struct dw_image *dw)
+{
+	if (dw->pins)
+		dw->pins--;
+}
 /* Open libdwarf again after dw_park(); dbg stays NULL if it fails. */
 void dw_resume(struct dw_image *dw);
 void dw_close(struct dw_image *dw);
@@ -254,6 +277,27 @@ struct dw_decl {
 void dw_sub_resolve(struct dw_image *dw, uint32_t idx, struct dw_decl *out);
 /* Entry n of a CU's decl_file table, interned; NULL if out of range. */
 const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, Dwarf_Unsigned n);
+
+/* vars.c: keep the variable die when DWARF places it at a fixed
+ * address.  by_abbrev (DW_VAR_ABBREVS entries, zeroed per unit) remembers
+ * the abbreviations whose DIEs cannot be. */
+#define DW_VAR_ABBREVS 1024
+enum { DW_VAR_UNKNOWN, DW_VAR_NO, DW_VAR_MAYBE };
+int dw_read_var(struct dw_image *dw, Dwarf_Die die, uint8_t *by_abbrev);
+
+/* Reading many DIEs by offset, in offset order (cursor.c): seek the unit
+ * of off first, and dwarf_offdie_b finds it at once. */
+struct dw_cursor {
+	Dwarf_Debug dbg;
+	uint64_t lo, hi;	/* the DIEs of the unit it is at */
+	uint32_t units;		/* units moved to so far */
+	bool broken;		/* the headers cannot be walked: no more seeks */
+};
+void dw_cursor_seek(struct dw_cursor *c, Dwarf_Off off);
+/* dw_cursor_seek, and every 64 units the .debug_info pages read handed
+ * back (dw_done_reading): a reader over the whole section would
+ * otherwise hold all of it. */
+void dw_cursor_seek_dropping(struct dw_cursor *c, const struct dw_image *dw, Dwarf_Off off);
 
 /* ---- frames from the call frame information (cfi.c) ---- */
 

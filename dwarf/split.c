@@ -188,6 +188,11 @@ int dw_split_finish(struct dw_split *w, struct dw_image *dw, struct sp_err *err)
 		       s->nxranges * sizeof(*s->xranges));
 		dw->nxranges += s->nxranges;
 	}
+	if (s->nvars) {
+		SP_ALLOC_GROW(dw->vars, dw->nvars + s->nvars, dw->vars_cap);
+		memcpy(dw->vars + dw->nvars, s->vars, s->nvars * sizeof(*s->vars));
+		dw->nvars += s->nvars;
+	}
 	merge_subs(dw, s, w->units.from, cu_base, range_base);
 	merge_sites(dw, s, sub_base);
 	dw->call_sites += s->call_sites;

@@ -24,6 +24,7 @@ struct walk_cu {
 	uint16_t version;
 	uint64_t base;		/* CU base address for DWARF 4 range lists */
 	uint8_t *sib_by_abbrev;	/* NULL or SIB_ABBREVS entries, see has_sibling */
+	uint8_t *var_by_abbrev;	/* opts.vars: DW_VAR_ABBREVS entries, vars.c */
 };
 
 /* Abbreviation codes whose DW_AT_sibling presence is remembered per CU:
@@ -489,6 +490,8 @@ static int visit(struct dw_image *dw, Dwarf_Die die, const struct walk_cu *wc,
 	case DW_TAG_call_site:
 	case DW_TAG_GNU_call_site:
 		return read_site(dw, die, sub, err);
+	case DW_TAG_variable:
+		return wc->var_by_abbrev ? dw_read_var(dw, die, wc->var_by_abbrev) : 0;
 	case DW_TAG_inlined_subroutine:
 	case DW_TAG_lexical_block:
 	case DW_TAG_try_block:
@@ -633,6 +636,7 @@ static int walk_unit(struct dw_image *dw, uint16_t version, struct sp_err *err)
 	Dwarf_Error derr = NULL;
 	struct walk_cu wc;
 	uint8_t sib_by_abbrev[SIB_ABBREVS] = { 0 };
+	uint8_t var_by_abbrev[DW_VAR_ABBREVS] = { 0 };
 	int res = dwarf_siblingof_b(dw->dbg, NULL, true, &cu_die, &derr);
 
 	if (res == DW_DLV_ERROR)
@@ -641,6 +645,7 @@ static int walk_unit(struct dw_image *dw, uint16_t version, struct sp_err *err)
 		return 0;
 	begin_cu(dw, cu_die, version, &wc);
 	wc.sib_by_abbrev = sib_by_abbrev;
+	wc.var_by_abbrev = dw->opts.vars ? var_by_abbrev : NULL;
 	res = walk_children(dw, cu_die, &wc, SP_NONE, 0, err);
 	dwarf_dealloc_die(cu_die);
 	return res;
@@ -785,6 +790,7 @@ void dw_release_records(struct dw_image *dw)
 		free(dw->files[i].names);
 	free(dw->files);
 	free(dw->cu_die_off);
+	free(dw->vars);
 	dw_release_walk(dw);
 }
 
@@ -792,7 +798,7 @@ void dw_park(struct dw_image *dw)
 {
 	Dwarf_Error derr = NULL;
 
-	if (!dw->dbg)
+	if (!dw->dbg || dw->pins)
 		return;
 	dwarf_object_finish(dw->dbg, &derr);
 	dw_drop_error(NULL, &derr);

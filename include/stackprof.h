@@ -51,6 +51,10 @@ enum sp_frame_src {
 #define SP_F_DEPTH_BOUNDED	(1u << 10) /* set by analysis: its cycle has a rec_depth */
 #define SP_F_INDIRECT_TYPED	(1u << 11) /* its assumed targets were narrowed to the
 					    * prototypes its call sites name */
+#define SP_F_ANY_TAKEN		(1u << 12) /* --indirect=types: no function but a stand-in
+					    * for every address-taken one, which the
+					    * calls nothing is known of go through (one
+					    * edge each instead of thousands); frame 0 */
 
 /* Why a total is unbounded or partial; index into sp_result.witness. */
 enum sp_cause {
@@ -74,6 +78,7 @@ struct sp_result {
 	uint32_t next;		/* next function on the worst path, SP_NONE at its end */
 	uint8_t next_kind;	/* enum sp_edge_kind of the edge to next */
 	uint8_t next_flags;	/* SP_EDGE_F_* of the edge to next */
+	uint8_t next_how;	/* ... and its sp_edge.how */
 	bool bounded;		/* no DYNAMIC/RECURSION/INDIRECT cause reachable */
 	bool partial;		/* an UNKNOWN/INCOMPLETE cause reachable */
 	bool overflow;		/* total saturated at UINT64_MAX */
@@ -128,12 +133,25 @@ enum sp_edge_kind {
 
 /* sp_edge.flags: where an edge that no call instruction shows came from */
 #define SP_EDGE_F_ANNOTATED	(1u << 0) /* an --annotate 'calls' target */
-#define SP_EDGE_F_ASSUMED	(1u << 1) /* an address-taken function (--indirect) */
+#define SP_EDGE_F_ASSUMED	(1u << 1) /* an indirect call's target (--indirect) */
+
+/* How an indirect call's targets were found (--indirect=types). */
+enum sp_resolved {
+	SP_RES_NONE = 0,
+	SP_RES_TABLE,		/* the words of a table or global pointer */
+	SP_RES_FIELD,		/* what a struct member holds anywhere */
+	SP_RES_PROTOTYPE,	/* the address-taken functions of its type */
+	SP_RES_ADDRESS_TAKEN,	/* every address-taken function */
+	SP_RES_ANNOTATION,	/* --annotate 'calls' */
+	SP_RES__COUNT
+};
 
 struct sp_edge {
 	uint32_t from, to;	/* function ids */
 	uint8_t kind;		/* enum sp_edge_kind */
 	uint8_t flags;		/* SP_EDGE_F_* */
+	uint8_t how;		/* SP_EDGE_F_ASSUMED: enum sp_resolved, NONE when
+				 * --indirect=address-taken made it */
 	uint64_t pc;		/* return address of the call (0 when unknown) */
 };
 
@@ -196,6 +214,7 @@ struct sp_path_step {
 	uint32_t func;
 	uint8_t kind;		/* enum sp_edge_kind of the edge that reaches it */
 	uint8_t flags;		/* SP_EDGE_F_* of that edge */
+	uint8_t how;		/* its enum sp_resolved */
 };
 
 struct sp_path_seg {
@@ -228,6 +247,20 @@ struct sp_assumed {
 	uint32_t nlists, lists_cap;
 };
 
+/* One indirect call site and its targets (--indirect=types). */
+struct sp_isite {
+	uint32_t func;		/* the caller */
+	uint64_t addr;		/* the call or jump instruction */
+	const char *file;	/* its source line (--json), NULL when unknown */
+	uint32_t line;
+	bool tail;		/* a jump */
+	uint8_t how;		/* enum sp_resolved */
+	const char *type;	/* "struct file_operations.read_iter", or NULL */
+	uint32_t ntargets;	/* how many */
+	uint32_t first;		/* its targets' function ids in g->isite_targets;
+				 * SP_NONE for every address-taken function */
+};
+
 struct sp_graph {
 	struct sp_arena arena;	/* nodes' strings and small data */
 	struct sp_strtab strs;	/* interned names and paths */
@@ -249,6 +282,11 @@ struct sp_graph {
 	struct sp_path_step *steps;
 	uint32_t nsteps, steps_cap;
 	struct sp_assumed assumed;	/* --indirect=address-taken: the targets */
+	struct sp_isite *isites;	/* --indirect=types: by caller, then address */
+	uint32_t nisites, isites_cap;
+	uint32_t *isite_targets;
+	uint32_t nisite_targets, isite_targets_cap;
+	bool indirect_typed;	/* --indirect=types ran: the reports list isites */
 
 	/* .su statistics, filled by su_match() */
 	uint32_t su_rows;	/* rows read */
@@ -269,11 +307,17 @@ void sp_graph_add_edge(struct sp_graph *g, uint32_t from, uint32_t to,
 void sp_graph_reserve(struct sp_graph *g, size_t nfuncs, size_t nedges);
 uint32_t sp_graph_add_cu(struct sp_graph *g);
 void sp_graph_add_icall(struct sp_graph *g, uint32_t func, const char *proto);
+/* A new zeroed indirect call site (first = SP_NONE); may move g->isites. */
+struct sp_isite *sp_graph_add_isite(struct sp_graph *g);
+/* Keep ids[0..n) as the targets of site s; returns n. */
+uint32_t sp_graph_set_isite_targets(struct sp_graph *g, struct sp_isite *s,
+				    const uint32_t *ids, uint32_t n);
 /* Sort edges, drop duplicates (a CALL and a TAIL to the same callee stay
  * two edges; a duplicate keeps only the flags all copies share, so a real
- * call is never marked assumed), set edge_first/edge_count.  sp_analyze()
- * does it once when the edges changed (sp_graph_add_edge, or code that
- * removes or redirects edges and clears g->finalized). */
+ * call is never marked assumed, and of assumed ones the least certain
+ * how), set edge_first/edge_count.  sp_analyze() does it once when the
+ * edges changed (sp_graph_add_edge, or code that removes or redirects
+ * edges and clears g->finalized). */
 void sp_graph_finalize(struct sp_graph *g);
 const char *sp_intern(struct sp_graph *g, const char *s);
 
@@ -341,6 +385,7 @@ static inline bool sp_frame_src_read(enum sp_frame_src src)
 {
 	return src == SP_SRC_ORC || src == SP_SRC_CFI || src == SP_SRC_CODE;
 }
+const char *sp_resolved_name(enum sp_resolved r);	/* "table", "field", ... */
 /* A system call's outermost C function as sys_call_table names it:
  * "__x64_sys_read", "__arm64_sys_read"... (model/kernel.c). */
 bool sp_syscall_wrapper_name(const char *s);

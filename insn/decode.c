@@ -135,7 +135,7 @@ static struct insn *buf_add(struct insn_buf *b)
 	SP_ALLOC_GROW(b->v, b->n + 1, b->cap);
 	i = &b->v[b->n++];
 	memset(i, 0, sizeof(*i));
-	i->base = i->index = i->reg = i->sbase = i->dst = INSN_REG_NONE;
+	i->base = i->index = i->reg = i->reg2 = i->sbase = i->dst = INSN_REG_NONE;
 	return i;
 }
 

@@ -42,11 +42,16 @@ enum insn_op {
 	INSN_OP_ADD,
 	INSN_OP_SUB,
 	INSN_OP_AND,
+	INSN_OP_XOR,
 	INSN_OP_LEA,
 	INSN_OP_MOV,
 	INSN_OP_LEAVE,
 	INSN_OP_ENTER,
 	INSN_OP_NOP,
+	INSN_OP_MOVQ,		/* x86 movq between a register and an xmm one */
+	INSN_OP_UNPCKLQ,	/* x86 punpcklqdq: two low quadwords into one xmm */
+	INSN_OP_MOVHPS,		/* x86 movhps: a quadword into an xmm's high half */
+	INSN_OP_VMOV,		/* x86 movups/movaps/movdqu/movdqa: 16 bytes */
 	INSN_OP_INVALID,	/* bytes the decoder cannot read (len 1) */
 };
 
@@ -111,7 +116,13 @@ struct insn {
 	uint8_t reg;		/* the first register operand, INSN_REG_NONE */
 	uint8_t sbase;		/* INSN_STACK_FROM_REG's register */
 	uint8_t dst;		/* INSN_FP_FROM_SP's register */
-	uint32_t wregs;		/* registers 0-31 it writes (bit n: DWARF number n) */
+	uint8_t reg2;		/* x86: the second operand when a register (a move's
+				 * source, a store's value), INSN_REG_NONE; xmm
+				 * registers count (17-32) */
+	uint8_t size;		/* x86: bytes of the first operand (a load's
+				 * destination, a store's memory), 0 unknown */
+	uint64_t wregs;		/* the registers it writes, bit n for DWARF number n
+				 * (x86-64: xmm 17-32); all ones when unknown */
 };
 
 /* A growing array of decoded instructions, reused from function to function. */

@@ -34,6 +34,13 @@ static void run_passes(struct insn_image *c, const struct insn_buf *b, struct in
 		insn_addr_loads(c, b->v, b->n);
 }
 
+/* The passes that run once per function symbol, in address order. */
+static void run_symbol_passes(struct insn_image *c, const struct insn_buf *b)
+{
+	if (c->typed)
+		insn_icalls_pass(&c->icalls, c->elf, b->v, b->n);
+}
+
 /* One function symbol, run by run (ARM mapping symbols switch between
  * ARM, Thumb and literal pools): a gap ends its decoding, unless the
  * addresses it loads are wanted (x86: capstone's SKIPDATA steps on). */
@@ -66,6 +73,31 @@ static void scan_sym(struct insn_image *c, struct insn_decoder *d,
 	f->size = sym->size;
 	f->flags = flags;
 	run_passes(c, b, f, &c->calls);
+	run_symbol_passes(c, b);
+}
+
+/* Decode [pc, end) in pieces, each continuing where the last whole
+ * instruction ended: a gap may be megabytes (a kernel's entry code), and
+ * its decoded instructions all at once hundreds of them. */
+#define GAP_PIECE 16384
+
+static void scan_gap(struct insn_image *c, struct insn_decoder *d, uint64_t pc, uint64_t end,
+		     struct insn_buf *b)
+{
+	while (pc < end) {
+		struct sp_elf_run run = { .addr = pc, .end = end - pc > GAP_PIECE ? pc + GAP_PIECE : end };
+		size_t n;
+
+		b->n = 0;
+		insn_decode(d, c->elf, &run, true, b);
+		n = b->n;
+		/* an instruction the piece's end cut: decoded again from its start */
+		while (run.end < end && n && b->v[n - 1].op == INSN_OP_INVALID &&
+		       b->v[n - 1].addr + 16 > run.end)
+			n--;
+		insn_addr_loads(c, b->v, n);
+		pc = n && n < b->n ? b->v[n].addr : run.end;
+	}
 }
 
 /* --indirect=address-taken: the bytes of the code sections that no
@@ -88,13 +120,8 @@ static void scan_gaps(struct insn_image *c, struct insn_decoder *d, struct insn_
 			uint64_t next = k < c->nfuncs && c->funcs[k].addr < end ?
 					c->funcs[k].addr : end;
 
-			if (next > pc) {
-				struct sp_elf_run run = { .addr = pc, .end = next };
-
-				b->n = 0;
-				insn_decode(d, e, &run, true, b);
-				insn_addr_loads(c, b->v, b->n);
-			}
+			if (next > pc)
+				scan_gap(c, d, pc, next, b);
 			if (next >= end)
 				break;
 			pc = c->funcs[k].addr + c->funcs[k].size;
@@ -128,15 +155,18 @@ static void *code_thread(void *arg)
 }
 
 int insn_image_start(struct insn_image *c, const struct sp_elf *e, bool addr_taken,
-		     struct sp_err *err)
+		     bool typed, struct sp_err *err)
 {
 	int rc;
 
 	memset(c, 0, sizeof(*c));
 	c->elf = e;
 	c->addr_taken = addr_taken;
+	c->typed = typed;
 	if (!insn_machine_decodes(e->machine))
 		return 0;
+	if (typed)
+		insn_find_thunks(&c->icalls, e);
 	/* EAGAIN is what a small ulimit -v gives: no room for its stack */
 	rc = pthread_create(&c->thread, NULL, code_thread, c);
 	if (rc)
@@ -168,6 +198,7 @@ void insn_image_release(struct insn_image *c)
 	free(c->asked_calls.v);
 	free(c->funcs);
 	free(c->loads);
+	insn_icalls_release(&c->icalls);
 	insn_decoder_close(c->here);
 	insn_buf_release(&c->buf);
 	memset(c, 0, sizeof(*c));

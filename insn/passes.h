@@ -12,7 +12,8 @@
  * each into one struct insn array and runs the passes over it: the calls
  * and jumps (insn_calls_pass), the x86-64 red zone (insn_red_zone), the
  * stack arguments a call pushes (insn_pushed_args), and, when asked, the
- * function addresses the code loads (insn_addr_loads).  A function whose
+ * function addresses the code loads (insn_addr_loads) and the indirect
+ * calls and function-pointer stores (insn_icalls_pass, icall.h).  A function whose
  * extent no symbol gives is decoded when first asked for.
  */
 #ifndef SP_INSN_PASSES_H
@@ -21,6 +22,7 @@
 #include <pthread.h>
 
 #include "common/error.h"
+#include "insn/icall.h"
 #include "insn/insn.h"
 
 /* A call or jump the call pass keeps (the merge into the graph decides). */
@@ -64,6 +66,8 @@ struct insn_image {
 	size_t nfuncs, funcs_cap;
 	uint64_t *loads;	/* code addresses the code loads (addr_taken) */
 	size_t nloads, loads_cap;
+	bool typed;		/* run insn_icalls_pass too (--indirect=types) */
+	struct insn_icalls icalls;	/* its indirect calls and stores */
 	uint64_t decoded;	/* instructions the thread decoded */
 	pthread_t thread;
 	bool started, failed;
@@ -76,9 +80,10 @@ struct insn_image {
 
 /* Start the thread over e's code (false from the start when e's machine
  * has no decoder: nothing is decoded then).  addr_taken: also collect the
- * addresses the code loads (for --indirect=address-taken). */
+ * addresses the code loads (for --indirect=address-taken); typed: the
+ * indirect calls and stores with their chains (--indirect=types). */
 int insn_image_start(struct insn_image *c, const struct sp_elf *e, bool addr_taken,
-		     struct sp_err *err);
+		     bool typed, struct sp_err *err);
 /* Wait for the thread; "'PATH': capstone cannot decode ..." when it could
  * not open its decoder. */
 int insn_image_finish(struct insn_image *c, const char *path, struct sp_err *err);

@@ -46,6 +46,10 @@ static uint8_t dwarf_reg(x86_reg r, bool x86_64)
 	static const uint8_t amd64[8] = { 0, 2, 1, 3, 7, 6, 4, 5 };
 	int i = gpr_index(r);
 
+	/* x86-64 numbers xmm0-xmm15 17-32 */
+	if (x86_64 && r >= X86_REG_XMM0 && r <= X86_REG_XMM15)
+		return (uint8_t)(17 + (r - X86_REG_XMM0));
+
 	if (i < 0)
 		return INSN_REG_NONE;
 	if (x86_64)
@@ -86,9 +90,12 @@ static enum insn_op op_of(const cs_insn *in)
 		return INSN_OP_SUB;
 	case X86_INS_AND:
 		return INSN_OP_AND;
+	case X86_INS_XOR:
+		return INSN_OP_XOR;
 	case X86_INS_LEA:
 		return INSN_OP_LEA;
 	case X86_INS_MOV:
+	case X86_INS_MOVABS:
 		return INSN_OP_MOV;
 	case X86_INS_LEAVE:
 		return INSN_OP_LEAVE;
@@ -103,6 +110,17 @@ static enum insn_op op_of(const cs_insn *in)
 		    in->detail->x86.operands[0].reg == in->detail->x86.operands[1].reg)
 			return INSN_OP_NOP;
 		break;
+	case X86_INS_MOVQ:
+		return INSN_OP_MOVQ;
+	case X86_INS_PUNPCKLQDQ:
+		return INSN_OP_UNPCKLQ;
+	case X86_INS_MOVHPS:
+		return INSN_OP_MOVHPS;
+	case X86_INS_MOVUPS:
+	case X86_INS_MOVAPS:
+	case X86_INS_MOVDQU:
+	case X86_INS_MOVDQA:
+		return INSN_OP_VMOV;
 	}
 	return INSN_OP_OTHER;
 }
@@ -133,6 +151,10 @@ static void operands(const cs_x86 *x, bool x86_64, struct insn *out)
 
 	if (x->op_count && x->operands[0].type == X86_OP_REG)
 		out->reg = dwarf_reg(x->operands[0].reg, x86_64);
+	if (x->op_count > 1 && x->operands[1].type == X86_OP_REG)
+		out->reg2 = dwarf_reg(x->operands[1].reg, x86_64);
+	if (x->op_count)
+		out->size = x->operands[0].size;
 	for (i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
 
@@ -159,17 +181,17 @@ static int32_t push_size(const cs_x86 *x, bool x86_64, bool flags16)
 	return x86_64 ? 8 : 4;
 }
 
-/* The registers in (rd, wr) as a DWARF-numbered mask. */
-static uint32_t reg_mask(const uint16_t *regs, uint8_t n, bool x86_64)
+/* The registers in (rd, wr) as a DWARF-numbered mask (xmm 17-32). */
+static uint64_t reg_mask(const uint16_t *regs, uint8_t n, bool x86_64)
 {
-	uint32_t m = 0;
+	uint64_t m = 0;
 	uint8_t i;
 
 	for (i = 0; i < n; i++) {
 		uint8_t r = dwarf_reg((x86_reg)regs[i], x86_64);
 
-		if (r < 32)
-			m |= 1u << r;
+		if (r < 64)
+			m |= (uint64_t)1 << r;
 	}
 	return m;
 }
@@ -182,7 +204,7 @@ static void written(csh cs, const cs_insn *in, bool x86_64, struct insn *out)
 
 	if (cs_regs_access(cs, in, rd, &nrd, wr, &nwr) != CS_ERR_OK) {
 		out->flags |= INSN_F_WREGS_ALL;	/* cannot tell: assume the worst */
-		out->wregs = UINT32_MAX;
+		out->wregs = UINT64_MAX;
 		return;
 	}
 	out->wregs = reg_mask(wr, nwr, x86_64);

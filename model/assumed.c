@@ -97,6 +97,7 @@ bool sp_calls_next(struct sp_calls *it, struct sp_edge *out)
 		out->to = to;
 		out->kind = SP_EDGE_CALL;
 		out->flags = SP_EDGE_F_ASSUMED;
+		out->how = SP_RES_NONE;
 		out->pc = 0;
 		if (own && it->e->to == to && it->e->kind == SP_EDGE_CALL)
 			out->flags &= (it->e++)->flags;

@@ -23,6 +23,8 @@ void sp_graph_release(struct sp_graph *g)
 	free(g->segs);
 	free(g->steps);
 	sp_assumed_release(&g->assumed);
+	free(g->isites);
+	free(g->isite_targets);
 	sp_arena_release(&g->arena);
 	sp_strtab_release(&g->strs);
 	memset(g, 0, sizeof(*g));
@@ -64,6 +66,7 @@ void sp_graph_add_edge(struct sp_graph *g, uint32_t from, uint32_t to,
 	e->to = to;
 	e->kind = (uint8_t)kind;
 	e->flags = 0;
+	e->how = SP_RES_NONE;
 	e->pc = pc;
 	g->finalized = false;
 }
@@ -80,6 +83,33 @@ void sp_graph_add_icall(struct sp_graph *g, uint32_t func, const char *proto)
 	SP_ALLOC_GROW(g->icalls, (size_t)g->nicalls + 1, g->icalls_cap);
 	g->icalls[g->nicalls].func = func;
 	g->icalls[g->nicalls++].proto = proto;
+}
+
+struct sp_isite *sp_graph_add_isite(struct sp_graph *g)
+{
+	struct sp_isite *s;
+
+	SP_ALLOC_GROW(g->isites, (size_t)g->nisites + 1, g->isites_cap);
+	s = &g->isites[g->nisites++];
+	memset(s, 0, sizeof(*s));
+	s->func = SP_NONE;
+	s->first = SP_NONE;
+	return s;
+}
+
+uint32_t sp_graph_set_isite_targets(struct sp_graph *g, struct sp_isite *s,
+				    const uint32_t *ids, uint32_t n)
+{
+	uint32_t i, *v;
+
+	SP_ALLOC_GROW(g->isite_targets, (size_t)g->nisite_targets + n, g->isite_targets_cap);
+	v = g->isite_targets + g->nisite_targets;
+	for (i = 0; i < n; i++)
+		v[i] = ids[i];
+	s->first = g->nisite_targets;
+	s->ntargets = n;
+	g->nisite_targets += n;
+	return n;
 }
 
 static int edge_cmp(const void *pa, const void *pb)
@@ -109,6 +139,10 @@ void sp_graph_finalize(struct sp_graph *g)
 		    g->edges[out - 1].to == e->to &&
 		    g->edges[out - 1].kind == e->kind) {
 			g->edges[out - 1].flags &= e->flags;
+			if (e->how > g->edges[out - 1].how)
+				g->edges[out - 1].how = e->how;
+			if (!(g->edges[out - 1].flags & SP_EDGE_F_ASSUMED))
+				g->edges[out - 1].how = SP_RES_NONE;
 			continue;
 		}
 		g->edges[out++] = *e;
@@ -148,6 +182,17 @@ const char *sp_frame_src_name(enum sp_frame_src src)
 		break;
 	}
 	return NULL;
+}
+
+const char *sp_resolved_name(enum sp_resolved r)
+{
+	static const char *const names[SP_RES__COUNT] = {
+		[SP_RES_TABLE] = "table", [SP_RES_FIELD] = "field",
+		[SP_RES_PROTOTYPE] = "prototype", [SP_RES_ADDRESS_TAKEN] = "address-taken",
+		[SP_RES_ANNOTATION] = "annotation",
+	};
+
+	return (unsigned)r < SP_RES__COUNT ? names[r] : NULL;
 }
 
 const char *sp_qual_name(enum sp_qual q)

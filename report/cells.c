@@ -36,15 +36,18 @@ void sp_cell_qual(const struct sp_func *f, char *buf, size_t size)
 		snprintf(buf, size, "%s", sp_qual_name(f->qual));
 }
 
-void sp_cell_marks(const struct sp_func *f, uint8_t kind, uint8_t flags,
+void sp_cell_marks(const struct sp_func *f, uint8_t kind, uint8_t flags, uint8_t how,
 		   char *buf, size_t size)
 {
-	char rz[32] = "", src[32] = "";
+	char rz[32] = "", src[32] = "", assumed[40] = " [assumed]";
+	const char *by = sp_resolved_name((enum sp_resolved)how);
 
 	if (sp_frame_src_read(f->src))
 		snprintf(src, sizeof(src), " [%s]", sp_frame_src_name(f->src));
 	if (f->red_zone)
 		snprintf(rz, sizeof(rz), " [red-zone %" PRIu32 "]", f->red_zone);
+	if (by)
+		snprintf(assumed, sizeof(assumed), " [assumed: %s]", by);
 	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s",
 		 f->qual == SP_QUAL_DYNAMIC || f->qual == SP_QUAL_BOUNDED ? " [dynamic]" : "",
 		 f->flags & SP_F_RECURSIVE ? " [recursive]" : "",
@@ -53,7 +56,7 @@ void sp_cell_marks(const struct sp_func *f, uint8_t kind, uint8_t flags,
 		 src, rz,
 		 kind == SP_EDGE_TAIL ? " [tail]" : "",
 		 flags & SP_EDGE_F_ANNOTATED ? " [annotated]" : "",
-		 flags & SP_EDGE_F_ASSUMED ? " [assumed]" : "");
+		 flags & SP_EDGE_F_ASSUMED ? assumed : "");
 }
 
 void sp_cell_location(const struct sp_func *f, char *buf, size_t size)

@@ -16,9 +16,10 @@ void sp_cell_total(const struct sp_result *r, char *buf, size_t size);
 void sp_cell_self(const struct sp_func *f, char *buf, size_t size);
 /* "static", or "static (cfi)" for a frame the CFI gave */
 void sp_cell_qual(const struct sp_func *f, char *buf, size_t size);
-/* The marks of a path frame, " [dynamic] [tail]", or "" for none; kind
- * and flags are those of the edge that reaches it. */
-void sp_cell_marks(const struct sp_func *f, uint8_t kind, uint8_t flags,
+/* The marks of a path frame, " [dynamic] [tail]", or "" for none; kind,
+ * flags and how are those of the edge that reaches it ("[assumed: field]"
+ * for an --indirect=types target). */
+void sp_cell_marks(const struct sp_func *f, uint8_t kind, uint8_t flags, uint8_t how,
 		   char *buf, size_t size);
 /* "file:line", "file" or "-" */
 void sp_cell_location(const struct sp_func *f, char *buf, size_t size);

@@ -88,7 +88,7 @@ static void col_frame_text(struct col_view *v, const struct sp_path *p, size_t i
 	char self[48], marks[160];
 
 	sp_cell_self(f, self, sizeof(self));
-	sp_cell_marks(f, p->kinds[i], p->flags[i], marks, sizeof(marks));
+	sp_cell_marks(f, p->kinds[i], p->flags[i], p->hows[i], marks, sizeof(marks));
 	sp_strbuf_addf(v->b, "<B>");
 	gv_add_html(v->b, sp_func_label(f), COL_NAME_MAX);
 	sp_strbuf_addf(v->b, "</B>  %s%s", self,

@@ -40,7 +40,14 @@ static json_object *via_name(uint8_t flags)
 	return NULL;
 }
 
-static json_object *path_frame(const struct sp_func *f, bool tail, uint8_t flags)
+static json_object *resolved_by(uint8_t flags, uint8_t how)
+{
+	return flags & SP_EDGE_F_ASSUMED ? json_str(sp_resolved_name((enum sp_resolved)how)) :
+	       NULL;
+}
+
+static json_object *path_frame(const struct sp_func *f, bool tail, uint8_t flags,
+			       uint8_t how)
 {
 	json_object *o = json_object_new_object();
 
@@ -52,6 +59,7 @@ static json_object *path_frame(const struct sp_func *f, bool tail, uint8_t flags
 	json_object_object_add(o, "red_zone", json_object_new_int64(f->red_zone));
 	json_object_object_add(o, "tail", json_object_new_boolean(tail));
 	json_object_object_add(o, "via", via_name(flags));
+	json_object_object_add(o, "resolved_by", resolved_by(flags, how));
 	return o;
 }
 
@@ -70,7 +78,7 @@ static void add_paths(const struct sp_graph *g, uint32_t id, json_object *o)
 
 		json_object_array_add(path, json_str(sp_func_label(f)));
 		json_object_array_add(detail, path_frame(f, p.kinds[i] == SP_EDGE_TAIL,
-							 p.flags[i]));
+							 p.flags[i], p.hows[i]));
 		red_zone += f->red_zone;
 	}
 	json_object_object_add(o, "path", path);
@@ -94,6 +102,7 @@ static json_object *calls_array(const struct sp_graph *g, const struct sp_func *
 		json_object_object_add(c, "file", json_str(g->funcs[e->to].file));
 		json_object_object_add(c, "tail", json_object_new_boolean(e->kind == SP_EDGE_TAIL));
 		json_object_object_add(c, "via", via_name(e->flags));
+		json_object_object_add(c, "resolved_by", resolved_by(e->flags, e->how));
 		json_object_array_add(a, c);
 	}
 	return a;
@@ -147,6 +156,8 @@ static json_object *envelope(const struct sp_graph *g, const struct sp_report_op
 	json_object_object_add(root, "su", su);
 	if (o->kernel_summary)
 		json_object_object_add(root, "kernel", sp_report_kernel_json(g));
+	if (g->indirect_typed)
+		json_object_object_add(root, "indirect_calls", sp_report_indirect_json(g, o));
 	/* last, so that its serialization ends the text: see EMPTY_TAIL */
 	json_object_object_add(root, "functions", json_object_new_array());
 	return root;

@@ -13,8 +13,9 @@ void sp_path_load(const struct sp_graph *g, uint32_t root, struct sp_path *p)
 	p->ids = sp_xmalloc(n * sizeof(*p->ids));
 	p->kinds = sp_xmalloc(n * sizeof(*p->kinds));
 	p->flags = sp_xmalloc(n * sizeof(*p->flags));
+	p->hows = sp_xmalloc(n * sizeof(*p->hows));
 	p->cum = sp_xmalloc(n * sizeof(*p->cum));
-	p->n = sp_worst_path_flags(g, root, p->ids, p->kinds, p->flags, n);
+	p->n = sp_worst_path_flags(g, root, p->ids, p->kinds, p->flags, p->hows, n);
 	for (i = 0; i < p->n; i++) {
 		const struct sp_func *f = &g->funcs[p->ids[i]];
 		uint64_t self = sp_frame_bytes(f);
@@ -36,6 +37,7 @@ void sp_path_release(struct sp_path *p)
 	free(p->ids);
 	free(p->kinds);
 	free(p->flags);
+	free(p->hows);
 	free(p->cum);
 }
 

@@ -14,6 +14,7 @@ struct sp_path {
 	uint32_t *ids;		/* the root first */
 	uint8_t *kinds;		/* enum sp_edge_kind of the edge reaching ids[i] */
 	uint8_t *flags;		/* SP_EDGE_F_* of that edge, 0 for the root */
+	uint8_t *hows;		/* its enum sp_resolved */
 	uint64_t *cum;		/* stack in use while ids[i] runs */
 	size_t n;
 };

@@ -51,6 +51,12 @@ int sp_report_kernel_text(const struct sp_graph *g, const struct sp_report_opts 
  * a json_object (json-c) the caller owns. */
 struct json_object *sp_report_kernel_json(const struct sp_graph *g);
 
+/* --indirect=types: "indirect_calls", one object per indirect call site
+ * (of the functions the entries reach, when entries are given), a
+ * json_object the caller owns. */
+struct json_object *sp_report_indirect_json(const struct sp_graph *g,
+					    const struct sp_report_opts *o);
+
 /*
  * One GCC-style "FILE:LINE:COL: error: ..." line on diag for each selected
  * function over o->budget.  Returns how many were over.

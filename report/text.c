@@ -195,7 +195,12 @@ static void print_table(const struct sp_graph *g, const uint32_t *ids, size_t n,
 	for (i = 0; i < n; i++)
 		if (g->funcs[ids[i]].res.assumed && g->funcs[ids[i]].res.bounded)
 			break;
-	if (i < n)
+	if (i < n && g->indirect_typed)
+		fputs("  '~ N'  bounded by assumption: indirect calls reach what their types "
+		      "allow\n"
+		      "         (a table's words, a struct member's functions, a "
+		      "prototype's)\n", out);
+	else if (i < n)
 		fputs("  '~ N'  bounded by assumption: indirect calls reach every "
 		      "address-taken function\n"
 		      "         (of the call's prototype, where DWARF types the call)\n", out);
@@ -214,7 +219,7 @@ static void print_path_head(const struct sp_func *f, unsigned rank, FILE *out)
 	else
 		fprintf(out, "%" PRIu64 " bytes%s%s", f->res.total,
 			f->res.partial ? " or more (partial)" : "",
-			f->res.assumed ? ", assuming address-taken targets" : "");
+			f->res.assumed ? ", assuming indirect-call targets" : "");
 	fputs(f->res.overflow ? " (saturated: the sum overflowed)\n" : "\n", out);
 }
 
@@ -251,7 +256,7 @@ static void print_path(const struct sp_graph *g, uint32_t id, unsigned rank, FIL
 
 		sp_cell_self(f, scell, sizeof(scell));
 		sp_cell_location(f, loc, sizeof(loc));
-		sp_cell_marks(f, p.kinds[i], p.flags[i], marks, sizeof(marks));
+		sp_cell_marks(f, p.kinds[i], p.flags[i], p.hows[i], marks, sizeof(marks));
 		/* pad the location only when marks follow: no trailing blanks */
 		fprintf(out, "    %*s  %*" PRIu64 "  %-*s  %-*s%s\n", wself, scell, wcum,
 			p.cum[i], wname, sp_func_label(f), marks[0] ? wloc : 0, loc, marks);

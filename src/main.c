@@ -25,6 +25,7 @@
 #include "common/size.h"
 #include "common/xalloc.h"
 #include "frames/frames.h"
+#include "indirect/indirect.h"
 #include "report/diff.h"
 #include "report/graphviz.h"
 #include "report/html.h"
@@ -66,7 +67,7 @@ struct options {
 	bool kernel_summary;
 	const char **annotate;	/* --annotate files */
 	size_t nannotate, annotate_cap;
-	bool indirect_assumed;	/* --indirect=address-taken */
+	enum { INDIRECT_NONE, INDIRECT_ADDRESS_TAKEN, INDIRECT_TYPES } indirect;
 	struct cg_options cg;
 	uint64_t budget, min_total;
 	unsigned top, depth, graph_top;
@@ -109,9 +110,12 @@ static const char usage_text[] =
 "                       shipped as PREFIX/share/stackprof/NAME.ann (the source\n"
 "                       tree's annotations/ when run from the build tree);\n"
 "                       linux: the Linux kernel's bounded cycles (Linux 6.1)\n"
-"      --indirect=MODE  none (default: an indirect call is unbounded) or\n"
-"                       address-taken: it may call any function whose address\n"
-"                       the image takes; totals are then flagged assumed\n"
+"      --indirect=MODE  none (default: an indirect call is unbounded),\n"
+"                       types (its targets from the code and DWARF's types:\n"
+"                       the table, the struct member or the prototype it\n"
+"                       calls through) or address-taken (any function whose\n"
+"                       address the image takes); totals are then flagged\n"
+"                       assumed\n"
 "      --keep-going     malformed .su lines are warnings, not errors\n"
 "\n"
 "Selection\n"
@@ -268,14 +272,16 @@ static int parse_calls(const char *s, enum cg_calls *out)
 	return 0;
 }
 
-static int parse_indirect(const char *s, bool *assumed)
+static int parse_indirect(const char *s, struct options *o)
 {
 	if (!strcmp(s, "none"))
-		*assumed = false;
+		o->indirect = INDIRECT_NONE;
 	else if (!strcmp(s, "address-taken"))
-		*assumed = true;
+		o->indirect = INDIRECT_ADDRESS_TAKEN;
+	else if (!strcmp(s, "types"))
+		o->indirect = INDIRECT_TYPES;
 	else
-		return bad_usage("invalid --indirect '%s' (none or address-taken)", s);
+		return bad_usage("invalid --indirect '%s' (none, types or address-taken)", s);
 	return 0;
 }
 
@@ -389,7 +395,7 @@ static int parse_option(struct options *o, int c, const char *arg)
 		push(&o->annotate, &o->nannotate, &o->annotate_cap, arg);
 		return 0;
 	case OPT_INDIRECT:
-		return parse_indirect(arg, &o->indirect_assumed);
+		return parse_indirect(arg, o);
 	case OPT_HTML:
 		o->html = arg;
 		return 0;
@@ -705,24 +711,37 @@ static void setup_cfi(struct frame_opts *fo)
 			"(one-by-one or list)\n", v);
 }
 
-/* --indirect=address-taken: what any image takes the address of. */
-static void assume_address_taken(struct sp_graph *g, struct cg_image *const *imgs,
-				 size_t n, bool verbose)
+/*
+ * What any image takes the address of: the functions an indirect call may
+ * reach (*ntaken counts them).  Their prototypes are read for every one
+ * when typed (--indirect=types), else only when a call site is typed.
+ */
+static uint8_t *address_taken(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
+			      bool typed, uint32_t *ntaken)
 {
 	uint8_t *taken = sp_xcalloc(g->nfuncs ? g->nfuncs : 1, 1);
-	uint32_t i, ntaken = 0;
-	uint64_t added;
+	uint32_t i;
 
 	for (i = 0; i < n; i++)
 		cg_address_taken(imgs[i], g, taken);
-	for (i = 0; i < n; i++)
+	for (i = 0; !typed && i < n; i++)
 		cg_indirect_sites(imgs[i], g);
-	/* a prototype only narrows what a typed call site may reach */
-	for (i = 0; g->nicalls && i < n; i++)
+	for (i = 0; (typed || g->nicalls) && i < n; i++)
 		cg_indirect_prototypes(imgs[i], g, taken);
+	*ntaken = 0;
 	for (i = 0; i < g->nfuncs; i++)
-		ntaken += taken[i];
-	added = sp_assume_address_taken(g, taken);
+		*ntaken += taken[i];
+	return taken;
+}
+
+/* --indirect=address-taken */
+static void assume_address_taken(struct sp_graph *g, struct cg_image *const *imgs,
+				 size_t n, bool verbose)
+{
+	uint32_t ntaken;
+	uint8_t *taken = address_taken(g, imgs, n, false, &ntaken);
+	uint64_t added = sp_assume_address_taken(g, taken);
+
 	if (verbose)
 		fprintf(stderr, "stackprof: %u address-taken functions, %" PRIu64 " assumed "
 			"indirect call edges, %u call sites typed\n", ntaken, added, g->nicalls);
@@ -748,6 +767,47 @@ static void drop_once_nest(struct sp_graph *g)
 		fprintf(stderr, "stackprof: note: once/nest annotations of %u functions "
 			"not applied with --indirect=address-taken\n", n);
 }
+
+static void print_typed(const struct ind_stats *st, uint32_t ntaken)
+{
+	uint64_t precise = st->targets[SP_RES_TABLE] + st->targets[SP_RES_FIELD];
+	uint32_t nprecise = st->by[SP_RES_TABLE] + st->by[SP_RES_FIELD];
+	int r;
+
+	fprintf(stderr, "stackprof: indirect calls: %u sites:", st->sites);
+	for (r = SP_RES_TABLE; r < SP_RES__COUNT; r++)
+		if (r != SP_RES_ANNOTATION)
+			fprintf(stderr, "%s %u %s", r == SP_RES_TABLE ? "" : ",", st->by[r],
+				sp_resolved_name((enum sp_resolved)r));
+	fprintf(stderr, " (%u switches left out)\n", st->switches);
+	fprintf(stderr, "stackprof: indirect calls: mean targets per site: table or field "
+		"%.1f, prototype %.1f, all %.1f; %u address-taken functions\n",
+		nprecise ? (double)precise / nprecise : 0.0,
+		st->by[SP_RES_PROTOTYPE] ?
+		(double)st->targets[SP_RES_PROTOTYPE] / st->by[SP_RES_PROTOTYPE] : 0.0,
+		st->sites ? (double)(precise + st->targets[SP_RES_PROTOTYPE] +
+				     st->targets[SP_RES_ADDRESS_TAKEN]) / st->sites : 0.0, ntaken);
+	fprintf(stderr, "stackprof: indirect calls: %u struct members hold functions (%u "
+		"written with values of unknown origin), %u of %u function stores typed, "
+		"%llu assumed edges\n", st->keys, st->escaped, st->stores_typed, st->stores,
+		(unsigned long long)st->edges);
+}
+
+/* --indirect=types */
+static int resolve_by_type(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
+			   struct ind_run *run, bool verbose, struct sp_err *err)
+{
+	struct ind_stats st;
+	uint32_t ntaken;
+	uint8_t *taken = address_taken(g, imgs, n, true, &ntaken);
+	int ret = ind_finish(run, taken, &st, err);
+
+	if (!ret && verbose)
+		print_typed(&st, ntaken);
+	free(taken);
+	return ret;
+}
+
 
 /* Every function's frame, from the .su rows, the annotations and what
  * the images show, and what makes a dynamic one dynamic. */
@@ -786,11 +846,13 @@ static int load(struct sp_graph *g, const struct options *o,
 	struct cg_options cg = o->cg;
 	struct frame_stats fs;
 	struct progress progress;
+	struct ind_run *run = NULL;
 	uint32_t linked = 0;
 	size_t i;
 	int ret = -1;
 
-	cg.addr_taken = o->indirect_assumed;
+	cg.addr_taken = o->indirect != INDIRECT_NONE;
+	cg.typed = o->indirect == INDIRECT_TYPES;
 	setup_progress(&cg, &progress);
 	setup_split_walk(&cg);
 	for (i = 0; i < o->nelfs; i++)
@@ -799,15 +861,25 @@ static int load(struct sp_graph *g, const struct options *o,
 	g->binary = sp_intern(g, o->elfs[0]);
 	if (o->nelfs > 1)
 		cg_link(imgs, o->nelfs, g, &linked);
+	/* the chains of the indirect calls are typed while the frames are */
+	if (o->indirect == INDIRECT_TYPES)
+		run = ind_start(g, imgs, o->nelfs, o->json);
 	if (decide_frames(g, imgs, o->nelfs, o, annots, &fs, err))
 		goto out;
 	for (i = 0; o->kernel_summary && i < o->nelfs; i++)
 		cg_mark_kernel_entries(imgs[i], g);
-	if (o->indirect_assumed)
+	if (o->indirect == INDIRECT_ADDRESS_TAKEN)
 		assume_address_taken(g, imgs, o->nelfs, o->verbose);
+	if (run) {
+		ret = resolve_by_type(g, imgs, o->nelfs, run, o->verbose, err);
+		run = NULL;
+		if (ret)
+			goto out;
+		ret = -1;
+	}
 	if (sp_annot_apply(annots, g, err))
 		goto out;
-	if (o->indirect_assumed)
+	if (o->indirect == INDIRECT_ADDRESS_TAKEN)
 		drop_once_nest(g);
 	if (sp_analyze(g, err))
 		goto out;
@@ -815,6 +887,7 @@ static int load(struct sp_graph *g, const struct options *o,
 		print_stats(g, imgs, o->nelfs, linked, &fs);
 	ret = 0;
 out:
+	ind_abandon(run);
 	for (i = 0; i < o->nelfs; i++)
 		cg_close(imgs[i]);
 	free(imgs);

@@ -80,6 +80,6 @@ run_sp --indirect=none samples/indirect/indirect
 expect_rc 0 "--indirect=none"
 run_sp --indirect=all samples/indirect/indirect
 expect_rc 2 "--indirect=all"
-grep -q "^stackprof: invalid --indirect 'all' (none or address-taken)$" "$OUT/stderr" ||
+grep -q "^stackprof: invalid --indirect 'all' (none, types or address-taken)$" "$OUT/stderr" ||
 	fail "--indirect=all: '$(cat "$OUT/stderr")'"
 finish

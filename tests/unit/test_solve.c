@@ -816,7 +816,7 @@ static void test_once_tail(void **state)
 	solve(&g);
 	/* t replaces f's frame: 100 + 5, f's call back is cut */
 	assert_int_equal(res(&g, f)->total, 105);
-	assert_int_equal(sp_worst_path_flags(&g, f, ids, kinds, flags, 8), 3);
+	assert_int_equal(sp_worst_path_flags(&g, f, ids, kinds, flags, NULL, 8), 3);
 	assert_int_equal(kinds[1], SP_EDGE_TAIL);
 	assert_int_equal(kinds[2], SP_EDGE_CALL);
 	assert_int_equal(flags[1], 0);

@@ -1,0 +1,263 @@
+/*
+ * chain.c - what a chain of loads computes (insn/icall.h), from DWARF.
+ *
+ * A chain is typed from its root towards the call: a register DWARF
+ * locates a variable in (its type), a word at a fixed address (the
+ * variable there), a constant address, a function's return value.  Each
+ * load then reads a member of the struct the pointer so far points to,
+ * whose type is the next pointer's:
+ *
+ *	file (struct file *)  ->  f_op (const struct file_operations *)
+ *	  ->  read_iter: a function pointer, the key file_operations+0x20
+ *
+ * The root is tried first, then each link nearer the call whose register
+ * DWARF locates a variable in (the type chain may break below it: a
+ * container_of, a cast through void *).  The first to end at a struct
+ * member or a word in memory wins; else the function type met on the
+ * way, if any.
+ */
+#include "indirect/internal.h"
+
+#include <string.h>
+
+#include "common/search.h"
+
+/* What the value of a link is, as far as known. */
+struct tval {
+	enum { TV_NONE, TV_PTR, TV_ADDR } kind;
+	Dwarf_Off type;		/* TV_PTR: the pointer type's DIE */
+	uint64_t addr;		/* TV_ADDR: a constant address */
+};
+
+static uint64_t var_addr(const void *base, size_t i)
+{
+	return ((const struct ind_var *)base)[i].addr;
+}
+
+const struct ind_var *ind_var_at(const struct ind_image *im, uint64_t addr)
+{
+	size_t i = sp_search_last_le(im->vars, im->nvars, var_addr, addr);
+
+	return i < im->nvars && addr - im->vars[i].addr < im->vars[i].size ? &im->vars[i] :
+	       NULL;
+}
+
+static void set_proto(struct ind_image *im, Dwarf_Off func, struct ind_target *out)
+{
+	out->proto = ind_type_proto(&im->types, func);
+}
+
+/* The word at addr (+ index * scale): a global pointer, a table. */
+static bool load_fixed(struct ind_image *im, uint64_t addr, uint8_t scale, bool last,
+		       struct tval *v, struct ind_target *out)
+{
+	const struct ind_var *var = ind_var_at(im, addr);
+	struct ind_place p;
+
+	/* tbl[i - 1]: the displacement starts before the table */
+	if (!var && scale)
+		var = ind_var_at(im, addr + scale);
+	if (!var)
+		return false;
+	if (addr < var->addr)
+		addr += scale;
+	if (!ind_type_place(&im->types, var->type, addr - var->addr, &p))
+		return false;
+	if (!last) {
+		/* a pointer to a struct, read from the global: typed on */
+		if (p.func)
+			return false;
+		v->kind = TV_PTR;
+		v->type = p.type;
+		return true;
+	}
+	/* a word at a fixed address is known whatever its type says: a
+	 * void * the code calls (the kernel's pv_ops) is still its words */
+	out->kind = scale ? IND_TK_TABLE : IND_TK_WORD;
+	out->key = p.key;
+	out->addr = addr;
+	out->stride = scale;
+	out->first = scale ? var->addr + (addr - var->addr) % scale : addr;
+	out->end = var->addr + var->size;
+	out->var = var->addr;
+	set_proto(im, p.func, out);
+	return true;
+}
+
+/* *(v + disp [+ index * scale]) */
+static bool load(struct ind_image *im, const struct insn_link *l, bool last, struct tval *v,
+		 struct ind_target *out)
+{
+	const struct ind_type *ptr, *pointee;
+	struct ind_place p;
+	Dwarf_Off target;
+
+	if (v->kind == TV_ADDR)
+		return load_fixed(im, v->addr + (uint64_t)l->disp, l->scale, last, v, out);
+	if (v->kind != TV_PTR || !(ptr = ind_type_at(&im->types, v->type)) ||
+	    ptr->kind != IND_POINTER || l->disp < 0)
+		return false;
+	target = ptr->target;
+	/* p[i].member: an array of the pointee, indexed by its size */
+	if (l->scale && (!(pointee = ind_type_at(&im->types, target)) ||
+			 pointee->size != l->scale))
+		return false;
+	if (!ind_type_place(&im->types, target, (uint64_t)l->disp, &p))
+		return false;
+	if (last) {
+		if (!p.func)
+			return false;
+		set_proto(im, p.func, out);
+		out->kind = p.key != SP_NONE ? IND_TK_KEY : IND_TK_PROTO;
+		out->key = p.key;
+		out->alts = p.alts;
+		return true;
+	}
+	if (p.func)
+		return false;
+	v->type = p.type;
+	return true;
+}
+
+/* The value v as a call's target, without a load: a function pointer
+ * variable (its prototype), a constant function address. */
+static bool final(struct ind_image *im, const struct tval *v, struct ind_target *out)
+{
+	const struct ind_type *t;
+
+	if (v->kind == TV_ADDR) {
+		if (cg_func_at(im->img, v->addr) == SP_NONE)
+			return false;
+		out->kind = IND_TK_CONST;
+		out->addr = v->addr;
+		return true;
+	}
+	if (v->kind != TV_PTR || !(t = ind_type_at(&im->types, v->type)) || !t->func)
+		return false;
+	out->kind = IND_TK_PROTO;
+	set_proto(im, t->func, out);
+	return true;
+}
+
+/* Apply links[k - 1 .. 0] to v, the value of link k. */
+static bool forward(struct ind_image *im, const struct insn_link *links, int k, struct tval v,
+		    struct ind_target *out)
+{
+	int j;
+
+	for (j = k - 1; j >= 0; j--) {
+		if (links[j].src == INSN_SRC_MOVE)
+			continue;
+		if (links[j].src != INSN_SRC_LOAD || !load(im, &links[j], j == 0, &v, out))
+			return false;
+		if (j == 0)
+			return true;
+	}
+	return final(im, &v, out);
+}
+
+/* The function whose return value rax holds, typed by its DWARF: only
+ * when its DIE is in the unit being read (reading another unit's types
+ * makes libdwarf look for its unit, at length; the variable that keeps
+ * the value is typed from the caller's unit anyway). */
+static Dwarf_Off return_type(struct ind_image *im, uint64_t addr)
+{
+	uint32_t id = cg_func_at(im->img, addr);
+	const struct sp_func *f;
+	Dwarf_Off die;
+
+	if (id == SP_NONE || id >= im->g->nfuncs)
+		return 0;
+	f = &im->g->funcs[id];
+	die = f->origin_die ? f->origin_die : f->die;
+	if (!die || die < im->cursor.lo || die >= im->cursor.hi)
+		return 0;
+	return ind_decl_type(im->dbg, die);
+}
+
+/* A root's own meaning, without DWARF's locations. */
+static bool from_root(struct ind_image *im, const struct insn_link *links, int k,
+		      struct ind_target *out)
+{
+	const struct insn_link *l = &links[k];
+	struct tval v = { .kind = TV_ADDR, .addr = (uint64_t)l->disp };
+	struct insn_link virt = { .pc = l->pc, .src = INSN_SRC_LOAD, .scale = l->scale };
+
+	switch (l->src) {
+	case INSN_SRC_GLOBAL:
+	case INSN_SRC_TABLE:
+		/* *(addr): a load of 0 from the constant address */
+		if (!load(im, &virt, k == 0, &v, out))
+			return false;
+		return k == 0 || forward(im, links, k, v, out);
+	case INSN_SRC_CONST:
+		return forward(im, links, k, v, out);
+	case INSN_SRC_RETURN:
+		v.kind = TV_PTR;
+		v.type = return_type(im, (uint64_t)l->disp);
+		return v.type && forward(im, links, k, v, out);
+	}
+	return false;
+}
+
+/* Is the result what the chain is for: a member, a word, a constant? */
+static bool precise(const struct ind_target *t)
+{
+	return t->kind == IND_TK_KEY || t->kind == IND_TK_WORD || t->kind == IND_TK_TABLE ||
+	       t->kind == IND_TK_CONST;
+}
+
+/* Link k typed by each variable DWARF locates in its register there. */
+static bool from_locations(struct ind_image *im, const struct insn_link *links, int k,
+			   struct ind_target *out, struct ind_target *fallback)
+{
+	const struct insn_link *l = &links[k];
+	size_t i;
+
+	if (l->reg == INSN_REG_NONE)
+		return false;
+	for (i = 0; i < im->locs.n; i++) {
+		const struct ind_loc *x = &im->locs.v[i];
+		struct tval v = { .kind = TV_PTR, .type = x->type };
+		struct ind_target t = { .kind = IND_TK_NONE, .key = SP_NONE };
+
+		if (x->reg != l->reg || l->pc < x->lo || l->pc >= x->hi ||
+		    !forward(im, links, k, v, &t))
+			continue;
+		if (precise(&t)) {
+			*out = t;
+			return true;
+		}
+		if (t.kind == IND_TK_PROTO && fallback->kind == IND_TK_NONE)
+			*fallback = t;
+	}
+	return false;
+}
+
+bool ind_type_chain(struct ind_image *im, const struct insn_link *links, uint8_t n,
+		    struct ind_target *out)
+{
+	struct ind_target fallback = { .kind = IND_TK_NONE, .key = SP_NONE };
+	int k;
+
+	memset(out, 0, sizeof(*out));
+	out->key = SP_NONE;
+	if (!n)
+		return false;
+	for (k = n - 1; k >= 0; k--) {
+		struct ind_target t = { .kind = IND_TK_NONE, .key = SP_NONE };
+
+		if (k == n - 1 && from_root(im, links, k, &t)) {
+			if (precise(&t)) {
+				*out = t;
+				return true;
+			}
+			if (t.kind == IND_TK_PROTO && fallback.kind == IND_TK_NONE)
+				fallback = t;
+		}
+		if (from_locations(im, links, k, out, &fallback))
+			return true;
+	}
+	*out = fallback;
+	return out->kind != IND_TK_NONE;
+}

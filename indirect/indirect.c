@@ -1,0 +1,678 @@
+/*
+ * indirect.c - --indirect=types, image by image and then over them all:
+ *
+ *	1. the variables at fixed addresses, their types (vars);
+ *	2. every initialised variable's function pointers, filed under the
+ *	   member of the named struct that holds each (keys);
+ *	3. the code's stores of function addresses, typed like the chains
+ *	   of the calls: a member gains the function, or, stored with a
+ *	   value of unknown origin, escapes (its calls fall back to the
+ *	   prototype); a store no type says where it goes gives its function
+ *	   to every member of the function's prototype;
+ *	4. each call's chain typed (chain.c), then its targets (sites.c).
+ *
+ * Keys are shared by every image of the graph (a module's operations
+ * fill the members vmlinux calls through); words and stores at fixed
+ * addresses are each image's.
+ */
+#include "indirect/internal.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+#include "indirect/run.h"
+
+static int var_cmp(const void *pa, const void *pb)
+{
+	const struct ind_var *a = pa, *b = pb;
+
+	if (a->addr != b->addr)
+		return (a->addr > b->addr) - (a->addr < b->addr);
+	return (a->size < b->size) - (a->size > b->size);	/* largest first */
+}
+
+/* Move to the unit of the DIE at off, and forget the last unit's types. */
+static void seek_unit(struct ind_image *im, Dwarf_Off off)
+{
+	dw_cursor_seek_dropping(&im->cursor, im->dw, off);
+	if (im->cursor.units != im->types_unit) {
+		im->types_unit = im->cursor.units;
+		ind_types_reset(&im->types);
+	}
+}
+
+void ind_vars_load(struct ind_image *im, const struct ind_data *data)
+{
+	const struct dw_image *dw = im->dw;
+	size_t i, out = 0;
+	uint64_t size;
+
+	im->vars = sp_xmalloc((dw->nvars ? dw->nvars : 1) * sizeof(*im->vars));
+	for (i = 0; i < dw->nvars; i++) {
+		Dwarf_Off type;
+		const struct ind_type *t;
+
+		seek_unit(im, dw->vars[i].die);
+		type = ind_decl_type(im->dbg, dw->vars[i].die);
+		t = ind_type_at(&im->types, type);
+
+		/* a size the linker's symbol does not give is DWARF's mistake:
+		 * the variable, and the calls through it, are not typed */
+		if (!t || !t->size ||
+		    ((size = ind_data_object_size(data, dw->vars[i].addr)) && size != t->size))
+			continue;
+		im->vars[out].addr = dw->vars[i].addr;
+		im->vars[out].size = t->size;
+		im->vars[out].type = type;
+		im->vars[out++].die = dw->vars[i].die;
+	}
+	if (out)
+		qsort(im->vars, out, sizeof(*im->vars), var_cmp);
+	/* a declaration and its definition, or two units' copies: one */
+	im->nvars = 0;
+	for (i = 0; i < out; i++)
+		if (!im->nvars || im->vars[im->nvars - 1].addr != im->vars[i].addr)
+			im->vars[im->nvars++] = im->vars[i];
+}
+
+/* The function whose entry a data word holds (ARM: a Thumb one has bit
+ * 0 set), SP_NONE when it is none. */
+uint32_t ind_func_at(const struct ind_image *im, uint64_t addr)
+{
+	uint32_t id;
+
+	if (!addr)
+		return SP_NONE;
+	id = cg_func_at(im->img, addr);
+	if (id == SP_NONE && im->elf->machine == EM_ARM && (addr & 1))
+		id = cg_func_at(im->img, addr & ~(uint64_t)1);
+	return id;
+}
+
+/* ---- 2. initialised data ---- */
+
+static void scan_slots(struct ind_run *r, struct ind_image *im, uint64_t base,
+		       const struct ind_slot *s, int32_t n, uint64_t end)
+{
+	int32_t k;
+
+	for (k = 0; k < n; k++) {
+		uint64_t word;
+		uint32_t id;
+
+		if (s[k].key == SP_NONE || base + s[k].off + im->data.word > end ||
+		    !ind_data_word(&im->data, base + s[k].off, &word) ||
+		    (id = ind_func_at(im, word)) == SP_NONE)
+			continue;
+		ind_key_add(&r->keys, s[k].key, id);
+	}
+}
+
+/* One variable's function pointers into their keys: a struct's, or each
+ * element's of an array of structs (clipped to its section: DWARF may
+ * get an extern table's size wrong). */
+static void scan_var(struct ind_run *r, struct ind_image *im, const struct ind_var *v)
+{
+	const struct ind_section *sec = ind_data_section(&im->data, v->addr);
+	const struct ind_type *t, *e;
+	const struct ind_slot *s;
+	uint64_t end, esize, count, i;
+	Dwarf_Off elem;
+	int32_t n;
+
+	if (!sec || !sec->bytes || !(t = ind_type_at(&im->types, v->type)))
+		return;
+	end = sec->addr + sec->size;
+	if (v->size < end - v->addr)
+		end = v->addr + v->size;
+	if (t->kind == IND_STRUCT) {
+		s = ind_type_slots(&im->types, v->type, &n);
+		scan_slots(r, im, v->addr, s, n, end);
+		return;
+	}
+	if (t->kind != IND_ARRAY)
+		return;
+	elem = t->target;
+	e = ind_type_at(&im->types, elem);
+	if (!e || e->kind != IND_STRUCT || !(esize = e->size))
+		return;
+	count = (end - v->addr) / esize;
+	for (i = 0; i < count; i++) {
+		s = ind_type_slots(&im->types, elem, &n);
+		if (!n)
+			return;
+		scan_slots(r, im, v->addr + i * esize, s, n, end);
+	}
+}
+
+static int var_die_cmp(const void *pa, const void *pb)
+{
+	const struct ind_var *a = *(const struct ind_var *const *)pa;
+	const struct ind_var *b = *(const struct ind_var *const *)pb;
+
+	return (a->die > b->die) - (a->die < b->die);
+}
+
+/* In DIE order: see struct work. */
+static void scan_data(struct ind_run *r, struct ind_image *im)
+{
+	const struct ind_var **by_die = sp_xmalloc((im->nvars + 1) * sizeof(*by_die));
+	size_t i;
+
+	for (i = 0; i < im->nvars; i++)
+		by_die[i] = &im->vars[i];
+	if (im->nvars)
+		qsort(by_die, im->nvars, sizeof(*by_die), var_die_cmp);
+	for (i = 0; i < im->nvars; i++) {
+		seek_unit(im, by_die[i]->die);
+		scan_var(r, im, by_die[i]);
+	}
+	free(by_die);
+}
+
+/* ---- 3. stores ---- */
+
+static void add_abs_store(struct ind_run *r, uint32_t image, uint64_t addr, uint32_t func)
+{
+	SP_ALLOC_GROW(r->abs, r->nabs + 1, r->abs_cap);
+	r->abs[r->nabs].image = image;
+	r->abs[r->nabs].addr = addr;
+	r->abs[r->nabs++].func = func;
+}
+
+/* The chain of a store: one link more than its base's, the word it
+ * writes at disp from the base, or the word at its fixed address. */
+static uint8_t store_chain(const struct insn_icalls *ic, const struct insn_store *s,
+			   struct insn_link *links)
+{
+	uint8_t n = s->nlinks < IND_MAX_LINKS ? s->nlinks : IND_MAX_LINKS;
+
+	if (s->addr) {
+		links[0] = (struct insn_link){ .pc = s->pc, .reg = INSN_REG_NONE,
+					       .src = s->indexed ? INSN_SRC_TABLE : INSN_SRC_GLOBAL,
+					       .disp = (int64_t)s->addr, .scale = s->indexed ? 8 : 0 };
+		return 1;
+	}
+	links[0] = (struct insn_link){ .pc = s->pc, .reg = INSN_REG_NONE,
+				       .src = INSN_SRC_LOAD, .disp = s->disp };
+	memcpy(links + 1, ic->links + s->link, n * sizeof(*links));
+	return (uint8_t)(n + 1);
+}
+
+static void type_store(struct ind_image *ims, struct ind_store *st)
+{
+	struct ind_image *im = &ims[st->image];
+	const struct insn_icalls *ic = &im->code->icalls;
+	const struct insn_store *s = &ic->stores[st->store];
+	struct insn_link links[1 + IND_MAX_LINKS];
+	uint8_t n = store_chain(ic, s, links);
+
+	st->typed = !s->stack && ind_type_chain(im, links, n, &st->t) &&
+		    (st->t.kind == IND_TK_KEY || st->t.kind == IND_TK_WORD ||
+		     st->t.kind == IND_TK_TABLE);
+}
+
+static void apply_store(struct ind_run *r, const struct ind_store *st)
+{
+	const struct insn_store *s = &r->ims[st->image].code->icalls.stores[st->store];
+	uint32_t key = st->t.key;
+
+	if (st->typed) {
+		r->stats->stores_typed++;
+		if (st->t.kind != IND_TK_KEY)
+			add_abs_store(r, st->image, st->t.addr, st->func);
+		if (key != SP_NONE && st->func == SP_NONE)
+			r->keys.v[key].escaped = true;
+		else if (key != SP_NONE)
+			ind_key_add(&r->keys, key, st->func);
+	} else if (s->addr) {
+		add_abs_store(r, st->image, s->addr, st->func);
+	} else if (st->func != SP_NONE) {
+		/* where it goes no type says: a member of its prototype may hold it */
+		SP_ALLOC_GROW(r->smear, r->nsmear + 1, r->smear_cap);
+		r->smear[r->nsmear].func = st->func;
+		r->smear[r->nsmear].stack = s->stack;
+		r->smear[r->nsmear++].disp = s->disp;
+	}
+}
+
+/* The stores of function addresses (a label inside the code is none). */
+static void collect_stores(struct ind_run *r, uint32_t image)
+{
+	struct ind_image *im = &r->ims[image];
+	const struct insn_icalls *ic = &im->code->icalls;
+	size_t i;
+
+	for (i = 0; i < ic->nstores; i++) {
+		const struct insn_store *s = &ic->stores[i];
+		uint64_t value = s->value;
+		uint32_t func;
+		struct ind_store *st;
+
+		/* a constant pool's word: the function it holds, if any */
+		if (s->value_at && !ind_data_word(&im->data, s->value_at, &value))
+			continue;
+		func = value ? ind_func_at(im, value) : SP_NONE;
+		if ((value || s->value_at) && func == SP_NONE)
+			continue;
+		SP_ALLOC_GROW(r->stores, r->nstores + 1, r->stores_cap);
+		st = &r->stores[r->nstores++];
+		memset(st, 0, sizeof(*st));
+		st->image = image;
+		st->store = (uint32_t)i;
+		st->func = func;
+		st->caller = cg_func_containing(im->img, s->pc);
+	}
+}
+
+static void collect_sites(struct ind_run *r, uint32_t image)
+{
+	struct ind_image *im = &r->ims[image];
+	const struct insn_icalls *ic = &im->code->icalls;
+	size_t i;
+
+	for (i = 0; i < ic->ncalls; i++) {
+		struct ind_site *s;
+
+		SP_ALLOC_GROW(r->sites, r->nsites + 1, r->sites_cap);
+		s = &r->sites[r->nsites++];
+		memset(s, 0, sizeof(*s));
+		s->image = image;
+		s->icall = (uint32_t)i;
+		s->func = cg_func_containing(im->img, ic->calls[i].pc);
+		s->t.key = SP_NONE;
+	}
+}
+
+struct pcs {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+/* A chain to type, in DIE order: libdwarf 20210528 finds a DIE's unit by
+ * walking its list of units from the last one used, so a walk that goes
+ * unit after unit is linear, and one at random quadratic. */
+struct work {
+	uint64_t die;
+	uint32_t index;		/* into r->sites, or r->stores | STORE_BIT */
+	uint32_t image;
+};
+#define STORE_BIT (1u << 31)
+
+static int work_cmp(const void *pa, const void *pb)
+{
+	const struct work *a = pa, *b = pb;
+
+	if (a->image != b->image)
+		return (a->image > b->image) - (a->image < b->image);
+	if (a->die != b->die)
+		return (a->die > b->die) - (a->die < b->die);
+	return (a->index > b->index) - (a->index < b->index);
+}
+
+static uint64_t die_of(const struct ind_run *r, uint32_t func)
+{
+	return func < r->g->nfuncs ? r->g->funcs[func].die : 0;
+}
+
+/* The pcs the chain of a work item asks DWARF about. */
+static void add_pcs(struct ind_run *r, const struct work *w, struct pcs *p)
+{
+	const struct insn_icalls *ic = &r->ims[w->image].code->icalls;
+	const struct insn_link *links;
+	uint32_t k, n;
+
+	if (w->index & STORE_BIT) {
+		const struct insn_store *s = &ic->stores[r->stores[w->index & ~STORE_BIT].store];
+
+		links = ic->links + s->link;
+		n = s->addr ? 0 : s->nlinks;
+	} else {
+		const struct insn_icall *c = &ic->calls[r->sites[w->index].icall];
+
+		links = ic->links + c->link;
+		n = c->nlinks;
+	}
+	for (k = 0; k < n; k++) {
+		SP_ALLOC_GROW(p->v, p->n + 1, p->cap);
+		p->v[p->n++] = links[k].pc;
+	}
+}
+
+/* The locations of the function of w[i] and of the items after it in the
+ * same function. */
+static void load_locs(struct ind_run *r, struct ind_image *ims, const struct work *w, size_t n,
+		      size_t i, struct pcs *p)
+{
+	struct ind_image *im = &ims[w[i].image];
+	uint32_t func = w[i].index & STORE_BIT ? r->stores[w[i].index & ~STORE_BIT].caller :
+			r->sites[w[i].index].func;
+	size_t j;
+
+	p->n = 0;
+	for (j = i; j < n && w[j].image == w[i].image && w[j].die == w[i].die; j++)
+		add_pcs(r, &w[j], p);
+	if (func == SP_NONE || func >= r->g->nfuncs) {
+		im->locs.n = 0;
+		im->locs.func = SP_NONE;
+		return;
+	}
+	ind_locs_load(&im->locs, &r->g->funcs[func], func, p->v, p->n);
+}
+
+/* Every site's and store's chain to type, in DIE order (see struct
+ * work), shared out in pieces of whole functions between the typing
+ * thread and the main thread, once the latter is done with the rest. */
+static void make_work(struct ind_run *r)
+{
+	size_t n = r->nsites + r->nstores, i, k = 0;
+	struct work *w = sp_xmalloc((n ? n : 1) * sizeof(*w));
+
+	for (i = 0; i < r->nsites; i++)
+		w[k++] = (struct work){ die_of(r, r->sites[i].func), (uint32_t)i,
+					r->sites[i].image };
+	for (i = 0; i < r->nstores; i++)
+		w[k++] = (struct work){ die_of(r, r->stores[i].caller), (uint32_t)i | STORE_BIT,
+					r->stores[i].image };
+	qsort(w, n, sizeof(*w), work_cmp);
+	r->work = w;
+	r->nwork = n;
+}
+
+#define PIECE 256	/* work items a thread takes at a time */
+
+static bool same_function(const struct work *a, const struct work *b)
+{
+	return a->die == b->die && a->image == b->image;
+}
+
+/* The next piece of work, [*from, *to), whole functions; false when none
+ * is left. */
+static bool next_piece(struct ind_run *r, size_t *from, size_t *to)
+{
+	size_t c = atomic_fetch_add(&r->next_piece, 1), i = c * PIECE, end = i + PIECE;
+
+	if (i >= r->nwork)
+		return false;
+	/* a function that straddles a boundary belongs to the piece it starts in */
+	while (i && i < r->nwork && same_function(&r->work[i - 1], &r->work[i]))
+		i++;
+	if (end > r->nwork)
+		end = r->nwork;
+	while (end < r->nwork && same_function(&r->work[end - 1], &r->work[end]))
+		end++;
+	*from = i;
+	*to = end;
+	return true;
+}
+
+/* Type the pieces of work this thread gets with the images ims; mark
+ * says which thread typed each (its keys are its own). */
+static void type_pieces(struct ind_run *r, struct ind_image *ims, bool mark)
+{
+	const struct work *w = r->work;
+	struct pcs p = { 0 };
+	size_t from, to, i;
+
+	while (next_piece(r, &from, &to)) {
+		for (i = from; i < to; i++) {
+			struct ind_site *s;
+
+			if (i == from || !same_function(&w[i - 1], &w[i])) {
+				if (w[i].die)
+					seek_unit(&ims[w[i].image], w[i].die);
+				load_locs(r, ims, w, to, i, &p);
+			}
+			if (w[i].index & STORE_BIT) {
+				r->stores[w[i].index & ~STORE_BIT].thread = mark;
+				type_store(ims, &r->stores[w[i].index & ~STORE_BIT]);
+				continue;
+			}
+			s = &r->sites[w[i].index];
+			s->thread = mark;
+			if (s->func != SP_NONE)
+				ind_type_site(ims, s);
+		}
+	}
+	free(p.v);
+}
+
+/* Every function stored where no type tells: into each key of its
+ * prototype, or, with no prototype known (assembly), into each key at
+ * the offset it was stored at.  A key of no known type takes them all. */
+static void smear(struct ind_run *r)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < r->nsmear; i++) {
+		const struct ind_smear *m = &r->smear[i];
+		const char *proto = r->g->funcs[m->func].proto;
+
+		for (k = 0; k < r->keys.n; k++) {
+			const struct ind_key *key = &r->keys.v[k];
+
+			if (!key->proto || (proto ? key->proto == proto :
+					    !m->stack && (int64_t)key->off == m->disp))
+				ind_key_add(&r->keys, k, m->func);
+		}
+	}
+}
+
+/* An image of graph g, its typing state over dbg with names interned in
+ * strs and keys in keys; with its data when data.  Its variables are
+ * loaded apart (ind_vars_load), by the thread that reads dbg. */
+static void image_init(struct ind_image *im, struct cg_image *img, struct sp_graph *g,
+		       Dwarf_Debug dbg, struct sp_graph *strs, struct ind_keys *keys, bool data)
+{
+	const struct sp_elf *elf = cg_elf(img);
+	uint8_t addr_size = elf->machine == EM_ARM || elf->machine == EM_386 ? 4 : 8;
+
+	memset(im, 0, sizeof(*im));
+	im->img = img;
+	im->dw = cg_dwarf(img);
+	im->code = cg_code(img);
+	im->elf = elf;
+	im->g = g;
+	im->dbg = dbg;
+	im->cursor.dbg = dbg;
+	ind_types_init(&im->types, dbg, strs, keys, addr_size);
+	ind_locs_init(&im->locs, dbg, &im->types);
+	if (data)
+		ind_data_init(&im->data, elf, g);
+}
+
+static void image_release(struct ind_image *im)
+{
+	ind_types_release(&im->types);
+	ind_locs_release(&im->locs);
+	ind_data_release(&im->data);
+	free(im->vars);
+}
+
+/* ---- the typing thread ---- */
+
+static void *typing_thread(void *arg)
+{
+	struct ind_run *r = arg;
+	size_t i;
+
+	for (i = 0; i < r->nims; i++)
+		ind_vars_load(&r->tims[i], &r->ims[i].data);
+	type_pieces(r, r->tims, true);
+	return NULL;
+}
+
+static void close_typers(struct ind_run *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		Dwarf_Error derr = NULL;
+		Dwarf_Debug dbg = r->tims[i].dbg;
+
+		image_release(&r->tims[i]);
+		dwarf_object_finish(dbg, &derr);
+		if (derr)
+			dwarf_dealloc_error(NULL, derr);
+	}
+	free(r->tims);
+	r->tims = NULL;
+	ind_keys_release(&r->tkeys);
+	sp_graph_release(&r->tg);
+}
+
+/* A Dwarf_Debug of its own for each image, when all are linked images
+ * (an object's relocated sections are not for sharing): else false, and
+ * the main thread types the chains. */
+static bool open_typers(struct ind_run *r, struct cg_image *const *imgs)
+{
+	size_t i;
+
+	for (i = 0; i < r->nims; i++)
+		if (cg_elf(imgs[i])->type == ET_REL || !cg_dwarf(imgs[i])->obj.map)
+			return false;
+	sp_graph_init(&r->tg);
+	ind_keys_init(&r->tkeys);
+	r->tims = sp_xcalloc(r->nims, sizeof(*r->tims));
+	for (i = 0; i < r->nims; i++) {
+		Dwarf_Debug dbg = NULL;
+		Dwarf_Error derr = NULL;
+
+		if (dw_obj_open_again(&cg_dwarf(imgs[i])->obj, &dbg, &derr) != DW_DLV_OK) {
+			if (derr)
+				dwarf_dealloc_error(NULL, derr);
+			break;
+		}
+		image_init(&r->tims[i], imgs[i], r->g, dbg, &r->tg, &r->tkeys, false);
+	}
+	if (i < r->nims) {
+		close_typers(r, i);
+		return false;
+	}
+	return true;
+}
+
+/* The thread's keys and prototypes, interned in its own graph, made the
+ * run's: its results renumbered. */
+static void merge_typed(struct ind_run *r)
+{
+	uint32_t *map = sp_xmalloc((r->tkeys.n + 1) * sizeof(*map)), k;
+	size_t i;
+
+	for (k = 0; k < r->tkeys.n; k++) {
+		const struct ind_key *x = &r->tkeys.v[k];
+
+		map[k] = ind_key(&r->keys, sp_intern(r->g, x->name), x->off,
+				 sp_intern(r->g, x->member), sp_intern(r->g, x->proto));
+	}
+	for (i = 0; i < r->nsites + r->nstores; i++) {
+		bool thread = i < r->nsites ? r->sites[i].thread : r->stores[i - r->nsites].thread;
+		struct ind_target *t = i < r->nsites ? &r->sites[i].t : &r->stores[i - r->nsites].t;
+
+		if (!thread)
+			continue;
+		if (t->key != SP_NONE && t->key < r->tkeys.n)
+			t->key = map[t->key];
+		t->proto = sp_intern(r->g, t->proto);
+	}
+	free(map);
+}
+
+/* ---- the run ---- */
+
+struct ind_run *ind_start(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
+			  bool lines)
+{
+	struct ind_run *r = sp_xcalloc(1, sizeof(*r));
+	uint32_t i;
+
+	r->g = g;
+	r->nims = n;
+	r->lines = lines;
+	r->imgs = imgs;
+	ind_keys_init(&r->keys);
+	r->ims = sp_xcalloc(n ? n : 1, sizeof(*r->ims));
+	for (i = 0; i < n; i++) {
+		/* its dbg, DIEs and sections stay until ind_finish(), across
+		 * the passes that would close them (cg_dwarf_done) */
+		dw_pin(cg_dwarf(imgs[i]));
+		image_init(&r->ims[i], imgs[i], g, cg_dwarf(imgs[i])->dbg, g, &r->keys, true);
+		collect_stores(r, i);
+		collect_sites(r, i);
+	}
+	make_work(r);
+	if (open_typers(r, imgs) && !pthread_create(&r->thread, NULL, typing_thread, r))
+		r->threaded = true;
+	else if (r->tims)
+		close_typers(r, r->nims);
+	return r;
+}
+
+static void run_free(struct ind_run *r)
+{
+	size_t i;
+
+	if (r->threaded) {
+		pthread_join(r->thread, NULL);
+		r->threaded = false;
+	}
+	if (r->tims)
+		close_typers(r, r->nims);
+	for (i = 0; r->ims && i < r->nims; i++) {
+		image_release(&r->ims[i]);
+		if (r->ims[i].dw) {
+			dw_unpin(r->ims[i].dw);
+			cg_dwarf_done(r->ims[i].img);
+		}
+	}
+	free(r->ims);
+	free(r->abs);
+	free(r->smear);
+	free(r->sites);
+	free(r->stores);
+	free(r->work);
+	ind_keys_release(&r->keys);
+	free(r);
+}
+
+void ind_abandon(struct ind_run *r)
+{
+	if (r)
+		run_free(r);
+}
+
+int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
+	       struct sp_err *err)
+{
+	uint32_t i;
+	int ret;
+
+	memset(stats, 0, sizeof(*stats));
+	r->taken = taken;
+	r->stats = stats;
+	for (i = 0; i < r->nims; i++) {
+		ind_vars_load(&r->ims[i], &r->ims[i].data);
+		scan_data(r, &r->ims[i]);
+	}
+	/* the main thread types what the other has not taken yet */
+	type_pieces(r, r->ims, false);
+	if (r->threaded) {
+		pthread_join(r->thread, NULL);
+		r->threaded = false;
+		merge_typed(r);
+		close_typers(r, r->nims);
+	}
+	stats->stores = (uint32_t)r->nstores;
+	for (i = 0; i < r->nstores; i++)
+		apply_store(r, &r->stores[i]);
+	smear(r);
+	ind_keys_seal(&r->keys);
+	ret = ind_add_sites(r, err);
+	stats->keys = r->keys.n;
+	for (i = 0; i < r->keys.n; i++)
+		stats->escaped += r->keys.v[i].escaped;
+	run_free(r);
+	return ret;
+}

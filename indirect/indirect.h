@@ -1,0 +1,63 @@
+/*
+ * indirect.h - --indirect=types: the targets of each indirect call, from
+ * the machine code and DWARF's types.
+ *
+ *	cg_options.typed = true;		the loader collects what is needed
+ *	cg_load(...) for each image;
+ *	cg_address_taken(...), cg_indirect_prototypes(...);	the fallbacks
+ *	ind_resolve(g, imgs, n, taken, &stats, &err);
+ *
+ * Each indirect call (and tail jump, and call through a retpoline thunk)
+ * is typed from how the code computed its target (insn/icall.h) and what
+ * DWARF says the registers and memory hold there:
+ *
+ *	table	a word at a fixed address (a global pointer, a table): the
+ *		functions its initialised data and the code's stores put
+ *		there;
+ *	field	a member of a struct, reached through a typed pointer: the
+ *		functions every initialised object of that struct type, and
+ *		every store the code makes through a typed pointer, put there;
+ *	prototype	only the function type is known (a callback
+ *		parameter), or the member was written with a value of unknown
+ *		origin: the address-taken functions of that prototype;
+ *	address-taken	nothing is known: every address-taken function.
+ *
+ * The edges are marked assumed (SP_EDGE_F_ASSUMED, sp_edge.how) and each
+ * site is kept in g->isites for the reports.
+ */
+#ifndef SP_INDIRECT_H
+#define SP_INDIRECT_H
+
+#include "callgraph/callgraph.h"
+#include "stackprof.h"
+
+struct ind_stats {
+	uint32_t sites;			/* indirect call sites */
+	uint32_t by[SP_RES__COUNT];	/* ... by how they were resolved */
+	uint64_t targets[SP_RES__COUNT];	/* ... and their targets, summed */
+	uint32_t switches;		/* jumps through a table of the function's own
+					 * code: no calls */
+	uint32_t keys;			/* struct members holding functions */
+	uint32_t escaped;		/* ... written with a value of unknown origin */
+	uint32_t stores, stores_typed;	/* function stores, and those typed */
+	uint64_t edges;			/* assumed edges added */
+};
+
+struct ind_run;
+
+/* Start resolving the indirect calls of every image of g (loaded with
+ * cg_options.typed, linked): their chains are typed on a thread of its
+ * own, while the caller goes on (frames, address-taken functions; not
+ * the images' own Dwarf_Debug, which this leaves alone until
+ * ind_finish).  With lines, each site gets its source line (a line table
+ * read per unit). */
+struct ind_run *ind_start(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
+			  bool lines);
+/* taken[] marks the address-taken functions (with their prototypes set):
+ * add the edges, fill g->isites, free run. */
+int ind_finish(struct ind_run *run, const uint8_t *taken, struct ind_stats *stats,
+	       struct sp_err *err);
+/* Stop a run ind_finish will not be called for (the caller failed). */
+void ind_abandon(struct ind_run *run);
+
+#endif

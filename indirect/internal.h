@@ -1,0 +1,273 @@
+/* internal.h - state shared by the indirect/ files; not for other stages. */
+#ifndef SP_IND_INTERNAL_H
+#define SP_IND_INTERNAL_H
+
+#include "callgraph/callgraph.h"
+#include "dwarf/dwarf.h"
+#include "indirect/indirect.h"
+#include "insn/passes.h"
+
+/* ---- DIEs (die.c): what dwarf/ does not read, errors meaning "absent" ---- */
+
+/* An unsigned constant attribute; false when absent or not one. */
+bool ind_udata(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at, uint64_t *out);
+/* Does die have the attribute (DW_AT_declaration, DW_AT_bit_size...)? */
+bool ind_has(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at);
+/* DW_AT_name, interned in g; NULL when none. */
+const char *ind_name(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Die die);
+/* The DW_AT_type of a variable, parameter or subprogram, through its
+ * abstract origin or specification when it has none itself. */
+Dwarf_Off ind_decl_type(Dwarf_Debug dbg, Dwarf_Off off);
+
+/* ---- types (types.c) ---- */
+
+enum ind_kind {
+	IND_OTHER = 0,		/* base, enum, void, unknown */
+	IND_STRUCT,		/* struct, class or union */
+	IND_POINTER,
+	IND_ARRAY,
+	IND_FUNC,		/* a subroutine type */
+};
+
+struct ind_member {
+	uint64_t off;
+	Dwarf_Off type;
+	const char *name;
+};
+
+/* A pointer to a function inside a type, at off from its start.  It is
+ * filed under a key, the innermost named struct holding it; the elements
+ * of an array share the first one's key (key_off). */
+struct ind_slot {
+	uint64_t off;
+	uint64_t key_off;	/* the offset its key names, from the type's start */
+	uint32_t key;		/* SP_NONE: no named struct of the type holds it */
+	const char *member;	/* its member's name, for a key made later */
+	Dwarf_Off func;		/* its subroutine type */
+};
+
+/* A type, seen through its typedefs and qualifiers. */
+struct ind_type {
+	uint8_t kind;		/* enum ind_kind */
+	bool is_union;
+	bool bad;		/* overlapping members, a loop: not trusted */
+	bool members_read;	/* STRUCT: member, nmembers are read */
+	uint8_t checked;	/* STRUCT: overlap checked (1), and bad (2) */
+	Dwarf_Off die;		/* the DIE under the typedefs and qualifiers */
+	const char *name;	/* STRUCT: the tag, or the typedef naming it */
+	uint64_t size;		/* bytes, 0 when unknown */
+	Dwarf_Off target;	/* POINTER: the pointee; ARRAY: the element */
+	Dwarf_Off func;		/* POINTER to a function: its subroutine type */
+	uint64_t count;		/* ARRAY: the elements, 0 when unknown */
+	uint32_t member, nmembers;	/* STRUCT: in ind_types.members, once read */
+	int32_t slot, nslots;	/* its function pointers, -1 until flattened */
+};
+
+struct ind_keys;
+
+struct ind_types {
+	Dwarf_Debug dbg;
+	struct sp_graph *g;
+	struct ind_keys *keys;
+	struct ind_type *v;
+	size_t n, cap;
+	struct sp_u64map by_off;	/* DIE offset -> v index */
+	struct ind_member *members;
+	size_t nmembers, members_cap;
+	struct ind_slot *slots;
+	size_t nslots, slots_cap;
+	struct sp_u64map proto_by_off;	/* subroutine type DIE -> protos index */
+	const char **protos;
+	size_t nprotos, protos_cap;
+	uint8_t addr_size;		/* a pointer's bytes */
+	int depth;			/* type_index's recursion, bounded */
+};
+
+void ind_types_init(struct ind_types *t, Dwarf_Debug dbg, struct sp_graph *g,
+		    struct ind_keys *keys, uint8_t addr_size);
+void ind_types_release(struct ind_types *t);
+/* Forget every type read: a unit's types are its own, so a reader going
+ * unit after unit keeps one unit's (the keys stay). */
+void ind_types_reset(struct ind_types *t);
+/* The type at DIE off; NULL when off is 0 or no type.  Valid until the
+ * next call (the array may move). */
+const struct ind_type *ind_type_at(struct ind_types *t, Dwarf_Off off);
+/* The pointer-to-function slots of the type at off: *n of them, offsets
+ * from its start (arrays inside it expanded); NULL when none.  Valid
+ * until the next call. */
+const struct ind_slot *ind_type_slots(struct ind_types *t, Dwarf_Off off, int32_t *n);
+/* The prototype of the subroutine type at func, interned; NULL unknown. */
+const char *ind_type_proto(struct ind_types *t, Dwarf_Off func);
+
+/* What a pointer-sized word at an offset into a type is. */
+struct ind_place {
+	Dwarf_Off type;		/* the word's type (a pointer), 0 when none */
+	uint32_t key;		/* when a function pointer: its key, SP_NONE when
+				 * no named struct holds it */
+	Dwarf_Off func;		/* when a function pointer: its subroutine type */
+	Dwarf_Off alts;		/* a union whose members there are several
+				 * function pointers: its DIE, else 0 */
+};
+/* The word at byte off of an object of the type at DIE type (through
+ * nested structs, unions and arrays); false when no pointer is there. */
+bool ind_type_place(struct ind_types *t, Dwarf_Off type, uint64_t off, struct ind_place *out);
+/* The member of the union at DIE alts (a place's) that is a pointer to a
+ * function of prototype proto, NULL when none is. */
+const char *ind_union_member(struct ind_types *t, Dwarf_Off alts, const char *proto);
+
+/* ---- keys (keys.c): the function pointers of one struct member ---- */
+
+struct ind_key {
+	const char *name;	/* the struct's name (interned) */
+	uint64_t off;		/* the member's offset in it */
+	const char *member;	/* its name, for the report */
+	const char *proto;	/* its prototype (proto.c's form), NULL unknown */
+	uint32_t next;		/* the next key of the same struct */
+	uint32_t *targets;	/* function ids, sorted and unique once sealed */
+	uint32_t ntargets, cap;
+	bool escaped;		/* a value of unknown origin is stored there */
+};
+
+struct ind_keys {
+	struct ind_key *v;
+	uint32_t n, cap;
+	struct sp_u64map by_name;	/* name pointer -> first key */
+};
+
+void ind_keys_init(struct ind_keys *k);
+void ind_keys_release(struct ind_keys *k);
+/* The key of member off of struct name, made when new. */
+uint32_t ind_key(struct ind_keys *k, const char *name, uint64_t off, const char *member,
+		 const char *proto);
+void ind_key_add(struct ind_keys *k, uint32_t key, uint32_t func);
+/* Sort and make unique every key's targets. */
+void ind_keys_seal(struct ind_keys *k);
+/* Sort v[0..n) and drop repeats; the count left. */
+uint32_t ind_unique_ids(uint32_t *v, uint32_t n);
+
+/* ---- the image's data (data.c) ---- */
+
+struct ind_section {
+	uint64_t addr, size;
+	const unsigned char *bytes;	/* NULL: no bytes in the file (.bss) */
+	bool writable;
+};
+
+/* A word the loader writes: a PIE's RELATIVE relocation, an object's
+ * absolute relocation. */
+struct ind_reloc {
+	uint64_t addr, value;
+};
+
+/* A data object's symbol: where the linker put how many bytes. */
+struct ind_object {
+	uint64_t addr, size;
+};
+
+struct ind_data {
+	struct ind_section *secs;	/* allocated, not code, by address */
+	size_t nsecs;
+	struct ind_object *objects;	/* STT_OBJECT symbols, by address */
+	size_t nobjects;
+	struct ind_reloc *relocs;	/* by address */
+	size_t nrelocs;
+	unsigned word;			/* 8 or 4 */
+	bool msb;
+};
+
+void ind_data_init(struct ind_data *d, const struct sp_elf *e, struct sp_graph *g);
+void ind_data_release(struct ind_data *d);
+/* The word at addr as the loaded image has it; false when there is none
+ * in the file (.bss, no section). */
+bool ind_data_word(const struct ind_data *d, uint64_t addr, uint64_t *value);
+/* The section holding addr, NULL when none. */
+const struct ind_section *ind_data_section(const struct ind_data *d, uint64_t addr);
+/* The size of the data symbol at addr, 0 when none is there. */
+uint64_t ind_data_object_size(const struct ind_data *d, uint64_t addr);
+
+/* ---- where variables are, by pc (locs.c) ---- */
+
+struct ind_loc {
+	uint64_t lo, hi;	/* [lo, hi): the variable is in reg */
+	Dwarf_Off type;
+	uint8_t reg;
+};
+
+struct ind_locs {
+	Dwarf_Debug dbg;
+	struct ind_types *types;
+	uint32_t func;		/* whose locations v holds, SP_NONE */
+	struct ind_loc *v;
+	size_t n, cap;
+	struct sp_u64map origin_type;	/* abstract origin -> types_of index */
+	Dwarf_Off *types_of;
+	size_t ntypes_of, types_of_cap;
+};
+
+/* The locations of function func's pointer parameters and variables
+ * that are a register (DW_OP_regN, or DW_OP_bregN 0 as a value), read
+ * from its DIE: those of the function, and of the blocks and inlined
+ * calls that hold one of pcs[0..npcs) (the only ones asked about). */
+void ind_locs_init(struct ind_locs *l, Dwarf_Debug dbg, struct ind_types *types);
+void ind_locs_load(struct ind_locs *l, const struct sp_func *f, uint32_t func,
+		   const uint64_t *pcs, size_t npcs);
+void ind_locs_release(struct ind_locs *l);
+
+/* ---- one image's resolution (indirect.c, scan.c, resolve.c) ---- */
+
+/* A variable at a fixed address, its size from its type. */
+struct ind_var {
+	uint64_t addr, size;
+	Dwarf_Off type;
+	Dwarf_Off die;		/* for its name, in the report */
+};
+
+/* A store's or a site's typed meaning. */
+enum ind_target_kind {
+	IND_TK_NONE = 0,
+	IND_TK_KEY,		/* a member of a struct: key */
+	IND_TK_WORD,		/* the word at addr */
+	IND_TK_TABLE,		/* the words of the array at addr, stride apart */
+	IND_TK_PROTO,		/* any function of prototype proto */
+	IND_TK_CONST,		/* the function at addr */
+};
+
+struct ind_target {
+	uint8_t kind;		/* enum ind_target_kind */
+	uint32_t key;		/* KEY, and WORD/TABLE inside a named struct */
+	uint64_t addr, first, end, stride;	/* WORD, TABLE, CONST */
+	uint64_t var;		/* WORD, TABLE: the variable's address */
+	const char *proto;	/* the function type when known */
+	const char *desc;	/* "struct file_operations.read_iter", "ops[]" */
+	Dwarf_Off alts;		/* KEY: a union of several function types there */
+};
+
+struct ind_image {
+	struct cg_image *img;
+	struct dw_image *dw;
+	Dwarf_Debug dbg;		/* dw's, or a typing thread's own over it */
+	struct insn_image *code;
+	const struct sp_elf *elf;
+	struct sp_graph *g;
+	struct dw_cursor cursor;
+	uint32_t types_unit;		/* cursor.units when types was last reset */
+	struct ind_types types;
+	struct ind_locs locs;
+	struct ind_data data;
+	struct ind_var *vars;	/* by address */
+	size_t nvars;
+};
+
+/* What the value at links[0] of the chain links[0..n) is (chain.c), the
+ * locations of its function loaded (ind_locs_load, with every link's pc):
+ * false when nothing is known. */
+bool ind_type_chain(struct ind_image *im, const struct insn_link *links, uint8_t n,
+		    struct ind_target *out);
+
+/* Every variable's address, size and type (dw->vars), sorted; those
+ * whose size disagrees with their symbol's in data left out. */
+void ind_vars_load(struct ind_image *im, const struct ind_data *data);
+/* The variable holding addr, NULL when none. */
+const struct ind_var *ind_var_at(const struct ind_image *im, uint64_t addr);
+
+#endif

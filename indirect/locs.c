@@ -1,0 +1,219 @@
+/*
+ * locs.c - which parameter or variable a register holds, by pc: the
+ * locations of one function's DIE subtree (its own, and those of the
+ * functions inlined into it), read when a chain of that function is
+ * typed and kept until the next function's.
+ *
+ * Only a location that is the register itself counts: DW_OP_regN and
+ * DW_OP_regx, or DW_OP_bregN 0 with DW_OP_stack_value (the variable's
+ * value is the register's).  A location list that points nowhere, an
+ * entry without an address, an expression libdwarf cannot read: that
+ * variable is not located, and nothing else changes.
+ */
+#include "indirect/internal.h"
+
+#include <string.h>
+
+#include "common/xalloc.h"
+
+#define MAX_SCOPE_DEPTH 64	/* lexical blocks and inlined subroutines */
+
+static void add_loc(struct ind_locs *l, uint64_t lo, uint64_t hi, uint8_t reg,
+		    Dwarf_Off type)
+{
+	struct ind_loc *x;
+
+	if (hi <= lo)
+		return;
+	SP_ALLOC_GROW(l->v, l->n + 1, l->cap);
+	x = &l->v[l->n++];
+	x->lo = lo;
+	x->hi = hi;
+	x->reg = reg;
+	x->type = type;
+}
+
+/* The register an expression of n operations is, INSN_REG_NONE if none. */
+static uint8_t reg_of(Dwarf_Debug dbg, Dwarf_Locdesc_c desc, Dwarf_Unsigned n)
+{
+	Dwarf_Small atom = 0, next = 0;
+	Dwarf_Unsigned op1 = 0, op2, op3, br;
+	Dwarf_Error derr = NULL;
+	uint8_t reg = INSN_REG_NONE;
+
+	if (n < 1 || n > 2 ||
+	    dwarf_get_location_op_value_c(desc, 0, &atom, &op1, &op2, &op3, &br, &derr) !=
+	    DW_DLV_OK) {
+		dw_drop_error(dbg, &derr);
+		return INSN_REG_NONE;
+	}
+	if (n == 1 && atom >= DW_OP_reg0 && atom <= DW_OP_reg31)
+		reg = (uint8_t)(atom - DW_OP_reg0);
+	else if (n == 1 && atom == DW_OP_regx && op1 < INSN_REG_NONE)
+		reg = (uint8_t)op1;
+	else if (n == 2 && atom >= DW_OP_breg0 && atom <= DW_OP_breg31 && op1 == 0 &&
+		 dwarf_get_location_op_value_c(desc, 1, &next, &op1, &op2, &op3, &br, &derr) ==
+		 DW_DLV_OK && next == DW_OP_stack_value)
+		reg = (uint8_t)(atom - DW_OP_breg0);
+	dw_drop_error(dbg, &derr);
+	return reg;
+}
+
+static void read_loclist(struct ind_locs *l, Dwarf_Attribute a, Dwarf_Off type)
+{
+	Dwarf_Loc_Head_c head = NULL;
+	Dwarf_Unsigned count = 0, i;
+	Dwarf_Error derr = NULL;
+	unsigned kind = DW_LKIND_unknown;
+
+	if (dwarf_get_loclist_c(a, &head, &count, &derr) != DW_DLV_OK) {
+		dw_drop_error(l->dbg, &derr);
+		return;
+	}
+	if (dwarf_get_loclist_head_kind(head, &kind, &derr) != DW_DLV_OK)
+		kind = DW_LKIND_unknown;
+	for (i = 0; i < count; i++) {
+		Dwarf_Small lle = 0, source = 0;
+		Dwarf_Unsigned rawlo, rawhi, nops = 0, expr_off, desc_off;
+		Dwarf_Bool noaddr = 0;
+		Dwarf_Addr lo = 0, hi = 0;
+		Dwarf_Locdesc_c desc = NULL;
+		uint8_t reg;
+
+		if (dwarf_get_locdesc_entry_d(head, i, &lle, &rawlo, &rawhi, &noaddr, &lo, &hi,
+					      &nops, &desc, &source, &expr_off, &desc_off,
+					      &derr) != DW_DLV_OK)
+			break;
+		if (noaddr || !desc || (reg = reg_of(l->dbg, desc, nops)) == INSN_REG_NONE)
+			continue;
+		/* one expression: where the variable lives all along */
+		if (kind == DW_LKIND_expression)
+			lo = 0, hi = UINT64_MAX;
+		add_loc(l, lo, hi, reg, type);
+	}
+	dw_drop_error(l->dbg, &derr);
+	dwarf_loc_head_c_dealloc(head);
+}
+
+/* A variable's type: its own DW_AT_type, or its abstract origin's (the
+ * same for every copy inlined: kept). */
+static Dwarf_Off var_type(struct ind_locs *l, Dwarf_Die die)
+{
+	Dwarf_Off type = dw_ref(l->dbg, die, DW_AT_type), origin;
+	uint32_t k;
+
+	if (type)
+		return type;
+	origin = dw_ref(l->dbg, die, DW_AT_abstract_origin);
+	if (!origin)
+		return 0;
+	k = sp_u64map_get(&l->origin_type, origin);
+	if (k != SP_NONE)
+		return l->types_of[k];
+	type = ind_decl_type(l->dbg, origin);
+	SP_ALLOC_GROW(l->types_of, l->ntypes_of + 1, l->types_of_cap);
+	l->types_of[l->ntypes_of] = type;
+	sp_u64map_put(&l->origin_type, origin, (uint32_t)l->ntypes_of++);
+	return type;
+}
+
+/* Only a pointer in a register is something a load goes through. */
+static void read_var(struct ind_locs *l, Dwarf_Die die)
+{
+	Dwarf_Attribute a = NULL;
+	Dwarf_Error derr = NULL;
+	Dwarf_Off type = var_type(l, die);
+	const struct ind_type *t = type ? ind_type_at(l->types, type) : NULL;
+
+	if (!t || t->kind != IND_POINTER)
+		return;
+	if (dwarf_attr(die, DW_AT_location, &a, &derr) != DW_DLV_OK) {
+		dw_drop_error(l->dbg, &derr);
+		return;
+	}
+	read_loclist(l, a, type);
+	dwarf_dealloc(l->dbg, a, DW_DLA_ATTR);
+}
+
+/* Does a block or an inlined call hold one of the pcs asked about?  Its
+ * variables live only there.  One with DW_AT_ranges is entered. */
+static bool scope_wanted(struct ind_locs *l, Dwarf_Die die, const uint64_t *pcs, size_t n)
+{
+	Dwarf_Addr lo = 0, hi = 0;
+	Dwarf_Half form = 0;
+	enum Dwarf_Form_Class cls = DW_FORM_CLASS_UNKNOWN;
+	Dwarf_Error derr = NULL;
+	size_t i;
+
+	if (dwarf_lowpc(die, &lo, &derr) != DW_DLV_OK ||
+	    dwarf_highpc_b(die, &hi, &form, &cls, &derr) != DW_DLV_OK) {
+		dw_drop_error(l->dbg, &derr);
+		return true;
+	}
+	if (cls == DW_FORM_CLASS_CONSTANT)
+		hi += lo;
+	for (i = 0; i < n; i++)
+		if (pcs[i] >= lo && pcs[i] < hi)
+			return true;
+	return false;
+}
+
+static void read_scope(struct ind_locs *l, Dwarf_Die scope, const uint64_t *pcs, size_t npcs,
+		       int depth)
+{
+	Dwarf_Die c = NULL, next = NULL;
+	Dwarf_Error derr = NULL;
+	int res;
+
+	if (depth > MAX_SCOPE_DEPTH)
+		return;
+	res = dwarf_child(scope, &c, &derr);
+	while (res == DW_DLV_OK) {
+		switch (dw_tag(l->dbg, c)) {
+		case DW_TAG_formal_parameter:
+		case DW_TAG_variable:
+			read_var(l, c);
+			break;
+		case DW_TAG_lexical_block:
+		case DW_TAG_inlined_subroutine:
+			if (scope_wanted(l, c, pcs, npcs))
+				read_scope(l, c, pcs, npcs, depth + 1);
+			break;
+		}
+		res = dw_sibling(l->dbg, c, &next, &derr);
+		dwarf_dealloc_die(c);
+		c = res == DW_DLV_OK ? next : NULL;
+	}
+	dw_drop_error(l->dbg, &derr);
+}
+
+void ind_locs_load(struct ind_locs *l, const struct sp_func *f, uint32_t func,
+		   const uint64_t *pcs, size_t npcs)
+{
+	Dwarf_Die die;
+
+	l->func = func;
+	l->n = 0;
+	if (!f->die || !(die = dw_die_at(l->dbg, f->die)))
+		return;
+	read_scope(l, die, pcs, npcs, 0);
+	dwarf_dealloc_die(die);
+}
+
+void ind_locs_init(struct ind_locs *l, Dwarf_Debug dbg, struct ind_types *types)
+{
+	memset(l, 0, sizeof(*l));
+	l->dbg = dbg;
+	l->types = types;
+	l->func = SP_NONE;
+	sp_u64map_init(&l->origin_type, 4096);
+}
+
+void ind_locs_release(struct ind_locs *l)
+{
+	free(l->v);
+	free(l->types_of);
+	sp_u64map_release(&l->origin_type);
+	memset(l, 0, sizeof(*l));
+	l->func = SP_NONE;
+}

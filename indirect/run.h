@@ -1,0 +1,89 @@
+/* run.h - one --indirect=types run over a graph's images (indirect.c,
+ * sites.c); not for other stages. */
+#ifndef SP_IND_RUN_H
+#define SP_IND_RUN_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "indirect/internal.h"
+
+/* A store to a fixed address: the function stored, SP_NONE for a value
+ * of unknown origin. */
+struct ind_abs_store {
+	uint64_t addr;
+	uint32_t image, func;
+};
+
+/* A function stored where no type tells: at disp from its base
+ * (stack: into a local). */
+struct ind_smear {
+	uint32_t func;
+	bool stack;
+	int64_t disp;
+};
+
+/* One indirect call and what its chain says. */
+struct ind_site {
+	uint32_t image, icall;	/* code.icalls.calls[icall] of ims[image] */
+	uint32_t func;		/* the caller, SP_NONE outside any function */
+	bool thread;		/* typed by the typing thread: t's key is its own */
+	struct ind_target t;
+};
+
+/* A store of a function address (or of a value of unknown origin). */
+struct ind_store {
+	uint32_t image, store;	/* code.icalls.stores[store] of ims[image] */
+	uint32_t func;		/* the function stored, SP_NONE: unknown origin */
+	uint32_t caller;	/* the function storing it */
+	bool typed;		/* t says where it goes */
+	bool thread;		/* typed by the typing thread: t's key is its own */
+	struct ind_target t;
+};
+
+#define IND_MAX_LINKS 8		/* links of a store's base chain kept */
+
+struct work;
+
+struct ind_run {
+	struct sp_graph *g;
+	const uint8_t *taken;	/* address-taken functions, g->nfuncs bytes */
+	struct ind_stats *stats;
+	struct ind_keys keys;
+	struct cg_image *const *imgs;
+	struct ind_image *ims;
+	size_t nims;
+	struct ind_abs_store *abs;
+	size_t nabs, abs_cap;
+	struct ind_smear *smear;	/* functions stored where no type tells */
+	uint32_t nsmear, smear_cap;
+	struct ind_site *sites;
+	size_t nsites, sites_cap;
+	struct ind_store *stores;
+	size_t nstores, stores_cap;
+	bool lines;		/* find each site's source line */
+	/* the chains are typed on a thread of their own, with a Dwarf_Debug
+	 * per image of their own, its names interned in tg and its keys in
+	 * tkeys (merged into g's and keys when it ends) */
+	struct work *work;	/* every chain to type, in DIE order */
+	size_t nwork;
+	_Atomic size_t next_piece;	/* the next piece of work a thread takes */
+	struct ind_image *tims;
+	struct sp_graph tg;
+	struct ind_keys tkeys;
+	pthread_t thread;
+	bool threaded;
+};
+
+/* The function whose entry addr is in image im, SP_NONE when none. */
+uint32_t ind_func_at(const struct ind_image *im, uint64_t addr);
+/* Type the chain of site s into s->t, with the images ims. */
+void ind_type_site(struct ind_image *ims, struct ind_site *s);
+/* Each site's targets, once the keys are sealed: g->isites, the edges,
+ * the stats. */
+int ind_add_sites(struct ind_run *r, struct sp_err *err);
+
+/* lines.c: the source line of each site of g->isites. */
+void ind_site_lines(struct ind_run *r);
+
+#endif

@@ -1,0 +1,530 @@
+/*
+ * sites.c - each indirect call's targets, from what its chain says:
+ *
+ *	member of a struct	its key's functions (field);
+ *	word, table		the functions in its words, and those the code
+ *				stores there (table);
+ *	a constant		that function (table);
+ *	a function type		the address-taken functions of that
+ *				prototype, or of none known (prototype);
+ *	nothing			every address-taken function (address-taken).
+ *
+ * A key or a word written with a value of unknown origin, or found
+ * empty, falls back to the prototype (with what was found: a cast may
+ * hide it from the prototype): a member nobody fills in the image is
+ * filled some way the analysis does not see.  A jump through a table
+ * of its own function's code is a switch, not a call.
+ */
+#include "indirect/run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/search.h"
+#include "common/strbuf.h"
+#include "common/xalloc.h"
+
+void ind_type_site(struct ind_image *ims, struct ind_site *s)
+{
+	struct ind_image *im = &ims[s->image];
+	const struct insn_icalls *ic = &im->code->icalls;
+	const struct insn_icall *c = &ic->calls[s->icall];
+
+	if (!ind_type_chain(im, ic->links + c->link, c->nlinks, &s->t))
+		s->t.kind = IND_TK_NONE;
+}
+
+/* ---- the fallbacks' functions ---- */
+
+struct by_proto {
+	const char *proto;
+	uint32_t id;
+};
+
+struct fallback {
+	uint32_t *all;		/* every address-taken function */
+	uint32_t nall;
+	struct by_proto *typed;	/* those with a prototype, by it */
+	uint32_t ntyped;
+	uint32_t *untyped;	/* those without one: every prototype's */
+	uint32_t nuntyped;
+};
+
+static int by_proto_cmp(const void *pa, const void *pb)
+{
+	const struct by_proto *a = pa, *b = pb;
+	uintptr_t x = (uintptr_t)a->proto, y = (uintptr_t)b->proto;
+
+	if (x != y)
+		return (x > y) - (x < y);
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+static void fallback_init(struct fallback *fb, const struct sp_graph *g, const uint8_t *taken)
+{
+	uint32_t i;
+
+	memset(fb, 0, sizeof(*fb));
+	fb->all = sp_xmalloc((g->nfuncs + 1) * sizeof(*fb->all));
+	fb->typed = sp_xmalloc((g->nfuncs + 1) * sizeof(*fb->typed));
+	fb->untyped = sp_xmalloc((g->nfuncs + 1) * sizeof(*fb->untyped));
+	for (i = 0; i < g->nfuncs; i++) {
+		if (!taken[i])
+			continue;
+		fb->all[fb->nall++] = i;
+		if (g->funcs[i].proto) {
+			fb->typed[fb->ntyped].proto = g->funcs[i].proto;
+			fb->typed[fb->ntyped++].id = i;
+		} else {
+			fb->untyped[fb->nuntyped++] = i;
+		}
+	}
+	if (fb->ntyped)
+		qsort(fb->typed, fb->ntyped, sizeof(*fb->typed), by_proto_cmp);
+
+}
+
+static void fallback_release(struct fallback *fb)
+{
+	free(fb->all);
+	free(fb->typed);
+	free(fb->untyped);
+}
+
+static uint64_t typed_key(const void *base, size_t i)
+{
+	return (uintptr_t)((const struct by_proto *)base)[i].proto;
+}
+
+/* ---- one site's targets ---- */
+
+struct ids {
+	uint32_t *v;
+	uint32_t n, cap;
+};
+
+static void ids_add(struct ids *x, uint32_t id)
+{
+	SP_ALLOC_GROW(x->v, x->n + 1, x->cap);
+	x->v[x->n++] = id;
+}
+
+/* The address-taken functions of prototype proto (and those whose
+ * prototype is unknown). */
+static void proto_targets(const struct fallback *fb, const char *proto, struct ids *out)
+{
+	size_t i = sp_search_first_ge(fb->typed, fb->ntyped, typed_key, (uintptr_t)proto);
+	uint32_t k;
+
+	for (; i < fb->ntyped && fb->typed[i].proto == proto; i++)
+		ids_add(out, fb->typed[i].id);
+	for (k = 0; k < fb->nuntyped; k++)
+		ids_add(out, fb->untyped[k]);
+}
+
+/* The words of a WORD or TABLE target, and the stores to them; false
+ * when a store of a value of unknown origin adds more. */
+static bool word_targets(const struct ind_run *r, uint32_t image, const struct ind_target *t,
+			 struct ids *out)
+{
+	const struct ind_image *im = &r->ims[image];
+	uint64_t a, step = t->kind == IND_TK_TABLE ? t->stride : 0;
+	bool known = true;
+	size_t i;
+
+	for (a = t->first; a + im->data.word <= t->end || a == t->first; a += step) {
+		uint64_t word;
+		uint32_t id;
+
+		if (ind_data_word(&im->data, a, &word) && (id = ind_func_at(im, word)) != SP_NONE)
+			ids_add(out, id);
+		if (!step)
+			break;
+	}
+	for (i = 0; i < r->nabs; i++) {
+		const struct ind_abs_store *s = &r->abs[i];
+
+		if (s->image != image || s->addr < t->first || s->addr >= t->end ||
+		    (step ? (s->addr - t->first) % step : s->addr != t->first))
+			continue;
+		if (s->func == SP_NONE)
+			known = false;
+		else
+			ids_add(out, s->func);
+	}
+	return known;
+}
+
+/* Is a jump through these words a switch: do they all land inside the
+ * caller, none at a function's entry? */
+static bool is_switch(const struct ind_run *r, const struct ind_site *s)
+{
+	const struct ind_image *im = &r->ims[s->image];
+	const struct sp_func *f;
+	uint64_t a, word;
+	bool any = false;
+
+	if (s->func == SP_NONE || (s->t.kind != IND_TK_TABLE && s->t.kind != IND_TK_WORD) ||
+	    !im->code->icalls.calls[s->icall].tail)
+		return false;
+	f = &r->g->funcs[s->func];
+	for (a = s->t.first; a + im->data.word <= s->t.end; a += s->t.stride ? s->t.stride : 1) {
+		if (!ind_data_word(&im->data, a, &word) || !word)
+			continue;
+		if (word <= f->addr || word >= f->addr + f->size)
+			return false;
+		any = true;
+		if (!s->t.stride)
+			break;
+	}
+	return any;
+}
+
+static const char *var_name(const struct ind_run *r, uint32_t image, uint64_t addr)
+{
+	const struct ind_image *im = &r->ims[image];
+	const struct ind_var *v = ind_var_at(im, addr);
+	Dwarf_Die die = v ? dw_die_at(im->dbg, v->die) : NULL;
+	const char *name = die ? ind_name(im->dbg, r->g, die) : NULL;
+
+	if (die)
+		dwarf_dealloc_die(die);
+	return name;
+}
+
+static const char *key_desc(struct ind_run *r, uint32_t key)
+{
+	const struct ind_key *k = &r->keys.v[key];
+	struct sp_strbuf sb = { 0 };
+	const char *s;
+
+	sp_strbuf_addf(&sb, "struct %s.%s", k->name, k->member ? k->member : "?");
+	s = sp_intern(r->g, sb.buf);
+	free(sb.buf);
+	return s;
+}
+
+/*
+ * A union of several function types (the kernel's LSM hooks: union
+ * security_list_options, one member per hook) is one key: its data and
+ * stores do not say which member they fill.  A wrapper calls the hook of
+ * its own prototype (security_file_open() calls hook.file_open), so when
+ * one member has the caller's prototype, the functions of that prototype
+ * are its targets (and those of unknown prototype); else all of them.
+ */
+static bool union_targets(struct ind_run *r, const struct ind_site *s, const struct ind_key *k,
+			  struct ids *out, const char **desc)
+{
+	struct ind_image *im = &r->ims[s->image];
+	const struct sp_func *f = &r->g->funcs[s->func];
+	const char *proto = f->die ? dw_func_proto(im->dbg, r->g, f->origin_die ?
+						   f->origin_die : f->die) : NULL;
+	const char *member = ind_union_member(&im->types, s->t.alts, proto);
+	struct sp_strbuf sb = { 0 };
+	uint32_t i;
+
+	if (!member)
+		return false;
+	for (i = 0; i < k->ntargets; i++) {
+		const char *p = r->g->funcs[k->targets[i]].proto;
+
+		if (!p || p == proto)
+			ids_add(out, k->targets[i]);
+	}
+	sp_strbuf_addf(&sb, "union %s.%s", k->name, member);
+	*desc = sp_intern(r->g, sb.buf);
+	free(sb.buf);
+	return true;
+}
+
+/* What a typed chain gives; how it was resolved. */
+static enum sp_resolved precise_targets(struct ind_run *r, const struct ind_site *s,
+					struct ids *out, const char **desc)
+{
+	const struct ind_target *t = &s->t;
+	const struct ind_image *im = &r->ims[s->image];
+	const struct ind_section *sec;
+	const struct ind_key *k = t->key != SP_NONE ? &r->keys.v[t->key] : NULL;
+	uint32_t id, i;
+
+	switch (t->kind) {
+	case IND_TK_KEY:
+		*desc = key_desc(r, t->key);
+		if (t->alts && !k->escaped && union_targets(r, s, k, out, desc))
+			return SP_RES_FIELD;
+		for (i = 0; i < k->ntargets; i++)
+			ids_add(out, k->targets[i]);
+		return k->escaped || !k->ntargets ? SP_RES_NONE : SP_RES_FIELD;
+	case IND_TK_WORD:
+	case IND_TK_TABLE:
+		if (!word_targets(r, s->image, t, out))
+			return SP_RES_NONE;
+		/* writable: what is stored through a typed pointer counts too */
+		sec = ind_data_section(&im->data, t->first);
+		if (k && (!sec || sec->writable)) {
+			for (i = 0; i < k->ntargets; i++)
+				ids_add(out, k->targets[i]);
+			if (k->escaped)
+				return SP_RES_NONE;
+		}
+		if (!out->n)
+			return SP_RES_NONE;
+		*desc = var_name(r, s->image, t->var);
+		return SP_RES_TABLE;
+	case IND_TK_CONST:
+		if ((id = ind_func_at(im, t->addr)) == SP_NONE)
+			return SP_RES_NONE;
+		ids_add(out, id);
+		return SP_RES_TABLE;
+	}
+	return SP_RES_NONE;
+}
+
+static enum sp_resolved site_targets(struct ind_run *r, const struct fallback *fb,
+				     const struct ind_site *s, struct ids *out, const char **desc)
+{
+	enum sp_resolved how = precise_targets(r, s, out, desc);
+
+	/* what was found stays: a member written with a value of unknown
+	 * origin still holds what its data and the known stores put there */
+	if (how != SP_RES_NONE)
+		return how;
+	if (s->t.proto) {
+		*desc = s->t.proto;
+		proto_targets(fb, s->t.proto, out);
+		return SP_RES_PROTOTYPE;
+	}
+	*desc = NULL;
+	return SP_RES_ADDRESS_TAKEN;
+}
+
+/* ---- into the graph ---- */
+
+/* Per caller and kind, each target once: stamp[to] is the last caller
+ * (+1) that got it. */
+struct edger {
+	struct sp_graph *g;
+	uint32_t *stamp[2];
+	uint32_t hub;		/* the stand-in for every address-taken function */
+	uint32_t untyped;	/* ... for those of no known prototype */
+	struct sp_u64map proto_hubs;	/* prototype -> its stand-in */
+	struct ids scratch;
+	uint64_t added;
+};
+
+static void add_edges(struct edger *e, uint32_t from, bool tail, const uint32_t *ids, uint32_t n,
+		      enum sp_resolved how, uint64_t pc)
+{
+	uint32_t *stamp = e->stamp[tail], i;
+
+	for (i = 0; i < n; i++) {
+		struct sp_edge *x;
+
+		if (stamp[ids[i]] == from + 1)
+			continue;
+		stamp[ids[i]] = from + 1;
+		sp_graph_add_edge(e->g, from, ids[i], tail ? SP_EDGE_TAIL : SP_EDGE_CALL, pc);
+		x = &e->g->edges[e->g->nedges - 1];
+		x->flags = SP_EDGE_F_ASSUMED;
+		x->how = (uint8_t)how;
+		e->added++;
+	}
+}
+
+/*
+ * Stand-ins: the calls of which nothing is known go to every
+ * address-taken function through one node, those of which only the
+ * prototype is known through one node per prototype (which reaches the
+ * functions of unknown prototype through another): a site's thousand
+ * edges become one, and each stand-in's are made once.  A stand-in has
+ * no frame.
+ */
+static uint32_t new_hub(struct edger *e, const char *name, const uint32_t *ids, uint32_t n,
+			uint32_t also)
+{
+	uint32_t hub = sp_graph_add_func(e->g), i;
+	struct sp_func *f = &e->g->funcs[hub];
+
+	f->name = sp_intern(e->g, name);
+	f->flags = SP_F_ANY_TAKEN;
+	f->qual = SP_QUAL_STATIC;
+	f->src = SP_SRC_NONE;
+	for (i = 0; i <= n; i++) {
+		uint32_t to = i < n ? ids[i] : also;
+		struct sp_edge *x;
+
+		if (to == SP_NONE)
+			continue;
+		sp_graph_add_edge(e->g, hub, to, SP_EDGE_CALL, 0);
+		x = &e->g->edges[e->g->nedges - 1];
+		x->flags = SP_EDGE_F_ASSUMED;
+		x->how = i < n && also == SP_NONE && name[1] == 'a' ? SP_RES_ADDRESS_TAKEN :
+			 SP_RES_PROTOTYPE;
+		e->added++;
+	}
+	return hub;
+}
+
+static uint32_t any_taken(struct edger *e, const struct fallback *fb)
+{
+	if (e->hub == SP_NONE)
+		e->hub = new_hub(e, "<address-taken>", fb->all, fb->nall, SP_NONE);
+	return e->hub;
+}
+
+static uint32_t proto_hub(struct edger *e, const struct fallback *fb, const char *proto)
+{
+	uint32_t hub = sp_u64map_get(&e->proto_hubs, (uintptr_t)proto);
+	struct sp_strbuf sb = { 0 };
+	size_t i, k;
+
+	if (hub != SP_NONE)
+		return hub;
+	if (e->untyped == SP_NONE && fb->nuntyped)
+		e->untyped = new_hub(e, "<prototype unknown>", fb->untyped, fb->nuntyped,
+				     SP_NONE);
+	i = sp_search_first_ge(fb->typed, fb->ntyped, typed_key, (uintptr_t)proto);
+	for (k = i; k < fb->ntyped && fb->typed[k].proto == proto; k++)
+		;
+	sp_strbuf_addf(&sb, "<prototype %s>", proto);
+	/* the group's ids, one after the other in typed[] */
+	e->scratch.n = 0;
+	for (; i < k; i++)
+		ids_add(&e->scratch, fb->typed[i].id);
+	hub = new_hub(e, sb.buf, e->scratch.v, e->scratch.n, e->untyped);
+	free(sb.buf);
+	sp_u64map_put(&e->proto_hubs, (uintptr_t)proto, hub);
+	return hub;
+}
+
+static void add_hub(struct edger *e, uint32_t hub, uint32_t from, bool tail,
+		    enum sp_resolved how, uint64_t pc)
+{
+	add_edges(e, from, tail, &hub, 1, how, pc);
+}
+
+/* A prototype site: the functions found, and the prototype's stand-in. */
+static void add_proto_edges(struct edger *e, const struct fallback *fb,
+			    const struct ind_site *s, const struct insn_icall *c,
+			    const struct ids *x)
+{
+	uint32_t i;
+
+	for (i = 0; i < x->n; i++) {
+		const char *p = e->g->funcs[x->v[i]].proto;
+
+		/* the stand-in has those of the prototype, and of none */
+		if (p != s->t.proto && p)
+			add_edges(e, s->func, c->tail, &x->v[i], 1, SP_RES_PROTOTYPE, c->ret);
+	}
+	add_hub(e, proto_hub(e, fb, s->t.proto), s->func, c->tail, SP_RES_PROTOTYPE, c->ret);
+}
+
+static int isite_cmp(const void *pa, const void *pb)
+{
+	const struct sp_isite *a = pa, *b = pb;
+
+	if (a->func != b->func)
+		return (a->func > b->func) - (a->func < b->func);
+	return (a->addr > b->addr) - (a->addr < b->addr);
+}
+
+static void record(struct ind_run *r, const struct fallback *fb, uint32_t func, uint64_t addr,
+		   bool tail, enum sp_resolved how, const char *desc, struct ids *x)
+{
+	struct sp_isite *is = sp_graph_add_isite(r->g);
+
+	is->func = func;
+	is->addr = addr;
+	is->tail = tail;
+	is->how = (uint8_t)how;
+	is->type = desc;
+	if (how == SP_RES_ADDRESS_TAKEN)
+		is->ntargets = fb->nall;
+	else
+		sp_graph_set_isite_targets(r->g, is, x->v, x->n);
+	r->stats->sites++;
+	r->stats->by[how]++;
+	r->stats->targets[how] += is->ntargets;
+}
+
+/* A function DWARF says has more indirect calls than its code showed
+ * (code not decoded, a call the chain pass missed): one more site, at no
+ * known address, that may call any address-taken function. */
+static void unseen_sites(struct ind_run *r, const struct fallback *fb, struct edger *e,
+			 const uint32_t *seen, uint32_t nfuncs)
+{
+	uint32_t i;
+
+	for (i = 0; i < nfuncs; i++) {
+		struct sp_func *f = &r->g->funcs[i];
+
+		if (f->flags & SP_F_ANY_TAKEN)
+			continue;
+		if (f->n_indirect > seen[i]) {
+			record(r, fb, i, 0, false, SP_RES_ADDRESS_TAKEN, NULL, NULL);
+			if (fb->nall)
+				add_hub(e, any_taken(e, fb), i, false, SP_RES_ADDRESS_TAKEN, 0);
+		}
+		if (seen[i] > f->n_indirect)
+			f->n_indirect = seen[i];
+		if (f->n_indirect)
+			f->flags |= SP_F_INDIRECT_ASSUMED;
+	}
+}
+
+int ind_add_sites(struct ind_run *r, struct sp_err *err)
+{
+	struct sp_graph *g = r->g;
+	struct fallback fb;
+	struct edger e = { .g = g, .hub = SP_NONE, .untyped = SP_NONE };
+	struct ids x = { 0 };
+	uint32_t nfuncs = g->nfuncs, *seen = sp_xcalloc(nfuncs + 1, sizeof(*seen));
+	size_t i;
+
+	(void)err;
+	fallback_init(&fb, g, r->taken);
+	/* room for the stand-ins: at most one per site, and two */
+	e.stamp[0] = sp_xcalloc(g->nfuncs + r->nsites + 3, sizeof(uint32_t));
+	e.stamp[1] = sp_xcalloc(g->nfuncs + r->nsites + 3, sizeof(uint32_t));
+	sp_u64map_init(&e.proto_hubs, 256);
+	for (i = 0; i < r->nsites; i++) {
+		const struct ind_site *s = &r->sites[i];
+		const struct insn_icall *c = &r->ims[s->image].code->icalls.calls[s->icall];
+		const char *desc = NULL;
+		enum sp_resolved how;
+
+		if (s->func == SP_NONE)
+			continue;
+		if (is_switch(r, s)) {
+			r->stats->switches++;
+			continue;
+		}
+		x.n = 0;
+		how = site_targets(r, &fb, s, &x, &desc);
+		x.n = ind_unique_ids(x.v, x.n);
+		seen[s->func]++;
+		record(r, &fb, s->func, c->pc, c->tail, how, desc, &x);
+		if (how == SP_RES_ADDRESS_TAKEN && fb.nall)
+			add_hub(&e, any_taken(&e, &fb), s->func, c->tail, how, c->ret);
+		else if (how == SP_RES_PROTOTYPE)
+			add_proto_edges(&e, &fb, s, c, &x);
+		else
+			add_edges(&e, s->func, c->tail, x.v, x.n, how, c->ret);
+	}
+	unseen_sites(r, &fb, &e, seen, nfuncs);
+	if (g->nisites)
+		qsort(g->isites, g->nisites, sizeof(*g->isites), isite_cmp);
+	if (r->lines)
+		ind_site_lines(r);
+	g->indirect_typed = true;
+	r->stats->edges = e.added;
+	free(x.v);
+	free(seen);
+	free(e.stamp[0]);
+	free(e.stamp[1]);
+	free(e.scratch.v);
+	sp_u64map_release(&e.proto_hubs);
+	fallback_release(&fb);
+	return 0;
+}

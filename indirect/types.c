@@ -1,0 +1,602 @@
+/*
+ * types.c - DWARF types as --indirect=types needs them: structs and
+ * their members' offsets, pointers, arrays, function types; read on
+ * demand by DIE offset and kept.
+ *
+ * Only what the sites, the stores and the initialised variables reach is
+ * read: at kernel scale, a few thousand of the million type DIEs.  A
+ * struct whose members overlap, or that holds itself, is marked bad: its
+ * pointers are not trusted, and a site that needs it falls back.
+ */
+#include "indirect/internal.h"
+
+#include <string.h>
+
+#include "common/xalloc.h"
+
+#define MAX_TYPE_HOPS 32	/* typedef and qualifier chains; longer is a loop */
+#define MAX_DEPTH 16		/* structs inside structs */
+#define MAX_SLOTS 65536		/* function pointers of one type */
+
+void ind_types_init(struct ind_types *t, Dwarf_Debug dbg, struct sp_graph *g,
+		    struct ind_keys *keys, uint8_t addr_size)
+{
+	memset(t, 0, sizeof(*t));
+	t->dbg = dbg;
+	t->g = g;
+	t->keys = keys;
+	t->addr_size = addr_size;
+	sp_u64map_init(&t->by_off, 4096);
+	sp_u64map_init(&t->proto_by_off, 1024);
+}
+
+void ind_types_release(struct ind_types *t)
+{
+	free(t->v);
+	free(t->members);
+	free(t->slots);
+	free(t->protos);
+	sp_u64map_release(&t->by_off);
+	sp_u64map_release(&t->proto_by_off);
+	memset(t, 0, sizeof(*t));
+}
+
+void ind_types_reset(struct ind_types *t)
+{
+	t->n = t->nmembers = t->nslots = t->nprotos = 0;
+	sp_u64map_release(&t->by_off);
+	sp_u64map_release(&t->proto_by_off);
+	sp_u64map_init(&t->by_off, 4096);
+	sp_u64map_init(&t->proto_by_off, 1024);
+}
+
+static bool is_qualifier(Dwarf_Half tag)
+{
+	return tag == DW_TAG_typedef || tag == DW_TAG_const_type ||
+	       tag == DW_TAG_volatile_type || tag == DW_TAG_restrict_type ||
+	       tag == DW_TAG_atomic_type;
+}
+
+/* The DIE under typedefs and qualifiers (caller frees), and the first
+ * typedef's name on the way (an anonymous struct's name). */
+static Dwarf_Die strip(struct ind_types *t, Dwarf_Off off, const char **typedef_name)
+{
+	Dwarf_Die die = NULL;
+	int hops;
+
+	*typedef_name = NULL;
+	for (hops = 0; off && hops < MAX_TYPE_HOPS; hops++) {
+		Dwarf_Half tag;
+
+		if (!(die = dw_die_at(t->dbg, off)))
+			return NULL;
+		tag = dw_tag(t->dbg, die);
+		if (!is_qualifier(tag))
+			return die;
+		if (tag == DW_TAG_typedef && !*typedef_name)
+			*typedef_name = ind_name(t->dbg, t->g, die);
+		off = dw_ref(t->dbg, die, DW_AT_type);
+		dwarf_dealloc_die(die);
+		die = NULL;
+	}
+	return NULL;
+}
+
+/* DW_AT_data_member_location: a constant, or DW_OP_plus_uconst N
+ * (DWARF 2); 0 when absent (a union's members). */
+static bool member_offset(Dwarf_Debug dbg, Dwarf_Die die, uint64_t *off)
+{
+	Dwarf_Attribute a = NULL;
+	Dwarf_Error derr = NULL;
+	Dwarf_Unsigned len = 0;
+	Dwarf_Ptr p = NULL;
+	Dwarf_Half form = 0;
+	bool ok = true;
+
+	*off = 0;
+	if (dwarf_attr(die, DW_AT_data_member_location, &a, &derr) != DW_DLV_OK) {
+		dw_drop_error(dbg, &derr);
+		return true;
+	}
+	if (dwarf_whatform(a, &form, &derr) != DW_DLV_OK) {
+		ok = false;
+	} else if (form == DW_FORM_exprloc) {
+		const unsigned char *b;
+		uint64_t v = 0;
+		unsigned shift = 0;
+		Dwarf_Unsigned i;
+
+		ok = dwarf_formexprloc(a, &len, &p, &derr) == DW_DLV_OK && len >= 2 &&
+		     (b = p)[0] == DW_OP_plus_uconst;
+		for (i = 1; ok && i < len && shift < 64; i++, shift += 7) {
+			v |= (uint64_t)(b[i] & 0x7f) << shift;
+			if (!(b[i] & 0x80))
+				break;
+		}
+		ok = ok && i == len - 1;
+		*off = v;
+	} else {
+		*off = dw_attr_udata(dbg, a);
+	}
+	dwarf_dealloc(dbg, a, DW_DLA_ATTR);
+	dw_drop_error(dbg, &derr);
+	return ok;
+}
+
+static void add_member(struct ind_types *t, uint64_t off, Dwarf_Off type, const char *name)
+{
+	SP_ALLOC_GROW(t->members, t->nmembers + 1, t->members_cap);
+	t->members[t->nmembers].off = off;
+	t->members[t->nmembers].type = type;
+	t->members[t->nmembers++].name = name;
+}
+
+/* The members of a struct (bit fields aside: no pointer is one). */
+static void read_members(struct ind_types *t, Dwarf_Die die, struct ind_type *ty)
+{
+	Dwarf_Die c = NULL, next = NULL;
+	Dwarf_Error derr = NULL;
+	int res;
+
+	ty->member = (uint32_t)t->nmembers;
+	res = dwarf_child(die, &c, &derr);
+	while (res == DW_DLV_OK) {
+		Dwarf_Half tag = dw_tag(t->dbg, c);
+		uint64_t off;
+
+		if ((tag == DW_TAG_member || tag == DW_TAG_inheritance) &&
+		    !ind_has(t->dbg, c, DW_AT_bit_size) && !ind_has(t->dbg, c, DW_AT_data_bit_offset)) {
+			if (member_offset(t->dbg, c, &off))
+				add_member(t, off, dw_ref(t->dbg, c, DW_AT_type),
+					   ind_name(t->dbg, t->g, c));
+			else
+				ty->bad = true;
+		}
+		res = dw_sibling(t->dbg, c, &next, &derr);
+		dwarf_dealloc_die(c);
+		c = res == DW_DLV_OK ? next : NULL;
+	}
+	if (res == DW_DLV_ERROR)
+		ty->bad = true;
+	dw_drop_error(t->dbg, &derr);
+	ty->nmembers = (uint32_t)(t->nmembers - ty->member);
+}
+
+/* An array's element count: the product of its subranges' counts. */
+static uint64_t array_count(struct ind_types *t, Dwarf_Die die)
+{
+	Dwarf_Die c = NULL, next = NULL;
+	Dwarf_Error derr = NULL;
+	uint64_t count = 1, n, lower;
+	int res = dwarf_child(die, &c, &derr);
+
+	while (res == DW_DLV_OK && count) {
+		if (dw_tag(t->dbg, c) == DW_TAG_subrange_type) {
+			if (ind_udata(t->dbg, c, DW_AT_count, &n))
+				;
+			else if (ind_udata(t->dbg, c, DW_AT_upper_bound, &n) && n < UINT32_MAX)
+				n = n + 1 - (ind_udata(t->dbg, c, DW_AT_lower_bound, &lower) &&
+					     lower <= n ? lower : 0);
+			else
+				n = 0;	/* a flexible array, or a bound computed at run time */
+			count = n && count <= UINT64_MAX / n ? count * n : 0;
+		}
+		res = dw_sibling(t->dbg, c, &next, &derr);
+		dwarf_dealloc_die(c);
+		c = res == DW_DLV_OK ? next : NULL;
+	}
+	dw_drop_error(t->dbg, &derr);
+	return res == DW_DLV_ERROR ? 0 : count;
+}
+
+static uint32_t type_index(struct ind_types *t, Dwarf_Off off);
+
+/* A struct's members, read when first asked for: most structs a pointer
+ * points to are never looked into. */
+static void members_of(struct ind_types *t, uint32_t i)
+{
+	struct ind_type ty = t->v[i];
+	Dwarf_Die die;
+
+	if (ty.members_read || ty.kind != IND_STRUCT)
+		return;
+	ty.members_read = true;
+	if ((die = dw_die_at(t->dbg, ty.die))) {
+		read_members(t, die, &ty);
+		dwarf_dealloc_die(die);
+	} else {
+		ty.bad = true;
+	}
+	t->v[i] = ty;
+}
+
+/* Fill ty from the stripped DIE. */
+static void read_type(struct ind_types *t, Dwarf_Die die, const char *typedef_name,
+		      struct ind_type *ty)
+{
+	Dwarf_Half tag = dw_tag(t->dbg, die);
+	Dwarf_Error derr = NULL;
+	uint64_t size = 0;
+
+	ty->slot = ty->nslots = -1;
+	if (dwarf_dieoffset(die, &ty->die, &derr) != DW_DLV_OK)
+		ty->die = 0;
+	dw_drop_error(t->dbg, &derr);
+	ind_udata(t->dbg, die, DW_AT_byte_size, &size);
+	ty->size = size;
+	switch (tag) {
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		ty->kind = IND_STRUCT;
+		ty->is_union = tag == DW_TAG_union_type;
+		ty->name = ind_name(t->dbg, t->g, die);
+		if (!ty->name)
+			ty->name = typedef_name;
+		return;
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		ty->kind = IND_POINTER;
+		ty->target = dw_ref(t->dbg, die, DW_AT_type);
+		if (!ty->size)
+			ty->size = t->addr_size;
+		return;
+	case DW_TAG_array_type:
+		ty->kind = IND_ARRAY;
+		ty->target = dw_ref(t->dbg, die, DW_AT_type);
+		ty->count = array_count(t, die);
+		return;
+	case DW_TAG_subroutine_type:
+		ty->kind = IND_FUNC;
+		return;
+	}
+	ty->kind = IND_OTHER;
+}
+
+/* What a pointer's pointee and an array's element are: a function type
+ * behind the pointer, the size of the array. */
+static void complete(struct ind_types *t, uint32_t i)
+{
+	uint32_t k;
+
+	if (t->v[i].kind == IND_POINTER) {
+		k = type_index(t, t->v[i].target);
+		if (k != SP_NONE && t->v[k].kind == IND_FUNC)
+			t->v[i].func = t->v[i].target;
+	} else if (t->v[i].kind == IND_ARRAY && !t->v[i].size) {
+		k = type_index(t, t->v[i].target);
+		if (k != SP_NONE && t->v[i].count && t->v[k].size &&
+		    t->v[i].count <= UINT64_MAX / t->v[k].size)
+			t->v[i].size = t->v[i].count * t->v[k].size;
+	}
+}
+
+/* A function type's DIE is not stripped (its parameters are read from
+ * it by proto.c): its own offset stands for it. */
+static Dwarf_Off func_die(struct ind_types *t, Dwarf_Off off)
+{
+	const char *name;
+	Dwarf_Die die = strip(t, off, &name);
+	Dwarf_Off at = 0;
+	Dwarf_Error derr = NULL;
+
+	if (!die)
+		return 0;
+	if (dw_tag(t->dbg, die) == DW_TAG_subroutine_type &&
+	    dwarf_dieoffset(die, &at, &derr) != DW_DLV_OK)
+		at = 0;
+	dw_drop_error(t->dbg, &derr);
+	dwarf_dealloc_die(die);
+	return at;
+}
+
+static uint32_t type_index(struct ind_types *t, Dwarf_Off off)
+{
+	uint32_t i = off ? sp_u64map_get(&t->by_off, off) : SP_NONE;
+	struct ind_type ty = { 0 };
+	const char *typedef_name;
+	Dwarf_Die die;
+
+	if (i != SP_NONE || !off)
+		return i;
+	if (!(die = strip(t, off, &typedef_name)))
+		return SP_NONE;
+	read_type(t, die, typedef_name, &ty);
+	dwarf_dealloc_die(die);
+	SP_ALLOC_GROW(t->v, t->n + 1, t->cap);
+	i = (uint32_t)t->n++;
+	t->v[i] = ty;
+	/* put first: a pointer to its own struct ends here */
+	sp_u64map_put(&t->by_off, off, i);
+	/* a hostile chain of pointers to pointers would recurse unbounded */
+	if (t->depth < MAX_TYPE_HOPS) {
+		t->depth++;
+		complete(t, i);
+		t->depth--;
+	}
+	if (t->v[i].func)
+		t->v[i].func = func_die(t, t->v[i].func);
+	return i;
+}
+
+const struct ind_type *ind_type_at(struct ind_types *t, Dwarf_Off off)
+{
+	uint32_t i = type_index(t, off);
+
+	return i == SP_NONE ? NULL : &t->v[i];
+}
+
+const char *ind_type_proto(struct ind_types *t, Dwarf_Off func)
+{
+	uint32_t i = func ? sp_u64map_get(&t->proto_by_off, func) : SP_NONE;
+
+	if (!func)
+		return NULL;
+	if (i == SP_NONE) {
+		SP_ALLOC_GROW(t->protos, t->nprotos + 1, t->protos_cap);
+		t->protos[t->nprotos] = dw_call_proto(t->dbg, t->g, func);
+		i = (uint32_t)t->nprotos++;
+		sp_u64map_put(&t->proto_by_off, func, i);
+	}
+	return t->protos[i];
+}
+
+/* ---- the function pointers of a type ---- */
+
+struct flat {
+	struct ind_slot *v;	/* being built: copied into t->slots at the end */
+	size_t n, cap;
+	bool bad;
+};
+
+static void flat_add(struct flat *f, const struct ind_slot *s)
+{
+	if (f->n >= MAX_SLOTS) {
+		f->bad = true;
+		return;
+	}
+	SP_ALLOC_GROW(f->v, f->n + 1, f->cap);
+	f->v[f->n++] = *s;
+}
+
+static int32_t slots_of(struct ind_types *t, uint32_t i, int depth);
+
+/* The slots of the type at off put at base (key_base for the keys) into
+ * struct named name (NULL: none yet). */
+static void embed(struct ind_types *t, struct flat *f, Dwarf_Off off, uint64_t base,
+		  uint64_t key_base, const char *name, const char *member, int depth)
+{
+	uint32_t k = type_index(t, off);
+	int32_t n, j;
+
+	if (k == SP_NONE)
+		return;
+	if (t->v[k].kind == IND_POINTER) {
+		struct ind_slot s = { .off = base, .key_off = key_base, .key = SP_NONE,
+				      .member = member, .func = t->v[k].func };
+
+		if (s.func)
+			flat_add(f, &s);
+		return;
+	}
+	if (t->v[k].kind == IND_ARRAY) {
+		uint32_t e = type_index(t, t->v[k].target);
+		uint64_t i, esize = e != SP_NONE ? t->v[e].size : 0;
+
+		for (i = 0; esize && i < t->v[k].count && !f->bad; i++)
+			embed(t, f, t->v[k].target, base + i * esize, key_base, name, member,
+			      depth);
+		return;
+	}
+	if (t->v[k].kind != IND_STRUCT || (n = slots_of(t, k, depth + 1)) <= 0)
+		return;
+	for (j = 0; j < n && !f->bad; j++) {
+		struct ind_slot s = t->slots[t->v[k].slot + j];
+
+		s.off += base;
+		if (s.key == SP_NONE && name)
+			s.key = ind_key(t->keys, name, key_base + s.key_off, s.member,
+					ind_type_proto(t, s.func));
+		s.key_off += key_base;
+		flat_add(f, &s);
+	}
+}
+
+/* Do the members of a struct (not a union) overlap, or leave it? */
+static bool overlapping(struct ind_types *t, uint32_t i)
+{
+	uint32_t first, n, m;
+	uint64_t end = 0;
+
+	members_of(t, i);
+	if (t->v[i].is_union)
+		return false;
+	first = t->v[i].member;
+	n = t->v[i].nmembers;
+	for (m = 0; m < n; m++) {
+		const struct ind_member *mb = &t->members[first + m];
+		uint32_t k = type_index(t, mb->type);
+		uint64_t size = k != SP_NONE ? t->v[k].size : 0;
+
+		if (mb->off < end || (t->v[i].size && mb->off + size > t->v[i].size))
+			return true;
+		end = mb->off + size;
+	}
+	return false;
+}
+
+/* Can the struct's members be trusted (checked once)? */
+static bool struct_ok(struct ind_types *t, uint32_t i)
+{
+	if (!t->v[i].checked) {
+		bool bad = t->v[i].bad || overlapping(t, i) || t->v[i].bad;
+
+		t->v[i].checked = bad ? 2 : 1;
+		t->v[i].bad = bad;
+	}
+	return t->v[i].checked == 1;
+}
+
+static int32_t slots_of(struct ind_types *t, uint32_t i, int depth)
+{
+	struct flat f = { 0 };
+	const char *name = t->v[i].name;
+	uint32_t m, first, n;
+
+	if (t->v[i].nslots >= 0 || t->v[i].nslots == -2)
+		return t->v[i].nslots == -2 ? 0 : t->v[i].nslots;
+	if (depth > MAX_DEPTH || t->v[i].bad) {
+		t->v[i].bad = true;
+		t->v[i].nslots = 0;
+		return 0;
+	}
+	t->v[i].nslots = -2;	/* a struct that holds itself ends here */
+	if (!struct_ok(t, i))
+		f.bad = true;
+	first = t->v[i].member;
+	n = t->v[i].nmembers;
+	for (m = 0; m < n && !f.bad; m++) {
+		const struct ind_member mb = t->members[first + m];
+
+		embed(t, &f, mb.type, mb.off, mb.off, name, mb.name, depth);
+	}
+	/* the struct's own pointers (and its anonymous members') are filed
+	 * under it */
+	for (m = 0; name && m < f.n; m++)
+		if (f.v[m].key == SP_NONE)
+			f.v[m].key = ind_key(t->keys, name, f.v[m].key_off, f.v[m].member,
+					     ind_type_proto(t, f.v[m].func));
+	if (f.bad) {
+		t->v[i].bad = true;
+		f.n = 0;
+	}
+	SP_ALLOC_GROW(t->slots, t->nslots + f.n, t->slots_cap);
+	if (f.n)
+		memcpy(t->slots + t->nslots, f.v, f.n * sizeof(*f.v));
+	t->v[i].slot = (int32_t)t->nslots;
+	t->v[i].nslots = (int32_t)f.n;
+	t->nslots += f.n;
+	free(f.v);
+	return t->v[i].nslots;
+}
+
+const struct ind_slot *ind_type_slots(struct ind_types *t, Dwarf_Off off, int32_t *n)
+{
+	uint32_t i = type_index(t, off);
+
+	*n = 0;
+	if (i == SP_NONE || t->v[i].kind != IND_STRUCT)
+		return NULL;
+	*n = slots_of(t, i, 0);
+	return *n > 0 ? t->slots + t->v[i].slot : NULL;
+}
+
+/* ---- the pointer at an offset ---- */
+
+struct walk {
+	const char *name;	/* the innermost named struct so far */
+	uint64_t key_off;	/* the offset the key names, in it */
+	const char *member;
+};
+
+static bool place_in(struct ind_types *t, Dwarf_Off type, uint64_t off, struct walk w,
+		     int depth, struct ind_place *out);
+
+/* The member of struct i holding off, into out. */
+static bool place_in_struct(struct ind_types *t, uint32_t i, uint64_t off, struct walk w,
+			    int depth, struct ind_place *out)
+{
+	uint32_t m, first, n;
+	bool found = false, alts = false;
+
+	if (!struct_ok(t, i))
+		return false;
+	first = t->v[i].member;
+	n = t->v[i].nmembers;
+	if (t->v[i].name) {
+		w.name = t->v[i].name;
+		w.key_off = 0;
+	}
+	/* in a union several members hold off: a pointer to a struct is
+	 * what a chain goes on with, so it is preferred */
+	for (m = 0; m < n; m++) {
+		const struct ind_member mb = t->members[first + m];
+		uint32_t k = type_index(t, mb.type);
+		struct ind_place p;
+		struct walk inner = w;
+
+		if (k == SP_NONE || off < mb.off || (t->v[k].size && off >= mb.off + t->v[k].size))
+			continue;
+		inner.key_off = w.key_off + mb.off;
+		inner.member = mb.name;
+		if (!place_in(t, mb.type, off - mb.off, inner, depth + 1, &p))
+			continue;
+		if (found && out->func && p.func && t->v[i].is_union)
+			alts = true;
+		if (!found || (!out->func && p.func) || !out->type) {
+			*out = p;
+			found = true;
+		}
+	}
+	if (alts)
+		out->alts = t->v[i].die;
+	return found;
+}
+
+const char *ind_union_member(struct ind_types *t, Dwarf_Off alts, const char *proto)
+{
+	uint32_t i = type_index(t, alts), m;
+
+	if (i == SP_NONE || t->v[i].kind != IND_STRUCT || !proto)
+		return NULL;
+	members_of(t, i);
+	for (m = 0; m < t->v[i].nmembers; m++) {
+		const struct ind_member mb = t->members[t->v[i].member + m];
+		uint32_t k = type_index(t, mb.type);
+
+		if (k != SP_NONE && t->v[k].func && ind_type_proto(t, t->v[k].func) == proto)
+			return mb.name;
+	}
+	return NULL;
+}
+
+static bool place_in(struct ind_types *t, Dwarf_Off type, uint64_t off, struct walk w,
+		     int depth, struct ind_place *out)
+{
+	uint32_t i = type_index(t, type), e;
+	uint64_t esize;
+
+	if (i == SP_NONE || depth > MAX_DEPTH)
+		return false;
+	switch (t->v[i].kind) {
+	case IND_POINTER:
+		if (off)
+			return false;
+		out->type = type;
+		out->func = t->v[i].func;
+		out->key = out->func && w.name ?
+			   ind_key(t->keys, w.name, w.key_off, w.member,
+				   ind_type_proto(t, out->func)) : SP_NONE;
+		return true;
+	case IND_ARRAY:
+		e = type_index(t, t->v[i].target);
+		esize = e != SP_NONE ? t->v[e].size : 0;
+		if (!esize || (t->v[i].count && off >= t->v[i].count * esize))
+			return false;
+		/* every element is filed under the first one's key */
+		return place_in(t, t->v[i].target, off % esize, w, depth + 1, out);
+	case IND_STRUCT:
+		return place_in_struct(t, i, off, w, depth, out);
+	}
+	return false;
+}
+
+bool ind_type_place(struct ind_types *t, Dwarf_Off type, uint64_t off, struct ind_place *out)
+{
+	struct walk w = { 0 };
+
+	memset(out, 0, sizeof(*out));
+	out->key = SP_NONE;
+	return place_in(t, type, off, w, 0, out);
+}

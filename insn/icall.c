@@ -1,0 +1,633 @@
+/*
+ * icall.c - indirect calls and function-pointer stores of x86-64 code,
+ * each with the chain of loads and moves that computed its value (see
+ * icall.h).  A pass over one function's struct insn array: no decoding.
+ */
+#include "insn/icall.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/search.h"
+#include "common/xalloc.h"
+
+/* DWARF's x86-64 numbers */
+enum { RAX = 0, RDX = 1, RCX = 2, RBX = 3, RSI = 4, RDI = 5, RBP = 6, RSP = 7,
+       R8 = 8, R9 = 9, R10 = 10, R11 = 11, RIP = 16 };
+
+#define MAX_LINKS 8		/* a chain deeper than f->a->b->c->... is not typed */
+#define MAX_BACK 256		/* instructions walked back for one definition */
+
+/* The registers a call may change (SysV x86-64: the xmm ones too): the
+ * rest it preserves. */
+#define BIT(r) ((uint64_t)1 << (r))
+#define XMM0 17
+#define CLOBBERED (BIT(RAX) | BIT(RDX) | BIT(RCX) | BIT(RSI) | BIT(RDI) | BIT(R8) | \
+		   BIT(R9) | BIT(R10) | BIT(R11) | (((BIT(16) - 1)) << XMM0))
+
+uint8_t insn_thunk_reg(const char *name)
+{
+	static const char *const prefixes[] = {
+		"__x86_indirect_thunk_", "__x86_indirect_call_thunk_",
+		"__x86_indirect_jump_thunk_",
+	};
+	static const struct { const char *name; uint8_t reg; } regs[] = {
+		{ "rax", RAX }, { "rdx", RDX }, { "rcx", RCX }, { "rbx", RBX },
+		{ "rsi", RSI }, { "rdi", RDI }, { "rbp", RBP }, { "r8", R8 },
+		{ "r9", R9 }, { "r10", R10 }, { "r11", R11 }, { "r12", 12 },
+		{ "r13", 13 }, { "r14", 14 }, { "r15", 15 },
+	};
+	size_t i, k;
+
+	for (i = 0; name && i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t len = strlen(prefixes[i]);
+
+		if (strncmp(name, prefixes[i], len))
+			continue;
+		for (k = 0; k < sizeof(regs) / sizeof(regs[0]); k++)
+			if (!strcmp(name + len, regs[k].name))
+				return regs[k].reg;
+	}
+	return INSN_REG_NONE;
+}
+
+static int thunk_cmp(const void *pa, const void *pb)
+{
+	const struct insn_thunk *a = pa, *b = pb;
+
+	return (a->addr > b->addr) - (a->addr < b->addr);
+}
+
+void insn_find_thunks(struct insn_icalls *ic, const struct sp_elf *e)
+{
+	Elf_Data *d;
+	GElf_Shdr sh;
+	size_t i, n, cap = 0;
+
+	if (e->machine != EM_X86_64 || e->type == ET_REL || !e->symtab ||
+	    !gelf_getshdr(e->symtab, &sh) || !sh.sh_entsize ||
+	    !(d = elf_getdata(e->symtab, NULL)))
+		return;
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 0; i < n && i <= INT32_MAX; i++) {
+		GElf_Sym sym;
+		const char *name;
+		uint8_t reg;
+
+		if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx == SHN_UNDEF ||
+		    !(name = elf_strptr(e->elf, sh.sh_link, sym.st_name)) ||
+		    (reg = insn_thunk_reg(name)) == INSN_REG_NONE)
+			continue;
+		SP_ALLOC_GROW(ic->thunks, ic->nthunks + 1, cap);
+		ic->thunks[ic->nthunks].addr = sym.st_value;
+		ic->thunks[ic->nthunks++].reg = reg;
+	}
+	if (ic->nthunks)
+		qsort(ic->thunks, ic->nthunks, sizeof(*ic->thunks), thunk_cmp);
+}
+
+static uint64_t thunk_addr(const void *base, size_t i)
+{
+	return ((const struct insn_thunk *)base)[i].addr;
+}
+
+/* The register a direct branch to a retpoline thunk jumps through. */
+static uint8_t thunk_at(const struct insn_icalls *ic, const struct sp_elf *e,
+			const struct insn *in)
+{
+	size_t i;
+
+	if (e->type == ET_REL) {
+		const struct sp_elf_reloc *r = sp_elf_branch_reloc(e, in->addr + in->len);
+
+		return r ? insn_thunk_reg(r->name) : INSN_REG_NONE;
+	}
+	i = sp_search_first_ge(ic->thunks, ic->nthunks, thunk_addr, (uint64_t)in->imm);
+	return i < ic->nthunks && ic->thunks[i].addr == (uint64_t)in->imm ?
+	       ic->thunks[i].reg : INSN_REG_NONE;
+}
+
+/* ---- the function's jumps: where a value may come from ---- */
+
+static uint64_t insn_addr(const void *base, size_t i)
+{
+	return ((const struct insn *)base)[i].addr;
+}
+
+static void grow_scratch(struct insn_icalls *ic, size_t n)
+{
+	if (n + 1 <= ic->scratch_cap)
+		return;
+	free(ic->pred_first);
+	free(ic->preds);
+	free(ic->seen);
+	ic->scratch_cap = n + 1;
+	ic->pred_first = sp_xmalloc(ic->scratch_cap * sizeof(*ic->pred_first));
+	ic->preds = sp_xmalloc(ic->scratch_cap * sizeof(*ic->preds));
+	ic->seen = sp_xcalloc(ic->scratch_cap, sizeof(*ic->seen));
+	ic->stamp = 0;
+}
+
+/* The index of the direct jump target of v[i] inside the function, n if none. */
+static size_t jump_target(const struct insn *v, size_t n, size_t i)
+{
+	size_t k;
+
+	if (v[i].branch != INSN_BRANCH_JUMP || !(v[i].flags & INSN_F_TARGET))
+		return n;
+	k = sp_search_first_ge(v, n, insn_addr, (uint64_t)v[i].imm);
+	return k < n && v[k].addr == (uint64_t)v[i].imm ? k : n;
+}
+
+/* For each instruction k the jumps that land on it: preds[pred_first[k]
+ * .. pred_first[k + 1]), counted, then filled. */
+static void index_jumps(struct insn_icalls *ic, const struct insn *v, size_t n)
+{
+	size_t i, k;
+	uint32_t sum = 0;
+
+	grow_scratch(ic, n);
+	memset(ic->pred_first, 0, (n + 1) * sizeof(*ic->pred_first));
+	ic->table_jumps = false;
+	for (i = 0; i < n; i++) {
+		if ((k = jump_target(v, n, i)) < n)
+			ic->pred_first[k + 1]++;
+		else if ((v[i].groups & INSN_G_JUMP) && !(v[i].flags & INSN_F_TARGET))
+			ic->table_jumps = true;
+	}
+	for (k = 1; k <= n; k++) {
+		sum += ic->pred_first[k];
+		ic->pred_first[k] = sum;
+	}
+	/* pred_first[k + 1] counts down from k's end as its list fills */
+	for (i = n; i-- > 0;)
+		if ((k = jump_target(v, n, i)) < n)
+			ic->preds[--ic->pred_first[k + 1]] = (uint32_t)i;
+	for (k = 0; k < n; k++)
+		ic->pred_first[k + 1] = k + 1 < n ? ic->pred_first[k + 2] : sum;
+}
+
+/* Does control fall from v[k - 1] into v[k]? */
+static bool falls_into(const struct insn *v, size_t k)
+{
+	const struct insn *p = &v[k - 1];
+
+	return p->op != INSN_OP_INVALID && p->op != INSN_OP_RET && p->op != INSN_OP_JMP &&
+	       !(p->groups & INSN_G_RET) && p->branch != INSN_BRANCH_JUMP_DYNAMIC &&
+	       !(p->branch == INSN_BRANCH_NONE && (p->groups & INSN_G_JUMP));
+}
+
+/* ---- the chain ---- */
+
+struct tracer {
+	struct insn_icalls *ic;
+	const struct insn *v;
+	size_t n;
+	uint8_t nlinks;
+};
+
+static void add_link(struct tracer *t, uint64_t pc, uint8_t reg, enum insn_src src,
+		     int64_t disp, uint8_t scale)
+{
+	struct insn_icalls *ic = t->ic;
+	struct insn_link *l;
+
+	SP_ALLOC_GROW(ic->links, ic->nlinks + 1, ic->links_cap);
+	l = &ic->links[ic->nlinks++];
+	l->pc = pc;
+	l->reg = reg;
+	l->src = (uint8_t)src;
+	l->disp = disp;
+	l->scale = scale;
+	t->nlinks++;
+}
+
+static bool is_call(const struct insn *in)
+{
+	return in->op == INSN_OP_CALL || (in->groups & INSN_G_CALL);
+}
+
+/* Where the value of reg that v[i] reads was written: the one
+ * instruction whose write reaches v[i] on every path (following the
+ * function's jumps backwards), or n when there is no one such (the
+ * function's entry, two writes, a jump from code not decoded, too far).
+ * A call that clobbers reg is such a write: *call then says which. */
+static size_t definition(struct tracer *t, size_t i, uint8_t reg, size_t *call)
+{
+	struct insn_icalls *ic = t->ic;
+	size_t found = t->n, sp = 0, steps = 0;
+	uint32_t stamp;
+
+	*call = t->n;
+	if (++ic->stamp == 0) {		/* wrapped: forget every old mark */
+		memset(ic->seen, 0, ic->scratch_cap * sizeof(*ic->seen));
+		ic->stamp = 1;
+	}
+	stamp = ic->stamp;
+	SP_ALLOC_GROW(ic->stack, 1, ic->stack_cap);
+	ic->stack[sp++] = (uint32_t)i;
+	while (sp) {
+		size_t k = ic->stack[--sp], d = t->n;
+		uint32_t j;
+
+		/* back from before v[k] to a write, or to where paths join */
+		for (;;) {
+			const struct insn *p;
+
+			if (ic->seen[k] == stamp)
+				break;	/* a path met before */
+			ic->seen[k] = stamp;
+			if (k == 0 || steps++ >= MAX_BACK)
+				return t->n;	/* the entry, or too far */
+			for (j = ic->pred_first[k]; j < ic->pred_first[k + 1]; j++) {
+				SP_ALLOC_GROW(ic->stack, sp + 1, ic->stack_cap);
+				ic->stack[sp++] = ic->preds[j] + 1;
+			}
+			if (!falls_into(t->v, k)) {
+				/* no jump lands here either: dead code (the padding
+				 * after a jump), unless a jump through a table may */
+				if (ic->pred_first[k] == ic->pred_first[k + 1] &&
+				    ic->table_jumps && t->v[k].op != INSN_OP_NOP)
+					return t->n;
+				break;
+			}
+			p = &t->v[k - 1];
+			if (is_call(p) ? (CLOBBERED & BIT(reg)) != 0 : (p->wregs & BIT(reg)) != 0) {
+				d = k - 1;
+				break;
+			}
+			k--;
+		}
+		if (d == t->n)
+			continue;
+		if (found != t->n && found != d)
+			return t->n;	/* two writes reach it */
+		found = d;
+	}
+	if (found < t->n && is_call(&t->v[found])) {
+		*call = found;
+		return t->n;
+	}
+	return found;
+}
+
+static uint64_t rip_target(const struct insn *in)
+{
+	return in->addr + in->len + (uint64_t)in->disp;
+}
+
+/* A memory operand: the root it is, or LOAD with *base the register to
+ * follow (INSN_REG_NONE when it ends the chain). */
+static enum insn_src mem_source(const struct insn *in, int64_t *addr, uint8_t *scale,
+				uint8_t *base)
+{
+	*base = INSN_REG_NONE;
+	*scale = in->index != INSN_REG_NONE ? in->scale : 0;
+	if (in->base == RIP && in->index == INSN_REG_NONE) {
+		*addr = (int64_t)rip_target(in);
+		return INSN_SRC_GLOBAL;
+	}
+	if (in->base == INSN_REG_NONE) {
+		*addr = in->disp;	/* the kernel's absolute addressing */
+		return in->index == INSN_REG_NONE ? INSN_SRC_GLOBAL : INSN_SRC_TABLE;
+	}
+	if (in->base == RSP || in->base == RIP)
+		return INSN_SRC_OTHER;	/* a spilled value: DWARF may locate it at the use */
+	*addr = in->disp;
+	*base = in->base;
+	return INSN_SRC_LOAD;
+}
+
+static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc);
+
+/* The value of a memory operand of v[i] (a call's or a load's). */
+static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
+{
+	const struct insn *in = &t->v[i];
+	int64_t addr = 0;
+	uint8_t scale, base;
+	enum insn_src src = mem_source(in, &addr, &scale, &base);
+
+	add_link(t, pc, reg, src, addr, scale);
+	if (src == INSN_SRC_LOAD)
+		trace(t, i, base, in->addr);
+}
+
+/* How the definition d of a register computed it: false when it is none
+ * the chain follows. */
+static bool follow(struct tracer *t, size_t d, uint8_t reg, uint64_t pc)
+{
+	const struct insn *in = &t->v[d];
+
+	if (in->reg != reg)
+		return false;
+	if (in->op == INSN_OP_XOR && in->reg2 == reg) {	/* xor %eax,%eax: 0 */
+		add_link(t, pc, reg, INSN_SRC_CONST, 0, 0);
+		return true;
+	}
+	/* mov $imm32, %e.. zero-extends: a non-PIE program's addresses */
+	if (in->op == INSN_OP_MOV && (in->flags & INSN_F_IMM) && in->size == 4 &&
+	    in->imm >= 0) {
+		add_link(t, pc, reg, INSN_SRC_CONST, in->imm, 0);
+		return true;
+	}
+	if (in->size != 8)
+		return false;
+	if (in->op == INSN_OP_MOV && (in->flags & INSN_F_MEM)) {
+		trace_mem(t, d, pc, reg);
+		return true;
+	}
+	if (in->op == INSN_OP_MOV && in->reg2 != INSN_REG_NONE) {
+		add_link(t, pc, reg, INSN_SRC_MOVE, 0, 0);
+		trace(t, d, in->reg2, in->addr);
+		return true;
+	}
+	if (in->op == INSN_OP_MOV && (in->flags & INSN_F_IMM)) {
+		add_link(t, pc, reg, INSN_SRC_CONST, in->imm, 0);
+		return true;
+	}
+	if (in->op == INSN_OP_LEA && in->index == INSN_REG_NONE &&
+	    (in->base == RIP || in->base == INSN_REG_NONE)) {
+		add_link(t, pc, reg, INSN_SRC_CONST,
+			 in->base == RIP ? (int64_t)rip_target(in) : in->disp, 0);
+		return true;
+	}
+	return false;
+}
+
+/* Append how reg came to hold its value when v[i] (at pc) reads it. */
+static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc)
+{
+	size_t call, d;
+
+	if (t->nlinks + 1 >= MAX_LINKS || reg > 15) {
+		add_link(t, pc, reg, INSN_SRC_OTHER, 0, 0);
+		return;
+	}
+	d = definition(t, i, reg, &call);
+	if (d < t->n && follow(t, d, reg, pc))
+		return;
+	if (call < t->n && reg == RAX && (t->v[call].flags & INSN_F_TARGET) &&
+	    t->v[call].branch == INSN_BRANCH_CALL) {
+		add_link(t, pc, reg, INSN_SRC_RETURN, t->v[call].imm, 0);
+		return;
+	}
+	add_link(t, pc, reg, d < t->n ? INSN_SRC_OTHER : INSN_SRC_REG, 0, 0);
+}
+
+/* ---- calls ---- */
+
+static void add_call(struct tracer *t, size_t i, uint8_t reg)
+{
+	const struct insn *in = &t->v[i];
+	struct insn_icalls *ic = t->ic;
+	struct insn_icall *c;
+
+	SP_ALLOC_GROW(ic->calls, ic->ncalls + 1, ic->calls_cap);
+	c = &ic->calls[ic->ncalls++];
+	c->pc = in->addr;
+	c->ret = in->addr + in->len;
+	c->link = (uint32_t)ic->nlinks;
+	c->tail = in->op != INSN_OP_CALL;
+	t->nlinks = 0;
+	if (reg != INSN_REG_NONE)
+		trace(t, i, reg, in->addr);
+	else if (in->flags & INSN_F_MEM)
+		trace_mem(t, i, in->addr, INSN_REG_NONE);
+	else
+		add_link(t, in->addr, INSN_REG_NONE, INSN_SRC_OTHER, 0, 0);
+	c = &ic->calls[ic->ncalls - 1];
+	c->nlinks = t->nlinks;
+}
+
+/* The register an indirect branch goes through, INSN_REG_NONE for a
+ * memory operand; false when v[i] is no indirect call or jump. */
+static bool indirect_branch(const struct insn_icalls *ic, const struct sp_elf *e,
+			    const struct insn *in, uint8_t *reg)
+{
+	*reg = INSN_REG_NONE;
+	if (in->branch == INSN_BRANCH_CALL_DYNAMIC || in->branch == INSN_BRANCH_JUMP_DYNAMIC) {
+		if (!(in->flags & INSN_F_MEM))
+			*reg = in->reg;
+		return true;
+	}
+	if ((in->branch == INSN_BRANCH_CALL || in->branch == INSN_BRANCH_JUMP) &&
+	    (in->flags & INSN_F_TARGET) && (ic->nthunks || e->type == ET_REL)) {
+		*reg = thunk_at(ic, e, in);
+		return *reg != INSN_REG_NONE;
+	}
+	return false;
+}
+
+/* ---- stores ---- */
+
+/* Is the chain [first, first + n) a value of unknown origin, copied at
+ * most: live where its block begins, chosen by a cmov, reloaded from the
+ * stack (a parameter, a variable holding a function); not a constant (0
+ * included), not a load from another object. */
+static bool plain_value(const struct insn_icalls *ic, uint32_t first, uint8_t n)
+{
+	uint8_t k;
+
+	for (k = 0; k < n; k++)
+		if (ic->links[first + k].src != INSN_SRC_MOVE &&
+		    ic->links[first + k].src != INSN_SRC_REG &&
+		    ic->links[first + k].src != INSN_SRC_OTHER)
+			return false;
+	return true;
+}
+
+/* The constant a chain ends at, through copies only; 0 when none. */
+static uint64_t const_value(const struct insn_icalls *ic, uint32_t first, uint8_t n)
+{
+	const struct insn_link *root = &ic->links[first + n - 1];
+	uint8_t k;
+
+	for (k = 0; k + 1 < n; k++)
+		if (ic->links[first + k].src != INSN_SRC_MOVE)
+			return 0;
+	return root->src == INSN_SRC_CONST ? (uint64_t)root->disp : 0;
+}
+
+/* Where a store of v[i] writes: false when it is no place a pointer to a
+ * function is kept (an indexed local, a segment). */
+static bool store_dest(struct tracer *t, size_t i, struct insn_store *s)
+{
+	const struct insn *in = &t->v[i];
+	int64_t addr = 0;
+	uint8_t scale, base;
+	enum insn_src src = mem_source(in, &addr, &scale, &base);
+
+	s->disp = in->disp;
+	if (src == INSN_SRC_GLOBAL || src == INSN_SRC_TABLE) {
+		s->addr = (uint64_t)addr;
+		s->indexed = src == INSN_SRC_TABLE;
+		return s->addr != 0;
+	}
+	if (in->base == RSP) {
+		s->stack = in->index == INSN_REG_NONE;
+		return s->stack;
+	}
+	if (src != INSN_SRC_LOAD || in->index != INSN_REG_NONE)
+		return false;
+	s->link = (uint32_t)t->ic->nlinks;
+	t->nlinks = 0;
+	trace(t, i, base, in->addr);
+	s->nlinks = t->nlinks;
+	return true;
+}
+
+/* Where one quadword of an xmm register that v[i] reads came from: a
+ * register (reg, read at v[at]), a word at a fixed address, else none. */
+struct lane {
+	enum { LANE_NONE, LANE_REG, LANE_WORD } kind;
+	size_t at;
+	uint8_t reg;
+	uint64_t addr;
+};
+
+/* The store of v[i] writing lane l at disp from its base. */
+static void add_store(struct tracer *t, const struct sp_elf *e, size_t i, const struct lane *l,
+		      int64_t disp);
+
+static struct lane fixed_word(const struct insn *in, uint64_t off)
+{
+	struct lane l = { .kind = LANE_NONE };
+	int64_t addr = 0;
+	uint8_t scale, base;
+
+	if (mem_source(in, &addr, &scale, &base) == INSN_SRC_GLOBAL && addr) {
+		l.kind = LANE_WORD;
+		l.addr = (uint64_t)addr + off;
+	}
+	return l;
+}
+
+static struct lane xmm_lane(struct tracer *t, size_t i, uint8_t xmm, bool high, int depth)
+{
+	struct lane none = { .kind = LANE_NONE }, l = none;
+	size_t call, d = depth < 4 ? definition(t, i, xmm, &call) : t->n;
+	const struct insn *in;
+
+	if (d >= t->n || (in = &t->v[d])->reg != xmm)
+		return none;
+	switch (in->op) {
+	case INSN_OP_MOVQ:	/* the high quadword is zeroed */
+		if (high)
+			return none;
+		if (in->flags & INSN_F_MEM)
+			return fixed_word(in, 0);
+		l.kind = in->reg2 <= 15 ? LANE_REG : LANE_NONE;
+		l.at = d;
+		l.reg = in->reg2;
+		return l;
+	case INSN_OP_UNPCKLQ:
+		return in->reg2 < XMM0 ? none :
+		       xmm_lane(t, d, high ? in->reg2 : xmm, false, depth + 1);
+	case INSN_OP_MOVHPS:
+		return high ? ((in->flags & INSN_F_MEM) ? fixed_word(in, 0) : none) :
+		       xmm_lane(t, d, xmm, false, depth + 1);
+	case INSN_OP_VMOV:
+		return (in->flags & INSN_F_MEM) ? fixed_word(in, high ? 8 : 0) : none;
+	}
+	return none;
+}
+
+/*
+ * The word stored by mov %reg, disp(%base) or movq $imm, disp(%base), and
+ * the two of a 16-byte store of an xmm register, which GCC fills from two
+ * registers or a constant pool to set two members at once:
+ *	movq %rdx,%xmm0; movq %rax,%xmm1; punpcklqdq %xmm1,%xmm0; movups %xmm0,(%rdi)
+ *	movq %rax,%xmm0; movhps .LC0(%rip),%xmm0; movaps %xmm0,0x70(%rsp)
+ */
+static void scan_store(struct tracer *t, const struct sp_elf *e, size_t i)
+{
+	const struct insn *in = &t->v[i];
+	struct lane l = { .kind = LANE_REG, .at = i };
+
+	if (!(in->flags & INSN_F_MEM) || in->reg != INSN_REG_NONE)
+		return;
+	if (in->op == INSN_OP_MOV && in->size == 8) {
+		l.reg = in->reg2;
+		add_store(t, e, i, &l, in->disp);
+		return;
+	}
+	if (in->op != INSN_OP_VMOV || in->size != 16 || in->reg2 < XMM0)
+		return;
+	l = xmm_lane(t, i, in->reg2, false, 0);
+	if (l.kind != LANE_NONE)
+		add_store(t, e, i, &l, in->disp);
+	l = xmm_lane(t, i, in->reg2, true, 0);
+	if (l.kind != LANE_NONE)
+		add_store(t, e, i, &l, in->disp + 8);
+}
+
+static void add_store(struct tracer *t, const struct sp_elf *e, size_t i, const struct lane *l,
+		      int64_t disp)
+{
+	const struct insn *in = &t->v[i];
+	struct insn_icalls *ic = t->ic;
+	size_t mark = ic->nlinks;
+	struct insn_store s = { .pc = in->addr };
+
+	if (l->kind == LANE_WORD) {
+		s.value_at = l->addr;
+	} else if (l->reg == INSN_REG_NONE && (in->flags & INSN_F_IMM)) {
+		s.value = (uint64_t)in->imm;
+	} else if (l->reg != INSN_REG_NONE) {
+		s.vlink = (uint32_t)ic->nlinks;
+		t->nlinks = 0;
+		trace(t, l->at, l->reg, t->v[l->at].addr);
+		s.nvlinks = t->nlinks;
+		s.value = const_value(ic, s.vlink, s.nvlinks);
+		if (s.value)
+			s.nvlinks = 0;
+		else if (!plain_value(ic, s.vlink, s.nvlinks))
+			goto drop;
+	} else {
+		return;
+	}
+	if (s.value && !sp_elf_is_code(e, s.value))
+		goto drop;
+	if (!store_dest(t, i, &s) || (!s.value && !s.value_at && s.stack))
+		goto drop;
+	if (s.addr)	/* a 16-byte store's second word */
+		s.addr += (uint64_t)(disp - in->disp);
+	s.disp = disp;
+	SP_ALLOC_GROW(ic->stores, ic->nstores + 1, ic->stores_cap);
+	ic->stores[ic->nstores++] = s;
+	return;
+drop:
+	ic->nlinks = mark;
+}
+
+void insn_icalls_pass(struct insn_icalls *ic, const struct sp_elf *e,
+		      const struct insn *v, size_t n)
+{
+	struct tracer t = { .ic = ic, .v = v, .n = n };
+	size_t i;
+	uint8_t reg;
+
+	if (e->machine != EM_X86_64 || !n)
+		return;
+	index_jumps(ic, v, n);
+	for (i = 0; i < n && v[i].op != INSN_OP_INVALID; i++) {
+		if (indirect_branch(ic, e, &v[i], &reg))
+			add_call(&t, i, reg);
+		else
+			scan_store(&t, e, i);
+	}
+}
+
+void insn_icalls_release(struct insn_icalls *ic)
+{
+	free(ic->calls);
+	free(ic->stores);
+	free(ic->links);
+	free(ic->thunks);
+	free(ic->pred_first);
+	free(ic->preds);
+	free(ic->seen);
+	free(ic->stack);
+	memset(ic, 0, sizeof(*ic));
+}

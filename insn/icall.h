@@ -1,0 +1,116 @@
+/*
+ * icall.h - the indirect calls of the code and the function addresses it
+ * stores, each with how its value was computed: the chain of loads and
+ * moves inside the block, back to a register, a fixed address or a
+ * constant (--indirect=types types the chain with DWARF, indirect/).
+ *
+ *	call *%rax			link 0: rax at the call, from LOAD 0x20 of
+ *	  mov 0x20(%rcx),%rax		link 1: rcx at the mov, from LOAD 0x28 of
+ *	  mov 0x28(%rbp),%rcx		link 2: rbp at the mov, from REG: whatever
+ *					DWARF locates in rbp there (file)
+ *
+ * A call through a retpoline thunk (call __x86_indirect_thunk_rax) is an
+ * indirect call through the register its name says.  Each link follows
+ * the one write of its register that reaches it on every path through
+ * the function's direct jumps; the chain stops where two writes reach it
+ * (or the function's entry, or code only a jump through a register can
+ * reach: code nothing reaches is dead, the padding after a jump), at a
+ * call that clobbers the register, and at any write it does not follow.
+ */
+#ifndef SP_INSN_ICALL_H
+#define SP_INSN_ICALL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "elf/elf.h"
+#include "insn/insn.h"
+
+/* How a link's value was computed. */
+enum insn_src {
+	INSN_SRC_REG = 0,	/* live where the block begins, or clobbered by a
+				 * call: whatever DWARF locates in reg at pc */
+	INSN_SRC_OTHER,		/* written by an instruction the chain does not
+				 * follow: whatever DWARF locates there, too */
+	INSN_SRC_LOAD,		/* *(r + disp [+ index * scale]): r is the next link */
+	INSN_SRC_MOVE,		/* a copy of r, the next link */
+	INSN_SRC_GLOBAL,	/* *(addr): a word at a fixed address */
+	INSN_SRC_TABLE,		/* *(addr + index * scale) */
+	INSN_SRC_CONST,		/* addr itself (lea addr(%rip), mov $addr) */
+	INSN_SRC_RETURN,	/* what the function at addr returned */
+};
+
+struct insn_link {
+	uint64_t pc;		/* the instruction that reads the value */
+	int64_t disp;		/* LOAD: the displacement; GLOBAL, TABLE, CONST,
+				 * RETURN: the address */
+	uint8_t reg;		/* where the value is at pc; INSN_REG_NONE for a
+				 * call's own memory operand (call *8(%rax)) */
+	uint8_t src;		/* enum insn_src */
+	uint8_t scale;		/* LOAD, TABLE: the index's scale, 0 without one */
+};
+
+/* An indirect call or jump: links [link, link + nlinks), from the value
+ * the branch uses back to the root (REG, GLOBAL, TABLE, CONST, RETURN). */
+struct insn_icall {
+	uint64_t pc, ret;	/* the branch and the address after it */
+	uint32_t link;
+	uint8_t nlinks;
+	bool tail;		/* a jump */
+};
+
+/* A word stored to memory that may be a function pointer: a constant
+ * function address (value, or the word at value_at), or a value whose
+ * chain (vlink) ends at a register of unknown origin (a parameter, a
+ * variable, a cmov's choice): not a constant, not a load from another
+ * object. */
+struct insn_store {
+	uint64_t pc;
+	uint64_t value;		/* the code address stored, 0 when not a constant */
+	uint64_t value_at;	/* or the address of a word holding it (a 16-byte
+				 * store's constant pool), 0 */
+	uint64_t addr;		/* a fixed destination (global), 0: based on a register */
+	int64_t disp;		/* the destination's displacement from its base */
+	uint32_t link, vlink;	/* chains of the base register (addr == 0) and value */
+	uint8_t nlinks, nvlinks;
+	bool stack;		/* the base is the stack pointer (a local) */
+	bool indexed;		/* addr: plus an index (tbl[i] = f) */
+};
+
+/* A retpoline thunk's entry and the register it jumps through. */
+struct insn_thunk {
+	uint64_t addr;
+	uint8_t reg;
+};
+
+struct insn_icalls {
+	struct insn_icall *calls;	/* by pc */
+	size_t ncalls, calls_cap;
+	struct insn_store *stores;	/* by pc */
+	size_t nstores, stores_cap;
+	struct insn_link *links;
+	size_t nlinks, links_cap;
+	struct insn_thunk *thunks;	/* by address */
+	size_t nthunks;
+	/* scratch of the pass, per instruction of the function */
+	uint32_t *pred_first, *preds;	/* the jumps landing on each */
+	uint32_t *seen, stamp;		/* visited by the current search */
+	bool table_jumps;		/* the function jumps through a register */
+	size_t scratch_cap;
+	uint32_t *stack;
+	size_t stack_cap;
+};
+
+/* Find e's retpoline thunks (__x86_indirect_thunk_REG and the call and
+ * jump variants) in its symbol table; before the pass runs. */
+void insn_find_thunks(struct insn_icalls *ic, const struct sp_elf *e);
+/* x86-64: append the indirect calls and stores of one function's
+ * instructions v[0..n) to ic.  The functions must come in address order. */
+void insn_icalls_pass(struct insn_icalls *ic, const struct sp_elf *e,
+		      const struct insn *v, size_t n);
+void insn_icalls_release(struct insn_icalls *ic);
+/* The register a thunk symbol's name ends in (__x86_indirect_thunk_r11),
+ * INSN_REG_NONE when it names none. */
+uint8_t insn_thunk_reg(const char *name);
+
+#endif
