@@ -61,34 +61,27 @@ struct skip {
 	uint64_t lo[NTOOL_TABLES], hi[NTOOL_TABLES];
 };
 
+/* A table's bound, if sym is one: __start_NAME or __stop_NAME. */
+static void tool_table_bound(void *arg, const GElf_Sym *sym, const char *name)
+{
+	struct skip *sk = arg;
+	size_t t;
+
+	if (strncmp(name, "__st", 4))
+		return;
+	for (t = 0; t < NTOOL_TABLES; t++) {
+		if (!strncmp(name, "__start_", 8) && !strcmp(name + 8, tool_tables[t]))
+			sk->lo[t] = sym->st_value;
+		else if (!strncmp(name, "__stop_", 7) && !strcmp(name + 7, tool_tables[t]))
+			sk->hi[t] = sym->st_value;
+	}
+}
+
 /* Where __start_NAME and __stop_NAME put each table, from .symtab. */
 static void find_tool_tables(const struct cg_image *img, struct skip *sk)
 {
-	const struct sp_elf *e = &img->elf;
-	Elf_Data *d;
-	GElf_Shdr sh;
-	size_t i, t, n;
-
 	memset(sk, 0, sizeof(*sk));
-	if (!e->symtab || !gelf_getshdr(e->symtab, &sh) || !sh.sh_entsize ||
-	    !(d = elf_getdata(e->symtab, NULL)))
-		return;
-	n = sh.sh_size / sh.sh_entsize;
-	for (i = 0; i < n && i <= INT32_MAX; i++) {
-		GElf_Sym sym;
-		const char *name;
-
-		if (!gelf_getsym(d, (int)i, &sym) ||
-		    !(name = elf_strptr(e->elf, sh.sh_link, sym.st_name)) ||
-		    strncmp(name, "__st", 4))
-			continue;
-		for (t = 0; t < NTOOL_TABLES; t++) {
-			if (!strncmp(name, "__start_", 8) && !strcmp(name + 8, tool_tables[t]))
-				sk->lo[t] = sym.st_value;
-			else if (!strncmp(name, "__stop_", 7) && !strcmp(name + 7, tool_tables[t]))
-				sk->hi[t] = sym.st_value;
-		}
-	}
+	sp_elf_each_symbol(&img->elf, tool_table_bound, sk);
 }
 
 static bool skipped(const struct skip *sk, uint64_t addr)

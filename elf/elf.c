@@ -201,6 +201,28 @@ static int elf_layout(struct sp_elf *e, const char *path, struct sp_err *err)
 	return 0;
 }
 
+void sp_elf_each_symbol(const struct sp_elf *e,
+			void (*fn)(void *arg, const GElf_Sym *sym, const char *name),
+			void *arg)
+{
+	Elf_Data *d;
+	GElf_Shdr sh;
+	size_t i, n;
+
+	if (!e->symtab || !gelf_getshdr(e->symtab, &sh) || !sh.sh_entsize ||
+	    !(d = elf_getdata(e->symtab, NULL)))
+		return;
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 0; i < n && i <= INT32_MAX; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (gelf_getsym(d, (int)i, &sym) &&
+		    (name = elf_strptr(e->elf, sh.sh_link, sym.st_name)))
+			fn(arg, &sym, name);
+	}
+}
+
 bool sp_elf_sym_value(const struct sp_elf *e, size_t i, uint64_t *value,
 		      const char **name, struct sp_graph *g)
 {

@@ -88,6 +88,11 @@ bool sp_elf_in_plt(const struct sp_elf *e, uint64_t addr);
 /* The external function a PLT stub jumps to (interned), or NULL. */
 const char *sp_elf_plt_name(const struct sp_elf *e, uint64_t addr);
 bool sp_elf_is_code(const struct sp_elf *e, uint64_t addr);
+/* Each named entry of .symtab, in table order, undefined ones included:
+ * fn(arg, sym, name).  Nothing when the image has no .symtab. */
+void sp_elf_each_symbol(const struct sp_elf *e,
+			void (*fn)(void *arg, const GElf_Sym *sym, const char *name),
+			void *arg);
 /* The next symbol from *i on that starts a function's code: sized, not in
  * the PLT, not inside the one before (aliases, labels).  *i and *end (0 to
  * begin) carry the walk; NULL at the end. */
