@@ -354,12 +354,10 @@ static void load_locs(struct ind_run *r, struct ind_image *ims, const struct wor
 	p->n = 0;
 	for (j = i; j < n && w[j].image == w[i].image && w[j].die == w[i].die; j++)
 		add_pcs(r, &w[j], p);
-	if (func == SP_NONE || func >= r->g->nfuncs) {
-		im->locs.n = 0;
-		im->locs.func = SP_NONE;
-		return;
-	}
-	ind_locs_load(&im->locs, &r->g->funcs[func], func, p->v, p->n);
+	if (func == SP_NONE || func >= r->g->nfuncs)
+		ind_locs_defer(&im->locs, NULL, SP_NONE, NULL, 0);
+	else
+		ind_locs_defer(&im->locs, &r->g->funcs[func], func, p->v, p->n);
 }
 
 /* Every site's and store's chain to type, in DIE order (see struct
@@ -436,6 +434,9 @@ static void type_pieces(struct ind_run *r, struct ind_image *ims, bool mark)
 				ind_type_site(ims, s);
 		}
 	}
+	/* the pcs the last function's deferred locations name go */
+	for (i = 0; i < r->nims; i++)
+		ind_locs_defer(&ims[i].locs, NULL, SP_NONE, NULL, 0);
 	free(p.v);
 }
 

@@ -197,6 +197,13 @@ struct ind_locs {
 	Dwarf_Debug dbg;
 	struct ind_types *types;
 	uint32_t func;		/* whose locations v holds, SP_NONE */
+	/* the function whose locations are read when first asked for
+	 * (ind_locs_get): one whose chains are all typed from their roots
+	 * (a table, a global) needs none */
+	const struct sp_func *pending;
+	uint32_t pending_func;
+	const uint64_t *pcs;
+	size_t npcs;
 	struct ind_loc *v;
 	size_t n, cap;
 	struct sp_u64map origin_type;	/* abstract origin -> types_of index */
@@ -211,6 +218,12 @@ struct ind_locs {
 void ind_locs_init(struct ind_locs *l, Dwarf_Debug dbg, struct ind_types *types);
 void ind_locs_load(struct ind_locs *l, const struct sp_func *f, uint32_t func,
 		   const uint64_t *pcs, size_t npcs);
+/* As ind_locs_load, but read when ind_locs_get first asks (pcs stays
+ * the caller's until then); f NULL: none. */
+void ind_locs_defer(struct ind_locs *l, const struct sp_func *f, uint32_t func,
+		    const uint64_t *pcs, size_t npcs);
+/* The locations, read now if they were deferred. */
+const struct ind_locs *ind_locs_get(struct ind_locs *l);
 void ind_locs_release(struct ind_locs *l);
 
 /* ---- one image's resolution (indirect.c, scan.c, resolve.c) ---- */
@@ -259,7 +272,7 @@ struct ind_image {
 };
 
 /* What the value at links[0] of the chain links[0..n) is (chain.c), the
- * locations of its function loaded (ind_locs_load, with every link's pc):
+ * locations of its function deferred (ind_locs_defer, with every link's pc):
  * false when nothing is known. */
 bool ind_type_chain(struct ind_image *im, const struct insn_link *links, uint8_t n,
 		    struct ind_target *out);

@@ -200,6 +200,28 @@ void ind_locs_load(struct ind_locs *l, const struct sp_func *f, uint32_t func,
 	dwarf_dealloc_die(die);
 }
 
+void ind_locs_defer(struct ind_locs *l, const struct sp_func *f, uint32_t func,
+		    const uint64_t *pcs, size_t npcs)
+{
+	l->n = 0;
+	l->func = SP_NONE;
+	l->pending = f;
+	l->pending_func = func;
+	l->pcs = pcs;
+	l->npcs = npcs;
+}
+
+const struct ind_locs *ind_locs_get(struct ind_locs *l)
+{
+	const struct sp_func *f = l->pending;
+
+	if (f) {
+		l->pending = NULL;
+		ind_locs_load(l, f, l->pending_func, l->pcs, l->npcs);
+	}
+	return l;
+}
+
 void ind_locs_init(struct ind_locs *l, Dwarf_Debug dbg, struct ind_types *types)
 {
 	memset(l, 0, sizeof(*l));
