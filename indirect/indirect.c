@@ -463,7 +463,8 @@ static void smear(struct ind_run *r)
 
 /* An image of graph g, its typing state over dbg with names interned in
  * strs and keys in keys; with its data when data.  Its variables are
- * loaded apart (ind_vars_load), by the thread that reads dbg. */
+ * loaded apart (ind_vars_load): by the typing thread, which shares them
+ * with the main thread (main_vars), or by the main thread alone. */
 static void image_init(struct ind_image *im, struct cg_image *img, struct sp_graph *g,
 		       Dwarf_Debug dbg, struct sp_graph *strs, struct ind_keys *keys, bool data)
 {
@@ -494,6 +495,43 @@ static void image_release(struct ind_image *im)
 
 /* ---- the typing thread ---- */
 
+/* The variables the thread loaded, copied to the main thread's images:
+ * they are DIE offsets and addresses, the same whichever Dwarf_Debug
+ * reads them. */
+static void share_vars(struct ind_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nims; i++) {
+		const struct ind_image *from = &r->tims[i];
+		struct ind_image *to = &r->ims[i];
+
+		to->vars = sp_xmalloc((from->nvars ? from->nvars : 1) * sizeof(*to->vars));
+		memcpy(to->vars, from->vars, from->nvars * sizeof(*to->vars));
+		to->nvars = from->nvars;
+	}
+	pthread_mutex_lock(&r->vars_lock);
+	r->vars_shared = true;
+	pthread_cond_signal(&r->vars_done);
+	pthread_mutex_unlock(&r->vars_lock);
+}
+
+/* The main thread's variables: the typing thread's, once it has them. */
+static void main_vars(struct ind_run *r)
+{
+	size_t i;
+
+	if (!r->threaded) {
+		for (i = 0; i < r->nims; i++)
+			ind_vars_load(&r->ims[i], &r->ims[i].data);
+		return;
+	}
+	pthread_mutex_lock(&r->vars_lock);
+	while (!r->vars_shared)
+		pthread_cond_wait(&r->vars_done, &r->vars_lock);
+	pthread_mutex_unlock(&r->vars_lock);
+}
+
 static void *typing_thread(void *arg)
 {
 	struct ind_run *r = arg;
@@ -501,6 +539,7 @@ static void *typing_thread(void *arg)
 
 	for (i = 0; i < r->nims; i++)
 		ind_vars_load(&r->tims[i], &r->ims[i].data);
+	share_vars(r);
 	type_pieces(r, r->tims, true);
 	return NULL;
 }
@@ -591,6 +630,8 @@ struct ind_run *ind_start(struct sp_graph *g, struct cg_image *const *imgs, size
 
 	r->g = g;
 	r->nims = n;
+	pthread_mutex_init(&r->vars_lock, NULL);
+	pthread_cond_init(&r->vars_done, NULL);
 	r->lines = lines;
 	r->imgs = imgs;
 	ind_keys_init(&r->keys);
@@ -635,6 +676,8 @@ static void run_free(struct ind_run *r)
 	free(r->stores);
 	free(r->work);
 	ind_keys_release(&r->keys);
+	pthread_mutex_destroy(&r->vars_lock);
+	pthread_cond_destroy(&r->vars_done);
 	free(r);
 }
 
@@ -653,10 +696,9 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 	memset(stats, 0, sizeof(*stats));
 	r->taken = taken;
 	r->stats = stats;
-	for (i = 0; i < r->nims; i++) {
-		ind_vars_load(&r->ims[i], &r->ims[i].data);
+	main_vars(r);
+	for (i = 0; i < r->nims; i++)
 		scan_data(r, &r->ims[i]);
-	}
 	/* the main thread types what the other has not taken yet */
 	type_pieces(r, r->ims, false);
 	if (r->threaded) {
