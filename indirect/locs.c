@@ -117,6 +117,20 @@ static Dwarf_Off var_type(struct ind_locs *l, Dwarf_Die die)
 	return type;
 }
 
+/* Can a chain go on from a pointer of type t: a function pointer (a
+ * call through it), or a pointer to what a load reads a pointer from
+ * (chain.c's load: a struct, an array, a pointer)?  A char * or a
+ * void * cannot: its locations are not read. */
+static bool leads_on(struct ind_locs *l, const struct ind_type *t)
+{
+	Dwarf_Off target = t->target;
+
+	if (t->func)
+		return true;
+	t = ind_type_at(l->types, target);
+	return t && (t->kind == IND_STRUCT || t->kind == IND_ARRAY || t->kind == IND_POINTER);
+}
+
 /* Only a pointer in a register is something a load goes through. */
 static void read_var(struct ind_locs *l, Dwarf_Die die)
 {
@@ -125,7 +139,7 @@ static void read_var(struct ind_locs *l, Dwarf_Die die)
 	Dwarf_Off type = var_type(l, die);
 	const struct ind_type *t = type ? ind_type_at(l->types, type) : NULL;
 
-	if (!t || t->kind != IND_POINTER)
+	if (!t || t->kind != IND_POINTER || !leads_on(l, t))
 		return;
 	if (dwarf_attr(die, DW_AT_location, &a, &derr) != DW_DLV_OK) {
 		dw_drop_error(l->dbg, &derr);
