@@ -56,6 +56,10 @@ uint64_t dw_attr_udata(Dwarf_Debug dbg, Dwarf_Attribute a);
 /* dwarf_siblingof_b(dbg, die, true, ...) that also refuses a sibling not
  * after die: DW_DLV_ERROR with *derr NULL.  Every DIE loop uses it. */
 int dw_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *next, Dwarf_Error *derr);
+/* dw_sibling, once the caller stepped over every child of die with it
+ * (checked): die's subtree is not walked again to be known safe. */
+int dw_sibling_checked(Dwarf_Debug dbg, Dwarf_Die die, bool checked, Dwarf_Die *next,
+		       Dwarf_Error *derr);
 
 /* ---- the sections libdwarf reads (object.c) ---- */
 

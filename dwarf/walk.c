@@ -128,6 +128,12 @@ int dw_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *next, Dwarf_Error *der
 	return next_sibling(dbg, die, false, NULL, next, derr, 0);
 }
 
+int dw_sibling_checked(Dwarf_Debug dbg, Dwarf_Die die, bool checked, Dwarf_Die *next,
+		       Dwarf_Error *derr)
+{
+	return next_sibling(dbg, die, checked, NULL, next, derr, 0);
+}
+
 const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, Dwarf_Unsigned n)
 {
 	const struct dw_cu_files *f;

@@ -172,7 +172,9 @@ static bool scope_wanted(struct ind_locs *l, Dwarf_Die die, const uint64_t *pcs,
 	return false;
 }
 
-static void read_scope(struct ind_locs *l, Dwarf_Die scope, const uint64_t *pcs, size_t npcs,
+/* The variables of scope and of the scopes in it that hold pcs; true
+ * when every child of scope was stepped over (dw_sibling_checked). */
+static bool read_scope(struct ind_locs *l, Dwarf_Die scope, const uint64_t *pcs, size_t npcs,
 		       int depth)
 {
 	Dwarf_Die c = NULL, next = NULL;
@@ -180,9 +182,11 @@ static void read_scope(struct ind_locs *l, Dwarf_Die scope, const uint64_t *pcs,
 	int res;
 
 	if (depth > MAX_SCOPE_DEPTH)
-		return;
+		return false;
 	res = dwarf_child(scope, &c, &derr);
 	while (res == DW_DLV_OK) {
+		bool checked = false;
+
 		switch (dw_tag(l->dbg, c)) {
 		case DW_TAG_formal_parameter:
 		case DW_TAG_variable:
@@ -191,14 +195,15 @@ static void read_scope(struct ind_locs *l, Dwarf_Die scope, const uint64_t *pcs,
 		case DW_TAG_lexical_block:
 		case DW_TAG_inlined_subroutine:
 			if (scope_wanted(l, c, pcs, npcs))
-				read_scope(l, c, pcs, npcs, depth + 1);
+				checked = read_scope(l, c, pcs, npcs, depth + 1);
 			break;
 		}
-		res = dw_sibling(l->dbg, c, &next, &derr);
+		res = dw_sibling_checked(l->dbg, c, checked, &next, &derr);
 		dwarf_dealloc_die(c);
 		c = res == DW_DLV_OK ? next : NULL;
 	}
 	dw_drop_error(l->dbg, &derr);
+	return res == DW_DLV_NO_ENTRY;
 }
 
 void ind_locs_load(struct ind_locs *l, const struct sp_func *f, uint32_t func,
