@@ -480,7 +480,7 @@ static void image_init(struct ind_image *im, struct cg_image *img, struct sp_gra
 	im->dbg = dbg;
 	im->cursor.dbg = dbg;
 	ind_types_init(&im->types, dbg, strs, keys, addr_size);
-	ind_locs_init(&im->locs, dbg, &im->types);
+	ind_locs_init(&im->locs, dbg, &im->types, im->dw ? &im->dw->obj : NULL);
 	if (data)
 		ind_data_init(&im->data, elf, g);
 }

@@ -59,13 +59,191 @@ static uint8_t reg_of(Dwarf_Debug dbg, Dwarf_Locdesc_c desc, Dwarf_Unsigned n)
 	return reg;
 }
 
+/* ---- DWARF 5 location lists, read here ----
+ *
+ * libdwarf 20210528 builds every entry of a list and decodes every
+ * operation of each, allocating as it goes: on a kernel that was the
+ * largest cost of the stage.  The lists of a DWARF 5 unit in
+ * .debug_loclists are read here instead when they hold only the entries
+ * GCC writes there (offset pairs from the unit's DW_AT_low_pc or a base
+ * address, start-end and start-length pairs); any other entry, or a list
+ * that does not parse, goes to libdwarf as before. */
+
+/* An unsigned LEB128 at *p (before end), into *v; false when cut. */
+static bool uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	unsigned shift = 0;
+
+	*v = 0;
+	while (*p < end) {
+		uint8_t b = *(*p)++;
+
+		if (shift < 64)
+			*v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return true;
+	}
+	return false;
+}
+
+/* A signed LEB128 that is 0 (in any length: no payload bit set). */
+static bool sleb_is_zero(const uint8_t **p, const uint8_t *end)
+{
+	uint64_t v;
+
+	return uleb(p, end, &v) && v == 0;
+}
+
+/* reg_of for an expression's bytes: the register it is, INSN_REG_NONE. */
+static uint8_t expr_reg(const uint8_t *p, uint64_t len)
+{
+	const uint8_t *end = p + len;
+	uint64_t v;
+
+	if (len == 1 && p[0] >= DW_OP_reg0 && p[0] <= DW_OP_reg31)
+		return (uint8_t)(p[0] - DW_OP_reg0);
+	if (len >= 2 && p[0] == DW_OP_regx) {
+		p++;
+		return uleb(&p, end, &v) && p == end && v < INSN_REG_NONE ? (uint8_t)v :
+		       INSN_REG_NONE;
+	}
+	if (len >= 3 && p[0] >= DW_OP_breg0 && p[0] <= DW_OP_breg31) {
+		uint8_t reg = (uint8_t)(p[0] - DW_OP_breg0);
+
+		p++;
+		if (sleb_is_zero(&p, end) && p + 1 == end && *p == DW_OP_stack_value)
+			return reg;
+	}
+	return INSN_REG_NONE;
+}
+
+static bool read_addr(const uint8_t **p, const uint8_t *end, unsigned size, uint64_t *v)
+{
+	unsigned i;
+
+	if ((size_t)(end - *p) < size)
+		return false;
+	*v = 0;
+	for (i = 0; i < size; i++)
+		*v |= (uint64_t)(*p)[i] << (8 * i);
+	*p += size;
+	return true;
+}
+
+/* The list at off of .debug_loclists into l; false (nothing added) when
+ * it is one for libdwarf. */
+static bool read_lists(struct ind_locs *l, uint64_t off, Dwarf_Off type)
+{
+	const uint8_t *p, *end = l->lists.data + l->lists.size;
+	uint64_t base = l->base;
+	size_t first = l->n;
+
+	if (off >= l->lists.size)
+		return false;
+	for (p = l->lists.data + off;;) {
+		uint64_t a = 0, b = 0, len = 0;
+		uint8_t kind, reg;
+
+		if (p >= end)
+			break;
+		kind = *p++;
+		if (kind == DW_LLE_end_of_list)
+			return true;
+		if (kind == DW_LLE_base_address) {
+			if (!read_addr(&p, end, l->addr_size, &base))
+				break;
+			continue;
+		}
+		if (kind == DW_LLE_offset_pair) {
+			if (!uleb(&p, end, &a) || !uleb(&p, end, &b))
+				break;
+			a += base;
+			b += base;
+		} else if (kind == DW_LLE_start_end) {
+			if (!read_addr(&p, end, l->addr_size, &a) ||
+			    !read_addr(&p, end, l->addr_size, &b))
+				break;
+		} else if (kind == DW_LLE_start_length) {
+			if (!read_addr(&p, end, l->addr_size, &a) || !uleb(&p, end, &len))
+				break;
+			b = a + len;
+		} else {
+			break;
+		}
+		if (!uleb(&p, end, &len) || len > (uint64_t)(end - p))
+			break;
+		reg = expr_reg(p, len);
+		if (reg != INSN_REG_NONE)
+			add_loc(l, a, b, reg, type);
+		p += len;
+	}
+	l->n = first;
+	return false;
+}
+
+/* Is a's list one read_lists reads?  Its offset into *off. */
+static bool own_list(struct ind_locs *l, Dwarf_Attribute a, uint64_t *off)
+{
+	Dwarf_Half form = 0;
+	Dwarf_Off o = 0;
+	Dwarf_Error derr = NULL;
+	bool ok;
+
+	if (!l->unit_fast)
+		return false;
+	ok = dwarf_whatform(a, &form, &derr) == DW_DLV_OK && form == DW_FORM_sec_offset &&
+	     dwarf_global_formref(a, &o, &derr) == DW_DLV_OK;
+	dw_drop_error(l->dbg, &derr);
+	*off = o;
+	return ok;
+}
+
+/* Whether the lists of the unit of die are read here, and its base. */
+static void enter_unit(struct ind_locs *l, Dwarf_Die die)
+{
+	Dwarf_Off cu_off = 0;
+	Dwarf_Half version = 0, offset_size = 0, addr_size = 0;
+	Dwarf_Error derr = NULL;
+	Dwarf_Addr lo = 0;
+	Dwarf_Die cu;
+
+	if (!l->have_lists ||
+	    dwarf_CU_dieoffset_given_die(die, &cu_off, &derr) != DW_DLV_OK) {
+		dw_drop_error(l->dbg, &derr);
+		l->unit_fast = false;
+		l->unit = 0;
+		return;
+	}
+	if (cu_off == l->unit)
+		return;
+	l->unit = cu_off;
+	l->unit_fast = false;
+	if (dwarf_get_version_of_die(die, &version, &offset_size) != DW_DLV_OK ||
+	    version != 5 ||
+	    dwarf_get_die_address_size(die, &addr_size, &derr) != DW_DLV_OK ||
+	    (addr_size != 4 && addr_size != 8) || !(cu = dw_die_at(l->dbg, cu_off))) {
+		dw_drop_error(l->dbg, &derr);
+		return;
+	}
+	/* a unit without DW_AT_low_pc: libdwarf's base, whatever it is */
+	l->unit_fast = dwarf_lowpc(cu, &lo, &derr) == DW_DLV_OK;
+	dw_drop_error(l->dbg, &derr);
+	dwarf_dealloc_die(cu);
+	l->base = lo;
+	l->addr_size = addr_size;
+}
+
 static void read_loclist(struct ind_locs *l, Dwarf_Attribute a, Dwarf_Off type)
 {
 	Dwarf_Loc_Head_c head = NULL;
 	Dwarf_Unsigned count = 0, i;
 	Dwarf_Error derr = NULL;
 	unsigned kind = DW_LKIND_unknown;
+	uint64_t off;
 
+	if (own_list(l, a, &off) && read_lists(l, off, type))
+		return;
 	if (dwarf_get_loclist_c(a, &head, &count, &derr) != DW_DLV_OK) {
 		dw_drop_error(l->dbg, &derr);
 		return;
@@ -215,6 +393,7 @@ void ind_locs_load(struct ind_locs *l, const struct sp_func *f, uint32_t func,
 	l->n = 0;
 	if (!f->die || !(die = dw_die_at(l->dbg, f->die)))
 		return;
+	enter_unit(l, die);
 	read_scope(l, die, pcs, npcs, 0);
 	dwarf_dealloc_die(die);
 }
@@ -241,11 +420,15 @@ const struct ind_locs *ind_locs_get(struct ind_locs *l)
 	return l;
 }
 
-void ind_locs_init(struct ind_locs *l, Dwarf_Debug dbg, struct ind_types *types)
+void ind_locs_init(struct ind_locs *l, Dwarf_Debug dbg, struct ind_types *types,
+		   const struct dw_obj *obj)
 {
 	memset(l, 0, sizeof(*l));
 	l->dbg = dbg;
 	l->types = types;
+	/* little-endian only, as the rest of the DWARF readers */
+	l->have_lists = obj && !obj->msb && dw_obj_section(obj, ".debug_loclists", &l->lists) &&
+			l->lists.data;
 	l->func = SP_NONE;
 	sp_u64map_init(&l->origin_type, 4096);
 }
