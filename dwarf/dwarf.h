@@ -105,6 +105,10 @@ int dw_obj_open_window(const struct dw_obj *o, struct dw_obj *view,
 bool dw_obj_section(const struct dw_obj *o, const char *name, struct dw_section *out);
 /* An unsigned number of n bytes (1..8) at p, in the object's byte order. */
 uint64_t dw_read_uint(const unsigned char *p, unsigned n, bool msb);
+/* An unsigned or signed LEB128 at *p, before end, moving *p past it;
+ * false when it is cut or longer than 64 bits. */
+bool dw_read_uleb(const unsigned char **p, const unsigned char *end, uint64_t *v);
+bool dw_read_sleb(const unsigned char **p, const unsigned char *end, int64_t *v);
 void dw_obj_release(struct dw_obj *o);
 /* Free the relocated copies (no Dwarf_Debug may read them any more):
  * they are made again when a new one loads them. */

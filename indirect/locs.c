@@ -17,6 +17,7 @@
 #include "common/xalloc.h"
 
 #define MAX_SCOPE_DEPTH 64	/* lexical blocks and inlined subroutines */
+#define NO_UNIT ((Dwarf_Off)-1)	/* ind_locs.unit before the first */
 
 static void add_loc(struct ind_locs *l, uint64_t lo, uint64_t hi, uint8_t reg,
 		    Dwarf_Off type)
@@ -69,50 +70,25 @@ static uint8_t reg_of(Dwarf_Debug dbg, Dwarf_Locdesc_c desc, Dwarf_Unsigned n)
  * address, start-end and start-length pairs); any other entry, or a list
  * that does not parse, goes to libdwarf as before. */
 
-/* An unsigned LEB128 at *p (before end), into *v; false when cut. */
-static bool uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
-{
-	unsigned shift = 0;
-
-	*v = 0;
-	while (*p < end) {
-		uint8_t b = *(*p)++;
-
-		if (shift < 64)
-			*v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return true;
-	}
-	return false;
-}
-
-/* A signed LEB128 that is 0 (in any length: no payload bit set). */
-static bool sleb_is_zero(const uint8_t **p, const uint8_t *end)
-{
-	uint64_t v;
-
-	return uleb(p, end, &v) && v == 0;
-}
-
 /* reg_of for an expression's bytes: the register it is, INSN_REG_NONE. */
 static uint8_t expr_reg(const uint8_t *p, uint64_t len)
 {
 	const uint8_t *end = p + len;
 	uint64_t v;
+	int64_t sv;
 
 	if (len == 1 && p[0] >= DW_OP_reg0 && p[0] <= DW_OP_reg31)
 		return (uint8_t)(p[0] - DW_OP_reg0);
 	if (len >= 2 && p[0] == DW_OP_regx) {
 		p++;
-		return uleb(&p, end, &v) && p == end && v < INSN_REG_NONE ? (uint8_t)v :
+		return dw_read_uleb(&p, end, &v) && p == end && v < INSN_REG_NONE ? (uint8_t)v :
 		       INSN_REG_NONE;
 	}
 	if (len >= 3 && p[0] >= DW_OP_breg0 && p[0] <= DW_OP_breg31) {
 		uint8_t reg = (uint8_t)(p[0] - DW_OP_breg0);
 
 		p++;
-		if (sleb_is_zero(&p, end) && p + 1 == end && *p == DW_OP_stack_value)
+		if (dw_read_sleb(&p, end, &sv) && !sv && p + 1 == end && *p == DW_OP_stack_value)
 			return reg;
 	}
 	return INSN_REG_NONE;
@@ -120,13 +96,9 @@ static uint8_t expr_reg(const uint8_t *p, uint64_t len)
 
 static bool read_addr(const uint8_t **p, const uint8_t *end, unsigned size, uint64_t *v)
 {
-	unsigned i;
-
 	if ((size_t)(end - *p) < size)
 		return false;
-	*v = 0;
-	for (i = 0; i < size; i++)
-		*v |= (uint64_t)(*p)[i] << (8 * i);
+	*v = dw_read_uint(*p, size, false);
 	*p += size;
 	return true;
 }
@@ -156,7 +128,7 @@ static bool read_lists(struct ind_locs *l, uint64_t off, Dwarf_Off type)
 			continue;
 		}
 		if (kind == DW_LLE_offset_pair) {
-			if (!uleb(&p, end, &a) || !uleb(&p, end, &b))
+			if (!dw_read_uleb(&p, end, &a) || !dw_read_uleb(&p, end, &b))
 				break;
 			a += base;
 			b += base;
@@ -165,13 +137,13 @@ static bool read_lists(struct ind_locs *l, uint64_t off, Dwarf_Off type)
 			    !read_addr(&p, end, l->addr_size, &b))
 				break;
 		} else if (kind == DW_LLE_start_length) {
-			if (!read_addr(&p, end, l->addr_size, &a) || !uleb(&p, end, &len))
+			if (!read_addr(&p, end, l->addr_size, &a) || !dw_read_uleb(&p, end, &len))
 				break;
 			b = a + len;
 		} else {
 			break;
 		}
-		if (!uleb(&p, end, &len) || len > (uint64_t)(end - p))
+		if (!dw_read_uleb(&p, end, &len) || len > (uint64_t)(end - p))
 			break;
 		reg = expr_reg(p, len);
 		if (reg != INSN_REG_NONE)
@@ -212,7 +184,7 @@ static void enter_unit(struct ind_locs *l, Dwarf_Die die)
 	    dwarf_CU_dieoffset_given_die(die, &cu_off, &derr) != DW_DLV_OK) {
 		dw_drop_error(l->dbg, &derr);
 		l->unit_fast = false;
-		l->unit = 0;
+		l->unit = NO_UNIT;
 		return;
 	}
 	if (cu_off == l->unit)
@@ -427,6 +399,7 @@ void ind_locs_init(struct ind_locs *l, Dwarf_Debug dbg, struct ind_types *types,
 	l->dbg = dbg;
 	l->types = types;
 	/* little-endian only, as the rest of the DWARF readers */
+	l->unit = NO_UNIT;
 	l->have_lists = obj && !obj->msb && dw_obj_section(obj, ".debug_loclists", &l->lists) &&
 			l->lists.data;
 	l->func = SP_NONE;
