@@ -213,6 +213,9 @@ struct dw_image {
 	bool parked;			/* dbg closed by dw_park(), not yet resumed */
 	uint32_t pins;			/* readers holding dbg open across passes:
 					 * dw_park() leaves it open while any */
+	/* opts.vars: the second walker's Dwarf_Debug, kept for a reader of
+	 * its own (dw_take_spare): libdwarf has set up its units already */
+	Dwarf_Debug spare;
 
 	struct dw_sub *subs;
 	size_t nsubs, subs_cap;
@@ -267,6 +270,10 @@ static inline void dw_unpin(struct dw_image *dw)
 	if (dw->pins)
 		dw->pins--;
 }
+/* The second walker's Dwarf_Debug over the same sections (the caller
+ * finishes it), NULL when none was kept: a linked image walked in two
+ * with opts.vars keeps it. */
+Dwarf_Debug dw_take_spare(struct dw_image *dw);
 /* Open libdwarf again after dw_park(); dbg stays NULL if it fails. */
 void dw_resume(struct dw_image *dw);
 void dw_close(struct dw_image *dw);

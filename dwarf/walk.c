@@ -829,6 +829,14 @@ void dw_resume(struct dw_image *dw)
 	}
 }
 
+Dwarf_Debug dw_take_spare(struct dw_image *dw)
+{
+	Dwarf_Debug dbg = dw->spare;
+
+	dw->spare = NULL;
+	return dbg;
+}
+
 void dw_close(struct dw_image *dw)
 {
 	Dwarf_Error derr = NULL;
@@ -836,6 +844,9 @@ void dw_close(struct dw_image *dw)
 	dw_release_records(dw);
 	if (dw->dbg)
 		dwarf_object_finish(dw->dbg, &derr);
+	dw_drop_error(NULL, &derr);
+	if (dw->spare)
+		dwarf_object_finish(dw->spare, &derr);
 	dw_drop_error(NULL, &derr);
 	dw_obj_release(&dw->obj);
 	memset(dw, 0, sizeof(*dw));

@@ -577,10 +577,11 @@ static bool open_typers(struct ind_run *r, struct cg_image *const *imgs)
 	ind_keys_init(&r->tkeys);
 	r->tims = sp_xcalloc(r->nims, sizeof(*r->tims));
 	for (i = 0; i < r->nims; i++) {
-		Dwarf_Debug dbg = NULL;
+		/* the second walker's, when it was kept: its units are set up */
+		Dwarf_Debug dbg = dw_take_spare(cg_dwarf(imgs[i]));
 		Dwarf_Error derr = NULL;
 
-		if (dw_obj_open_again(&cg_dwarf(imgs[i])->obj, &dbg, &derr) != DW_DLV_OK) {
+		if (!dbg && dw_obj_open_again(&cg_dwarf(imgs[i])->obj, &dbg, &derr) != DW_DLV_OK) {
 			if (derr)
 				dwarf_dealloc_error(NULL, derr);
 			break;
