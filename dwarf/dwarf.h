@@ -56,6 +56,10 @@ uint64_t dw_attr_udata(Dwarf_Debug dbg, Dwarf_Attribute a);
 /* dwarf_siblingof_b(dbg, die, true, ...) that also refuses a sibling not
  * after die: DW_DLV_ERROR with *derr NULL.  Every DIE loop uses it. */
 int dw_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *next, Dwarf_Error *derr);
+/* dw_sibling, once the caller stepped over every child of die with it
+ * (checked): die's subtree is not walked again to be known safe. */
+int dw_sibling_checked(Dwarf_Debug dbg, Dwarf_Die die, bool checked, Dwarf_Die *next,
+		       Dwarf_Error *derr);
 
 /* ---- the sections libdwarf reads (object.c) ---- */
 
@@ -101,6 +105,10 @@ int dw_obj_open_window(const struct dw_obj *o, struct dw_obj *view,
 bool dw_obj_section(const struct dw_obj *o, const char *name, struct dw_section *out);
 /* An unsigned number of n bytes (1..8) at p, in the object's byte order. */
 uint64_t dw_read_uint(const unsigned char *p, unsigned n, bool msb);
+/* An unsigned or signed LEB128 at *p, before end, moving *p past it;
+ * false when it is cut or longer than 64 bits. */
+bool dw_read_uleb(const unsigned char **p, const unsigned char *end, uint64_t *v);
+bool dw_read_sleb(const unsigned char **p, const unsigned char *end, int64_t *v);
 void dw_obj_release(struct dw_obj *o);
 /* Free the relocated copies (no Dwarf_Debug may read them any more):
  * they are made again when a new one loads them. */
@@ -205,6 +213,9 @@ struct dw_image {
 	bool parked;			/* dbg closed by dw_park(), not yet resumed */
 	uint32_t pins;			/* readers holding dbg open across passes:
 					 * dw_park() leaves it open while any */
+	/* opts.vars: the second walker's Dwarf_Debug, kept for a reader of
+	 * its own (dw_take_spare): libdwarf has set up its units already */
+	Dwarf_Debug spare;
 
 	struct dw_sub *subs;
 	size_t nsubs, subs_cap;
@@ -259,6 +270,10 @@ static inline void dw_unpin(struct dw_image *dw)
 	if (dw->pins)
 		dw->pins--;
 }
+/* The second walker's Dwarf_Debug over the same sections (the caller
+ * finishes it), NULL when none was kept: a linked image walked in two
+ * with opts.vars keeps it. */
+Dwarf_Debug dw_take_spare(struct dw_image *dw);
 /* Open libdwarf again after dw_park(); dbg stays NULL if it fails. */
 void dw_resume(struct dw_image *dw);
 void dw_close(struct dw_image *dw);

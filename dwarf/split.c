@@ -197,6 +197,13 @@ int dw_split_finish(struct dw_split *w, struct dw_image *dw, struct sp_err *err)
 	merge_sites(dw, s, sub_base);
 	dw->call_sites += s->call_sites;
 	dw->split_units += s->ncus;
+	/* --indirect=types opens a Dwarf_Debug for its thread: this one has
+	 * half the units set up (an object is never walked in two: its
+	 * relocated copies go with dw_park) */
+	if (dw->opts.vars && !dw->spare) {
+		dw->spare = s->dbg;
+		s->dbg = NULL;
+	}
 	split_release(w);
 	/* what the thread allocated, freed now, stays in its own malloc
 	 * arena, where the main thread's allocations never go: hand it back

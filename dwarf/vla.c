@@ -34,7 +34,7 @@ enum bound {
 	BOUND_RUNTIME,		/* computed at run time */
 };
 
-static bool read_uleb(const unsigned char **p, const unsigned char *end, uint64_t *v)
+bool dw_read_uleb(const unsigned char **p, const unsigned char *end, uint64_t *v)
 {
 	unsigned shift = 0;
 
@@ -48,7 +48,7 @@ static bool read_uleb(const unsigned char **p, const unsigned char *end, uint64_
 	return false;
 }
 
-static bool read_sleb(const unsigned char **p, const unsigned char *end, int64_t *v)
+bool dw_read_sleb(const unsigned char **p, const unsigned char *end, int64_t *v)
 {
 	uint64_t u = 0;
 	unsigned shift = 0;
@@ -106,10 +106,10 @@ static bool expr_constant(const unsigned char *p, const unsigned char *end, int6
 		*v = op - DW_OP_lit0;
 		ok = true;
 	} else if (op == DW_OP_constu) {
-		ok = read_uleb(&p, end, &u) && u <= INT64_MAX;
+		ok = dw_read_uleb(&p, end, &u) && u <= INT64_MAX;
 		*v = (int64_t)u;
 	} else if (op == DW_OP_consts) {
-		ok = read_sleb(&p, end, v);
+		ok = dw_read_sleb(&p, end, v);
 	}
 	for (i = 0; !ok && i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (op == ops[i].op)
@@ -130,7 +130,7 @@ static enum bound expr_bound(const unsigned char *p, size_t len, int64_t *v)
 	 * "DW_OP_fbreg N; DW_OP_deref" */
 	if (len && *p == DW_OP_fbreg) {
 		p++;
-		if (read_sleb(&p, end, &off) && p < end && *p == DW_OP_deref)
+		if (dw_read_sleb(&p, end, &off) && p < end && *p == DW_OP_deref)
 			return BOUND_FRAME;
 	}
 	return BOUND_RUNTIME;

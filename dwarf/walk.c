@@ -128,6 +128,12 @@ int dw_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *next, Dwarf_Error *der
 	return next_sibling(dbg, die, false, NULL, next, derr, 0);
 }
 
+int dw_sibling_checked(Dwarf_Debug dbg, Dwarf_Die die, bool checked, Dwarf_Die *next,
+		       Dwarf_Error *derr)
+{
+	return next_sibling(dbg, die, checked, NULL, next, derr, 0);
+}
+
 const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, Dwarf_Unsigned n)
 {
 	const struct dw_cu_files *f;
@@ -823,6 +829,14 @@ void dw_resume(struct dw_image *dw)
 	}
 }
 
+Dwarf_Debug dw_take_spare(struct dw_image *dw)
+{
+	Dwarf_Debug dbg = dw->spare;
+
+	dw->spare = NULL;
+	return dbg;
+}
+
 void dw_close(struct dw_image *dw)
 {
 	Dwarf_Error derr = NULL;
@@ -830,6 +844,9 @@ void dw_close(struct dw_image *dw)
 	dw_release_records(dw);
 	if (dw->dbg)
 		dwarf_object_finish(dw->dbg, &derr);
+	dw_drop_error(NULL, &derr);
+	if (dw->spare)
+		dwarf_object_finish(dw->spare, &derr);
 	dw_drop_error(NULL, &derr);
 	dw_obj_release(&dw->obj);
 	memset(dw, 0, sizeof(*dw));

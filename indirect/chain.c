@@ -212,12 +212,14 @@ static bool from_locations(struct ind_image *im, const struct insn_link *links, 
 			   struct ind_target *out, struct ind_target *fallback)
 {
 	const struct insn_link *l = &links[k];
+	const struct ind_locs *locs;
 	size_t i;
 
 	if (l->reg == INSN_REG_NONE)
 		return false;
-	for (i = 0; i < im->locs.n; i++) {
-		const struct ind_loc *x = &im->locs.v[i];
+	locs = ind_locs_get(&im->locs);
+	for (i = 0; i < locs->n; i++) {
+		const struct ind_loc *x = &locs->v[i];
 		struct tval v = { .kind = TV_PTR, .type = x->type };
 		struct ind_target t = { .kind = IND_TK_NONE, .key = SP_NONE };
 

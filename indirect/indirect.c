@@ -354,12 +354,10 @@ static void load_locs(struct ind_run *r, struct ind_image *ims, const struct wor
 	p->n = 0;
 	for (j = i; j < n && w[j].image == w[i].image && w[j].die == w[i].die; j++)
 		add_pcs(r, &w[j], p);
-	if (func == SP_NONE || func >= r->g->nfuncs) {
-		im->locs.n = 0;
-		im->locs.func = SP_NONE;
-		return;
-	}
-	ind_locs_load(&im->locs, &r->g->funcs[func], func, p->v, p->n);
+	if (func == SP_NONE || func >= r->g->nfuncs)
+		ind_locs_defer(&im->locs, NULL, SP_NONE, NULL, 0);
+	else
+		ind_locs_defer(&im->locs, &r->g->funcs[func], func, p->v, p->n);
 }
 
 /* Every site's and store's chain to type, in DIE order (see struct
@@ -436,6 +434,9 @@ static void type_pieces(struct ind_run *r, struct ind_image *ims, bool mark)
 				ind_type_site(ims, s);
 		}
 	}
+	/* the pcs the last function's deferred locations name go */
+	for (i = 0; i < r->nims; i++)
+		ind_locs_defer(&ims[i].locs, NULL, SP_NONE, NULL, 0);
 	free(p.v);
 }
 
@@ -462,7 +463,8 @@ static void smear(struct ind_run *r)
 
 /* An image of graph g, its typing state over dbg with names interned in
  * strs and keys in keys; with its data when data.  Its variables are
- * loaded apart (ind_vars_load), by the thread that reads dbg. */
+ * loaded apart (ind_vars_load): by the typing thread, which shares them
+ * with the main thread (main_vars), or by the main thread alone. */
 static void image_init(struct ind_image *im, struct cg_image *img, struct sp_graph *g,
 		       Dwarf_Debug dbg, struct sp_graph *strs, struct ind_keys *keys, bool data)
 {
@@ -478,7 +480,7 @@ static void image_init(struct ind_image *im, struct cg_image *img, struct sp_gra
 	im->dbg = dbg;
 	im->cursor.dbg = dbg;
 	ind_types_init(&im->types, dbg, strs, keys, addr_size);
-	ind_locs_init(&im->locs, dbg, &im->types);
+	ind_locs_init(&im->locs, dbg, &im->types, im->dw ? &im->dw->obj : NULL);
 	if (data)
 		ind_data_init(&im->data, elf, g);
 }
@@ -493,6 +495,43 @@ static void image_release(struct ind_image *im)
 
 /* ---- the typing thread ---- */
 
+/* The variables the thread loaded, copied to the main thread's images:
+ * they are DIE offsets and addresses, the same whichever Dwarf_Debug
+ * reads them. */
+static void share_vars(struct ind_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nims; i++) {
+		const struct ind_image *from = &r->tims[i];
+		struct ind_image *to = &r->ims[i];
+
+		to->vars = sp_xmalloc((from->nvars ? from->nvars : 1) * sizeof(*to->vars));
+		memcpy(to->vars, from->vars, from->nvars * sizeof(*to->vars));
+		to->nvars = from->nvars;
+	}
+	pthread_mutex_lock(&r->vars_lock);
+	r->vars_shared = true;
+	pthread_cond_signal(&r->vars_done);
+	pthread_mutex_unlock(&r->vars_lock);
+}
+
+/* The main thread's variables: the typing thread's, once it has them. */
+static void main_vars(struct ind_run *r)
+{
+	size_t i;
+
+	if (!r->threaded) {
+		for (i = 0; i < r->nims; i++)
+			ind_vars_load(&r->ims[i], &r->ims[i].data);
+		return;
+	}
+	pthread_mutex_lock(&r->vars_lock);
+	while (!r->vars_shared)
+		pthread_cond_wait(&r->vars_done, &r->vars_lock);
+	pthread_mutex_unlock(&r->vars_lock);
+}
+
 static void *typing_thread(void *arg)
 {
 	struct ind_run *r = arg;
@@ -500,6 +539,7 @@ static void *typing_thread(void *arg)
 
 	for (i = 0; i < r->nims; i++)
 		ind_vars_load(&r->tims[i], &r->ims[i].data);
+	share_vars(r);
 	type_pieces(r, r->tims, true);
 	return NULL;
 }
@@ -537,10 +577,11 @@ static bool open_typers(struct ind_run *r, struct cg_image *const *imgs)
 	ind_keys_init(&r->tkeys);
 	r->tims = sp_xcalloc(r->nims, sizeof(*r->tims));
 	for (i = 0; i < r->nims; i++) {
-		Dwarf_Debug dbg = NULL;
+		/* the second walker's, when it was kept: its units are set up */
+		Dwarf_Debug dbg = dw_take_spare(cg_dwarf(imgs[i]));
 		Dwarf_Error derr = NULL;
 
-		if (dw_obj_open_again(&cg_dwarf(imgs[i])->obj, &dbg, &derr) != DW_DLV_OK) {
+		if (!dbg && dw_obj_open_again(&cg_dwarf(imgs[i])->obj, &dbg, &derr) != DW_DLV_OK) {
 			if (derr)
 				dwarf_dealloc_error(NULL, derr);
 			break;
@@ -590,6 +631,8 @@ struct ind_run *ind_start(struct sp_graph *g, struct cg_image *const *imgs, size
 
 	r->g = g;
 	r->nims = n;
+	pthread_mutex_init(&r->vars_lock, NULL);
+	pthread_cond_init(&r->vars_done, NULL);
 	r->lines = lines;
 	r->imgs = imgs;
 	ind_keys_init(&r->keys);
@@ -634,6 +677,8 @@ static void run_free(struct ind_run *r)
 	free(r->stores);
 	free(r->work);
 	ind_keys_release(&r->keys);
+	pthread_mutex_destroy(&r->vars_lock);
+	pthread_cond_destroy(&r->vars_done);
 	free(r);
 }
 
@@ -652,10 +697,9 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 	memset(stats, 0, sizeof(*stats));
 	r->taken = taken;
 	r->stats = stats;
-	for (i = 0; i < r->nims; i++) {
-		ind_vars_load(&r->ims[i], &r->ims[i].data);
+	main_vars(r);
+	for (i = 0; i < r->nims; i++)
 		scan_data(r, &r->ims[i]);
-	}
 	/* the main thread types what the other has not taken yet */
 	type_pieces(r, r->ims, false);
 	if (r->threaded) {

@@ -197,8 +197,23 @@ struct ind_locs {
 	Dwarf_Debug dbg;
 	struct ind_types *types;
 	uint32_t func;		/* whose locations v holds, SP_NONE */
+	/* the function whose locations are read when first asked for
+	 * (ind_locs_get): one whose chains are all typed from their roots
+	 * (a table, a global) needs none */
+	const struct sp_func *pending;
+	uint32_t pending_func;
+	const uint64_t *pcs;
+	size_t npcs;
 	struct ind_loc *v;
 	size_t n, cap;
+	/* .debug_loclists, read here for the lists of a DWARF 5 unit that
+	 * uses only the entries GCC writes there (see read_lists) */
+	struct dw_section lists;
+	bool have_lists;
+	Dwarf_Off unit;		/* the unit of the function read last */
+	bool unit_fast;		/* its lists are read here: base, addr_size */
+	uint64_t base;		/* its DW_AT_low_pc */
+	Dwarf_Half addr_size;
 	struct sp_u64map origin_type;	/* abstract origin -> types_of index */
 	Dwarf_Off *types_of;
 	size_t ntypes_of, types_of_cap;
@@ -208,9 +223,16 @@ struct ind_locs {
  * that are a register (DW_OP_regN, or DW_OP_bregN 0 as a value), read
  * from its DIE: those of the function, and of the blocks and inlined
  * calls that hold one of pcs[0..npcs) (the only ones asked about). */
-void ind_locs_init(struct ind_locs *l, Dwarf_Debug dbg, struct ind_types *types);
+void ind_locs_init(struct ind_locs *l, Dwarf_Debug dbg, struct ind_types *types,
+		   const struct dw_obj *obj);	/* obj: dbg's sections, or NULL */
 void ind_locs_load(struct ind_locs *l, const struct sp_func *f, uint32_t func,
 		   const uint64_t *pcs, size_t npcs);
+/* As ind_locs_load, but read when ind_locs_get first asks (pcs stays
+ * the caller's until then); f NULL: none. */
+void ind_locs_defer(struct ind_locs *l, const struct sp_func *f, uint32_t func,
+		    const uint64_t *pcs, size_t npcs);
+/* The locations, read now if they were deferred. */
+const struct ind_locs *ind_locs_get(struct ind_locs *l);
 void ind_locs_release(struct ind_locs *l);
 
 /* ---- one image's resolution (indirect.c, scan.c, resolve.c) ---- */
@@ -259,7 +281,7 @@ struct ind_image {
 };
 
 /* What the value at links[0] of the chain links[0..n) is (chain.c), the
- * locations of its function loaded (ind_locs_load, with every link's pc):
+ * locations of its function deferred (ind_locs_defer, with every link's pc):
  * false when nothing is known. */
 bool ind_type_chain(struct ind_image *im, const struct insn_link *links, uint8_t n,
 		    struct ind_target *out);

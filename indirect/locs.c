@@ -17,6 +17,7 @@
 #include "common/xalloc.h"
 
 #define MAX_SCOPE_DEPTH 64	/* lexical blocks and inlined subroutines */
+#define NO_UNIT ((Dwarf_Off)-1)	/* ind_locs.unit before the first */
 
 static void add_loc(struct ind_locs *l, uint64_t lo, uint64_t hi, uint8_t reg,
 		    Dwarf_Off type)
@@ -59,13 +60,162 @@ static uint8_t reg_of(Dwarf_Debug dbg, Dwarf_Locdesc_c desc, Dwarf_Unsigned n)
 	return reg;
 }
 
+/* ---- DWARF 5 location lists, read here ----
+ *
+ * libdwarf 20210528 builds every entry of a list and decodes every
+ * operation of each, allocating as it goes: on a kernel that was the
+ * largest cost of the stage.  The lists of a DWARF 5 unit in
+ * .debug_loclists are read here instead when they hold only the entries
+ * GCC writes there (offset pairs from the unit's DW_AT_low_pc or a base
+ * address, start-end and start-length pairs); any other entry, or a list
+ * that does not parse, goes to libdwarf as before. */
+
+/* reg_of for an expression's bytes: the register it is, INSN_REG_NONE. */
+static uint8_t expr_reg(const uint8_t *p, uint64_t len)
+{
+	const uint8_t *end = p + len;
+	uint64_t v;
+	int64_t sv;
+
+	if (len == 1 && p[0] >= DW_OP_reg0 && p[0] <= DW_OP_reg31)
+		return (uint8_t)(p[0] - DW_OP_reg0);
+	if (len >= 2 && p[0] == DW_OP_regx) {
+		p++;
+		return dw_read_uleb(&p, end, &v) && p == end && v < INSN_REG_NONE ? (uint8_t)v :
+		       INSN_REG_NONE;
+	}
+	if (len >= 3 && p[0] >= DW_OP_breg0 && p[0] <= DW_OP_breg31) {
+		uint8_t reg = (uint8_t)(p[0] - DW_OP_breg0);
+
+		p++;
+		if (dw_read_sleb(&p, end, &sv) && !sv && p + 1 == end && *p == DW_OP_stack_value)
+			return reg;
+	}
+	return INSN_REG_NONE;
+}
+
+static bool read_addr(const uint8_t **p, const uint8_t *end, unsigned size, uint64_t *v)
+{
+	if ((size_t)(end - *p) < size)
+		return false;
+	*v = dw_read_uint(*p, size, false);
+	*p += size;
+	return true;
+}
+
+/* The list at off of .debug_loclists into l; false (nothing added) when
+ * it is one for libdwarf. */
+static bool read_lists(struct ind_locs *l, uint64_t off, Dwarf_Off type)
+{
+	const uint8_t *p, *end = l->lists.data + l->lists.size;
+	uint64_t base = l->base;
+	size_t first = l->n;
+
+	if (off >= l->lists.size)
+		return false;
+	for (p = l->lists.data + off;;) {
+		uint64_t a = 0, b = 0, len = 0;
+		uint8_t kind, reg;
+
+		if (p >= end)
+			break;
+		kind = *p++;
+		if (kind == DW_LLE_end_of_list)
+			return true;
+		if (kind == DW_LLE_base_address) {
+			if (!read_addr(&p, end, l->addr_size, &base))
+				break;
+			continue;
+		}
+		if (kind == DW_LLE_offset_pair) {
+			if (!dw_read_uleb(&p, end, &a) || !dw_read_uleb(&p, end, &b))
+				break;
+			a += base;
+			b += base;
+		} else if (kind == DW_LLE_start_end) {
+			if (!read_addr(&p, end, l->addr_size, &a) ||
+			    !read_addr(&p, end, l->addr_size, &b))
+				break;
+		} else if (kind == DW_LLE_start_length) {
+			if (!read_addr(&p, end, l->addr_size, &a) || !dw_read_uleb(&p, end, &len))
+				break;
+			b = a + len;
+		} else {
+			break;
+		}
+		if (!dw_read_uleb(&p, end, &len) || len > (uint64_t)(end - p))
+			break;
+		reg = expr_reg(p, len);
+		if (reg != INSN_REG_NONE)
+			add_loc(l, a, b, reg, type);
+		p += len;
+	}
+	l->n = first;
+	return false;
+}
+
+/* Is a's list one read_lists reads?  Its offset into *off. */
+static bool own_list(struct ind_locs *l, Dwarf_Attribute a, uint64_t *off)
+{
+	Dwarf_Half form = 0;
+	Dwarf_Off o = 0;
+	Dwarf_Error derr = NULL;
+	bool ok;
+
+	if (!l->unit_fast)
+		return false;
+	ok = dwarf_whatform(a, &form, &derr) == DW_DLV_OK && form == DW_FORM_sec_offset &&
+	     dwarf_global_formref(a, &o, &derr) == DW_DLV_OK;
+	dw_drop_error(l->dbg, &derr);
+	*off = o;
+	return ok;
+}
+
+/* Whether the lists of the unit of die are read here, and its base. */
+static void enter_unit(struct ind_locs *l, Dwarf_Die die)
+{
+	Dwarf_Off cu_off = 0;
+	Dwarf_Half version = 0, offset_size = 0, addr_size = 0;
+	Dwarf_Error derr = NULL;
+	Dwarf_Addr lo = 0;
+	Dwarf_Die cu;
+
+	if (!l->have_lists ||
+	    dwarf_CU_dieoffset_given_die(die, &cu_off, &derr) != DW_DLV_OK) {
+		dw_drop_error(l->dbg, &derr);
+		l->unit_fast = false;
+		l->unit = NO_UNIT;
+		return;
+	}
+	if (cu_off == l->unit)
+		return;
+	l->unit = cu_off;
+	l->unit_fast = false;
+	if (dwarf_get_version_of_die(die, &version, &offset_size) != DW_DLV_OK ||
+	    version != 5 ||
+	    dwarf_get_die_address_size(die, &addr_size, &derr) != DW_DLV_OK ||
+	    (addr_size != 4 && addr_size != 8) || !(cu = dw_die_at(l->dbg, cu_off))) {
+		dw_drop_error(l->dbg, &derr);
+		return;
+	}
+	/* a unit without DW_AT_low_pc: libdwarf's base, whatever it is */
+	l->unit_fast = dwarf_lowpc(cu, &lo, &derr) == DW_DLV_OK;
+	dw_drop_error(l->dbg, &derr);
+	dwarf_dealloc_die(cu);
+	l->base = lo;
+	l->addr_size = addr_size;
+}
+
 static void read_loclist(struct ind_locs *l, Dwarf_Attribute a, Dwarf_Off type)
 {
 	Dwarf_Loc_Head_c head = NULL;
 	Dwarf_Unsigned count = 0, i;
 	Dwarf_Error derr = NULL;
 	unsigned kind = DW_LKIND_unknown;
+	uint64_t off;
 
+	if (own_list(l, a, &off) && read_lists(l, off, type))
+		return;
 	if (dwarf_get_loclist_c(a, &head, &count, &derr) != DW_DLV_OK) {
 		dw_drop_error(l->dbg, &derr);
 		return;
@@ -117,6 +267,20 @@ static Dwarf_Off var_type(struct ind_locs *l, Dwarf_Die die)
 	return type;
 }
 
+/* Can a chain go on from a pointer of type t: a function pointer (a
+ * call through it), or a pointer to what a load reads a pointer from
+ * (chain.c's load: a struct, an array, a pointer)?  A char * or a
+ * void * cannot: its locations are not read. */
+static bool leads_on(struct ind_locs *l, const struct ind_type *t)
+{
+	Dwarf_Off target = t->target;
+
+	if (t->func)
+		return true;
+	t = ind_type_at(l->types, target);
+	return t && (t->kind == IND_STRUCT || t->kind == IND_ARRAY || t->kind == IND_POINTER);
+}
+
 /* Only a pointer in a register is something a load goes through. */
 static void read_var(struct ind_locs *l, Dwarf_Die die)
 {
@@ -125,7 +289,7 @@ static void read_var(struct ind_locs *l, Dwarf_Die die)
 	Dwarf_Off type = var_type(l, die);
 	const struct ind_type *t = type ? ind_type_at(l->types, type) : NULL;
 
-	if (!t || t->kind != IND_POINTER)
+	if (!t || t->kind != IND_POINTER || !leads_on(l, t))
 		return;
 	if (dwarf_attr(die, DW_AT_location, &a, &derr) != DW_DLV_OK) {
 		dw_drop_error(l->dbg, &derr);
@@ -158,7 +322,9 @@ static bool scope_wanted(struct ind_locs *l, Dwarf_Die die, const uint64_t *pcs,
 	return false;
 }
 
-static void read_scope(struct ind_locs *l, Dwarf_Die scope, const uint64_t *pcs, size_t npcs,
+/* The variables of scope and of the scopes in it that hold pcs; true
+ * when every child of scope was stepped over (dw_sibling_checked). */
+static bool read_scope(struct ind_locs *l, Dwarf_Die scope, const uint64_t *pcs, size_t npcs,
 		       int depth)
 {
 	Dwarf_Die c = NULL, next = NULL;
@@ -166,9 +332,11 @@ static void read_scope(struct ind_locs *l, Dwarf_Die scope, const uint64_t *pcs,
 	int res;
 
 	if (depth > MAX_SCOPE_DEPTH)
-		return;
+		return false;
 	res = dwarf_child(scope, &c, &derr);
 	while (res == DW_DLV_OK) {
+		bool checked = false;
+
 		switch (dw_tag(l->dbg, c)) {
 		case DW_TAG_formal_parameter:
 		case DW_TAG_variable:
@@ -177,14 +345,15 @@ static void read_scope(struct ind_locs *l, Dwarf_Die scope, const uint64_t *pcs,
 		case DW_TAG_lexical_block:
 		case DW_TAG_inlined_subroutine:
 			if (scope_wanted(l, c, pcs, npcs))
-				read_scope(l, c, pcs, npcs, depth + 1);
+				checked = read_scope(l, c, pcs, npcs, depth + 1);
 			break;
 		}
-		res = dw_sibling(l->dbg, c, &next, &derr);
+		res = dw_sibling_checked(l->dbg, c, checked, &next, &derr);
 		dwarf_dealloc_die(c);
 		c = res == DW_DLV_OK ? next : NULL;
 	}
 	dw_drop_error(l->dbg, &derr);
+	return res == DW_DLV_NO_ENTRY;
 }
 
 void ind_locs_load(struct ind_locs *l, const struct sp_func *f, uint32_t func,
@@ -196,15 +365,43 @@ void ind_locs_load(struct ind_locs *l, const struct sp_func *f, uint32_t func,
 	l->n = 0;
 	if (!f->die || !(die = dw_die_at(l->dbg, f->die)))
 		return;
+	enter_unit(l, die);
 	read_scope(l, die, pcs, npcs, 0);
 	dwarf_dealloc_die(die);
 }
 
-void ind_locs_init(struct ind_locs *l, Dwarf_Debug dbg, struct ind_types *types)
+void ind_locs_defer(struct ind_locs *l, const struct sp_func *f, uint32_t func,
+		    const uint64_t *pcs, size_t npcs)
+{
+	l->n = 0;
+	l->func = SP_NONE;
+	l->pending = f;
+	l->pending_func = func;
+	l->pcs = pcs;
+	l->npcs = npcs;
+}
+
+const struct ind_locs *ind_locs_get(struct ind_locs *l)
+{
+	const struct sp_func *f = l->pending;
+
+	if (f) {
+		l->pending = NULL;
+		ind_locs_load(l, f, l->pending_func, l->pcs, l->npcs);
+	}
+	return l;
+}
+
+void ind_locs_init(struct ind_locs *l, Dwarf_Debug dbg, struct ind_types *types,
+		   const struct dw_obj *obj)
 {
 	memset(l, 0, sizeof(*l));
 	l->dbg = dbg;
 	l->types = types;
+	/* little-endian only, as the rest of the DWARF readers */
+	l->unit = NO_UNIT;
+	l->have_lists = obj && !obj->msb && dw_obj_section(obj, ".debug_loclists", &l->lists) &&
+			l->lists.data;
 	l->func = SP_NONE;
 	sp_u64map_init(&l->origin_type, 4096);
 }

@@ -73,6 +73,10 @@ struct ind_run {
 	struct ind_keys tkeys;
 	pthread_t thread;
 	bool threaded;
+	/* the thread loads the variables, and shares them (ind_vars_load) */
+	pthread_mutex_t vars_lock;
+	pthread_cond_t vars_done;
+	bool vars_shared;
 };
 
 /* The function whose entry addr is in image im, SP_NONE when none. */

@@ -81,10 +81,25 @@ static void scan_sym(struct insn_image *c, struct insn_decoder *d,
  * its decoded instructions all at once hundreds of them. */
 #define GAP_PIECE 16384
 
+/* Where a run of int3 (0xcc) padding at pc ends: each is an instruction
+ * of one byte that loads nothing, so decoding resumes after the run as
+ * it would have after decoding it (a kernel aligns sections with
+ * megabytes of them). */
+static uint64_t past_padding(const struct sp_elf *e, uint64_t pc, uint64_t end)
+{
+	const uint8_t *p = sp_elf_code_at(e, pc, end - pc);
+
+	while (p && pc < end && *p == 0xcc) {
+		p++;
+		pc++;
+	}
+	return pc;
+}
+
 static void scan_gap(struct insn_image *c, struct insn_decoder *d, uint64_t pc, uint64_t end,
 		     struct insn_buf *b)
 {
-	while (pc < end) {
+	while ((pc = past_padding(c->elf, pc, end)) < end) {
 		struct sp_elf_run run = { .addr = pc, .end = end - pc > GAP_PIECE ? pc + GAP_PIECE : end };
 		size_t n;
 
