@@ -58,30 +58,32 @@ static int thunk_cmp(const void *pa, const void *pb)
 	return (a->addr > b->addr) - (a->addr < b->addr);
 }
 
+struct thunk_search {
+	struct insn_icalls *ic;
+	size_t cap;
+};
+
+/* A defined retpoline thunk, if sym is one. */
+static void add_thunk(void *arg, const GElf_Sym *sym, const char *name)
+{
+	struct thunk_search *ts = arg;
+	struct insn_icalls *ic = ts->ic;
+	uint8_t reg;
+
+	if (sym->st_shndx == SHN_UNDEF || (reg = insn_thunk_reg(name)) == INSN_REG_NONE)
+		return;
+	SP_ALLOC_GROW(ic->thunks, ic->nthunks + 1, ts->cap);
+	ic->thunks[ic->nthunks].addr = sym->st_value;
+	ic->thunks[ic->nthunks++].reg = reg;
+}
+
 void insn_find_thunks(struct insn_icalls *ic, const struct sp_elf *e)
 {
-	Elf_Data *d;
-	GElf_Shdr sh;
-	size_t i, n, cap = 0;
+	struct thunk_search ts = { ic, 0 };
 
-	if (e->machine != EM_X86_64 || e->type == ET_REL || !e->symtab ||
-	    !gelf_getshdr(e->symtab, &sh) || !sh.sh_entsize ||
-	    !(d = elf_getdata(e->symtab, NULL)))
+	if (e->machine != EM_X86_64 || e->type == ET_REL)
 		return;
-	n = sh.sh_size / sh.sh_entsize;
-	for (i = 0; i < n && i <= INT32_MAX; i++) {
-		GElf_Sym sym;
-		const char *name;
-		uint8_t reg;
-
-		if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx == SHN_UNDEF ||
-		    !(name = elf_strptr(e->elf, sh.sh_link, sym.st_name)) ||
-		    (reg = insn_thunk_reg(name)) == INSN_REG_NONE)
-			continue;
-		SP_ALLOC_GROW(ic->thunks, ic->nthunks + 1, cap);
-		ic->thunks[ic->nthunks].addr = sym.st_value;
-		ic->thunks[ic->nthunks++].reg = reg;
-	}
+	sp_elf_each_symbol(e, add_thunk, &ts);
 	if (ic->nthunks)
 		qsort(ic->thunks, ic->nthunks, sizeof(*ic->thunks), thunk_cmp);
 }
