@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/search.h"
 #include "common/xalloc.h"
 
 #define ORC_IP_SIZE	4
@@ -75,20 +76,17 @@ static int code_cmp(const void *pa, const void *pb)
 	return (a->lo > b->lo) - (a->lo < b->lo);
 }
 
+static uint64_t code_lo(const void *base, size_t i)
+{
+	return ((const struct code_range *)base)[i].lo;
+}
+
 /* Is ip in a code section, or just past its end? */
 static bool in_code(const struct orc_scan *s, uint64_t ip)
 {
-	size_t lo = 0, hi = s->ncode;
+	size_t i = sp_search_last_le(s->code, s->ncode, code_lo, ip);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->code[mid].lo <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo && ip <= s->code[lo - 1].hi;
+	return i < s->ncode && ip <= s->code[i].hi;
 }
 
 static void note_section(struct orc_scan *s, Elf_Scn *scn, const GElf_Shdr *sh,
@@ -430,20 +428,17 @@ void orc_table_release(struct orc_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+static uint64_t row_ip(const void *base, size_t i)
+{
+	return ((const struct orc_row *)base)[i].ip;
+}
+
 /* The first row whose ip is above addr (n when none is). */
 static size_t rows_above(const struct orc_table *t, uint64_t addr)
 {
-	size_t lo = 0, hi = t->n;
+	size_t i = sp_search_last_le(t->rows, t->n, row_ip, addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->rows[mid].ip <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return i < t->n ? i + 1 : 0;
 }
 
 bool orc_can_end(const struct orc_table *t, uint64_t addr)
