@@ -554,8 +554,7 @@ static void close_typers(struct ind_run *r, size_t n)
 
 		image_release(&r->tims[i]);
 		dwarf_object_finish(dbg, &derr);
-		if (derr)
-			dwarf_dealloc_error(NULL, derr);
+		dw_drop_error(NULL, &derr);
 	}
 	free(r->tims);
 	r->tims = NULL;
@@ -582,8 +581,7 @@ static bool open_typers(struct ind_run *r, struct cg_image *const *imgs)
 		Dwarf_Error derr = NULL;
 
 		if (!dbg && dw_obj_open_again(&cg_dwarf(imgs[i])->obj, &dbg, &derr) != DW_DLV_OK) {
-			if (derr)
-				dwarf_dealloc_error(NULL, derr);
+			dw_drop_error(NULL, &derr);
 			break;
 		}
 		image_init(&r->tims[i], imgs[i], r->g, dbg, &r->tg, &r->tkeys, false);

@@ -158,17 +158,15 @@ static bool read_lists(struct ind_locs *l, uint64_t off, Dwarf_Off type)
 static bool own_list(struct ind_locs *l, Dwarf_Attribute a, uint64_t *off)
 {
 	Dwarf_Half form = 0;
-	Dwarf_Off o = 0;
 	Dwarf_Error derr = NULL;
 	bool ok;
 
 	if (!l->unit_fast)
 		return false;
-	ok = dwarf_whatform(a, &form, &derr) == DW_DLV_OK && form == DW_FORM_sec_offset &&
-	     dwarf_global_formref(a, &o, &derr) == DW_DLV_OK;
+	ok = dwarf_whatform(a, &form, &derr) == DW_DLV_OK && form == DW_FORM_sec_offset;
 	dw_drop_error(l->dbg, &derr);
-	*off = o;
-	return ok;
+	*off = ok ? dw_attr_ref(l->dbg, a) : 0;
+	return ok && *off;
 }
 
 /* Whether the lists of the unit of die are read here, and its base. */
