@@ -569,15 +569,7 @@ static int check_graph(struct sp_graph *g, struct sp_err *err)
 
 void sp_reset_result(struct sp_func *f)
 {
-	int c;
-
-	memset(&f->res, 0, sizeof(f->res));
-	f->res.next = SP_NONE;
-	f->res.scc = SP_NONE;
-	f->res.seg = SP_NONE;
-	f->res.cycle = SP_NONE;
-	for (c = 0; c < SP_CAUSE__COUNT; c++)
-		f->res.witness[c] = SP_NONE;
+	sp_result_init(&f->res);
 	f->flags &= ~(SP_F_RECURSIVE | SP_F_DEPTH_BOUNDED);
 }
 

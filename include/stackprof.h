@@ -299,6 +299,8 @@ void sp_graph_init(struct sp_graph *g);
 void sp_graph_release(struct sp_graph *g);
 /* Returns the id of a new zeroed function (cu = SP_NONE, res.next = SP_NONE). */
 uint32_t sp_graph_add_func(struct sp_graph *g);
+/* A result before any solving: nothing next, no component, no witness. */
+void sp_result_init(struct sp_result *r);
 void sp_graph_add_edge(struct sp_graph *g, uint32_t from, uint32_t to,
 		       enum sp_edge_kind kind, uint64_t pc);
 /* Room for nfuncs more functions and nedges more edges, when a loader

@@ -39,20 +39,27 @@ void sp_graph_reserve(struct sp_graph *g, size_t nfuncs, size_t nedges)
 uint32_t sp_graph_add_func(struct sp_graph *g)
 {
 	struct sp_func *f;
-	int c;
 
 	SP_ALLOC_GROW(g->funcs, (size_t)g->nfuncs + 1, g->funcs_cap);
 	f = &g->funcs[g->nfuncs];
 	memset(f, 0, sizeof(*f));
 	f->cu = SP_NONE;
 	f->assumed = SP_NONE;
-	f->res.next = SP_NONE;
-	f->res.scc = SP_NONE;
-	f->res.seg = SP_NONE;
-	f->res.cycle = SP_NONE;
-	for (c = 0; c < SP_CAUSE__COUNT; c++)
-		f->res.witness[c] = SP_NONE;
+	sp_result_init(&f->res);
 	return g->nfuncs++;
+}
+
+void sp_result_init(struct sp_result *r)
+{
+	int c;
+
+	memset(r, 0, sizeof(*r));
+	r->next = SP_NONE;
+	r->scc = SP_NONE;
+	r->seg = SP_NONE;
+	r->cycle = SP_NONE;
+	for (c = 0; c < SP_CAUSE__COUNT; c++)
+		r->witness[c] = SP_NONE;
 }
 
 void sp_graph_add_edge(struct sp_graph *g, uint32_t from, uint32_t to,
