@@ -66,6 +66,17 @@ static void print_worst_path(const struct sp_graph *g, uint32_t id, FILE *out)
 	free(ids);
 }
 
+/* How many of class c's entries have a bounded total. */
+static size_t count_bounded(const struct sp_graph *g, const struct sp_kernel_entries *k,
+			    enum sp_kclass c)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < k->n[c]; i++)
+		n += g->funcs[k->ids[c][i]].res.bounded;
+	return n;
+}
+
 static void print_class(const struct sp_graph *g, const struct sp_kernel_entries *k,
 			enum sp_kclass c, unsigned top, FILE *out)
 {
@@ -73,7 +84,8 @@ static void print_class(const struct sp_graph *g, const struct sp_kernel_entries
 	int w = name_width(g, k->ids[c], n);
 	char total[CELL], self[CELL], loc[CELL * 4];
 
-	fprintf(out, "\n%s: %zu, on %s\n", class_title[c], k->n[c], sp_kclass_stack(c));
+	fprintf(out, "\n%s: %zu (%zu bounded), on %s\n", class_title[c], k->n[c],
+		count_bounded(g, k, c), sp_kclass_stack(c));
 	if (!k->n[c])
 		return;
 	fprintf(out, "  %9s %6s  %-*s  %s\n", "TOTAL", "SELF", w, "FUNCTION", "LOCATION");
@@ -147,6 +159,8 @@ json_object *sp_report_kernel_json(const struct sp_graph *g)
 		json_object_object_add(cls, "stack",
 				       json_object_new_string(sp_kclass_stack((enum sp_kclass)c)));
 		json_object_object_add(cls, "count", json_object_new_int64((int64_t)k.n[c]));
+		json_object_object_add(cls, "bounded",
+				       json_object_new_int64((int64_t)count_bounded(g, &k, c)));
 		json_object_object_add(cls, "entries", arr);
 		json_object_object_add(root, sp_kclass_name((enum sp_kclass)c), cls);
 	}

@@ -39,6 +39,11 @@ expect_eq "system calls, worst first" \
 expect_eq "the interrupt handler, found by its type" \
 	"$(jget "$OUT/summary.json" '[(e["name"], e["lower_bound"]) for e in j["kernel"]["irq"]["entries"]]')" \
 	"[[\"frob_irq_handler\", $irq]]"
+for c in syscall irq exception; do
+	expect_eq "$c: the bounded count is the entries'" \
+		"$(jget "$OUT/summary.json" "j['kernel']['$c']['bounded']")" \
+		"$(jget "$OUT/summary.json" "sum(e['bounded'] for e in j['kernel']['$c']['entries'])")"
+done
 expect_eq "no exception entries" \
 	"$(jget "$OUT/summary.json" 'j["kernel"]["exception"]["count"]')" 0
 expect_eq "the path crosses modules" \
@@ -49,8 +54,9 @@ expect_eq "the full report is still there" \
 
 run_sp --kernel-summary --top 1 $elfs
 expect_rc 0 "--kernel-summary text"
-grep -q '^System calls: 3, on ' "$OUT/stdout" || fail "no system call heading"
-grep -q '^Interrupt handlers: 1, on ' "$OUT/stdout" || fail "no interrupt heading"
+grep -q "^System calls: 3 ($(jget "$OUT/summary.json" "j['kernel']['syscall']['bounded']") bounded), on " \
+	"$OUT/stdout" || fail "no system call heading"
+grep -q '^Interrupt handlers: 1 (1 bounded), on ' "$OUT/stdout" || fail "no interrupt heading"
 grep -q '\.\.\. 2 more (--top)' "$OUT/stdout" || fail "--top 1 does not cut the list"
 grep -Eq "^ +$other\+? +[0-9]+ +__x64_sys_other " "$OUT/stdout" ||
 	fail "no '$other __x64_sys_other' row"
