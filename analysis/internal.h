@@ -28,4 +28,10 @@ void sp_solve(struct sp_graph *g, const uint8_t *cut);
  */
 int sp_nest_solve(struct sp_graph *g, struct sp_err *err);
 
+/*
+ * A cycle through each member of every large component, in its
+ * result.cycle, for the reasons (analysis/cycles.c); after sp_solve().
+ */
+void sp_index_cycles(struct sp_graph *g);
+
 #endif

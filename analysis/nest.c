@@ -72,6 +72,9 @@ struct nest {
 	size_t depth, stack_cap;
 	uint64_t work;
 	uint32_t *parent;	/* graph id -> BFS parent (the edge), SP_NONE */
+	uint8_t *doomed;	/* per fn: unbounded in every context, see
+				 * root_cycles() */
+	uint32_t *prior;	/* per doomed fn: its last round's context */
 };
 
 static void nest_release(struct nest *n)
@@ -94,6 +97,8 @@ static void nest_release(struct nest *n)
 	free(n->scratch);
 	free(n->stack);
 	free(n->parent);
+	free(n->doomed);
+	free(n->prior);
 	sp_u64map_release(&n->memo);
 }
 
@@ -366,13 +371,34 @@ static int too_many(const struct nest *n, struct sp_err *err)
 			  n->nfn, MAX_CONTEXTS);
 }
 
+/* A new context of fn with the root's result in its region's sub-graph,
+ * in graph ids; no key, no path. */
+static struct ctx *add_ctx(struct nest *n, uint32_t fn)
+{
+	const struct region *r = &n->regions[fn];
+	struct ctx *c;
+	int k;
+
+	SP_ALLOC_GROW(n->ctxs, n->nctx + 1, n->ctx_cap);
+	c = &n->ctxs[n->nctx++];
+	memset(c, 0, sizeof(*c));
+	c->fn = fn;
+	c->chain = SP_NONE;
+	c->res = r->sub.funcs[0].res;
+	c->res.next = to_graph(r, c->res.next);
+	c->res.scc = SP_NONE;
+	c->res.seg = SP_NONE;
+	for (k = 0; k < SP_CAUSE__COUNT; k++)
+		c->res.witness[k] = to_graph(r, c->res.witness[k]);
+	return c;
+}
+
 static int solve_frame(struct nest *n, const struct frame *fr, uint32_t *out,
 		       struct sp_err *err)
 {
 	struct region *r = &n->regions[fr->fn];
 	struct ctx *c;
 	uint32_t i;
-	int k;
 
 	n->work += (uint64_t)r->sub.nfuncs + r->sub.nedges;
 	if (n->nctx >= MAX_CONTEXTS || n->work > MAX_WORK)
@@ -382,20 +408,13 @@ static int solve_frame(struct nest *n, const struct frame *fr, uint32_t *out,
 	for (i = 0; i + r->nbody < r->sub.nfuncs; i++)
 		set_leaf(n, r, fr, i);
 	sp_solve(&r->sub, r->cut);
-	SP_ALLOC_GROW(n->ctxs, n->nctx + 1, n->ctx_cap);
-	c = &n->ctxs[n->nctx];
-	c->fn = fr->fn;
+	c = add_ctx(n, fr->fn);
 	c->key = fr->key;
 	c->keylen = fr->keylen;
-	c->res = r->sub.funcs[0].res;
-	c->res.next = to_graph(r, c->res.next);
-	c->res.scc = SP_NONE;
-	for (k = 0; k < SP_CAUSE__COUNT; k++)
-		c->res.witness[k] = to_graph(r, c->res.witness[k]);
 	c->res.seg = record_path(n, r, fr);
 	c->chain = sp_u64map_swap(&n->memo, key_hash(c->fn, n->pool + c->key, c->keylen),
-				  (uint32_t)n->nctx);
-	*out = (uint32_t)n->nctx++;
+				  (uint32_t)(n->nctx - 1));
+	*out = (uint32_t)(n->nctx - 1);
 	return 0;
 }
 
@@ -409,6 +428,10 @@ static int next_leaf(struct nest *n, struct sp_err *err)
 
 	if (key_count(n->pool + fr->key, fr->keylen, to) >= n->g->funcs[n->fids[to]].nest) {
 		fr->leaf_ctx[fr->leaf++] = SP_NONE;
+		return 0;
+	}
+	if (n->doomed[to]) {
+		fr->leaf_ctx[fr->leaf++] = n->prior[to];
 		return 0;
 	}
 	keylen = key_plus(n, n->pool + fr->key, fr->keylen, to);
@@ -550,6 +573,98 @@ static void record_cycle(struct nest *n, uint32_t fn)
 	free(queue);
 }
 
+/*
+ * Does the root of fn's region reach a cycle that no once/nest function
+ * is on and no 'recursion' line bounds?  Then every context of fn is
+ * unbounded whatever the counts, and only the causes it shows differ
+ * from one to the next.  The leaves are cut for this one solve (they
+ * are set again for each context), which gives fn's first guess.
+ */
+static bool root_cycles(struct nest *n, uint32_t fn)
+{
+	struct region *r = &n->regions[fn];
+	uint32_t i;
+
+	if (!r->built)
+		build_region(n, fn);
+	for (i = r->nbody; i < r->sub.nfuncs; i++)
+		r->cut[i] = 1;
+	sp_solve(&r->sub, r->cut);
+	return r->sub.funcs[0].res.witness[SP_CAUSE_RECURSION] != SP_NONE;
+}
+
+/* The causes a result shows, as a bit mask. */
+static unsigned cause_mask(const struct sp_result *res)
+{
+	unsigned m = 0;
+	int k;
+
+	for (k = 0; k < SP_CAUSE__COUNT; k++)
+		if (res->witness[k] != SP_NONE)
+			m |= 1u << k;
+	return m;
+}
+
+/* Forget the contexts of the last round; its doomed results stay. */
+static void next_round(struct nest *n, uint32_t nsegs, uint32_t nsteps)
+{
+	sp_u64map_release(&n->memo);
+	sp_u64map_init(&n->memo, 64);
+	n->g->nsegs = nsegs;
+	n->g->nsteps = nsteps;
+}
+
+/*
+ * A doomed function (see root_cycles()) has one context, its first,
+ * whatever the counts: the others would differ only by cutting more, so
+ * its first shows every cause they show, and solving a context per
+ * count, each over a region that is most of a kernel under
+ * --indirect=types' prototype calls, took minutes.  Doomed functions
+ * call each other as leaves, so they are solved in rounds, each leaf
+ * taking the last round's result (cut at first), until no result shows
+ * a new cause; a doomed leaf counts only its own frame whatever its
+ * result (see set_leaf()), so totals and paths do not change.
+ */
+static int solve_doomed(struct nest *n, struct sp_err *err)
+{
+	struct sp_graph *g = n->g;
+	uint32_t nsegs = g->nsegs, nsteps = g->nsteps, i, c;
+	bool changed = true, any = false;
+
+	n->doomed = sp_xcalloc(n->nfn ? n->nfn : 1, sizeof(*n->doomed));
+	n->prior = sp_xmalloc((n->nfn ? n->nfn : 1) * sizeof(*n->prior));
+	for (i = 0; i < n->nfn; i++) {
+		n->prior[i] = SP_NONE;
+		if (root_cycles(n, i)) {
+			n->doomed[i] = 1;
+			n->prior[i] = (uint32_t)(add_ctx(n, i) - n->ctxs);
+			any = true;
+		}
+	}
+	while (any && changed) {
+		uint32_t *now = sp_xmalloc(n->nfn * sizeof(*now));
+
+		changed = false;
+		next_round(n, nsegs, nsteps);
+		for (i = 0; i < n->nfn; i++)
+			if (n->doomed[i]) {
+				if (solve_first(n, i, &now[i], err)) {
+					free(now);
+					return -1;
+				}
+			}
+		for (i = 0; i < n->nfn; i++)
+			if (n->doomed[i]) {
+				c = now[i];
+				changed |= cause_mask(&n->ctxs[c].res) !=
+					   cause_mask(&n->ctxs[n->prior[i]].res);
+				n->prior[i] = c;
+			}
+		free(now);
+	}
+	return 0;
+}
+
 int sp_nest_solve(struct sp_graph *g, struct sp_err *err)
 {
 	struct nest n;
@@ -562,8 +677,11 @@ int sp_nest_solve(struct sp_graph *g, struct sp_err *err)
 	if (g->nfuncs >= UINT32_MAX / 2)
 		return sp_err_set(err, "once/nest: more than %u functions", UINT32_MAX / 2);
 	nest_init(&n, g);
+	ret = solve_doomed(&n, err);
 	for (i = 0; i < n.nfn && !ret; i++) {
-		ret = solve_first(&n, i, &c, err);
+		c = n.doomed[i] ? n.prior[i] : SP_NONE;
+		if (c == SP_NONE)
+			ret = solve_first(&n, i, &c, err);
 		if (!ret)
 			g->funcs[n.fids[i]].res = n.ctxs[c].res;
 	}

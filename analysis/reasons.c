@@ -84,9 +84,11 @@ static void cycle_through(const struct sp_graph *g, uint32_t w, struct sp_strbuf
 	sp_u64map_release(&parent);
 }
 
-/* A once/nest function's shortest cycle, found by analysis/nest.c: its
- * cycles are cut, so it has no component to search. */
-static void nest_cycle(const struct sp_graph *g, uint32_t w, struct sp_strbuf *t)
+/* A cycle found before: a once/nest function's shortest, by
+ * analysis/nest.c (its cycles are cut, so it has no component to
+ * search), or one through a member of a large component, by
+ * analysis/cycles.c. */
+static void stored_cycle(const struct sp_graph *g, uint32_t w, struct sp_strbuf *t)
 {
 	const struct sp_path_seg *seg;
 	uint32_t i;
@@ -97,6 +99,14 @@ static void nest_cycle(const struct sp_graph *g, uint32_t w, struct sp_strbuf *t
 	seg = &g->segs[g->funcs[w].res.cycle];
 	for (i = 0; i < seg->n; i++)
 		sp_strbuf_addf(t, " -> %s", sp_func_label(&g->funcs[g->steps[seg->first + i].func]));
+}
+
+static void any_cycle(const struct sp_graph *g, uint32_t w, struct sp_strbuf *t)
+{
+	if (g->funcs[w].res.cycle < g->nsegs)
+		stored_cycle(g, w, t);
+	else
+		cycle_through(g, w, t);
 }
 
 /* The depth bound_cycle() used: the largest one of w's cycle. */
@@ -158,7 +168,7 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 		dynamic_reason(f, t);
 		return;
 	case SP_CAUSE_RECURSION:
-		cycle_through(g, w, t);
+		any_cycle(g, w, t);
 		return;
 	case SP_CAUSE_INDIRECT:
 		sp_strbuf_addf(t, "indirect call in %s", sp_func_label(f));
@@ -177,12 +187,12 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 			       "every address-taken function");
 		return;
 	case SP_CAUSE_DEPTH:
-		cycle_through(g, w, t);
+		any_cycle(g, w, t);
 		sp_strbuf_addf(t, " bounded by annotation: at most %u deep",
 			       depth_of_cycle(g, w));
 		return;
 	case SP_CAUSE_NEST:
-		nest_cycle(g, w, t);
+		stored_cycle(g, w, t);
 		if (f->nest <= 1)
 			sp_strbuf_addf(t, " bounded by annotation: %s at most once on a stack",
 				       sp_func_label(f));

@@ -38,6 +38,9 @@ struct solver {
 	size_t sp;
 	struct dfs_frame *dfs;	/* the explicit call stack of the DFS */
 	size_t depth;
+	struct dfs_frame *order_dfs;	/* order_members()' own DFS */
+	uint32_t *order_post;		/* its postorder */
+	uint8_t *order_seen;
 	uint32_t ndisc, nscc;
 	struct as_solver as;	/* --indirect=address-taken's sets */
 };
@@ -55,6 +58,9 @@ static void solver_init(struct solver *s, struct sp_graph *g, const uint8_t *cut
 	s->on_stack = sp_xcalloc(n, sizeof(*s->on_stack));
 	s->stack = sp_xmalloc(n * sizeof(*s->stack));
 	s->dfs = sp_xmalloc(n * sizeof(*s->dfs));
+	s->order_dfs = sp_xmalloc(n * sizeof(*s->order_dfs));
+	s->order_post = sp_xmalloc(n * sizeof(*s->order_post));
+	s->order_seen = sp_xcalloc(n, sizeof(*s->order_seen));
 	as_init(&s->as, g);
 }
 
@@ -65,6 +71,9 @@ static void solver_release(struct solver *s)
 	free(s->on_stack);
 	free(s->stack);
 	free(s->dfs);
+	free(s->order_dfs);
+	free(s->order_post);
+	free(s->order_seen);
 	as_release(&s->as);
 }
 
@@ -441,11 +450,97 @@ static void bound_cycle(const struct solver *s, const uint32_t *members, size_t 
 	}
 }
 
+/* A call the binary shows, or that a table, a struct member or an
+ * annotation names: not one guessed from a prototype or from every
+ * address the image takes. */
+static bool edge_known(const struct sp_edge *e)
+{
+	return e->how != SP_RES_PROTOTYPE && e->how != SP_RES_ADDRESS_TAKEN;
+}
+
+/* The next known call of fr's node to a member not yet seen, or NULL. */
+static const struct sp_edge *next_known_member(struct solver *s, struct dfs_frame *fr)
+{
+	const struct sp_func *f = &s->g->funcs[fr->node];
+	const struct sp_edge *e;
+
+	while (fr->edge < f->edge_first + f->edge_count) {
+		e = &s->g->edges[fr->edge++];
+		if (edge_known(e) && !edge_cut(s, e) && !s->order_seen[e->to] &&
+		    s->g->funcs[e->to].res.scc == f->res.scc)
+			return e;
+	}
+	return NULL;
+}
+
 /*
- * Members are in increasing discovery order; solving them from the last
- * discovered backwards means every usable in-component edge is solved.
+ * Does a member call through a prototype's or every address-taken
+ * function (--indirect=types' fallbacks)?  Only then is the order
+ * changed: --indirect=address-taken's sets are solved in discovery
+ * order, and must give what the same calls as edges give.
  */
-static void solve_scc(struct solver *s, const uint32_t *members, size_t n)
+static bool has_guessed_call(const struct sp_graph *g, const uint32_t *members, size_t n)
+{
+	const struct sp_edge *e;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sp_func_for_each_edge(g, &g->funcs[members[i]], e)
+			if (!edge_known(e))
+				return true;
+	return false;
+}
+
+/*
+ * Inside a cycle a path may only climb the members' order (see
+ * edge_usable()), so the order decides how deep the lower bound goes.
+ * Tarjan's discovery order drops every cross edge, and once calls
+ * guessed from a prototype or from every address taken join thousands
+ * of functions into one cycle, it follows them as readily as the known
+ * calls, so a syscall's path wanders through them.  The reverse
+ * postorder of a DFS over the known calls alone keeps every known call
+ * that closes no cycle of known calls usable: the path shown follows
+ * what the code does.  Members get new indices in that order, inside
+ * the range of their discovery indices (only members compare them).
+ */
+static void order_members(struct solver *s, uint32_t *members, size_t n)
+{
+	uint32_t base = s->disc[members[0]], npost = 0;
+	size_t i, depth = 0;
+
+	for (i = 0; i < n; i++) {
+		if (s->order_seen[members[i]])
+			continue;
+		s->order_seen[members[i]] = 1;
+		s->order_dfs[depth++] = (struct dfs_frame){ .node = members[i],
+			.edge = s->g->funcs[members[i]].edge_first };
+		while (depth) {
+			struct dfs_frame *fr = &s->order_dfs[depth - 1];
+			const struct sp_edge *e = next_known_member(s, fr);
+
+			if (!e) {
+				s->order_post[npost++] = fr->node;
+				depth--;
+				continue;
+			}
+			s->order_seen[e->to] = 1;
+			s->order_dfs[depth++] = (struct dfs_frame){ .node = e->to,
+				.edge = s->g->funcs[e->to].edge_first };
+		}
+	}
+	for (i = 0; i < n; i++) {
+		members[i] = s->order_post[n - 1 - i];
+		s->disc[members[i]] = base + (uint32_t)i;
+		s->order_seen[members[i]] = 0;
+	}
+}
+
+/*
+ * Members come in increasing discovery order, then order_members()'s;
+ * solving them from the last backwards means every usable in-component
+ * edge is solved.
+ */
+static void solve_scc(struct solver *s, uint32_t *members, size_t n)
 {
 	struct sp_graph *g = s->g;
 	uint32_t shared[SP_CAUSE__COUNT];
@@ -463,6 +558,8 @@ static void solve_scc(struct solver *s, const uint32_t *members, size_t n)
 			g->funcs[members[i]].flags |= SP_F_RECURSIVE;
 	}
 	s->nscc++;
+	if (n > 1 && has_guessed_call(g, members, n))
+		order_members(s, members, n);
 	as_scc_begin(&s->as, members, n);
 	for (i = n; i-- > 0;) {
 		solve_total(s, members[i]);
@@ -597,6 +694,7 @@ int sp_analyze(struct sp_graph *g, struct sp_err *err)
 	if (sp_nest_solve(g, err))
 		return -1;
 	sp_solve(g, NULL);
+	sp_index_cycles(g);
 	return 0;
 }
 

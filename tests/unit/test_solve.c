@@ -12,6 +12,7 @@
 #include "analysis/analysis.h"
 #include "graph_fixture.h"
 #include "stackprof.h"
+#include "common/xalloc.h"
 
 /* The worst path of id as "a b c", for comparing whole paths at once. */
 static const char *path_str(const struct sp_graph *g, uint32_t id)
@@ -914,6 +915,156 @@ static void test_once_too_many_contexts(void **state)
 	sp_graph_release(&g);
 }
 
+/*
+ * Three once functions in a ring, each also in a cycle of its own below
+ * it (so each is unbounded in every context and solved once, in rounds):
+ * a's causes come from c, two leaves away, whose frame is dynamic.  The
+ * first round sees only b's own causes; the rounds go on until c's
+ * reach a.
+ */
+static void test_once_doomed_rounds(void **state)
+{
+	struct sp_graph g;
+	uint32_t a, b, c, la, lb, lc, dyn;
+
+	(void)state;
+	sp_graph_init(&g);
+	a = fs(&g, "a", 1);
+	b = fs(&g, "b", 2);
+	c = fs(&g, "c", 4);
+	la = fs(&g, "la", 8);
+	lb = fs(&g, "lb", 16);
+	lc = fs(&g, "lc", 32);
+	dyn = fn(&g, "dyn", 64, SP_QUAL_DYNAMIC);
+	call(&g, a, b);
+	call(&g, b, c);
+	call(&g, c, a);
+	call(&g, a, la);
+	call(&g, la, la);
+	call(&g, b, lb);
+	call(&g, lb, lb);
+	call(&g, c, lc);
+	call(&g, lc, lc);
+	call(&g, c, dyn);
+	g.funcs[a].nest = g.funcs[b].nest = g.funcs[c].nest = 1;
+	solve(&g);
+	assert_false(res(&g, a)->bounded);
+	assert_int_equal(res(&g, a)->witness[SP_CAUSE_RECURSION], la);
+	assert_int_equal(res(&g, a)->witness[SP_CAUSE_DYNAMIC], dyn);
+	assert_int_equal(res(&g, b)->witness[SP_CAUSE_DYNAMIC], dyn);
+	assert_int_equal(res(&g, c)->witness[SP_CAUSE_DYNAMIC], dyn);
+	/* an unbounded leaf counts its frame: a la, not a b (1 + 2) */
+	assert_int_equal(res(&g, a)->total, 1 + 8);
+	assert_string_equal(path_str(&g, a), "a la");
+	assert_int_equal(res(&g, c)->total, 4 + 64);
+	sp_graph_release(&g);
+}
+
+/* A call --indirect=types guessed from a prototype. */
+static void guessed(struct sp_graph *g, uint32_t from, uint32_t to)
+{
+	call(g, from, to);
+	g->edges[g->nedges - 1].flags = SP_EDGE_F_ASSUMED;
+	g->edges[g->nedges - 1].how = SP_RES_PROTOTYPE;
+}
+
+/*
+ * Inside a cycle the path climbs the members' order.  Tarjan's search
+ * enters it at v and reaches k only through the guessed calls below v,
+ * so in discovery order k's own call to v closes the cycle and k's path
+ * would stop at k; ordered by the known calls, k -> v is kept.
+ */
+static void test_cycle_order_follows_known_calls(void **state)
+{
+	struct sp_graph g;
+	uint32_t p, v, hub, k, sys;
+
+	(void)state;
+	sp_graph_init(&g);
+	p = fs(&g, "p", 1);
+	v = fs(&g, "v", 100);
+	hub = fs(&g, "hub", 0);
+	k = fs(&g, "k", 10);
+	sys = fs(&g, "sys", 1000);
+	call(&g, p, v);
+	guessed(&g, v, hub);
+	guessed(&g, hub, k);
+	call(&g, k, v);
+	call(&g, sys, k);
+	solve(&g);
+	assert_false(res(&g, sys)->bounded);
+	assert_string_equal(path_str(&g, sys), "sys k v");
+	assert_int_equal(res(&g, sys)->total, 1000 + 10 + 100);
+	assert_simple_path_sums(&g, sys);
+	sp_graph_release(&g);
+}
+
+/* Is there a call from a to b? */
+static bool calls(const struct sp_graph *g, uint32_t a, uint32_t b)
+{
+	const struct sp_edge *e;
+
+	sp_func_for_each_edge(g, &g->funcs[a], e)
+		if (e->to == b)
+			return true;
+	return false;
+}
+
+/*
+ * A component too large to search once per member (a ring of 3,000 with
+ * chords between every 7th member and a hub): each member's reason names
+ * a real cycle through it, every step a call, no function twice, and the
+ * chords keep it short.
+ */
+static void test_large_cycle_reasons(void **state)
+{
+	enum { N = 3000 };
+	struct sp_graph g;
+	struct reasons r;
+	uint32_t i, k;
+	char name[16];
+
+	(void)state;
+	sp_graph_init(&g);
+	for (i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "r%u", i);
+		fs(&g, name, 8);
+	}
+	for (i = 0; i < N; i++) {
+		call(&g, i, (i + 1) % N);
+		if (i % 7 == 0 && i != N / 2) {
+			call(&g, i, N / 2);
+			call(&g, N / 2, i);
+		}
+	}
+	solve(&g);
+	for (i = 0; i < N; i++) {
+		const struct sp_func *f = &g.funcs[i];
+		const struct sp_path_seg *seg;
+		uint32_t prev = i;
+		uint8_t *seen = sp_xcalloc(N, 1);
+
+		assert_int_equal(f->res.witness[SP_CAUSE_RECURSION], i);
+		assert_true(f->res.cycle < g.nsegs);
+		seg = &g.segs[f->res.cycle];
+		assert_true(seg->n >= 1 && seg->n < 20);
+		for (k = 0; k < seg->n; k++) {
+			uint32_t x = g.steps[seg->first + k].func;
+
+			assert_true(calls(&g, prev, x));
+			assert_false(seen[x]);
+			seen[x] = 1;
+			prev = x;
+		}
+		assert_int_equal(prev, i);
+		free(seen);
+	}
+	reasons_of(&g, 5, &r);
+	assert_string_equal(r.text[0], "recursion r5 -> r6 -> r7 -> r1500 -> r0 -> r1 -> r2 "
+			    "-> r3 -> r4 -> r5");
+	sp_graph_release(&g);
+}
+
 static void test_find_entries(void **state)
 {
 	struct sp_graph g;
@@ -1005,6 +1156,9 @@ int main(void)
 		cmocka_unit_test(test_once_unbounded_leaf),
 		cmocka_unit_test(test_once_all_pairs),
 		cmocka_unit_test(test_once_too_many_contexts),
+		cmocka_unit_test(test_once_doomed_rounds),
+		cmocka_unit_test(test_cycle_order_follows_known_calls),
+		cmocka_unit_test(test_large_cycle_reasons),
 		cmocka_unit_test(test_find_entries),
 	};
 
