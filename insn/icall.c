@@ -315,9 +315,20 @@ static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
 		trace(t, i, base, in->addr);
 }
 
-/* How the definition d of a register computed it: false when it is none
- * the chain follows. */
-static bool follow(struct tracer *t, size_t d, uint8_t reg, uint64_t pc)
+/* Does reg hold at v[i] what it held at v[d]: the same write reaches
+ * both? */
+static bool same_write(struct tracer *t, size_t i, size_t d, uint8_t reg)
+{
+	size_t call_i, call_d, at_i = definition(t, i, reg, &call_i);
+
+	if (at_i == t->n && call_i == t->n)
+		return false;
+	return definition(t, d, reg, &call_d) == at_i && call_d == call_i;
+}
+
+/* How the definition d of a register that v[i] reads computed it: false
+ * when it is none the chain follows. */
+static bool follow(struct tracer *t, size_t i, size_t d, uint8_t reg, uint64_t pc)
 {
 	const struct insn *in = &t->v[d];
 
@@ -341,6 +352,13 @@ static bool follow(struct tracer *t, size_t d, uint8_t reg, uint64_t pc)
 	}
 	if (in->op == INSN_OP_MOV && in->reg2 != INSN_REG_NONE) {
 		add_link(t, pc, reg, INSN_SRC_MOVE, 0, 0);
+		/* the copy's source may still hold the value at pc, where DWARF
+		 * may locate a variable in it and not in the copy (GCC keeps a
+		 * pointer in a callee-saved register across branches while
+		 * the variable's location list names the original) */
+		if (in->reg2 <= 15 && t->nlinks + 2 < MAX_LINKS &&
+		    same_write(t, i, d, in->reg2))
+			add_link(t, pc, in->reg2, INSN_SRC_MOVE, 0, 0);
 		trace(t, d, in->reg2, in->addr);
 		return true;
 	}
@@ -367,7 +385,7 @@ static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc)
 		return;
 	}
 	d = definition(t, i, reg, &call);
-	if (d < t->n && follow(t, d, reg, pc))
+	if (d < t->n && follow(t, i, d, reg, pc))
 		return;
 	if (call < t->n && reg == RAX && (t->v[call].flags & INSN_F_TARGET) &&
 	    t->v[call].branch == INSN_BRANCH_CALL) {
