@@ -35,6 +35,22 @@ Dwarf_Off dw_attr_ref(Dwarf_Debug dbg, Dwarf_Attribute a)
 	return off;
 }
 
+bool dw_attr_offset(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at, uint64_t *off)
+{
+	Dwarf_Attribute a = NULL;
+	Dwarf_Error derr = NULL;
+	Dwarf_Off o = 0;
+	bool ok = false;
+
+	if (dwarf_attr(die, at, &a, &derr) == DW_DLV_OK) {
+		ok = dwarf_global_formref(a, &o, &derr) == DW_DLV_OK;
+		dwarf_dealloc(dbg, a, DW_DLA_ATTR);
+	}
+	dw_drop_error(dbg, &derr);
+	*off = o;
+	return ok;
+}
+
 Dwarf_Off dw_ref(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at)
 {
 	Dwarf_Attribute a = NULL;

@@ -7,7 +7,7 @@
  * 0xffffffff + 8), version 5, address size 4 or 8, segment selector
  * size 0, offset_entry_count offsets, all inside the section.
  * (Compressed sections are left to libdwarf.)  .debug_line goes to
- * lines_check.c from the same loop.
+ * lines.c from the same loop.
  */
 #include "dwarf/dwarf.h"
 
@@ -78,7 +78,7 @@ int dw_check_lists(const struct sp_elf *e, const char *path, struct sp_err *err)
 		if (!strcmp(name, ".debug_rnglists") || !strcmp(name, ".debug_loclists"))
 			ok = lists_ok;
 		else if (!strcmp(name, ".debug_line"))
-			ok = dw_lines_ok;	/* lines_check.c */
+			ok = dw_lines_ok;	/* lines.c */
 		else
 			continue;
 		d = elf_getdata(scn, NULL);

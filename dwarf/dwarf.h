@@ -41,6 +41,9 @@ void dw_drop_error(Dwarf_Debug dbg, Dwarf_Error *derr);
 /* "'PATH': what: libdwarf's message" in err, *derr dropped; returns -1. */
 int dw_error(const char *path, Dwarf_Debug dbg, Dwarf_Error *derr, struct sp_err *err,
 	     const char *what);
+/* The offset an attribute of die holds (a reference, a section offset),
+ * which may be 0; false when die has none or it cannot be read. */
+bool dw_attr_offset(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at, uint64_t *off);
 /* The DIE offset a reference attribute of die names, 0 when none. */
 Dwarf_Off dw_ref(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at);
 /* The offset a reference attribute holds, 0 when unreadable. */
@@ -131,7 +134,21 @@ void dw_obj_drop(const struct dw_obj *o);
  * entry naming a directory past the table's end (its dwarf_srcfiles
  * reads one past the array): "'PATH': corrupt SECTION section". */
 int dw_check_lists(const struct sp_elf *e, const char *path, struct sp_err *err);
-/* check_lines.c: false when a DWARF 5 line table header in the
+
+/* The sections a line table header's file names are in (lines.c);
+ * none for a big-endian object, which is left to libdwarf. */
+struct dw_line_secs {
+	struct dw_section line, line_str, str;
+};
+void dw_line_secs_init(const struct dw_obj *o, struct dw_line_secs *s);
+typedef void (*dw_file_fn)(void *ctx, const char *path);
+/* The file names of the line table at off of .debug_line, in the order
+ * DW_AT_decl_file numbers them (from 0 in DWARF 5, from 1 before), each
+ * joined with its directory and comp_dir as dwarf_srcfiles joins them,
+ * to add; -1 when the header cannot be read (some may have been added). */
+int dw_line_files(const struct dw_line_secs *s, uint64_t off, const char *comp_dir,
+		  dw_file_fn add, void *ctx);
+/* lines.c: false when a DWARF 5 line table header in the
  * .debug_line contents p names a directory it does not have */
 bool dw_lines_ok(const unsigned char *p, uint64_t size);
 
@@ -231,6 +248,7 @@ struct dw_image {
 	size_t nxranges, xranges_cap;
 	struct dw_var *vars;		/* dw_walk_opts.vars: by DIE offset */
 	size_t nvars, vars_cap;
+	struct dw_line_secs lines;	/* where read_cu_files() reads */
 	struct dw_cu_files *files;	/* per graph CU */
 	Dwarf_Off *cu_die_off;		/* per graph CU: CU DIE offset */
 

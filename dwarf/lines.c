@@ -1,6 +1,10 @@
 /*
- * lines_check.c - look over the DWARF 5 line table headers in .debug_line
- * before libdwarf does.  libdwarf 20210528's dwarf_srcfiles reads one
+ * lines.c - the line table headers of .debug_line: each unit's file
+ * names, read here instead of by dwarf_srcfiles (which parsed more, and
+ * recorded each of its allocations, 10 % of a kernel's run), and a look
+ * over the DWARF 5 headers before libdwarf reads them.
+ *
+ * The check:   libdwarf 20210528's dwarf_srcfiles reads one
  * past its include directory array when a file entry's directory index
  * equals the directory count (found by fuzz_elf: strlen on a wild
  * pointer), so a file naming a directory that does not exist makes the
@@ -10,6 +14,12 @@
  * (it checks their directory index).
  */
 #include "dwarf/dwarf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/strbuf.h"
+#include "common/xalloc.h"
 
 struct rd {
 	const unsigned char *p;
@@ -181,4 +191,217 @@ bool dw_lines_ok(const unsigned char *p, uint64_t size)
 			return false;
 	}
 	return true;
+}
+
+/* ---- the file names ---- */
+
+/* Read one string of FORM (an inline string, or an offset into
+ * .debug_str or .debug_line_str); NULL when it is none of those or
+ * points outside its section. */
+static const char *rd_string(struct rd *r, uint64_t form, unsigned offsize,
+			     const struct dw_line_secs *s)
+{
+	const struct dw_section *in;
+	uint64_t off;
+	const char *str;
+
+	switch (form) {
+	case DW_FORM_string:
+		str = (const char *)r->p + r->off;
+		rd_skip_string(r);
+		return r->short_ ? NULL : str;
+	case DW_FORM_strp:
+		in = &s->str;
+		break;
+	case DW_FORM_line_strp:
+		in = &s->line_str;
+		break;
+	default:
+		return NULL;
+	}
+	off = rd_fixed(r, offsize);
+	if (r->short_ || !in->data || off >= in->size ||
+	    !memchr(in->data + off, 0, in->size - off))
+		return NULL;
+	return (const char *)in->data + off;
+}
+
+static bool absolute(const char *path)
+{
+	return path[0] == '/';
+}
+
+/* dir and a '/' after it unless it ends in one; nothing for no dir */
+static void add_dir(struct sp_strbuf *b, const char *dir)
+{
+	size_t n = dir ? strlen(dir) : 0;
+
+	if (n)
+		sp_strbuf_addf(b, "%s%s", dir, dir[n - 1] == '/' ? "" : "/");
+}
+
+/* dir/name into b, as dwarf_srcfiles joins them: name alone when it is
+ * absolute or dir is empty; then comp_dir before what is still relative. */
+static void join_path(struct sp_strbuf *b, const char *comp_dir, const char *dir,
+		      const char *name)
+{
+	b->len = 0;
+	if (!absolute(name) && dir && *dir && !absolute(dir))
+		add_dir(b, comp_dir);
+	if (!absolute(name) && dir && *dir)
+		add_dir(b, dir);
+	else if (!absolute(name))
+		add_dir(b, comp_dir);
+	sp_strbuf_addf(b, "%s", name);
+}
+
+#define MAX_DIRS 4096	/* a unit's include directories read here */
+
+struct dirs {
+	const char *v[MAX_DIRS];
+	uint64_t n;
+};
+
+/* DWARF 5: an entry format's directories or files, their path and
+ * directory fields; false on a form this does not read. */
+static bool read_v5_entries(struct rd *r, const struct entry_format *ef, uint64_t count,
+			    unsigned offsize, const struct dw_line_secs *s, struct dirs *d,
+			    const char *comp_dir, struct sp_strbuf *b, dw_file_fn add, void *ctx)
+{
+	uint64_t i, v;
+	unsigned k;
+
+	for (i = 0; i < count; i++) {
+		const char *path = NULL;
+		uint64_t dir = 0;
+
+		for (k = 0; k < ef->n; k++) {
+			if (ef->type[k] == DW_LNCT_path)
+				path = rd_string(r, ef->form[k], offsize, s);
+			else if (!rd_form(r, ef->form[k], offsize, &v))
+				return false;
+			else if (ef->type[k] == DW_LNCT_directory_index)
+				dir = v;
+			if (r->short_)
+				return false;
+		}
+		if (!path)
+			return false;
+		if (!add) {		/* the directory table */
+			if (d->n >= MAX_DIRS)
+				return false;
+			d->v[d->n++] = path;
+			continue;
+		}
+		if (dir >= d->n)
+			return false;
+		join_path(b, comp_dir, d->v[dir], path);
+		add(ctx, b->buf);
+	}
+	return true;
+}
+
+static bool read_v5(struct rd *r, unsigned offsize, const struct dw_line_secs *s,
+		    const char *comp_dir, struct sp_strbuf *b, struct dirs *d,
+		    dw_file_fn add, void *ctx)
+{
+	struct entry_format ef;
+	uint64_t opcode_base, n;
+
+	rd_skip(r, 2);		/* address size, segment selector size */
+	rd_skip(r, offsize);	/* header_length */
+	rd_skip(r, 5);		/* min_inst_length .. line_range */
+	opcode_base = rd_fixed(r, 1);
+	if (opcode_base)
+		rd_skip(r, opcode_base - 1);
+	read_format(r, &ef);
+	n = rd_uleb(r);
+	if (r->short_ || !read_v5_entries(r, &ef, n, offsize, s, d, NULL, b, NULL, NULL))
+		return false;
+	read_format(r, &ef);
+	n = rd_uleb(r);
+	return !r->short_ && read_v5_entries(r, &ef, n, offsize, s, d, comp_dir, b, add, ctx);
+}
+
+/* Versions 2-4: strings until an empty one; a file's directory 0 is the
+ * compilation directory, n the nth include directory. */
+static bool read_v4(struct rd *r, uint16_t version, unsigned offsize, const char *comp_dir,
+		    struct sp_strbuf *b, struct dirs *d, dw_file_fn add, void *ctx)
+{
+	uint64_t opcode_base, dir;
+	const char *name;
+
+	rd_skip(r, offsize);				/* header_length */
+	rd_skip(r, version >= 4 ? 5 : 4);		/* min_inst_length .. line_range */
+	opcode_base = rd_fixed(r, 1);
+	if (opcode_base)
+		rd_skip(r, opcode_base - 1);
+	for (;;) {
+		name = (const char *)r->p + r->off;
+		rd_skip_string(r);
+		if (r->short_)
+			return false;
+		if (!*name)
+			break;
+		if (d->n >= MAX_DIRS)
+			return false;
+		d->v[d->n++] = name;
+	}
+	for (;;) {
+		name = (const char *)r->p + r->off;
+		rd_skip_string(r);
+		if (r->short_)
+			return false;
+		if (!*name)
+			return true;
+		dir = rd_uleb(r);
+		rd_uleb(r);	/* modification time */
+		rd_uleb(r);	/* length */
+		if (r->short_ || dir > d->n)
+			return false;
+		join_path(b, comp_dir, dir ? d->v[dir - 1] : NULL, name);
+		add(ctx, b->buf);
+	}
+}
+
+int dw_line_files(const struct dw_line_secs *s, uint64_t off, const char *comp_dir,
+		  dw_file_fn add, void *ctx)
+{
+	struct rd r = { .p = s->line.data, .off = off, .end = s->line.size };
+	struct sp_strbuf b = { 0 };
+	struct dirs *d;
+	unsigned offsize = 4;
+	uint64_t len;
+	uint16_t version;
+	bool ok;
+
+	if (!s->line.data || off >= s->line.size)
+		return -1;
+	len = rd_fixed(&r, 4);
+	if (len == 0xffffffffu) {
+		len = rd_fixed(&r, 8);
+		offsize = 8;
+	}
+	if (r.short_ || len > r.end - r.off)
+		return -1;
+	r.end = r.off + len;
+	version = (uint16_t)rd_fixed(&r, 2);
+	if (r.short_ || version < 2 || version > 5)
+		return -1;
+	d = sp_xcalloc(1, sizeof(*d));
+	ok = version == 5 ? read_v5(&r, offsize, s, comp_dir, &b, d, add, ctx) :
+			    read_v4(&r, version, offsize, comp_dir, &b, d, add, ctx);
+	free(d);
+	free(b.buf);
+	return ok ? 0 : -1;
+}
+
+void dw_line_secs_init(const struct dw_obj *o, struct dw_line_secs *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (o->msb)
+		return;		/* rd_le() reads little-endian numbers */
+	dw_obj_section(o, ".debug_line", &s->line);
+	dw_obj_section(o, ".debug_line_str", &s->line_str);
+	dw_obj_section(o, ".debug_str", &s->str);
 }

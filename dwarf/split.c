@@ -63,6 +63,7 @@ struct dw_split *dw_split_start(struct dw_image *dw, uint64_t from)
 	s->opts = dw->opts;
 	s->opts.progress = NULL;	/* the main thread reports both */
 	s->elf = dw->elf;		/* read only: the code, for Clang's tail calls */
+	s->lines = dw->lines;		/* mapped, read only */
 	s->g = &w->g;
 	sp_u64map_init(&s->sub_by_off, 4096);
 	w->units.from = from;

@@ -10,6 +10,7 @@
  */
 #include "dwarf/dwarf.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/path.h"
@@ -560,6 +561,39 @@ static const char *die_string(struct dw_image *dw, Dwarf_Die die, Dwarf_Half at)
 	return s;
 }
 
+struct file_list {
+	struct dw_image *dw;
+	struct dw_cu_files *f;
+	const char *comp_dir;
+	size_t cap;
+};
+
+static void add_file(void *ctx, const char *path)
+{
+	struct file_list *l = ctx;
+
+	SP_ALLOC_GROW(l->f->names, (size_t)l->f->count + 1, l->cap);
+	l->f->names[l->f->count++] = sp_intern(l->dw->g, sp_path_in_dir(path, l->comp_dir));
+}
+
+/* The unit's file names from its line table header, read by lines.c;
+ * false when that cannot (libdwarf then tries, and says what is wrong). */
+static bool read_line_files(struct dw_image *dw, Dwarf_Die cu_die, struct dw_cu_files *f,
+			    const char *comp_dir)
+{
+	struct file_list l = { .dw = dw, .f = f, .comp_dir = comp_dir };
+	uint64_t off;
+
+	if (!dw_attr_offset(dw->dbg, cu_die, DW_AT_stmt_list, &off))
+		return false;
+	if (!dw_line_files(&dw->lines, off, comp_dir, add_file, &l))
+		return true;
+	free(f->names);
+	f->names = NULL;
+	f->count = 0;
+	return false;
+}
+
 static void read_cu_files(struct dw_image *dw, Dwarf_Die cu_die, struct walk_cu *wc)
 {
 	const char *comp_dir = dw->g->cus[wc->cu].comp_dir;
@@ -572,6 +606,8 @@ static void read_cu_files(struct dw_image *dw, Dwarf_Die cu_die, struct walk_cu 
 	f->base = wc->version >= 5 ? 0 : 1;
 	f->names = NULL;
 	f->count = 0;
+	if (read_line_files(dw, cu_die, f, comp_dir))
+		return;
 	if (dw->srcfiles_lock)
 		pthread_mutex_lock(dw->srcfiles_lock);
 	res = dwarf_srcfiles(cu_die, &names, &f->count, &derr);
@@ -714,6 +750,7 @@ int dw_walk(struct dw_image *dw, const struct dw_walk_opts *opts, struct sp_err 
 
 	dw->opts = *opts;
 	split = split_point(dw);
+	dw_line_secs_init(&dw->obj, &dw->lines);
 
 	if (dw->opts.progress)
 		u.total = dw_obj_count_units(&dw->obj);
