@@ -960,6 +960,41 @@ static void test_once_doomed_rounds(void **state)
 	sp_graph_release(&g);
 }
 
+/*
+ * A doomed once function (a, in a cycle of its own below it) calls one
+ * that is not (b): b's context is solved with its counts, a's in rounds,
+ * and a sees the dynamic frame only b reaches; b sees a's cycle.
+ */
+static void test_once_doomed_and_not(void **state)
+{
+	struct sp_graph g;
+	uint32_t a, b, la, dyn;
+
+	(void)state;
+	sp_graph_init(&g);
+	a = fs(&g, "a", 1);
+	b = fs(&g, "b", 2);
+	la = fs(&g, "la", 8);
+	dyn = fn(&g, "dyn", 64, SP_QUAL_DYNAMIC);
+	call(&g, a, la);
+	call(&g, la, la);
+	call(&g, a, b);
+	call(&g, b, dyn);
+	call(&g, b, a);
+	g.funcs[a].nest = g.funcs[b].nest = 1;
+	solve(&g);
+	assert_false(res(&g, a)->bounded);
+	assert_int_equal(res(&g, a)->witness[SP_CAUSE_RECURSION], la);
+	assert_int_equal(res(&g, a)->witness[SP_CAUSE_DYNAMIC], dyn);
+	/* b's context is unbounded: as a leaf it counts its frame */
+	assert_int_equal(res(&g, a)->total, 1 + 8);
+	assert_string_equal(path_str(&g, a), "a la");
+	assert_int_equal(res(&g, b)->witness[SP_CAUSE_RECURSION], la);
+	assert_int_equal(res(&g, b)->total, 2 + 64);
+	assert_string_equal(path_str(&g, b), "b dyn");
+	sp_graph_release(&g);
+}
+
 /* A call --indirect=types guessed from a prototype. */
 static void guessed(struct sp_graph *g, uint32_t from, uint32_t to)
 {
@@ -1157,6 +1192,7 @@ int main(void)
 		cmocka_unit_test(test_once_all_pairs),
 		cmocka_unit_test(test_once_too_many_contexts),
 		cmocka_unit_test(test_once_doomed_rounds),
+		cmocka_unit_test(test_once_doomed_and_not),
 		cmocka_unit_test(test_cycle_order_follows_known_calls),
 		cmocka_unit_test(test_large_cycle_reasons),
 		cmocka_unit_test(test_find_entries),
