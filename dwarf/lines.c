@@ -85,6 +85,24 @@ static void rd_skip_string(struct rd *r)
 		;
 }
 
+/* An inline string, moving past it; NULL when it is cut. */
+static const char *rd_cstring(struct rd *r)
+{
+	const char *str = (const char *)r->p + r->off;
+
+	rd_skip_string(r);
+	return r->short_ ? NULL : str;
+}
+
+/* The standard_opcode_lengths: opcode_base - 1 bytes after it. */
+static void rd_skip_opcode_lengths(struct rd *r)
+{
+	uint64_t opcode_base = rd_fixed(r, 1);
+
+	if (opcode_base)
+		rd_skip(r, opcode_base - 1);
+}
+
 /* Read one attribute value of FORM; false for a form not known here.
  * Constants come back in *val, everything else is skipped. */
 static bool rd_form(struct rd *r, uint64_t form, unsigned offsize, uint64_t *val)
@@ -151,16 +169,14 @@ static bool read_entries(struct rd *r, const struct entry_format *ef, uint64_t c
 static bool header_ok(struct rd *r, unsigned offsize)
 {
 	struct entry_format ef;
-	uint64_t ndirs, nfiles, opcode_base;
+	uint64_t ndirs, nfiles;
 
 	if (rd_fixed(r, 2) != 5)
 		return true;
 	rd_skip(r, 2);		/* address size, segment selector size */
 	rd_skip(r, offsize);	/* header_length */
 	rd_skip(r, 5);		/* min_inst_length .. line_range */
-	opcode_base = rd_fixed(r, 1);
-	if (opcode_base)
-		rd_skip(r, opcode_base - 1);	/* standard_opcode_lengths */
+	rd_skip_opcode_lengths(r);
 	read_format(r, &ef);
 	ndirs = rd_uleb(r);
 	if (!read_entries(r, &ef, ndirs, offsize, NULL) || r->short_)
@@ -203,13 +219,10 @@ static const char *rd_string(struct rd *r, uint64_t form, unsigned offsize,
 {
 	const struct dw_section *in;
 	uint64_t off;
-	const char *str;
 
 	switch (form) {
 	case DW_FORM_string:
-		str = (const char *)r->p + r->off;
-		rd_skip_string(r);
-		return r->short_ ? NULL : str;
+		return rd_cstring(r);
 	case DW_FORM_strp:
 		in = &s->str;
 		break;
@@ -306,14 +319,12 @@ static bool read_v5(struct rd *r, unsigned offsize, const struct dw_line_secs *s
 		    dw_file_fn add, void *ctx)
 {
 	struct entry_format ef;
-	uint64_t opcode_base, n;
+	uint64_t n;
 
 	rd_skip(r, 2);		/* address size, segment selector size */
 	rd_skip(r, offsize);	/* header_length */
 	rd_skip(r, 5);		/* min_inst_length .. line_range */
-	opcode_base = rd_fixed(r, 1);
-	if (opcode_base)
-		rd_skip(r, opcode_base - 1);
+	rd_skip_opcode_lengths(r);
 	read_format(r, &ef);
 	n = rd_uleb(r);
 	if (r->short_ || !read_v5_entries(r, &ef, n, offsize, s, d, NULL, b, NULL, NULL))
@@ -328,29 +339,19 @@ static bool read_v5(struct rd *r, unsigned offsize, const struct dw_line_secs *s
 static bool read_v4(struct rd *r, uint16_t version, unsigned offsize, const char *comp_dir,
 		    struct sp_strbuf *b, struct dirs *d, dw_file_fn add, void *ctx)
 {
-	uint64_t opcode_base, dir;
+	uint64_t dir;
 	const char *name;
 
 	rd_skip(r, offsize);				/* header_length */
 	rd_skip(r, version >= 4 ? 5 : 4);		/* min_inst_length .. line_range */
-	opcode_base = rd_fixed(r, 1);
-	if (opcode_base)
-		rd_skip(r, opcode_base - 1);
-	for (;;) {
-		name = (const char *)r->p + r->off;
-		rd_skip_string(r);
-		if (r->short_)
-			return false;
-		if (!*name)
-			break;
+	rd_skip_opcode_lengths(r);
+	while ((name = rd_cstring(r)) && *name) {
 		if (d->n >= MAX_DIRS)
 			return false;
 		d->v[d->n++] = name;
 	}
 	for (;;) {
-		name = (const char *)r->p + r->off;
-		rd_skip_string(r);
-		if (r->short_)
+		if (!(name = rd_cstring(r)))
 			return false;
 		if (!*name)
 			return true;
