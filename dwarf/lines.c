@@ -254,7 +254,8 @@ static void add_dir(struct sp_strbuf *b, const char *dir)
 }
 
 /* dir/name into b, as dwarf_srcfiles joins them: name alone when it is
- * absolute or dir is empty; then comp_dir before what is still relative. */
+ * absolute; else under dir, and under comp_dir too when dir is relative
+ * or missing (b is reused: its length goes back to 0). */
 static void join_path(struct sp_strbuf *b, const char *comp_dir, const char *dir,
 		      const char *name)
 {
