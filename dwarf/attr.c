@@ -53,16 +53,9 @@ bool dw_attr_offset(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at, uint64_t *off
 
 Dwarf_Off dw_ref(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at)
 {
-	Dwarf_Attribute a = NULL;
-	Dwarf_Error derr = NULL;
-	Dwarf_Off off = 0;
+	uint64_t off;
 
-	if (dwarf_attr(die, at, &a, &derr) == DW_DLV_OK) {
-		off = dw_attr_ref(dbg, a);
-		dwarf_dealloc(dbg, a, DW_DLA_ATTR);
-	}
-	dw_drop_error(dbg, &derr);
-	return off;
+	return dw_attr_offset(dbg, die, at, &off) ? off : 0;
 }
 
 Dwarf_Die dw_die_at(Dwarf_Debug dbg, Dwarf_Off off)

@@ -103,6 +103,32 @@ static void rd_skip_opcode_lengths(struct rd *r)
 		rd_skip(r, opcode_base - 1);
 }
 
+/* A table's unit length at r->off: r->end becomes the table's end, and
+ * *offsize 4, or 8 in 64-bit DWARF; false when it does not fit. */
+static bool rd_unit(struct rd *r, unsigned *offsize)
+{
+	uint64_t len = rd_fixed(r, 4);
+
+	*offsize = 4;
+	if (len == 0xffffffffu) {
+		len = rd_fixed(r, 8);
+		*offsize = 8;
+	}
+	if (r->short_ || len > r->end - r->off)
+		return false;
+	r->end = r->off + len;
+	return true;
+}
+
+/* A version 5 header from after its version to its directory format. */
+static void rd_skip_v5_fields(struct rd *r, unsigned offsize)
+{
+	rd_skip(r, 2);		/* address size, segment selector size */
+	rd_skip(r, offsize);	/* header_length */
+	rd_skip(r, 5);		/* min_inst_length .. line_range */
+	rd_skip_opcode_lengths(r);
+}
+
 /* Read one attribute value of FORM; false for a form not known here.
  * Constants come back in *val, everything else is skipped. */
 static bool rd_form(struct rd *r, uint64_t form, unsigned offsize, uint64_t *val)
@@ -173,10 +199,7 @@ static bool header_ok(struct rd *r, unsigned offsize)
 
 	if (rd_fixed(r, 2) != 5)
 		return true;
-	rd_skip(r, 2);		/* address size, segment selector size */
-	rd_skip(r, offsize);	/* header_length */
-	rd_skip(r, 5);		/* min_inst_length .. line_range */
-	rd_skip_opcode_lengths(r);
+	rd_skip_v5_fields(r, offsize);
 	read_format(r, &ef);
 	ndirs = rd_uleb(r);
 	if (!read_entries(r, &ef, ndirs, offsize, NULL) || r->short_)
@@ -192,17 +215,11 @@ bool dw_lines_ok(const unsigned char *p, uint64_t size)
 
 	while (off < size) {
 		struct rd r = { .p = p, .off = off, .end = size };
-		uint64_t len = rd_fixed(&r, 4);
-		unsigned offsize = 4;
+		unsigned offsize;
 
-		if (len == 0xffffffffu) {
-			len = rd_fixed(&r, 8);
-			offsize = 8;
-		}
-		if (r.short_ || len > size - r.off)
+		if (!rd_unit(&r, &offsize))
 			return true;	/* libdwarf reports a table that does not fit */
-		off = r.off + len;
-		r.end = off;
+		off = r.end;
 		if (!header_ok(&r, offsize))
 			return false;
 	}
@@ -322,10 +339,7 @@ static bool read_v5(struct rd *r, unsigned offsize, const struct dw_line_secs *s
 	struct entry_format ef;
 	uint64_t n;
 
-	rd_skip(r, 2);		/* address size, segment selector size */
-	rd_skip(r, offsize);	/* header_length */
-	rd_skip(r, 5);		/* min_inst_length .. line_range */
-	rd_skip_opcode_lengths(r);
+	rd_skip_v5_fields(r, offsize);
 	read_format(r, &ef);
 	n = rd_uleb(r);
 	if (r->short_ || !read_v5_entries(r, &ef, n, offsize, s, d, NULL, b, NULL, NULL))
@@ -372,25 +386,18 @@ int dw_line_files(const struct dw_line_secs *s, uint64_t off, const char *comp_d
 	struct rd r = { .p = s->line.data, .off = off, .end = s->line.size };
 	struct sp_strbuf b = { 0 };
 	struct dirs *d;
-	unsigned offsize = 4;
-	uint64_t len;
+	unsigned offsize;
 	uint16_t version;
 	bool ok;
 
-	if (!s->line.data || off >= s->line.size)
+	if (!s->line.data || off >= s->line.size || !rd_unit(&r, &offsize))
 		return -1;
-	len = rd_fixed(&r, 4);
-	if (len == 0xffffffffu) {
-		len = rd_fixed(&r, 8);
-		offsize = 8;
-	}
-	if (r.short_ || len > r.end - r.off)
-		return -1;
-	r.end = r.off + len;
 	version = (uint16_t)rd_fixed(&r, 2);
 	if (r.short_ || version < 2 || version > 5)
 		return -1;
-	d = sp_xcalloc(1, sizeof(*d));
+	/* 32 KB of pointers, per unit: not zeroed, only n is read first */
+	d = sp_xmalloc(sizeof(*d));
+	d->n = 0;
 	ok = version == 5 ? read_v5(&r, offsize, s, comp_dir, &b, d, add, ctx) :
 			    read_v4(&r, version, offsize, comp_dir, &b, d, add, ctx);
 	free(d);
