@@ -129,6 +129,109 @@ void dw_obj_info_done(const struct dw_obj *o, uint64_t *dropped, uint64_t upto);
  * later readers use faults back in from the page cache). */
 void dw_obj_drop(const struct dw_obj *o);
 
+/* ---- DIEs read from the section bytes (die.c), for the walk ---- */
+
+#define DW_MAX_DIE_DEPTH 256	/* hostile input: nesting deeper than any compiler's */
+
+/* The sections a unit's DIEs and their values are in (none may be). */
+struct dw_secs {
+	struct dw_section info, abbrev, str, line_str, str_offsets, addr, ranges, rnglists;
+	bool msb;
+};
+void dw_secs_init(const struct dw_obj *o, struct dw_secs *s);
+
+struct dw_attr_spec {
+	uint16_t at, form;
+	int64_t implicit;	/* DW_FORM_implicit_const's value */
+};
+
+struct dw_abbrev {
+	uint64_t code;
+	uint16_t tag;
+	bool children;
+	int32_t sibling;	/* index of DW_AT_sibling among the specs, -1 if none */
+	uint32_t first, n;	/* the specs, in dw_abbrevs.specs */
+};
+
+struct dw_abbrevs {
+	struct dw_abbrev *list;
+	size_t n, cap;
+	uint32_t *by_code;	/* code -> list index + 1, 0 for none; ncodes of them */
+	size_t ncodes;
+	struct dw_attr_spec *specs;
+	size_t nspecs, specs_cap;
+};
+
+/* One unit of .debug_info: its header, abbreviations and bases. */
+struct dw_unit {
+	const struct dw_secs *secs;
+	uint64_t off, end;	/* the header's offset, the offset past the unit */
+	uint64_t first_die;
+	uint16_t version;
+	uint8_t type, addr_size, off_size;
+	uint64_t abbrev_off;
+	/* from the unit's DIE, which the reader of that DIE sets */
+	uint64_t str_offsets_base, addr_base, rnglists_base;
+	uint64_t base;		/* DW_AT_low_pc: range lists' base address */
+	struct dw_abbrevs ab;
+};
+
+/* A DIE: where it is, and its abbreviation (NULL for a null entry). */
+struct dw_die {
+	uint64_t off;
+	uint64_t attrs;		/* its first attribute's offset */
+	const struct dw_abbrev *ab;
+};
+
+/* One attribute value, undecoded beyond its form. */
+struct dw_val {
+	uint16_t at, form;
+	uint64_t u;		/* a number, address, offset or index */
+	int64_t s;		/* DW_FORM_sdata, DW_FORM_implicit_const */
+	const unsigned char *block;	/* a block or an inline string */
+	uint64_t len;
+};
+
+struct dw_attr_iter {
+	const struct dw_unit *u;
+	const struct dw_abbrev *ab;
+	uint32_t i;
+	const unsigned char *p, *end;
+};
+
+/* The unit whose header is at off of .debug_info: 0, 1 at the end of
+ * the section, -1 when its header or abbreviations are corrupt. */
+int dw_unit_open(const struct dw_secs *s, uint64_t off, struct dw_unit *u);
+void dw_unit_close(struct dw_unit *u);
+/* The DIE at off of u: 0, or -1 when off is no DIE of u. */
+int dw_die_read(const struct dw_unit *u, uint64_t off, struct dw_die *d);
+/* d's attribute values in order: dw_attrs_next gives 1 for each, 0 after
+ * the last (dw_attrs_end is then past d's attributes), -1 when one is cut
+ * or of no known form. */
+void dw_attrs_begin(struct dw_attr_iter *it, const struct dw_unit *u, const struct dw_die *d);
+int dw_attrs_next(struct dw_attr_iter *it, struct dw_val *v);
+uint64_t dw_attrs_end(const struct dw_attr_iter *it);
+/* The offset past d and its subtree: by d's DW_AT_sibling, which must
+ * point past d and inside u (else -2, also for one in the subtree), else
+ * children_end when the caller walked d's children (the offset past their
+ * null entry), else by stepping over the subtree; -1 when that cannot be
+ * read. */
+int dw_die_next(const struct dw_unit *u, const struct dw_die *d, uint64_t children_end,
+		uint64_t *next, int depth);
+/* What a value says, when its form says it: */
+const char *dw_val_string(const struct dw_unit *u, const struct dw_val *v);
+bool dw_val_addr(const struct dw_unit *u, const struct dw_val *v, uint64_t *addr);
+bool dw_val_udata(const struct dw_val *v, uint64_t *out);
+uint64_t dw_val_ref(const struct dw_unit *u, const struct dw_val *v);	/* 0: none */
+bool dw_val_flag(const struct dw_val *v);
+bool dw_val_block(const struct dw_val *v, const unsigned char **p, uint64_t *len);
+bool dw_val_offset(const struct dw_val *v, uint64_t *off);
+typedef void (*dw_range_fn)(void *ctx, uint64_t lo, uint64_t hi);
+/* Each range of the list a DW_AT_ranges value names, to add; -1 when the
+ * list cannot be found (a cut list ends where it is cut). */
+int dw_val_ranges(const struct dw_unit *u, const struct dw_val *v, dw_range_fn add,
+		  void *ctx);
+
 /* Refuse a .debug_rnglists/.debug_loclists table header that does not fit
  * (libdwarf 20210528 frees twice on one), or a DWARF 5 .debug_line file
  * entry naming a directory past the table's end (its dwarf_srcfiles
@@ -251,6 +354,10 @@ struct dw_image {
 	struct dw_line_secs lines;	/* where read_cu_files() reads */
 	struct dw_cu_files *files;	/* per graph CU */
 	Dwarf_Off *cu_die_off;		/* per graph CU: CU DIE offset */
+	uint64_t *cu_unit_off;		/* per graph CU: its unit header's offset */
+	struct dw_secs secs;		/* where the walk reads DIEs (die.c) */
+	struct dw_unit *ondemand;	/* dw_sub_at's unit, of graph CU ondemand_cu */
+	uint32_t ondemand_cu;
 
 	uint32_t call_sites;		/* call-site DIEs read */
 	uint32_t split_units;		/* compile units a second thread walked */
@@ -311,12 +418,9 @@ void dw_sub_resolve(struct dw_image *dw, uint32_t idx, struct dw_decl *out);
 /* Entry n of a CU's decl_file table, interned; NULL if out of range. */
 const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, Dwarf_Unsigned n);
 
-/* vars.c: keep the variable die when DWARF places it at a fixed
- * address.  by_abbrev (DW_VAR_ABBREVS entries, zeroed per unit) remembers
- * the abbreviations whose DIEs cannot be. */
-#define DW_VAR_ABBREVS 1024
-enum { DW_VAR_UNKNOWN, DW_VAR_NO, DW_VAR_MAYBE };
-int dw_read_var(struct dw_image *dw, Dwarf_Die die, uint8_t *by_abbrev);
+/* vars.c: keep the variable d of unit u when DWARF places it at a fixed
+ * address. */
+void dw_read_var(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d);
 
 /* Reading many DIEs by offset, in offset order (cursor.c): seek the unit
  * of off first, and dwarf_offdie_b finds it at once. */

@@ -64,6 +64,7 @@ struct dw_split *dw_split_start(struct dw_image *dw, uint64_t from)
 	s->opts.progress = NULL;	/* the main thread reports both */
 	s->elf = dw->elf;		/* read only: the code, for Clang's tail calls */
 	s->lines = dw->lines;		/* mapped, read only */
+	s->secs = dw->secs;
 	s->g = &w->g;
 	sp_u64map_init(&s->sub_by_off, 4096);
 	w->units.from = from;
@@ -112,6 +113,8 @@ static void merge_cus(struct dw_image *dw, struct dw_split *w)
 	dw->files = sp_xrealloc(dw->files, (own ? own : 1) * sizeof(*dw->files));
 	dw->cu_die_off = sp_xrealloc(dw->cu_die_off,
 				      (own ? own : 1) * sizeof(*dw->cu_die_off));
+	dw->cu_unit_off = sp_xrealloc(dw->cu_unit_off,
+				       (own ? own : 1) * sizeof(*dw->cu_unit_off));
 	for (i = 0; i < s->ncus; i++) {
 		const struct sp_cu *from = &w->g.cus[i];
 		uint32_t cu = sp_graph_add_cu(g);
@@ -122,6 +125,7 @@ static void merge_cus(struct dw_image *dw, struct dw_split *w)
 		g->cus[cu].producer = reintern(g, from->producer);
 		g->cus[cu].dwarf_version = from->dwarf_version;
 		dw->cu_die_off[dw->ncus + i] = s->cu_die_off[i];
+		dw->cu_unit_off[dw->ncus + i] = s->cu_unit_off[i];
 		*f = s->files[i];	/* the names array changes hands */
 		s->files[i].names = NULL;
 		for (k = 0; f->names && k < f->count; k++)

@@ -1,12 +1,13 @@
 /*
- * dwarf.c - one pass over .debug_info collecting subprograms and call sites.
+ * walk.c - one pass over .debug_info collecting subprograms and call sites.
  *
  * Only the DIEs that can hold code or calls are entered (subprograms,
  * inlined subroutines, lexical blocks, namespaces); types and variables are
  * skipped with their whole subtree.  DIEs skipped this way that turn out to
  * be needed (a member function's declaration, a DIE in another unit) are
- * read on demand by dw_sub_at().  A large image's units are shared out
- * between two threads, one Dwarf_Debug each (split.c).
+ * read on demand by dw_sub_at().  The DIEs are read from the section
+ * bytes (die.c), not through libdwarf.  A large image's units are shared
+ * out between two threads (split.c).
  */
 #include "dwarf/dwarf.h"
 
@@ -18,122 +19,11 @@
 #include "common/xalloc.h"
 #include "dwarf/compat.h"
 
-#define MAX_DIE_DEPTH 256	/* hostile input: nesting deeper than any compiler's */
-
+/* The unit a walk is in. */
 struct walk_cu {
 	uint32_t cu;		/* graph CU index */
-	uint16_t version;
-	uint64_t base;		/* CU base address for DWARF 4 range lists */
-	uint8_t *sib_by_abbrev;	/* NULL or SIB_ABBREVS entries, see has_sibling */
-	uint8_t *var_by_abbrev;	/* opts.vars: DW_VAR_ABBREVS entries, vars.c */
+	struct dw_unit *u;
 };
-
-/* Abbreviation codes whose DW_AT_sibling presence is remembered per CU:
- * GCC numbers a CU's abbreviations from 1 and uses a few hundred. */
-#define SIB_ABBREVS 1024
-enum { SIB_UNKNOWN, SIB_NO, SIB_YES };
-
-static int die_off(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Off *off)
-{
-	Dwarf_Error derr = NULL;
-
-	if (dwarf_dieoffset(die, off, &derr) == DW_DLV_OK)
-		return 0;
-	dw_drop_error(dbg, &derr);
-	return -1;
-}
-
-/* Whether die has a DW_AT_sibling.  Every DIE of one abbreviation has the
- * same attributes, so the answer is kept per code: asking each DIE cost a
- * tenth of a kernel run. */
-static bool has_sibling(Dwarf_Debug dbg, Dwarf_Die die, uint8_t *by_abbrev)
-{
-	Dwarf_Error derr = NULL;
-	Dwarf_Bool yes = false;
-	int code = dwarf_die_abbrev_code(die);
-	bool cached = by_abbrev && code > 0 && code < SIB_ABBREVS;
-
-	if (cached && by_abbrev[code] != SIB_UNKNOWN)
-		return by_abbrev[code] == SIB_YES;
-	if (dwarf_hasattr(die, DW_AT_sibling, &yes, &derr) != DW_DLV_OK) {
-		dw_drop_error(dbg, &derr);
-		return false;
-	}
-	if (cached)
-		by_abbrev[code] = yes ? SIB_YES : SIB_NO;
-	return yes;
-}
-
-static int next_sibling(Dwarf_Debug dbg, Dwarf_Die die, bool checked, uint8_t *by_abbrev,
-			Dwarf_Die *next, Dwarf_Error *derr, int depth);
-
-/* Whether libdwarf can step over die's subtree without looping.  To find
- * the sibling of a DIE with children and no DW_AT_sibling, libdwarf
- * 20210528 walks the subtree, jumping over each inner DIE's children by
- * its DW_AT_sibling; one that points at its own DIE sends it round
- * forever (found by fuzz_elf).  GCC omits DW_AT_sibling only on a last
- * child, and the walk has usually been through those already (checked),
- * so on real DWARF this walks small subtrees: call sites' parameters. */
-static bool subtree_skippable(Dwarf_Debug dbg, Dwarf_Die die, uint8_t *by_abbrev,
-			      int depth)
-{
-	Dwarf_Die child = NULL, next;
-	Dwarf_Error derr = NULL;
-	Dwarf_Half has_children = 0;
-	int res;
-
-	if (dwarf_die_abbrev_children_flag(die, &has_children) != DW_DLV_OK ||
-	    !has_children)
-		return true;
-	if (depth > MAX_DIE_DEPTH)
-		return false;
-	/* libdwarf jumps by die's own DW_AT_sibling; next_sibling checks where */
-	if (has_sibling(dbg, die, by_abbrev))
-		return true;
-	res = dwarf_child(die, &child, &derr);
-	while (res == DW_DLV_OK) {
-		res = next_sibling(dbg, child, false, by_abbrev, &next, &derr, depth + 1);
-		dwarf_dealloc_die(child);
-		child = next;
-	}
-	dw_drop_error(dbg, &derr);
-	return res == DW_DLV_NO_ENTRY;
-}
-
-/* libdwarf 20210528 refuses a DW_AT_sibling that points before its DIE
- * but follows one pointing at the DIE itself forever, at the top
- * (offsets that only grow end every walk) or deep inside a subtree it
- * skips (subtree_skippable).  checked: every child of die was stepped
- * over by this function already, so its subtree is known to be safe. */
-static int next_sibling(Dwarf_Debug dbg, Dwarf_Die die, bool checked, uint8_t *by_abbrev,
-			Dwarf_Die *next, Dwarf_Error *derr, int depth)
-{
-	Dwarf_Off here = 0, there = 0;
-	int res;
-
-	*next = NULL;
-	if (die && !checked && !subtree_skippable(dbg, die, by_abbrev, depth))
-		return DW_DLV_ERROR;
-	res = dwarf_siblingof_b(dbg, die, true, next, derr);
-	if (res != DW_DLV_OK || !die)
-		return res;
-	if (!die_off(dbg, die, &here) && !die_off(dbg, *next, &there) && there > here)
-		return DW_DLV_OK;
-	dwarf_dealloc_die(*next);
-	*next = NULL;
-	return DW_DLV_ERROR;
-}
-
-int dw_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *next, Dwarf_Error *derr)
-{
-	return next_sibling(dbg, die, false, NULL, next, derr, 0);
-}
-
-int dw_sibling_checked(Dwarf_Debug dbg, Dwarf_Die die, bool checked, Dwarf_Die *next,
-		       Dwarf_Error *derr)
-{
-	return next_sibling(dbg, die, checked, NULL, next, derr, 0);
-}
 
 const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, Dwarf_Unsigned n)
 {
@@ -154,316 +44,209 @@ const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, Dwarf_Unsigned n)
 
 /* ---- ranges ---- */
 
-static void add_xrange(struct dw_image *dw, struct dw_sub *s, uint64_t lo, uint64_t hi)
+struct range_sink {
+	struct dw_image *dw;
+	struct dw_sub *s;
+};
+
+static void add_xrange(void *ctx, uint64_t lo, uint64_t hi)
 {
+	struct range_sink *r = ctx;
+	struct dw_image *dw = r->dw;
+
 	if (hi <= lo)
 		return;
-	if (!s->nranges)
-		s->range_first = (uint32_t)dw->nxranges;
+	if (!r->s->nranges)
+		r->s->range_first = (uint32_t)dw->nxranges;
 	SP_ALLOC_GROW(dw->xranges, dw->nxranges + 1, dw->xranges_cap);
 	dw->xranges[dw->nxranges].lo = lo;
 	dw->xranges[dw->nxranges].hi = hi;
 	dw->nxranges++;
-	s->nranges++;
-}
-
-static int read_ranges4(struct dw_image *dw, Dwarf_Die die, Dwarf_Attribute a,
-			const struct walk_cu *wc, struct dw_sub *s)
-{
-	Dwarf_Off off, real;
-	Dwarf_Ranges *r;
-	Dwarf_Signed n, i;
-	Dwarf_Unsigned bytes;
-	Dwarf_Error derr = NULL;
-	uint64_t base = wc->base;
-
-	if (dwarf_global_formref(a, &off, &derr) != DW_DLV_OK ||
-	    dwarf_get_ranges_b(dw->dbg, off, die, &real, &r, &n, &bytes, &derr) != DW_DLV_OK) {
-		dw_drop_error(dw->dbg, &derr);
-		return 0;	/* an unreadable range list loses one function, not the run */
-	}
-	for (i = 0; i < n; i++) {
-		if (r[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
-			base = r[i].dwr_addr2;
-		else if (r[i].dwr_type == DW_RANGES_ENTRY)
-			add_xrange(dw, s, base + r[i].dwr_addr1, base + r[i].dwr_addr2);
-	}
-	dwarf_ranges_dealloc(dw->dbg, r, n);
-	return 0;
-}
-
-static int read_ranges5(struct dw_image *dw, Dwarf_Attribute a, struct dw_sub *s)
-{
-	Dwarf_Rnglists_Head head;
-	Dwarf_Unsigned count, global, val, i;
-	Dwarf_Half form;
-	Dwarf_Error derr = NULL;
-	Dwarf_Off off;
-	int ok;
-
-	if (dwarf_whatform(a, &form, &derr) != DW_DLV_OK)
-		goto fail;
-	if (form == DW_FORM_rnglistx)
-		ok = dwarf_formudata(a, &val, &derr);
-	else {
-		ok = dwarf_global_formref(a, &off, &derr);
-		val = off;
-	}
-	if (ok != DW_DLV_OK ||
-	    dwarf_rnglists_get_rle_head(a, form, val, &head, &count, &global, &derr) != DW_DLV_OK)
-		goto fail;
-	for (i = 0; i < count; i++) {
-		unsigned len, code;
-		Dwarf_Unsigned raw1, raw2, lo, hi;
-		Dwarf_Bool noaddr = 0;
-
-		if (dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &raw1, &raw2,
-						      &noaddr, &lo, &hi, &derr) != DW_DLV_OK)
-			break;
-		if (code != DW_RLE_end_of_list && code != DW_RLE_base_address &&
-		    code != DW_RLE_base_addressx && !noaddr)
-			add_xrange(dw, s, lo, hi);
-	}
-	dwarf_dealloc_rnglists_head(head);
-	dw_drop_error(dw->dbg, &derr);
-	return 0;
-fail:
-	dw_drop_error(dw->dbg, &derr);
-	return 0;
-}
-
-/* ---- attribute readers ---- */
-
-static uint64_t attr_addr(Dwarf_Debug dbg, Dwarf_Attribute a)
-{
-	Dwarf_Addr v = 0;
-	Dwarf_Error derr = NULL;
-
-	if (dwarf_formaddr(a, &v, &derr) != DW_DLV_OK && derr)
-		dw_drop_error(dbg, &derr);
-	return v;
-}
-
-static bool attr_flag(Dwarf_Debug dbg, Dwarf_Attribute a)
-{
-	Dwarf_Bool v = 0;
-	Dwarf_Error derr = NULL;
-
-	if (dwarf_formflag(a, &v, &derr) != DW_DLV_OK && derr)
-		dw_drop_error(dbg, &derr);
-	return v != 0;
-}
-
-static const char *attr_string(struct dw_image *dw, Dwarf_Attribute a)
-{
-	char *s = NULL;
-	Dwarf_Error derr = NULL;
-
-	/* the string lives in libdwarf's section data: intern a copy */
-	if (dwarf_formstring(a, &s, &derr) != DW_DLV_OK) {
-		dw_drop_error(dw->dbg, &derr);
-		return NULL;
-	}
-	return sp_intern(dw->g, s);
-}
-
-/* A call target expression that is just DW_OP_addr is a direct call. */
-static void attr_call_target(Dwarf_Debug dbg, Dwarf_Attribute a, struct dw_site *site)
-{
-	Dwarf_Unsigned len = 0;
-	Dwarf_Ptr p = NULL;
-	Dwarf_Error derr = NULL;
-	Dwarf_Half form = 0;
-	Dwarf_Block *blk = NULL;
-	const unsigned char *b;
-
-	site->computed = true;
-	if (dwarf_whatform(a, &form, &derr) != DW_DLV_OK)
-		goto out;
-	if (form == DW_FORM_exprloc) {
-		if (dwarf_formexprloc(a, &len, &p, &derr) != DW_DLV_OK)
-			goto out;
-	} else if (dwarf_formblock(a, &blk, &derr) == DW_DLV_OK) {
-		len = blk->bl_len;
-		p = blk->bl_data;
-	}
-	b = p;
-	if (b && len == 9 && b[0] == DW_OP_addr) {
-		uint64_t v = 0;
-		int i;
-
-		for (i = 8; i >= 1; i--)	/* little-endian targets only */
-			v = v << 8 | b[i];
-		site->target = v;
-		site->computed = false;
-	}
-out:
-	if (blk)
-		dwarf_dealloc(dbg, blk, DW_DLA_BLOCK);
-	dw_drop_error(dbg, &derr);
+	r->s->nranges++;
 }
 
 /* ---- subprograms and call sites ---- */
 
-static void sub_attr(struct dw_image *dw, Dwarf_Die die, Dwarf_Attribute a,
-		     Dwarf_Half at, const struct walk_cu *wc, struct dw_sub *s,
-		     bool *has_high)
+static const char *val_string(struct dw_image *dw, const struct dw_unit *u,
+			      const struct dw_val *v)
 {
-	Dwarf_Debug dbg = dw->dbg;
+	const char *s = dw_val_string(u, v);
 
-	switch (at) {
+	/* the string lives in the section: intern a copy */
+	return s ? sp_intern(dw->g, s) : NULL;
+}
+
+static uint64_t val_udata(const struct dw_val *v)
+{
+	uint64_t n = 0;
+
+	return dw_val_udata(v, &n) ? n : 0;
+}
+
+static uint64_t val_addr(const struct dw_unit *u, const struct dw_val *v)
+{
+	uint64_t a = 0;
+
+	return dw_val_addr(u, v, &a) ? a : 0;
+}
+
+/* DW_AT_high_pc: an address, or (a constant) the size from DW_AT_low_pc */
+struct high_pc {
+	bool present, is_size;
+	uint64_t v;
+};
+
+static void sub_attr(struct dw_image *dw, const struct walk_cu *wc, const struct dw_val *v,
+		     struct dw_sub *s, struct high_pc *high)
+{
+	const struct dw_unit *u = wc->u;
+	struct range_sink sink = { dw, s };
+
+	switch (v->at) {
 	case DW_AT_name:
-		s->name = attr_string(dw, a);
+		s->name = val_string(dw, u, v);
 		break;
 	case DW_AT_linkage_name:
 	case DW_AT_MIPS_linkage_name:
-		s->linkage = attr_string(dw, a);
+		s->linkage = val_string(dw, u, v);
 		break;
 	case DW_AT_low_pc:
-		s->lo = attr_addr(dbg, a);
+		s->lo = val_addr(u, v);
 		break;
 	case DW_AT_high_pc:
-		*has_high = true;
+		high->is_size = dw_val_udata(v, &high->v);
+		high->present = high->is_size || dw_val_addr(u, v, &high->v);
 		break;
 	case DW_AT_ranges:
-		if (wc->version >= 5)
-			read_ranges5(dw, a, s);
-		else
-			read_ranges4(dw, die, a, wc, s);
+		/* an unreadable range list loses one function, not the run */
+		dw_val_ranges(u, v, add_xrange, &sink);
 		break;
 	case DW_AT_abstract_origin:
-		s->origin = dw_attr_ref(dbg, a);
+		s->origin = dw_val_ref(u, v);
 		break;
 	case DW_AT_specification:
-		s->spec = dw_attr_ref(dbg, a);
+		s->spec = dw_val_ref(u, v);
 		break;
 	case DW_AT_decl_file:
-		s->file = dw_cu_file(dw, wc->cu, dw_attr_udata(dbg, a));
+		s->file = dw_cu_file(dw, wc->cu, val_udata(v));
 		break;
 	case DW_AT_decl_line:
-		s->line = (uint32_t)dw_attr_udata(dbg, a);
+		s->line = (uint32_t)val_udata(v);
 		break;
 	case DW_AT_decl_column:
-		s->col = (uint32_t)dw_attr_udata(dbg, a);
+		s->col = (uint32_t)val_udata(v);
 		break;
 	case DW_AT_declaration:
-		s->declaration = attr_flag(dbg, a);
+		s->declaration = dw_val_flag(v);
 		break;
 	case DW_AT_call_all_calls:
 	case DW_AT_GNU_all_call_sites:
-		s->all_calls = attr_flag(dbg, a);
+		s->all_calls = dw_val_flag(v);
 		break;
 	}
 }
 
-static uint32_t read_sub(struct dw_image *dw, Dwarf_Die die,
-			 const struct walk_cu *wc, struct sp_err *err)
+static int corrupt_die(const struct dw_image *dw, uint64_t off, struct sp_err *err)
 {
-	Dwarf_Attribute *attrs = NULL;
-	Dwarf_Signed n = 0, i;
-	Dwarf_Error derr = NULL;
-	Dwarf_Off off;
-	struct dw_sub *s;
-	bool has_high = false;
-	uint32_t idx;
+	return sp_err_set(err, "'%s': corrupt DWARF: the DIE at 0x%llx cannot be read",
+			  dw->path, (unsigned long long)off);
+}
 
-	if (dwarf_dieoffset(die, &off, &derr) != DW_DLV_OK) {
-		dw_error(dw->path, dw->dbg, &derr, err, "bad DIE");
-		return SP_NONE;
-	}
+/* The record of the subprogram d, its attributes read to *end. */
+static uint32_t read_sub(struct dw_image *dw, const struct walk_cu *wc, const struct dw_die *d,
+			 uint64_t *end, struct sp_err *err)
+{
+	struct dw_attr_iter it;
+	struct high_pc high = { 0 };
+	struct dw_val v;
+	struct dw_sub *s;
+	uint32_t idx;
+	int res;
+
 	SP_BIG_GROW(dw->subs, dw->nsubs + 1, dw->subs_cap);
 	idx = (uint32_t)dw->nsubs++;
 	s = &dw->subs[idx];
 	memset(s, 0, sizeof(*s));
-	s->off = off;
+	s->off = d->off;
 	s->cu = wc->cu;
 	s->func = SP_NONE;
-	if (dwarf_attrlist(die, &attrs, &n, &derr) == DW_DLV_ERROR) {
-		dw_error(dw->path, dw->dbg, &derr, err, "bad attribute list");
+	dw_attrs_begin(&it, wc->u, d);
+	while ((res = dw_attrs_next(&it, &v)) > 0)
+		sub_attr(dw, wc, &v, s, &high);
+	if (res < 0) {
+		corrupt_die(dw, d->off, err);
 		return SP_NONE;
 	}
-	for (i = 0; i < n; i++) {
-		Dwarf_Half at;
-
-		if (dwarf_whatattr(attrs[i], &at, &derr) == DW_DLV_OK)
-			sub_attr(dw, die, attrs[i], at, wc, s, &has_high);
-		else
-			dw_drop_error(dw->dbg, &derr);
-	}
-	if (n > 0)
-		dw_dealloc_attrs(dw->dbg, attrs, n);
-	if (has_high) {
-		Dwarf_Addr hi;
-		Dwarf_Half form;
-		enum Dwarf_Form_Class cls;
-
-		if (dwarf_highpc_b(die, &hi, &form, &cls, &derr) == DW_DLV_OK)
-			s->hi = cls == DW_FORM_CLASS_CONSTANT ? s->lo + hi : hi;
-		else
-			dw_drop_error(dw->dbg, &derr);
-	}
+	*end = dw_attrs_end(&it);
+	if (high.present)
+		s->hi = high.is_size ? s->lo + high.v : high.v;
 	if (!s->hi && s->nranges) {
 		s->lo = dw->xranges[s->range_first].lo;
 		s->hi = dw->xranges[s->range_first].hi;
 	}
-	sp_u64map_put(&dw->sub_by_off, off, idx);
+	sp_u64map_put(&dw->sub_by_off, d->off, idx);
 	return idx;
 }
 
-static void site_attr(struct dw_image *dw, Dwarf_Attribute a, Dwarf_Half at,
-		      struct dw_site *site)
+/* A call target expression that is just DW_OP_addr is a direct call. */
+static void call_target(const struct dw_unit *u, const struct dw_val *v, struct dw_site *site)
 {
-	Dwarf_Debug dbg = dw->dbg;
+	const unsigned char *b = NULL;
+	uint64_t len = 0;
 
-	switch (at) {
+	site->computed = true;
+	if (dw_val_block(v, &b, &len) && len == 1 + (uint64_t)u->addr_size &&
+	    b[0] == DW_OP_addr) {
+		site->target = dw_read_uint(b + 1, u->addr_size, u->secs->msb);
+		site->computed = false;
+	}
+}
+
+static void site_attr(const struct dw_unit *u, const struct dw_val *v, struct dw_site *site)
+{
+	switch (v->at) {
 	case DW_AT_call_return_pc:
 	case DW_AT_low_pc:	/* DW_TAG_GNU_call_site: the return address */
-		site->ret_pc = attr_addr(dbg, a);
+		site->ret_pc = val_addr(u, v);
 		break;
 	case DW_AT_call_pc:
-		site->call_pc = attr_addr(dbg, a);
+		site->call_pc = val_addr(u, v);
 		break;
 	case DW_AT_call_origin:
 	case DW_AT_abstract_origin:
-		site->origin = dw_attr_ref(dbg, a);
+		site->origin = dw_val_ref(u, v);
 		break;
 	case DW_AT_call_target:
 	case DW_AT_GNU_call_site_target:
-		attr_call_target(dbg, a, site);
+		call_target(u, v, site);
 		break;
 	case DW_AT_call_tail_call:
 	case DW_AT_GNU_tail_call:
-		site->tail = attr_flag(dbg, a);
+		site->tail = dw_val_flag(v);
 		break;
 	case DW_AT_type:	/* DWARF 5: the type of the called function */
-		site->type = dw_attr_ref(dbg, a);
+		site->type = dw_val_ref(u, v);
 		break;
 	}
 }
 
-static int read_site(struct dw_image *dw, Dwarf_Die die, uint32_t sub, struct sp_err *err)
+static int read_site(struct dw_image *dw, const struct walk_cu *wc, const struct dw_die *d,
+		     uint32_t sub, struct sp_err *err)
 {
-	Dwarf_Attribute *attrs = NULL;
-	Dwarf_Signed n = 0, i;
-	Dwarf_Error derr = NULL;
+	struct dw_attr_iter it;
 	struct dw_site *site;
+	struct dw_val v;
+	int res;
 
 	SP_BIG_GROW(dw->sites, dw->nsites + 1, dw->sites_cap);
 	site = &dw->sites[dw->nsites];
 	memset(site, 0, sizeof(*site));
 	site->sub = sub;
-	if (dwarf_attrlist(die, &attrs, &n, &derr) == DW_DLV_ERROR)
-		return dw_error(dw->path, dw->dbg, &derr, err, "bad call site");
-	for (i = 0; i < n; i++) {
-		Dwarf_Half at;
-
-		if (dwarf_whatattr(attrs[i], &at, &derr) == DW_DLV_OK)
-			site_attr(dw, attrs[i], at, site);
-		else
-			dw_drop_error(dw->dbg, &derr);
-	}
-	if (n > 0)
-		dw_dealloc_attrs(dw->dbg, attrs, n);
+	dw_attrs_begin(&it, wc->u, d);
+	while ((res = dw_attrs_next(&it, &v)) > 0)
+		site_attr(wc->u, &v, site);
+	if (res < 0)
+		return corrupt_die(dw, d->off, err);
 	/* Clang places a tail call by its jump (DW_AT_call_pc) and gives no
 	 * return address: the graph builder reads the jump for one */
 	if (site->ret_pc || site->call_pc)
@@ -474,91 +257,187 @@ static int read_site(struct dw_image *dw, Dwarf_Die die, uint32_t sub, struct sp
 
 /* ---- the walk ---- */
 
-static int walk_children(struct dw_image *dw, Dwarf_Die parent, const struct walk_cu *wc,
-			 uint32_t sub, int depth, struct sp_err *err);
+static int walk_children(struct dw_image *dw, const struct walk_cu *wc, uint64_t first,
+			 uint32_t sub, int depth, uint64_t *end, struct sp_err *err);
 
-/* -1 on error, 1 when die's children were walked, else 0 */
-static int visit(struct dw_image *dw, Dwarf_Die die, const struct walk_cu *wc,
-		 uint32_t sub, int depth, struct sp_err *err)
+/* Past d's attributes, where its first child is. */
+static int attrs_end(const struct dw_image *dw, const struct walk_cu *wc,
+		     const struct dw_die *d, uint64_t *end, struct sp_err *err)
 {
-	Dwarf_Half tag;
-	Dwarf_Error derr = NULL;
+	struct dw_attr_iter it;
+	struct dw_val v;
+	int res;
 
-	if (dwarf_tag(die, &tag, &derr) != DW_DLV_OK)
-		return dw_error(dw->path, dw->dbg, &derr, err, "bad DIE tag");
-	switch (tag) {
+	dw_attrs_begin(&it, wc->u, d);
+	while ((res = dw_attrs_next(&it, &v)) > 0)
+		;
+	if (res < 0)
+		return corrupt_die(dw, d->off, err);
+	*end = dw_attrs_end(&it);
+	return 0;
+}
+
+/* Walk d's children when it has any: *children_end is then past them. */
+static int enter(struct dw_image *dw, const struct walk_cu *wc, const struct dw_die *d,
+		 uint64_t first, uint32_t sub, int depth, uint64_t *children_end,
+		 struct sp_err *err)
+{
+	if (!d->ab->children)
+		return 0;
+	return walk_children(dw, wc, first, sub, depth + 1, children_end, err);
+}
+
+/* -1 on error; *children_end is set when d's children were walked */
+static int visit(struct dw_image *dw, const struct walk_cu *wc, const struct dw_die *d,
+		 uint32_t sub, int depth, uint64_t *children_end, struct sp_err *err)
+{
+	uint64_t first = 0;
+
+	switch (d->ab->tag) {
 	case DW_TAG_subprogram:
-		sub = read_sub(dw, die, wc, err);
+		sub = read_sub(dw, wc, d, &first, err);
 		if (sub == SP_NONE)
 			return -1;
 		if (dw->subs[sub].declaration)
 			return 0;
-		return walk_children(dw, die, wc, sub, depth + 1, err) ? -1 : 1;
+		return enter(dw, wc, d, first, sub, depth, children_end, err);
 	case DW_TAG_call_site:
 	case DW_TAG_GNU_call_site:
-		return read_site(dw, die, sub, err);
+		return read_site(dw, wc, d, sub, err);
 	case DW_TAG_variable:
-		return wc->var_by_abbrev ? dw_read_var(dw, die, wc->var_by_abbrev) : 0;
+		if (dw->opts.vars)
+			dw_read_var(dw, wc->u, d);
+		return 0;
 	case DW_TAG_inlined_subroutine:
 	case DW_TAG_lexical_block:
 	case DW_TAG_try_block:
 	case DW_TAG_catch_block:
 	case DW_TAG_namespace:
-		return walk_children(dw, die, wc, sub, depth + 1, err) ? -1 : 1;
-	}
-	return 0;
-}
-
-static int sibling_err(struct dw_image *dw, Dwarf_Die die, struct sp_err *err)
-{
-	Dwarf_Off off = 0;
-
-	die_off(dw->dbg, die, &off);
-	dwarf_dealloc_die(die);
-	return sp_err_set(err, "'%s': corrupt DWARF: a DW_AT_sibling at or under the DIE at "
-			  "0x%llx does not point past its DIE", dw->path, (unsigned long long)off);
-}
-
-static int walk_children(struct dw_image *dw, Dwarf_Die parent, const struct walk_cu *wc,
-			 uint32_t sub, int depth, struct sp_err *err)
-{
-	Dwarf_Die child = NULL, next;
-	Dwarf_Error derr = NULL;
-	int res, walked;
-
-	if (depth > MAX_DIE_DEPTH)
-		return sp_err_set(err, "'%s': DWARF DIEs nested too deeply", dw->path);
-	res = dwarf_child(parent, &child, &derr);
-	while (res == DW_DLV_OK) {
-		walked = visit(dw, child, wc, sub, depth, err);
-		if (walked < 0) {
-			dwarf_dealloc_die(child);
+		if (attrs_end(dw, wc, d, &first, err))
 			return -1;
-		}
-		res = next_sibling(dw->dbg, child, walked, wc->sib_by_abbrev, &next, &derr, depth);
-		if (res == DW_DLV_ERROR && !derr)
-			return sibling_err(dw, child, err);
-		dwarf_dealloc_die(child);
-		child = next;
+		return enter(dw, wc, d, first, sub, depth, children_end, err);
 	}
-	if (res == DW_DLV_ERROR)
-		return dw_error(dw->path, dw->dbg, &derr, err, "corrupt DWARF");
 	return 0;
 }
 
-static const char *die_string(struct dw_image *dw, Dwarf_Die die, Dwarf_Half at)
+static int sibling_err(const struct dw_image *dw, uint64_t off, struct sp_err *err)
 {
-	Dwarf_Attribute a;
-	Dwarf_Error derr = NULL;
-	const char *s = NULL;
+	return sp_err_set(err, "'%s': corrupt DWARF: a DW_AT_sibling at or under the DIE at "
+			  "0x%llx does not point past its DIE inside its unit", dw->path,
+			  (unsigned long long)off);
+}
 
-	if (dwarf_attr(die, at, &a, &derr) == DW_DLV_OK) {
-		s = attr_string(dw, a);
-		dwarf_dealloc(dw->dbg, a, DW_DLA_ATTR);
-	} else if (derr) {
-		dw_drop_error(dw->dbg, &derr);
+/* The DIEs from first on to their null entry; *end is past that. */
+static int walk_children(struct dw_image *dw, const struct walk_cu *wc, uint64_t first,
+			 uint32_t sub, int depth, uint64_t *end, struct sp_err *err)
+{
+	uint64_t off = first;
+	struct dw_die d;
+	int res;
+
+	if (depth > DW_MAX_DIE_DEPTH)
+		return sp_err_set(err, "'%s': DWARF DIEs nested too deeply", dw->path);
+	for (;;) {
+		uint64_t children_end = 0;
+
+		if (dw_die_read(wc->u, off, &d))
+			return corrupt_die(dw, off, err);
+		if (!d.ab) {
+			*end = d.attrs;
+			return 0;
+		}
+		if (visit(dw, wc, &d, sub, depth, &children_end, err))
+			return -1;
+		res = dw_die_next(wc->u, &d, children_end, &off, depth);
+		if (res == -2)
+			return sibling_err(dw, d.off, err);
+		if (res)
+			return sp_err_set(err, "'%s': corrupt DWARF: a DIE at or under 0x%llx "
+					  "cannot be read", dw->path, (unsigned long long)d.off);
 	}
-	return s;
+}
+
+static void report_progress(const struct dw_image *dw, const struct dw_units *u,
+			    bool end)
+{
+	uint32_t done = atomic_load(&u->done);
+
+	if (!dw->opts.progress || !u->total)
+		return;
+	if (u->other)
+		done += atomic_load(u->other);
+	if (end || done > u->total)
+		done = u->total;
+	dw->opts.progress(dw->opts.progress_arg, dw->path, done, u->total);
+}
+
+/* ---- units ---- */
+
+/* What the walk reads of a unit's own DIE. */
+struct cu_die {
+	struct dw_val name, comp_dir, producer, low_pc;	/* form 0: none */
+	uint64_t stmt_list;
+	bool has_stmt_list;
+	uint64_t first_child;
+};
+
+static void cu_attr(struct dw_unit *u, const struct dw_val *v, struct cu_die *c)
+{
+	uint64_t off;
+
+	switch (v->at) {
+	case DW_AT_name:
+		c->name = *v;
+		break;
+	case DW_AT_comp_dir:
+		c->comp_dir = *v;
+		break;
+	case DW_AT_producer:
+		c->producer = *v;
+		break;
+	case DW_AT_low_pc:	/* an addrx form: addr_base may come later */
+		c->low_pc = *v;
+		break;
+	case DW_AT_stmt_list:
+		c->has_stmt_list = dw_val_offset(v, &c->stmt_list);
+		break;
+	case DW_AT_str_offsets_base:
+		if (dw_val_offset(v, &off))
+			u->str_offsets_base = off;
+		break;
+	case DW_AT_addr_base:
+	case DW_AT_GNU_addr_base:
+		if (dw_val_offset(v, &off))
+			u->addr_base = off;
+		break;
+	case DW_AT_rnglists_base:
+		if (dw_val_offset(v, &off))
+			u->rnglists_base = off;
+		break;
+	}
+}
+
+/* The unit's DIE: its bases into u, its names and line table into c. */
+static int read_cu_die(const struct dw_image *dw, struct dw_unit *u, struct dw_die *d,
+		       struct cu_die *c, struct sp_err *err)
+{
+	struct dw_attr_iter it;
+	struct dw_val v;
+	int res;
+
+	memset(c, 0, sizeof(*c));
+	if (dw_die_read(u, u->first_die, d) || !d->ab)
+		return corrupt_die(dw, u->first_die, err);
+	dw_attrs_begin(&it, u, d);
+	while ((res = dw_attrs_next(&it, &v)) > 0)
+		cu_attr(u, &v, c);
+	if (res < 0)
+		return corrupt_die(dw, d->off, err);
+	/* now that every base is known */
+	if (c->low_pc.form && !dw_val_addr(u, &c->low_pc, &u->base))
+		u->base = 0;
+	c->first_child = dw_attrs_end(&it);
+	return 0;
 }
 
 struct file_list {
@@ -578,15 +457,12 @@ static void add_file(void *ctx, const char *path)
 
 /* The unit's file names from its line table header, read by lines.c;
  * false when that cannot (libdwarf then tries, and says what is wrong). */
-static bool read_line_files(struct dw_image *dw, Dwarf_Die cu_die, struct dw_cu_files *f,
-			    const char *comp_dir)
+static bool read_line_files(struct dw_image *dw, const struct cu_die *c,
+			    struct dw_cu_files *f, const char *comp_dir)
 {
 	struct file_list l = { .dw = dw, .f = f, .comp_dir = comp_dir };
-	uint64_t off;
 
-	if (!dw_attr_offset(dw->dbg, cu_die, DW_AT_stmt_list, &off))
-		return false;
-	if (!dw_line_files(&dw->lines, off, comp_dir, add_file, &l))
+	if (!dw_line_files(&dw->lines, c->stmt_list, comp_dir, add_file, &l))
 		return true;
 	free(f->names);
 	f->names = NULL;
@@ -594,25 +470,24 @@ static bool read_line_files(struct dw_image *dw, Dwarf_Die cu_die, struct dw_cu_
 	return false;
 }
 
-static void read_cu_files(struct dw_image *dw, Dwarf_Die cu_die, struct walk_cu *wc)
+/* libdwarf's names of the files of the unit whose DIE is at off. */
+static void libdwarf_files(struct dw_image *dw, uint64_t off, struct dw_cu_files *f,
+			   const char *comp_dir)
 {
-	const char *comp_dir = dw->g->cus[wc->cu].comp_dir;
-	struct dw_cu_files *f = &dw->files[wc->cu - dw->cu_first];
+	Dwarf_Die cu_die = dw_die_at(dw->dbg, off);
 	Dwarf_Error derr = NULL;
 	Dwarf_Signed i;
 	char **names = NULL;
-	int res;
+	int res = DW_DLV_NO_ENTRY;
 
-	f->base = wc->version >= 5 ? 0 : 1;
-	f->names = NULL;
-	f->count = 0;
-	if (read_line_files(dw, cu_die, f, comp_dir))
-		return;
 	if (dw->srcfiles_lock)
 		pthread_mutex_lock(dw->srcfiles_lock);
-	res = dwarf_srcfiles(cu_die, &names, &f->count, &derr);
+	if (cu_die)
+		res = dwarf_srcfiles(cu_die, &names, &f->count, &derr);
 	if (dw->srcfiles_lock)
 		pthread_mutex_unlock(dw->srcfiles_lock);
+	if (cu_die)
+		dwarf_dealloc_die(cu_die);
 	if (res != DW_DLV_OK) {
 		dw_drop_error(dw->dbg, &derr);
 		f->count = 0;
@@ -629,96 +504,83 @@ static void read_cu_files(struct dw_image *dw, Dwarf_Die cu_die, struct walk_cu 
 	dw_dealloc_srcfiles(dw->dbg, names, f->count);
 }
 
-static uint32_t begin_cu(struct dw_image *dw, Dwarf_Die cu_die, uint16_t version,
-			 struct walk_cu *wc)
+static void read_cu_files(struct dw_image *dw, const struct walk_cu *wc, const struct cu_die *c,
+			  uint64_t die_off)
+{
+	const char *comp_dir = dw->g->cus[wc->cu].comp_dir;
+	struct dw_cu_files *f = &dw->files[wc->cu - dw->cu_first];
+
+	f->base = wc->u->version >= 5 ? 0 : 1;
+	f->names = NULL;
+	f->count = 0;
+	if (!c->has_stmt_list || read_line_files(dw, c, f, comp_dir))
+		return;
+	libdwarf_files(dw, die_off, f, comp_dir);
+}
+
+static void begin_cu(struct dw_image *dw, const struct dw_die *d, const struct cu_die *c,
+		     struct walk_cu *wc)
 {
 	struct sp_graph *g = dw->g;
-	uint32_t cu = sp_graph_add_cu(g);
-	Dwarf_Addr lo = 0;
-	Dwarf_Error derr = NULL;
-	Dwarf_Off off = 0;
+	const struct dw_unit *u = wc->u;
+	uint32_t cu = sp_graph_add_cu(g), i = cu - dw->cu_first;
 
-	g->cus[cu].name = die_string(dw, cu_die, DW_AT_name);
-	g->cus[cu].comp_dir = die_string(dw, cu_die, DW_AT_comp_dir);
-	g->cus[cu].producer = die_string(dw, cu_die, DW_AT_producer);
-	g->cus[cu].dwarf_version = version;
-	if (dwarf_lowpc(cu_die, &lo, &derr) != DW_DLV_OK && derr)
-		dw_drop_error(dw->dbg, &derr);
-	if (dwarf_dieoffset(cu_die, &off, &derr) != DW_DLV_OK && derr)
-		dw_drop_error(dw->dbg, &derr);
-	dw->ncus = cu - dw->cu_first + 1;
+	g->cus[cu].name = val_string(dw, u, &c->name);
+	g->cus[cu].comp_dir = val_string(dw, u, &c->comp_dir);
+	g->cus[cu].producer = val_string(dw, u, &c->producer);
+	g->cus[cu].dwarf_version = u->version;
+	dw->ncus = i + 1;
 	dw->files = sp_xrealloc(dw->files, dw->ncus * sizeof(*dw->files));
-	dw->cu_die_off = sp_xrealloc(dw->cu_die_off,
-				      dw->ncus * sizeof(*dw->cu_die_off));
-	dw->cu_die_off[cu - dw->cu_first] = off;
+	dw->cu_die_off = sp_xrealloc(dw->cu_die_off, dw->ncus * sizeof(*dw->cu_die_off));
+	dw->cu_unit_off = sp_xrealloc(dw->cu_unit_off, dw->ncus * sizeof(*dw->cu_unit_off));
+	dw->cu_die_off[i] = d->off;
+	dw->cu_unit_off[i] = u->off;
 	wc->cu = cu;
-	wc->version = version;
-	wc->base = lo;
-	read_cu_files(dw, cu_die, wc);
-	return cu;
+	read_cu_files(dw, wc, c, d->off);
 }
 
-static void report_progress(const struct dw_image *dw, const struct dw_units *u,
-			    bool end)
+static int corrupt_unit(const struct dw_image *dw, uint64_t off, struct sp_err *err)
 {
-	uint32_t done = atomic_load(&u->done);
-
-	if (!dw->opts.progress || !u->total)
-		return;
-	if (u->other)
-		done += atomic_load(u->other);
-	if (end || done > u->total)
-		done = u->total;
-	dw->opts.progress(dw->opts.progress_arg, dw->path, done, u->total);
+	return sp_err_set(err, "'%s': corrupt DWARF: the unit at 0x%llx of .debug_info cannot "
+			  "be read", dw->path, (unsigned long long)off);
 }
 
-static int walk_unit(struct dw_image *dw, uint16_t version, struct sp_err *err)
+/* The unit at off; *next is where the one after it starts, 0 at the end. */
+static int walk_unit(struct dw_image *dw, uint64_t off, uint64_t *next, struct sp_err *err)
 {
-	Dwarf_Die cu_die = NULL;
-	Dwarf_Error derr = NULL;
-	struct walk_cu wc;
-	uint8_t sib_by_abbrev[SIB_ABBREVS] = { 0 };
-	uint8_t var_by_abbrev[DW_VAR_ABBREVS] = { 0 };
-	int res = dwarf_siblingof_b(dw->dbg, NULL, true, &cu_die, &derr);
+	struct dw_unit u;
+	struct walk_cu wc = { .u = &u };
+	struct cu_die c;
+	struct dw_die d;
+	uint64_t end;
+	int res = dw_unit_open(&dw->secs, off, &u);
 
-	if (res == DW_DLV_ERROR)
-		return dw_error(dw->path, dw->dbg, &derr, err, "corrupt compile unit");
-	if (res != DW_DLV_OK)
+	*next = 0;
+	if (res > 0)
 		return 0;
-	begin_cu(dw, cu_die, version, &wc);
-	wc.sib_by_abbrev = sib_by_abbrev;
-	wc.var_by_abbrev = dw->opts.vars ? var_by_abbrev : NULL;
-	res = walk_children(dw, cu_die, &wc, SP_NONE, 0, err);
-	dwarf_dealloc_die(cu_die);
+	if (res < 0 || read_cu_die(dw, &u, &d, &c, err)) {
+		dw_unit_close(&u);
+		return res < 0 ? corrupt_unit(dw, off, err) : -1;
+	}
+	*next = u.end;
+	begin_cu(dw, &d, &c, &wc);
+	res = d.ab->children ? walk_children(dw, &wc, c.first_child, SP_NONE, 0, &end, err) : 0;
+	dw_unit_close(&u);
 	return res;
 }
 
 int dw_walk_units(struct dw_image *dw, struct dw_units *u, struct sp_err *err)
 {
-	uint64_t off = 0;	/* where the unit whose header is read next starts */
+	uint64_t off = u->from, next;
 
-	for (;;) {
-		Dwarf_Unsigned hlen, abbrev_off, typeoff, next;
-		Dwarf_Half version, asize, lsize, esize, cutype;
-		Dwarf_Sig8 sig;
-		Dwarf_Error derr = NULL;
-		int res;
-
-		res = dwarf_next_cu_header_d(dw->dbg, true, &hlen, &version, &abbrev_off,
-					     &asize, &lsize, &esize, &sig, &typeoff,
-					     &next, &cutype, &derr);
-		if (res == DW_DLV_NO_ENTRY || (res == DW_DLV_OK && off >= u->to))
+	while (off < u->to) {
+		if (walk_unit(dw, off, &next, err))
+			return -1;
+		if (!next)
 			break;
-		if (res != DW_DLV_OK)
-			return dw_error(dw->path, dw->dbg, &derr, err, "corrupt compile unit header");
-		/* libdwarf reads headers in order: the other walker's are skipped */
-		if (off >= u->from) {
-			if (walk_unit(dw, version, err))
-				return -1;
-			dw_obj_info_done(u->obj, &u->dropped, next);
-			atomic_fetch_add(&u->done, 1);
-			report_progress(dw, u, false);
-		}
+		dw_obj_info_done(u->obj, &u->dropped, next);
+		atomic_fetch_add(&u->done, 1);
+		report_progress(dw, u, false);
 		off = next;
 	}
 	return 0;
@@ -751,6 +613,7 @@ int dw_walk(struct dw_image *dw, const struct dw_walk_opts *opts, struct sp_err 
 	dw->opts = *opts;
 	split = split_point(dw);
 	dw_line_secs_init(&dw->obj, &dw->lines);
+	dw_secs_init(&dw->obj, &dw->secs);
 
 	if (dw->opts.progress)
 		u.total = dw_obj_count_units(&dw->obj);
@@ -823,6 +686,10 @@ void dw_release_walk(struct dw_image *dw)
 		sp_u64map_release(&dw->sub_by_off);
 	if (dw->split_by_off.nslots)
 		sp_u64map_release(&dw->split_by_off);
+	if (dw->ondemand)
+		dw_unit_close(dw->ondemand);
+	free(dw->ondemand);
+	dw->ondemand = NULL;
 }
 
 void dw_release_records(struct dw_image *dw)
@@ -833,6 +700,7 @@ void dw_release_records(struct dw_image *dw)
 		free(dw->files[i].names);
 	free(dw->files);
 	free(dw->cu_die_off);
+	free(dw->cu_unit_off);
 	free(dw->vars);
 	dw_release_walk(dw);
 }
@@ -891,19 +759,6 @@ void dw_close(struct dw_image *dw)
 
 /* ---- on-demand reads ---- */
 
-static uint64_t die_off_at(const void *base, size_t i)
-{
-	return ((const Dwarf_Off *)base)[i];
-}
-
-static uint32_t cu_of_die_offset(const struct dw_image *dw, Dwarf_Off cu_off)
-{
-	/* CU DIE offsets increase in walk order */
-	size_t i = sp_search_first_ge(dw->cu_die_off, dw->ncus, die_off_at, cu_off);
-
-	return i < dw->ncus && dw->cu_die_off[i] == cu_off ? dw->cu_first + (uint32_t)i : SP_NONE;
-}
-
 /* The subs index of the DIE at off, SP_NONE when not read. */
 static uint32_t sub_index(const struct dw_image *dw, Dwarf_Off off)
 {
@@ -917,32 +772,59 @@ static uint32_t sub_index(const struct dw_image *dw, Dwarf_Off off)
 	return sp_u64map_get(&dw->sub_by_off, off);
 }
 
+static uint64_t unit_off_at(const void *base, size_t i)
+{
+	return ((const uint64_t *)base)[i];
+}
+
+/* The graph CU of the unit holding the DIE at off, SP_NONE if none. */
+static uint32_t cu_of_offset(const struct dw_image *dw, uint64_t off)
+{
+	/* units start at increasing offsets in walk order */
+	size_t i = sp_search_first_ge(dw->cu_unit_off, dw->ncus, unit_off_at, off + 1);
+
+	return i ? dw->cu_first + (uint32_t)(i - 1) : SP_NONE;
+}
+
+/* The unit of graph CU cu, set up as its walk had it: the last one
+ * asked for is kept (a unit's DIEs are asked for together). */
+static struct dw_unit *ondemand_unit(struct dw_image *dw, uint32_t cu)
+{
+	struct dw_unit *u = dw->ondemand;
+	struct cu_die c;
+	struct dw_die d;
+
+	if (u && dw->ondemand_cu == cu)
+		return u;
+	if (!u)
+		u = dw->ondemand = sp_xcalloc(1, sizeof(*u));
+	else
+		dw_unit_close(u);
+	dw->ondemand_cu = SP_NONE;
+	if (dw_unit_open(&dw->secs, dw->cu_unit_off[cu - dw->cu_first], u) ||
+	    read_cu_die(dw, u, &d, &c, NULL)) {
+		dw_unit_close(u);
+		return NULL;
+	}
+	dw->ondemand_cu = cu;
+	return u;
+}
+
 uint32_t dw_sub_at(struct dw_image *dw, Dwarf_Off off)
 {
 	uint32_t idx = sub_index(dw, off);
-	Dwarf_Die die = NULL;
-	Dwarf_Error derr = NULL;
-	Dwarf_Off cu_off = 0;
-	Dwarf_Half tag = 0;
 	struct walk_cu wc = { 0 };
+	struct dw_die d;
+	uint64_t end;
 
 	if (idx != SP_NONE || !off)
 		return idx;
-	if (dwarf_offdie_b(dw->dbg, off, true, &die, &derr) != DW_DLV_OK)
-		goto out;
-	if (dwarf_tag(die, &tag, &derr) != DW_DLV_OK || tag != DW_TAG_subprogram ||
-	    dwarf_CU_dieoffset_given_die(die, &cu_off, &derr) != DW_DLV_OK)
-		goto out;
-	wc.cu = cu_of_die_offset(dw, cu_off);
-	if (wc.cu == SP_NONE)
-		goto out;
-	wc.version = dw->g->cus[wc.cu].dwarf_version;
-	idx = read_sub(dw, die, &wc, NULL);
-out:
-	dw_drop_error(dw->dbg, &derr);
-	if (die)
-		dwarf_dealloc_die(die);
-	return idx;
+	wc.cu = cu_of_offset(dw, off);
+	if (wc.cu == SP_NONE || !(wc.u = ondemand_unit(dw, wc.cu)))
+		return SP_NONE;
+	if (dw_die_read(wc.u, off, &d) || !d.ab || d.ab->tag != DW_TAG_subprogram)
+		return SP_NONE;
+	return read_sub(dw, &wc, &d, &end, NULL);
 }
 
 void dw_sub_resolve(struct dw_image *dw, uint32_t idx, struct dw_decl *out)

@@ -1,0 +1,663 @@
+/*
+ * die.c - DIEs read straight from .debug_info, for the walk.
+ *
+ * The walk (walk.c) reads every unit of an image once, and on a kernel
+ * that is millions of DIEs: through libdwarf each one is an allocated
+ * Dwarf_Die, each attribute list an allocated array of allocated
+ * Dwarf_Attributes, recorded in a tree and freed again, which was most
+ * of a run.  Here a unit's abbreviations are parsed once into a table,
+ * and a DIE is an offset and an abbreviation: its attributes are decoded
+ * in place as the walk asks for them, nothing is allocated per DIE.
+ * Every read is bounded by its section; what does not fit is corrupt.
+ * libdwarf still serves every later reader (types, CFI, VLAs).
+ */
+#include "dwarf/dwarf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+
+/* An abbreviation code this high or higher is looked up by a search,
+ * not in the unit's dense table: GCC and Clang number them from 1. */
+#define DENSE_CODES 65536
+
+static bool in_sec(const struct dw_section *s, uint64_t off, uint64_t len)
+{
+	return off <= s->size && len <= s->size - off;
+}
+
+static uint64_t rd(const struct dw_unit *u, const unsigned char *p, unsigned n)
+{
+	return dw_read_uint(p, n, u->secs->msb);
+}
+
+/* A LEB128 whose first byte is the whole of it, as nearly all are. */
+static inline bool uleb(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	if (*p < end && !(**p & 0x80)) {
+		*v = *(*p)++;
+		return true;
+	}
+	return dw_read_uleb(p, end, v);
+}
+
+void dw_secs_init(const struct dw_obj *o, struct dw_secs *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->msb = o->msb;
+	dw_obj_section(o, ".debug_info", &s->info);
+	dw_obj_section(o, ".debug_abbrev", &s->abbrev);
+	dw_obj_section(o, ".debug_str", &s->str);
+	dw_obj_section(o, ".debug_line_str", &s->line_str);
+	dw_obj_section(o, ".debug_str_offsets", &s->str_offsets);
+	dw_obj_section(o, ".debug_addr", &s->addr);
+	dw_obj_section(o, ".debug_ranges", &s->ranges);
+	dw_obj_section(o, ".debug_rnglists", &s->rnglists);
+}
+
+/* ---- abbreviations ---- */
+
+static void abbrevs_release(struct dw_abbrevs *t)
+{
+	free(t->list);
+	free(t->by_code);
+	free(t->specs);
+	memset(t, 0, sizeof(*t));
+}
+
+static bool read_specs(struct dw_abbrevs *t, struct dw_abbrev *a, const unsigned char **p,
+		       const unsigned char *end)
+{
+	a->first = (uint32_t)t->nspecs;
+	a->sibling = -1;
+	for (;;) {
+		uint64_t at, form;
+		int64_t implicit = 0;
+
+		if (!uleb(p, end, &at) || !uleb(p, end, &form))
+			return false;
+		if (!at && !form)
+			return true;
+		if (at > UINT16_MAX || form > UINT16_MAX)
+			return false;
+		if (form == DW_FORM_implicit_const && !dw_read_sleb(p, end, &implicit))
+			return false;
+		if (at == DW_AT_sibling && a->sibling < 0)
+			a->sibling = (int32_t)a->n;
+		SP_ALLOC_GROW(t->specs, t->nspecs + 1, t->specs_cap);
+		t->specs[t->nspecs++] = (struct dw_attr_spec){
+			.at = (uint16_t)at, .form = (uint16_t)form, .implicit = implicit };
+		a->n++;
+	}
+}
+
+/* The dense code -> abbreviation table for the codes below DENSE_CODES. */
+static void index_codes(struct dw_abbrevs *t)
+{
+	uint64_t max = 0;
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->list[i].code < DENSE_CODES && t->list[i].code > max)
+			max = t->list[i].code;
+	t->ncodes = (size_t)max + 1;
+	t->by_code = sp_xcalloc(t->ncodes, sizeof(*t->by_code));
+	/* the first of a code wins, as a search from the start finds it */
+	for (i = t->n; i-- > 0;)
+		if (t->list[i].code < DENSE_CODES)
+			t->by_code[t->list[i].code] = (uint32_t)i + 1;
+}
+
+static int read_abbrevs(const struct dw_secs *s, uint64_t off, struct dw_abbrevs *t)
+{
+	const unsigned char *p, *end = s->abbrev.data + s->abbrev.size;
+	uint64_t code, tag;
+
+	memset(t, 0, sizeof(*t));
+	if (!s->abbrev.data || off >= s->abbrev.size)
+		return -1;
+	p = s->abbrev.data + off;
+	while (uleb(&p, end, &code) && code) {
+		struct dw_abbrev a = { .code = code };
+
+		if (!uleb(&p, end, &tag) || tag > UINT16_MAX || p >= end)
+			goto bad;
+		a.tag = (uint16_t)tag;
+		a.children = *p++ == DW_CHILDREN_yes;
+		if (!read_specs(t, &a, &p, end))
+			goto bad;
+		SP_ALLOC_GROW(t->list, t->n + 1, t->cap);
+		t->list[t->n++] = a;
+	}
+	index_codes(t);
+	return 0;
+bad:
+	abbrevs_release(t);
+	return -1;
+}
+
+static const struct dw_abbrev *abbrev_of(const struct dw_abbrevs *t, uint64_t code)
+{
+	size_t i;
+
+	if (code < t->ncodes)
+		return t->by_code[code] ? &t->list[t->by_code[code] - 1] : NULL;
+	for (i = 0; i < t->n; i++)
+		if (t->list[i].code == code)
+			return &t->list[i];
+	return NULL;
+}
+
+/* ---- units ---- */
+
+/* The unit header at off: its length, version, kind, sizes, abbreviations. */
+static int read_header(const struct dw_secs *s, uint64_t off, struct dw_unit *u)
+{
+	const struct dw_section *info = &s->info;
+	const unsigned char *p = info->data + off, *end;
+	uint64_t len;
+
+	if (!in_sec(info, off, 4))
+		return -1;
+	u->off_size = 4;
+	len = rd(u, p, 4);
+	p += 4;
+	if (len == 0xffffffff) {
+		if (!in_sec(info, off, 12))
+			return -1;
+		len = rd(u, p, 8);
+		p += 8;
+		u->off_size = 8;
+	}
+	if (len > info->size - (uint64_t)(p - info->data))
+		return -1;
+	end = p + len;
+	u->end = (uint64_t)(end - info->data);
+	if (end - p < 2)
+		return -1;
+	u->version = (uint16_t)rd(u, p, 2);
+	p += 2;
+	if (u->version < 2 || u->version > 5)
+		return -1;
+	if (u->version >= 5) {
+		if (end - p < 2 + u->off_size)
+			return -1;
+		u->type = p[0];
+		u->addr_size = p[1];
+		u->abbrev_off = rd(u, p + 2, u->off_size);
+		p += 2 + u->off_size;
+		/* a skeleton's dwo_id, a type unit's signature and type offset */
+		if (u->type == DW_UT_skeleton || u->type == DW_UT_split_compile)
+			p += 8;
+		else if (u->type == DW_UT_type || u->type == DW_UT_split_type)
+			p += 8 + u->off_size;
+	} else {
+		if (end - p < 1 + u->off_size)
+			return -1;
+		u->type = DW_UT_compile;
+		u->abbrev_off = rd(u, p, u->off_size);
+		u->addr_size = p[u->off_size];
+		p += 1 + u->off_size;
+	}
+	if (p > end || (u->addr_size != 4 && u->addr_size != 8 && u->addr_size != 2))
+		return -1;
+	u->first_die = (uint64_t)(p - info->data);
+	return 0;
+}
+
+int dw_unit_open(const struct dw_secs *s, uint64_t off, struct dw_unit *u)
+{
+	memset(u, 0, sizeof(*u));
+	u->secs = s;
+	u->off = off;
+	if (!s->info.data || off >= s->info.size)
+		return 1;
+	if (read_header(s, off, u) || read_abbrevs(s, u->abbrev_off, &u->ab))
+		return -1;
+	/* DWARF 5's defaults where a unit names no base: just past the
+	 * tables' headers, as libdwarf assumes */
+	u->str_offsets_base = u->off_size == 8 ? 16 : 8;
+	u->rnglists_base = u->off_size == 8 ? 20 : 12;
+	u->addr_base = u->off_size == 8 ? 16 : 8;
+	return 0;
+}
+
+void dw_unit_close(struct dw_unit *u)
+{
+	abbrevs_release(&u->ab);
+	memset(u, 0, sizeof(*u));
+}
+
+/* ---- DIEs and their attribute values ---- */
+
+int dw_die_read(const struct dw_unit *u, uint64_t off, struct dw_die *d)
+{
+	const unsigned char *base = u->secs->info.data, *p = base + off;
+	uint64_t code;
+
+	memset(d, 0, sizeof(*d));
+	d->off = off;
+	if (off < u->first_die || off >= u->end || !uleb(&p, base + u->end, &code))
+		return -1;
+	d->attrs = (uint64_t)(p - base);
+	if (!code)
+		return 0;	/* a null entry: the end of a list of siblings */
+	d->ab = abbrev_of(&u->ab, code);
+	return d->ab ? 0 : -1;
+}
+
+void dw_attrs_begin(struct dw_attr_iter *it, const struct dw_unit *u, const struct dw_die *d)
+{
+	it->u = u;
+	it->ab = d->ab;
+	it->i = 0;
+	it->p = u->secs->info.data + d->attrs;
+	it->end = u->secs->info.data + u->end;
+}
+
+/* A block of len bytes at *p, its length read already. */
+static bool take_block(struct dw_attr_iter *it, uint64_t len, struct dw_val *v)
+{
+	if (len > (uint64_t)(it->end - it->p))
+		return false;
+	v->block = it->p;
+	v->len = len;
+	it->p += len;
+	return true;
+}
+
+static bool take_fixed(struct dw_attr_iter *it, unsigned n, struct dw_val *v)
+{
+	if ((uint64_t)(it->end - it->p) < n)
+		return false;
+	v->u = rd(it->u, it->p, n);
+	it->p += n;
+	return true;
+}
+
+static bool take_string(struct dw_attr_iter *it, struct dw_val *v)
+{
+	const unsigned char *nul = memchr(it->p, 0, (size_t)(it->end - it->p));
+
+	if (!nul)
+		return false;
+	v->block = it->p;
+	v->len = (uint64_t)(nul - it->p);
+	it->p = nul + 1;
+	return true;
+}
+
+/* The value of form at it->p into v; false when it does not fit. */
+static bool take_form(struct dw_attr_iter *it, uint64_t form, int64_t implicit,
+		      struct dw_val *v, int indirections)
+{
+	const struct dw_unit *u = it->u;
+	uint64_t n;
+
+	v->form = (uint16_t)form;
+	switch (form) {
+	case DW_FORM_addr:
+		return take_fixed(it, u->addr_size, v);
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
+	case DW_FORM_strx1: case DW_FORM_addrx1:
+		return take_fixed(it, 1, v);
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
+		return take_fixed(it, 2, v);
+	case DW_FORM_strx3: case DW_FORM_addrx3:
+		return take_fixed(it, 3, v);
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4: case DW_FORM_addrx4:
+	case DW_FORM_ref_sup4:
+		return take_fixed(it, 4, v);
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		return take_fixed(it, 8, v);
+	case DW_FORM_data16:
+		return take_block(it, 16, v);
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+		return take_fixed(it, u->off_size, v);
+	case DW_FORM_ref_addr:	/* DWARF 2 sized it as an address */
+		return take_fixed(it, u->version == 2 ? u->addr_size : u->off_size, v);
+	case DW_FORM_udata: case DW_FORM_ref_udata: case DW_FORM_strx: case DW_FORM_addrx:
+	case DW_FORM_loclistx: case DW_FORM_rnglistx:
+	case DW_FORM_GNU_addr_index: case DW_FORM_GNU_str_index:
+		return uleb(&it->p, it->end, &v->u);
+	case DW_FORM_sdata:
+		if (!dw_read_sleb(&it->p, it->end, &v->s))
+			return false;
+		v->u = (uint64_t)v->s;
+		return true;
+	case DW_FORM_implicit_const:
+		v->s = implicit;
+		v->u = (uint64_t)implicit;
+		return true;
+	case DW_FORM_flag_present:
+		v->u = 1;
+		return true;
+	case DW_FORM_string:
+		return take_string(it, v);
+	case DW_FORM_block1:
+		return take_fixed(it, 1, v) && take_block(it, v->u, v);
+	case DW_FORM_block2:
+		return take_fixed(it, 2, v) && take_block(it, v->u, v);
+	case DW_FORM_block4:
+		return take_fixed(it, 4, v) && take_block(it, v->u, v);
+	case DW_FORM_block: case DW_FORM_exprloc:
+		return uleb(&it->p, it->end, &n) && take_block(it, n, v);
+	case DW_FORM_indirect:
+		return indirections == 0 && uleb(&it->p, it->end, &n) &&
+		       take_form(it, n, 0, v, 1);
+	}
+	return false;	/* a form of no DWARF version */
+}
+
+int dw_attrs_next(struct dw_attr_iter *it, struct dw_val *v)
+{
+	const struct dw_attr_spec *spec;
+
+	if (!it->ab || it->i >= it->ab->n)
+		return 0;
+	spec = &it->u->ab.specs[it->ab->first + it->i++];
+	memset(v, 0, sizeof(*v));
+	v->at = spec->at;
+	return take_form(it, spec->form, spec->implicit, v, 0) ? 1 : -1;
+}
+
+uint64_t dw_attrs_end(const struct dw_attr_iter *it)
+{
+	return (uint64_t)(it->p - it->u->secs->info.data);
+}
+
+/* Past d's attributes: where its first child, or its next sibling, is. */
+static int skip_attrs(const struct dw_unit *u, const struct dw_die *d, uint64_t *next)
+{
+	struct dw_attr_iter it;
+	struct dw_val v;
+	int res;
+
+	dw_attrs_begin(&it, u, d);
+	while ((res = dw_attrs_next(&it, &v)) > 0)
+		;
+	*next = dw_attrs_end(&it);
+	return res;
+}
+
+/* The sibling DW_AT_sibling names, 0 when d has none: the value of the
+ * abbreviation's sibling attribute, reached by decoding those before it. */
+static int sibling_attr(const struct dw_unit *u, const struct dw_die *d, uint64_t *sib)
+{
+	struct dw_attr_iter it;
+	struct dw_val v;
+
+	*sib = 0;
+	if (!d->ab || d->ab->sibling < 0)
+		return 0;
+	dw_attrs_begin(&it, u, d);
+	while (dw_attrs_next(&it, &v) > 0)
+		if ((int32_t)it.i - 1 == d->ab->sibling) {
+			*sib = dw_val_ref(u, &v);
+			return 0;
+		}
+	return -1;
+}
+
+int dw_die_next(const struct dw_unit *u, const struct dw_die *d, uint64_t children_end,
+		uint64_t *next, int depth)
+{
+	uint64_t sib, off;
+	struct dw_die c;
+	int res;
+
+	if (depth > DW_MAX_DIE_DEPTH)
+		return -1;
+	/* a DW_AT_sibling is followed, as libdwarf follows it, even past
+	 * children walked: only where it points is checked */
+	if (sibling_attr(u, d, &sib))
+		return -1;
+	if (sib) {
+		*next = sib;
+		return sib > d->off && sib < u->end ? 0 : -2;
+	}
+	if (children_end) {
+		*next = children_end;
+		return 0;
+	}
+	if (skip_attrs(u, d, &off) < 0)
+		return -1;
+	if (!d->ab->children) {
+		*next = off;
+		return 0;
+	}
+	/* no DW_AT_sibling: step over every child, and the null entry */
+	for (;;) {
+		if (dw_die_read(u, off, &c))
+			return -1;
+		if (!c.ab) {
+			*next = c.attrs;
+			return 0;
+		}
+		if ((res = dw_die_next(u, &c, 0, &off, depth + 1)))
+			return res;
+	}
+}
+
+/* ---- what a value says ---- */
+
+static const char *str_at(const struct dw_section *s, uint64_t off)
+{
+	if (!s->data || off >= s->size || !memchr(s->data + off, 0, (size_t)(s->size - off)))
+		return NULL;
+	return (const char *)s->data + off;
+}
+
+/* Entry i of a table of size-byte entries from base in section s. */
+static bool table_entry(const struct dw_unit *u, const struct dw_section *s, uint64_t base,
+			uint64_t i, unsigned size, uint64_t *out)
+{
+	if (!s->data || i > (UINT64_MAX - base) / size || !in_sec(s, base + i * size, size))
+		return false;
+	*out = rd(u, s->data + base + i * size, size);
+	return true;
+}
+
+const char *dw_val_string(const struct dw_unit *u, const struct dw_val *v)
+{
+	const struct dw_secs *s = u->secs;
+	uint64_t off;
+
+	switch (v->form) {
+	case DW_FORM_string:
+		return (const char *)v->block;
+	case DW_FORM_strp:
+		return str_at(&s->str, v->u);
+	case DW_FORM_line_strp:
+		return str_at(&s->line_str, v->u);
+	case DW_FORM_strx: case DW_FORM_strx1: case DW_FORM_strx2: case DW_FORM_strx3:
+	case DW_FORM_strx4: case DW_FORM_GNU_str_index:
+		if (!table_entry(u, &s->str_offsets, u->str_offsets_base, v->u, u->off_size,
+				 &off))
+			return NULL;
+		return str_at(&s->str, off);
+	}
+	return NULL;
+}
+
+bool dw_val_addr(const struct dw_unit *u, const struct dw_val *v, uint64_t *addr)
+{
+	switch (v->form) {
+	case DW_FORM_addr:
+		*addr = v->u;
+		return true;
+	case DW_FORM_addrx: case DW_FORM_addrx1: case DW_FORM_addrx2: case DW_FORM_addrx3:
+	case DW_FORM_addrx4: case DW_FORM_GNU_addr_index:
+		return table_entry(u, &u->secs->addr, u->addr_base, v->u, u->addr_size, addr);
+	}
+	return false;
+}
+
+bool dw_val_udata(const struct dw_val *v, uint64_t *out)
+{
+	switch (v->form) {
+	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4: case DW_FORM_data8:
+	case DW_FORM_udata:
+		*out = v->u;
+		return true;
+	case DW_FORM_sdata: case DW_FORM_implicit_const:
+		*out = (uint64_t)v->s;
+		return v->s >= 0;
+	}
+	return false;
+}
+
+uint64_t dw_val_ref(const struct dw_unit *u, const struct dw_val *v)
+{
+	switch (v->form) {
+	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
+	case DW_FORM_ref_udata:
+		return v->u > UINT64_MAX - u->off ? 0 : u->off + v->u;
+	case DW_FORM_ref_addr:
+		return v->u;
+	}
+	return 0;	/* a type signature, another file's DIE: not in this walk */
+}
+
+bool dw_val_flag(const struct dw_val *v)
+{
+	return (v->form == DW_FORM_flag || v->form == DW_FORM_flag_present) && v->u;
+}
+
+bool dw_val_block(const struct dw_val *v, const unsigned char **p, uint64_t *len)
+{
+	switch (v->form) {
+	case DW_FORM_exprloc: case DW_FORM_block: case DW_FORM_block1: case DW_FORM_block2:
+	case DW_FORM_block4:
+		*p = v->block;
+		*len = v->len;
+		return true;
+	}
+	return false;
+}
+
+bool dw_val_offset(const struct dw_val *v, uint64_t *off)
+{
+	switch (v->form) {
+	case DW_FORM_sec_offset: case DW_FORM_data4: case DW_FORM_data8:
+		*off = v->u;
+		return true;
+	}
+	return false;
+}
+
+/* ---- range lists ---- */
+
+/* DWARF 2-4's .debug_ranges: pairs of addresses, offsets from the base
+ * address, which an entry of the largest address first sets. */
+static int ranges4(const struct dw_unit *u, uint64_t off, dw_range_fn add, void *ctx)
+{
+	const struct dw_section *s = &u->secs->ranges;
+	unsigned a = u->addr_size;
+	uint64_t base = u->base, max = a == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * a)) - 1;
+
+	for (; in_sec(s, off, 2 * a); off += 2 * a) {
+		uint64_t lo = rd(u, s->data + off, a), hi = rd(u, s->data + off + a, a);
+
+		if (!lo && !hi)
+			return 0;
+		if (lo == max)
+			base = hi;
+		else
+			add(ctx, base + lo, base + hi);
+	}
+	return -1;
+}
+
+/* One DWARF 5 range list entry at *p: false at its end or when cut. */
+static bool rle(const struct dw_unit *u, const unsigned char **p, const unsigned char *end,
+		uint64_t *base, dw_range_fn add, void *ctx)
+{
+	const struct dw_section *addr = &u->secs->addr;
+	unsigned a = u->addr_size;
+	uint64_t x, y, lo, hi;
+	unsigned kind;
+
+	if (*p >= end)
+		return false;
+	kind = *(*p)++;
+	switch (kind) {
+	case DW_RLE_base_addressx:
+		return uleb(p, end, &x) && table_entry(u, addr, u->addr_base, x, a, base);
+	case DW_RLE_startx_endx:
+	case DW_RLE_startx_length:
+		if (!uleb(p, end, &x) || !uleb(p, end, &y))
+			return false;
+		if (table_entry(u, addr, u->addr_base, x, a, &lo)) {
+			hi = kind == DW_RLE_startx_length ? lo + y :
+			     table_entry(u, addr, u->addr_base, y, a, &hi) ? hi : lo;
+			add(ctx, lo, hi);
+		}
+		return true;
+	case DW_RLE_offset_pair:
+		if (!uleb(p, end, &x) || !uleb(p, end, &y))
+			return false;
+		add(ctx, *base + x, *base + y);
+		return true;
+	case DW_RLE_base_address:
+		if (end - *p < a)
+			return false;
+		*base = rd(u, *p, a);
+		*p += a;
+		return true;
+	case DW_RLE_start_end:
+	case DW_RLE_start_length:
+		if (end - *p < a)
+			return false;
+		lo = rd(u, *p, a);
+		*p += a;
+		if (kind == DW_RLE_start_length) {
+			if (!uleb(p, end, &y))
+				return false;
+			add(ctx, lo, lo + y);
+			return true;
+		}
+		if (end - *p < a)
+			return false;
+		add(ctx, lo, rd(u, *p, a));
+		*p += a;
+		return true;
+	}
+	return false;	/* DW_RLE_end_of_list, or no kind at all */
+}
+
+static int ranges5(const struct dw_unit *u, const struct dw_val *v, dw_range_fn add,
+		   void *ctx)
+{
+	const struct dw_section *s = &u->secs->rnglists;
+	const unsigned char *p, *end;
+	uint64_t off, base = u->base;
+
+	if (v->form == DW_FORM_rnglistx) {
+		if (!table_entry(u, s, u->rnglists_base, v->u, u->off_size, &off) ||
+		    off > UINT64_MAX - u->rnglists_base)
+			return -1;
+		off += u->rnglists_base;
+	} else if (!dw_val_offset(v, &off)) {
+		return -1;
+	}
+	if (!s->data || off >= s->size)
+		return -1;
+	p = s->data + off;
+	end = s->data + s->size;
+	while (rle(u, &p, end, &base, add, ctx))
+		;
+	return 0;
+}
+
+int dw_val_ranges(const struct dw_unit *u, const struct dw_val *v, dw_range_fn add,
+		  void *ctx)
+{
+	uint64_t off;
+
+	if (u->version >= 5)
+		return ranges5(u, v, add, ctx);
+	return dw_val_offset(v, &off) ? ranges4(u, off, add, ctx) : -1;
+}
