@@ -42,10 +42,11 @@ static void run_symbol_passes(struct insn_image *c, const struct insn_buf *b)
 }
 
 /* One function symbol, run by run (ARM mapping symbols switch between
- * ARM, Thumb and literal pools): a gap ends its decoding, unless the
- * addresses it loads are wanted (x86: capstone's SKIPDATA steps on). */
+ * ARM, Thumb and literal pools), into out: a gap ends its decoding,
+ * unless the addresses it loads are wanted (x86: capstone's SKIPDATA
+ * steps on). */
 static void scan_sym(struct insn_image *c, struct insn_decoder *d,
-		     const struct sp_elf_sym *sym, struct insn_buf *b)
+		     const struct sp_elf_sym *sym, struct insn_buf *b, struct insn_chunk *out)
 {
 	const struct sp_elf *e = c->elf;
 	uint64_t pc = sym->addr, end = sym->addr + sym->size;
@@ -66,14 +67,73 @@ static void scan_sym(struct insn_image *c, struct insn_decoder *d,
 				break;
 		}
 	}
-	SP_ALLOC_GROW(c->funcs, c->nfuncs + 1, c->funcs_cap);
-	f = &c->funcs[c->nfuncs++];
+	SP_ALLOC_GROW(out->funcs, out->nfuncs + 1, out->funcs_cap);
+	f = &out->funcs[out->nfuncs++];
 	memset(f, 0, sizeof(*f));
 	f->addr = sym->addr;
 	f->size = sym->size;
 	f->flags = flags;
-	run_passes(c, b, f, &c->calls);
+	run_passes(c, b, f, &out->calls);
 	run_symbol_passes(c, b);
+}
+
+/* Function symbols are decoded this many at a time, each run claimed by
+ * the thread or, once the DWARF is read, by the main thread too. */
+#define CHUNK_SYMS 64
+
+/* Every function symbol, in address order; aliases and labels inside a
+ * function are decoded with it. */
+static void list_syms(struct insn_image *c)
+{
+	const struct sp_elf_sym *sym;
+	uint64_t end = 0;
+	size_t i = 0, cap = 0;
+
+	while ((sym = sp_elf_next_code_sym(c->elf, &i, &end))) {
+		SP_ALLOC_GROW(c->syms, c->nsyms + 1, cap);
+		c->syms[c->nsyms++] = sym;
+	}
+	c->nchunks = (c->nsyms + CHUNK_SYMS - 1) / CHUNK_SYMS;
+	c->chunks = sp_xcalloc(c->nchunks ? c->nchunks : 1, sizeof(*c->chunks));
+}
+
+/* Decode chunks until none is left to claim. */
+static void claim_chunks(struct insn_image *c, struct insn_decoder *d, struct insn_buf *b)
+{
+	size_t k, i;
+
+	while ((k = atomic_fetch_add(&c->next_chunk, 1)) < c->nchunks)
+		for (i = k * CHUNK_SYMS; i < c->nsyms && i < (k + 1) * CHUNK_SYMS; i++)
+			scan_sym(c, d, c->syms[i], b, &c->chunks[k]);
+}
+
+/* The chunks' results, in address order, become the image's. */
+static void join_chunks(struct insn_image *c)
+{
+	size_t k, nfuncs = 0, ncalls = 0;
+
+	for (k = 0; k < c->nchunks; k++) {
+		nfuncs += c->chunks[k].nfuncs;
+		ncalls += c->chunks[k].calls.n;
+	}
+	c->funcs = sp_xmalloc((nfuncs ? nfuncs : 1) * sizeof(*c->funcs));
+	c->funcs_cap = nfuncs;
+	c->calls.v = sp_xmalloc((ncalls ? ncalls : 1) * sizeof(*c->calls.v));
+	c->calls.cap = ncalls;
+	for (k = 0; k < c->nchunks; k++) {
+		struct insn_chunk *ch = &c->chunks[k];
+
+		memcpy(c->funcs + c->nfuncs, ch->funcs, ch->nfuncs * sizeof(*ch->funcs));
+		c->nfuncs += ch->nfuncs;
+		memcpy(c->calls.v + c->calls.n, ch->calls.v, ch->calls.n * sizeof(*ch->calls.v));
+		c->calls.n += ch->calls.n;
+		free(ch->funcs);
+		free(ch->calls.v);
+	}
+	free(c->chunks);
+	c->chunks = NULL;
+	free(c->syms);
+	c->syms = NULL;
 }
 
 /* Decode [pc, end) in pieces, each continuing where the last whole
@@ -149,20 +209,19 @@ static void *code_thread(void *arg)
 {
 	struct insn_image *c = arg;
 	struct insn_decoder *d = insn_decoder_open(c->elf->machine);
-	const struct sp_elf_sym *sym;
 	struct insn_buf b = { 0 };
-	uint64_t end = 0;
-	size_t i = 0;
 
 	if (!d) {
 		c->failed = true;
+		atomic_store(&c->next_chunk, c->nchunks);	/* nothing to help with */
 		return NULL;
 	}
-	/* aliases and labels inside a function are decoded with it */
-	while ((sym = sp_elf_next_code_sym(c->elf, &i, &end)))
-		scan_sym(c, d, sym, &b);
-	if (c->addr_taken && is_x86(c->elf->machine))
-		scan_gaps(c, d, &b);
+	claim_chunks(c, d, &b);
+	if (!c->shared) {	/* this thread decoded every chunk */
+		join_chunks(c);
+		if (c->addr_taken && is_x86(c->elf->machine))
+			scan_gaps(c, d, &b);
+	}
 	c->decoded = insn_decoder_count(d);
 	insn_buf_release(&b);
 	insn_decoder_close(d);
@@ -182,6 +241,10 @@ int insn_image_start(struct insn_image *c, const struct sp_elf *e, bool addr_tak
 		return 0;
 	if (typed)
 		insn_find_thunks(&c->icalls, e);
+	list_syms(c);
+	/* the address loads and the indirect calls are kept in one list
+	 * each, in address order: those runs stay on the one thread */
+	c->shared = !addr_taken && !typed;
 	/* EAGAIN is what a small ulimit -v gives: no room for its stack */
 	rc = pthread_create(&c->thread, NULL, code_thread, c);
 	if (rc)
@@ -198,17 +261,37 @@ static void join(struct insn_image *c)
 	c->started = false;
 }
 
+/* The main thread, done with the DWARF, decodes what the thread has
+ * not claimed yet: the code was the longer half of a kernel's load. */
+static void help(struct insn_image *c)
+{
+	struct insn_buf b = { 0 };
+
+	if (!c->started || !c->shared || atomic_load(&c->next_chunk) >= c->nchunks)
+		return;
+	if (!c->here && !(c->here = insn_decoder_open(c->elf->machine)))
+		return;
+	claim_chunks(c, c->here, &b);
+	insn_buf_release(&b);
+}
+
 int insn_image_finish(struct insn_image *c, const char *path, struct sp_err *err)
 {
+	help(c);
 	join(c);
 	if (c->failed)
 		return sp_err_set(err, "'%s': capstone cannot decode this architecture", path);
+	if (c->chunks)
+		join_chunks(c);
 	return 0;
 }
 
 void insn_image_release(struct insn_image *c)
 {
 	join(c);
+	if (c->chunks)
+		join_chunks(c);
+	free(c->syms);
 	free(c->calls.v);
 	free(c->asked_calls.v);
 	free(c->funcs);

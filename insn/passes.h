@@ -20,6 +20,7 @@
 #define SP_INSN_PASSES_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "common/error.h"
 #include "insn/icall.h"
@@ -58,6 +59,13 @@ struct insn_func {
 	uint8_t flags;		/* INSN_FUNC_* */
 };
 
+/* The results of a run of function symbols, decoded by one thread. */
+struct insn_chunk {
+	struct insn_func *funcs;
+	size_t nfuncs, funcs_cap;
+	struct insn_calls calls;
+};
+
 struct insn_image {
 	const struct sp_elf *elf;
 	bool addr_taken;	/* run insn_addr_loads too */
@@ -69,6 +77,12 @@ struct insn_image {
 	bool typed;		/* run insn_icalls_pass too (--indirect=types) */
 	struct insn_icalls icalls;	/* its indirect calls and stores */
 	uint64_t decoded;	/* instructions the thread decoded */
+	/* the function symbols to decode, in chunks claimed in turn */
+	const struct sp_elf_sym **syms;
+	size_t nsyms, nchunks;
+	struct insn_chunk *chunks;
+	_Atomic size_t next_chunk;
+	bool shared;		/* the main thread may claim chunks too */
 	pthread_t thread;
 	bool started, failed;
 	/* the main thread's decoder, for functions no symbol gives */
