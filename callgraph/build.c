@@ -26,11 +26,30 @@ static uint64_t range_lo(const void *base, size_t i)
 	return ((const struct cg_range *)base)[i].lo;
 }
 
+/* The last range starting at or before addr (nranges: none), tried first
+ * at hint and the range after it: the code's calls come by site, a
+ * function's in a row, and most of its jumps stay inside it. */
+static size_t range_index(const struct cg_image *img, size_t hint, uint64_t addr)
+{
+	size_t k;
+
+	for (k = hint; k < img->nranges && k <= hint + 1; k++)
+		if (img->ranges[k].lo <= addr &&
+		    (k + 1 == img->nranges || img->ranges[k + 1].lo > addr))
+			return k;
+	return sp_search_last_le(img->ranges, img->nranges, range_lo, addr);
+}
+
+/* The function of range i (from range_index) if it holds addr. */
+static uint32_t range_func(const struct cg_image *img, size_t i, uint64_t addr)
+{
+	return i < img->nranges && addr < img->ranges[i].hi ? img->ranges[i].func : SP_NONE;
+}
+
 uint32_t cg_func_containing(const struct cg_image *img, uint64_t addr)
 {
-	size_t i = sp_search_last_le(img->ranges, img->nranges, range_lo, addr);
-
-	return i < img->nranges && addr < img->ranges[i].hi ? img->ranges[i].func : SP_NONE;
+	return range_func(img, sp_search_last_le(img->ranges, img->nranges, range_lo, addr),
+			  addr);
 }
 
 static void add_range(struct cg_image *img, size_t *cap, uint64_t lo, uint64_t hi,
@@ -458,30 +477,38 @@ uint32_t cg_branch_enters(enum insn_branch kind, uint32_t caller, uint32_t start
 	return kind == INSN_BRANCH_CALL && start == caller ? caller : SP_NONE;
 }
 
-static void merge_call(struct cg_image *img, const struct insn_call *c,
-		       struct sp_u64map *pairs, uint32_t *indirect)
+/* merge_call's state from one call to the next, in site order. */
+struct merge {
+	struct sp_u64map pairs;
+	uint32_t *indirect;	/* indirect calls by caller, one of the image's own functions */
+	size_t range;		/* range_index of the last call's site */
+};
+
+static void merge_call(struct cg_image *img, const struct insn_call *c, struct merge *m)
 {
-	uint32_t caller = cg_func_containing(img, c->site - 1), callee, inside = SP_NONE;
+	uint32_t caller, callee, inside = SP_NONE;
 	enum sp_edge_kind kind;
 	uint32_t known;
 
+	m->range = range_index(img, m->range, c->site - 1);
+	caller = range_func(img, m->range, c->site - 1);
 	if (caller == SP_NONE || c->branch == INSN_BRANCH_NONE)
 		return;
 	if (c->branch == INSN_BRANCH_CALL_DYNAMIC || c->branch == INSN_BRANCH_JUMP_DYNAMIC) {
 		if (wants_code_indirect(img, &img->g->funcs[caller]))
-			indirect[caller - img->func_first]++;
+			m->indirect[caller - img->func_first]++;
 		return;
 	}
 	callee = branch_callee(img, c->site, c->target);
 	if (callee == SP_NONE && !sp_elf_branch_reloc(&img->elf, c->site))
-		inside = cg_func_containing(img, c->target);
+		inside = range_func(img, range_index(img, m->range, c->target), c->target);
 	callee = cg_branch_enters(c->branch, caller, callee, inside);
 	if (callee == SP_NONE)
 		return;
 	kind = c->branch == INSN_BRANCH_CALL ? SP_EDGE_CALL : SP_EDGE_TAIL;
-	known = sp_u64map_get(pairs, pair_key(caller, callee));
+	known = sp_u64map_get(&m->pairs, pair_key(caller, callee));
 	if (known == SP_NONE) {
-		sp_u64map_put(pairs, pair_key(caller, callee), img->g->nedges);
+		sp_u64map_put(&m->pairs, pair_key(caller, callee), img->g->nedges);
 		img->stats.disasm_edges++;
 	} else if (img->g->edges[known].kind == kind && img->g->edges[known].pc <= c->site) {
 		/* the call DWARF listed, or one finalize would drop for it:
@@ -520,17 +547,16 @@ static void mark_complete(struct cg_image *img, const uint32_t *indirect)
 
 static void merge_code_calls(struct cg_image *img)
 {
-	struct sp_u64map pairs;
-	/* indirect calls by caller, one of the image's own functions */
-	uint32_t *indirect = sp_xcalloc(img->g->nfuncs - img->func_first, sizeof(*indirect));
+	struct merge m = { .range = img->nranges };
 	size_t k;
 
-	index_dwarf_pairs(img, &pairs);
+	m.indirect = sp_xcalloc(img->g->nfuncs - img->func_first, sizeof(*m.indirect));
+	index_dwarf_pairs(img, &m.pairs);
 	for (k = 0; k < img->code.calls.n; k++)
-		merge_call(img, &img->code.calls.v[k], &pairs, indirect);
-	mark_complete(img, indirect);
-	sp_u64map_release(&pairs);
-	free(indirect);
+		merge_call(img, &img->code.calls.v[k], &m);
+	mark_complete(img, m.indirect);
+	sp_u64map_release(&m.pairs);
+	free(m.indirect);
 }
 
 /*
@@ -590,14 +616,16 @@ static size_t with_slack(size_t n)
 void cg_build(struct cg_image *img)
 {
 	struct resolver r = { .img = img };
-	size_t rcap = 0, i;
+	size_t rcap = 0, i, nfuncs_max = with_slack(dwarf_func_bound(img));
 	uint32_t nfuncs;
 
 	img->edge_first = img->g->nedges;
 	/* with room for the symbol-only and external functions and the
 	 * calls only the code shows: one more doubling would copy it all */
-	sp_graph_reserve(img->g, with_slack(dwarf_func_bound(img)), with_slack(img->dw.nsites));
-	sp_u64map_init(&img->func_by_addr, img->dw.nsubs / 2 + img->elf.nsyms);
+	sp_graph_reserve(img->g, nfuncs_max, with_slack(img->dw.nsites));
+	/* sized for the functions, not for every subprogram DIE: a table
+	 * four times too large is probed with a cache miss each time */
+	sp_u64map_init(&img->func_by_addr, nfuncs_max);
 	sp_u64map_init(&img->extern_by_name, 256);
 	sp_u64map_init(&img->copies, img->dw.nsubs / 8);
 	make_dwarf_funcs(img, &rcap);
