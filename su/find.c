@@ -198,28 +198,6 @@ static int index_build(struct su_index *ix, const char *const *dirs, size_t ndir
 	return 0;
 }
 
-struct su_discovery {
-	struct su_set *s;
-	struct sp_strtab *strs;
-	bool keep_going;
-	sp_warn_fn warn;
-	void *warn_ctx;
-	struct sp_err *err;
-};
-
-/* 1 when path exists and was read, 0 when it does not exist, -1 on error. */
-static int try_file(struct su_discovery *dc, const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
-		return 0;
-	if (su_parse_file(dc->s, dc->strs, path, dc->keep_going, dc->warn,
-			  dc->warn_ctx, dc->err))
-		return -1;
-	return 1;
-}
-
 static char *strndup_x(const char *s, size_t len)
 {
 	char *p = sp_xmalloc(len + 1);
@@ -238,6 +216,107 @@ static char *concat3(const char *a, const char *b, const char *c)
 	memcpy(p + la, b, lb);
 	memcpy(p + la + lb, c, lc + 1);
 	return p;
+}
+
+/*
+ * Which candidate .su files exist, one directory listing at a time: a
+ * kernel has thousands of compile units with four candidates each, and
+ * on a machine other than the build's most name a directory that is not
+ * there, so a stat per candidate was 20 ms of a run.
+ */
+enum dir_state { DIR_ABSENT = 1, DIR_LISTED, DIR_UNLISTED };
+
+struct su_present {
+	struct sp_strtab paths;		/* directories and listed files, interned */
+	struct sp_u64map dirs;		/* interned directory -> enum dir_state */
+	struct sp_u64map files;		/* interned "dir/name.su" -> 1 when listed */
+};
+
+static void present_init(struct su_present *p)
+{
+	sp_strtab_init(&p->paths);
+	sp_u64map_init(&p->dirs, 64);
+	sp_u64map_init(&p->files, 64);
+}
+
+static void present_release(struct su_present *p)
+{
+	sp_u64map_release(&p->files);
+	sp_u64map_release(&p->dirs);
+	sp_strtab_release(&p->paths);
+}
+
+/* Read dir's .su names into p->files; what stat would say of its files
+ * when it cannot be read (no such directory, or a permission). */
+static enum dir_state list_dir(struct su_present *p, const char *dir, size_t len)
+{
+	char *path = strndup_x(dir, len);
+	DIR *d = opendir(path);
+	struct dirent *de;
+	enum dir_state st = DIR_LISTED;
+
+	if (!d)
+		st = errno == ENOENT || errno == ENOTDIR ? DIR_ABSENT : DIR_UNLISTED;
+	while (d && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		char *file;
+
+		if (n < 3 || strcmp(de->d_name + n - 3, ".su"))
+			continue;
+		file = concat3(path, "/", de->d_name);
+		sp_u64map_put(&p->files, name_key(&p->paths, file, strlen(file)), 1);
+		free(file);
+	}
+	if (d)
+		closedir(d);
+	free(path);
+	return st;
+}
+
+/* May path exist?  false only when its directory is absent, or listed
+ * without it; a stat still decides for the rest (and for a file in "/"
+ * or the current directory, whose listed names would be spelt
+ * differently). */
+static bool may_exist(struct su_present *p, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	uint64_t key;
+	uint32_t st;
+
+	if (!slash || slash == path)
+		return true;
+	key = name_key(&p->paths, path, (size_t)(slash - path));
+	st = sp_u64map_get(&p->dirs, key);
+	if (st == SP_NONE) {
+		st = list_dir(p, path, (size_t)(slash - path));
+		sp_u64map_put(&p->dirs, key, st);
+	}
+	if (st != DIR_LISTED)
+		return st == DIR_UNLISTED;
+	return sp_u64map_get(&p->files, name_key(&p->paths, path, strlen(path))) != SP_NONE;
+}
+
+struct su_discovery {
+	struct su_set *s;
+	struct sp_strtab *strs;
+	bool keep_going;
+	sp_warn_fn warn;
+	void *warn_ctx;
+	struct sp_err *err;
+	struct su_present present;
+};
+
+/* 1 when path exists and was read, 0 when it does not exist, -1 on error. */
+static int try_file(struct su_discovery *dc, const char *path)
+{
+	struct stat st;
+
+	if (!may_exist(&dc->present, path) || stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	if (su_parse_file(dc->s, dc->strs, path, dc->keep_going, dc->warn,
+			  dc->warn_ctx, dc->err))
+		return -1;
+	return 1;
 }
 
 /* Read the indexed files named base that best share src's directories. */
@@ -378,10 +457,13 @@ int su_discover(struct su_set *s, struct sp_graph *g, const struct su_image *img
 		size_t nimgs, const char *const *dirs, size_t ndirs, bool keep_going,
 		sp_warn_fn warn, void *warn_ctx, struct sp_err *err)
 {
-	struct su_discovery dc = { s, &g->strs, keep_going, warn, warn_ctx, err };
+	struct su_discovery dc = { .s = s, .strs = &g->strs, .keep_going = keep_going,
+				   .warn = warn, .warn_ctx = warn_ctx, .err = err };
 	struct su_index ix;
 	size_t i;
 	int ret = 0;
+
+	present_init(&dc.present);
 
 	/* the --su-dir trees are walked once, whatever the number of images */
 	if (index_build(&ix, dirs, ndirs, err))
@@ -389,5 +471,6 @@ int su_discover(struct su_set *s, struct sp_graph *g, const struct su_image *img
 	for (i = 0; i < nimgs && !ret; i++)
 		ret = discover_image(&dc, g, &imgs[i], &ix);
 	index_release(&ix);
+	present_release(&dc.present);
 	return ret;
 }
