@@ -62,6 +62,7 @@ static void abbrevs_release(struct dw_abbrevs *t)
 {
 	free(t->list);
 	free(t->by_code);
+	free(t->big);
 	free(t->specs);
 	memset(t, 0, sizeof(*t));
 }
@@ -92,32 +93,55 @@ static bool read_specs(struct dw_abbrevs *t, struct dw_abbrev *a, const unsigned
 	}
 }
 
-/* The dense code -> abbreviation table for the codes below DENSE_CODES. */
+static int cmp_code(const void *a, const void *b)
+{
+	const struct dw_abbrev *x = *(const struct dw_abbrev *const *)a;
+	const struct dw_abbrev *y = *(const struct dw_abbrev *const *)b;
+
+	if (x->code != y->code)
+		return x->code < y->code ? -1 : 1;
+	return x < y ? -1 : x > y;	/* the first of a code wins */
+}
+
+/* The dense code -> abbreviation table for the codes below DENSE_CODES,
+ * the others sorted for a search: a hostile table of huge codes must
+ * not make each DIE a walk through it. */
 static void index_codes(struct dw_abbrevs *t)
 {
 	uint64_t max = 0;
 	size_t i;
 
-	for (i = 0; i < t->n; i++)
-		if (t->list[i].code < DENSE_CODES && t->list[i].code > max)
+	for (i = 0; i < t->n; i++) {
+		if (t->list[i].code >= DENSE_CODES)
+			t->nbig++;
+		else if (t->list[i].code > max)
 			max = t->list[i].code;
+	}
 	t->ncodes = (size_t)max + 1;
 	t->by_code = sp_xcalloc(t->ncodes, sizeof(*t->by_code));
-	/* the first of a code wins, as a search from the start finds it */
 	for (i = t->n; i-- > 0;)
 		if (t->list[i].code < DENSE_CODES)
 			t->by_code[t->list[i].code] = (uint32_t)i + 1;
+	if (!t->nbig)
+		return;
+	t->big = sp_xmalloc(t->nbig * sizeof(*t->big));
+	t->nbig = 0;
+	for (i = 0; i < t->n; i++)
+		if (t->list[i].code >= DENSE_CODES)
+			t->big[t->nbig++] = &t->list[i];
+	qsort(t->big, t->nbig, sizeof(*t->big), cmp_code);
 }
 
 static int read_abbrevs(const struct dw_secs *s, uint64_t off, struct dw_abbrevs *t)
 {
-	const unsigned char *p, *end = s->abbrev.data + s->abbrev.size;
+	const unsigned char *p, *end;
 	uint64_t code, tag;
 
 	memset(t, 0, sizeof(*t));
 	if (!s->abbrev.data || off >= s->abbrev.size)
 		return -1;
 	p = s->abbrev.data + off;
+	end = s->abbrev.data + s->abbrev.size;
 	while (uleb(&p, end, &code) && code) {
 		struct dw_abbrev a = { .code = code };
 
@@ -139,14 +163,19 @@ bad:
 
 static const struct dw_abbrev *abbrev_of(const struct dw_abbrevs *t, uint64_t code)
 {
-	size_t i;
+	size_t lo = 0, hi = t->nbig;
 
 	if (code < t->ncodes)
 		return t->by_code[code] ? &t->list[t->by_code[code] - 1] : NULL;
-	for (i = 0; i < t->n; i++)
-		if (t->list[i].code == code)
-			return &t->list[i];
-	return NULL;
+	while (lo < hi) {	/* the first entry of a code at or above it */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->big[mid]->code < code)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->nbig && t->big[lo]->code == code ? t->big[lo] : NULL;
 }
 
 /* ---- units ---- */

@@ -1,6 +1,6 @@
 /*
- * dwarf.h - the DWARF stage: an image's debug information through
- * libdwarf, walked once for its subprograms and call sites.
+ * dwarf.h - the DWARF stage: an image's debug information, walked once
+ * for its subprograms and call sites, and libdwarf for later readers.
  *
  *	struct dw_image dw;
  *	dw_open(&dw, path, &elf, g, &err);	libdwarf over the ELF's sections
@@ -11,11 +11,12 @@
  * libdwarf reads the sections through our object interface (object.c):
  * from the file mapped read-only, a relocatable object's (.o, .ko)
  * .debug_* from copies relocated to the ELF stage's layout of its
- * sections.  The walk enters only the DIEs that can hold code or
+ * sections.  The walk reads the same bytes itself (die.c: a kernel has
+ * millions of DIEs) and enters only the DIEs that can hold code or
  * calls; a large image's units are walked by two threads (split.c).
  * Later readers (cfi.c, vla.c, types.c, proto.c) find DIEs again by
- * offset.  Every Dwarf_Error is freed through dw_drop_error(), every
- * reference followed by dw_ref().
+ * offset through libdwarf.  Every Dwarf_Error is freed through
+ * dw_drop_error(), every reference followed by dw_ref().
  */
 #ifndef SP_DWARF_H
 #define SP_DWARF_H
@@ -158,6 +159,8 @@ struct dw_abbrevs {
 	size_t n, cap;
 	uint32_t *by_code;	/* code -> list index + 1, 0 for none; ncodes of them */
 	size_t ncodes;
+	const struct dw_abbrev **big;	/* the codes past by_code's, sorted */
+	size_t nbig;
 	struct dw_attr_spec *specs;
 	size_t nspecs, specs_cap;
 };

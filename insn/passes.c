@@ -123,9 +123,12 @@ static void join_chunks(struct insn_image *c)
 	for (k = 0; k < c->nchunks; k++) {
 		struct insn_chunk *ch = &c->chunks[k];
 
-		memcpy(c->funcs + c->nfuncs, ch->funcs, ch->nfuncs * sizeof(*ch->funcs));
+		if (ch->nfuncs)	/* an empty chunk has no arrays at all */
+			memcpy(c->funcs + c->nfuncs, ch->funcs, ch->nfuncs * sizeof(*ch->funcs));
 		c->nfuncs += ch->nfuncs;
-		memcpy(c->calls.v + c->calls.n, ch->calls.v, ch->calls.n * sizeof(*ch->calls.v));
+		if (ch->calls.n)
+			memcpy(c->calls.v + c->calls.n, ch->calls.v,
+			       ch->calls.n * sizeof(*ch->calls.v));
 		c->calls.n += ch->calls.n;
 		free(ch->funcs);
 		free(ch->calls.v);

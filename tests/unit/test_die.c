@@ -287,6 +287,43 @@ static void test_corrupt(void **state)
 	dw_unit_close(&u);
 }
 
+/* Abbreviation codes past the dense table are found by a search. */
+static void test_big_codes(void **state)
+{
+	struct bytes info = { 0 }, ab = { 0 };
+	struct dw_secs s = { 0 };
+	struct dw_unit u;
+	struct dw_die d;
+	uint64_t die;
+
+	(void)state;
+	abbrev(&ab, 1, DW_TAG_compile_unit, true, 0);
+	abbrev(&ab, 100000, DW_TAG_subprogram, false, 0);
+	abbrev(&ab, 70000, DW_TAG_variable, false, 0);
+	abbrev(&ab, 100000, DW_TAG_member, false, 0);	/* the first one wins */
+	put(&ab, 0, 1);
+	info.n = 4;
+	put(&info, 4, 2);
+	put(&info, 0, 4);
+	put(&info, 8, 1);
+	put(&info, 1, 1);
+	die = info.n;
+	put_uleb(&info, 70000);
+	put_uleb(&info, 100000);
+	put_uleb(&info, 90000);
+	put(&info, 0, 1);
+	set_len(&info, 0, info.n - 4);
+	sec(&s.info, &info);
+	sec(&s.abbrev, &ab);
+	assert_int_equal(dw_unit_open(&s, 0, &u), 0);
+	assert_int_equal(dw_die_read(&u, die, &d), 0);
+	assert_int_equal(d.ab->tag, DW_TAG_variable);
+	assert_int_equal(dw_die_read(&u, d.attrs, &d), 0);
+	assert_int_equal(d.ab->tag, DW_TAG_subprogram);
+	assert_int_equal(dw_die_read(&u, d.attrs, &d), -1);
+	dw_unit_close(&u);
+}
+
 struct ranges {
 	uint64_t lo[8], hi[8];
 	int n;
@@ -447,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_v4_unit),
 		cmocka_unit_test(test_bad_siblings),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_big_codes),
 		cmocka_unit_test(test_v5_indexed),
 		cmocka_unit_test(test_v4_ranges),
 	};
