@@ -150,21 +150,48 @@ static void put_le(unsigned char *p, unsigned size, uint64_t v)
 		p[k] = (unsigned char)v;
 }
 
+/* Every symbol's value in the ELF stage's layout, read once: a module's
+ * .debug_info has a relocation for nearly every string and address, and
+ * reading its symbol through libelf each time was most of relocating.
+ * An undefined symbol's value is 0, as ld -r would leave it. */
+static void read_sym_values(struct dw_obj *o)
+{
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	Elf_Data *d;
+	size_t i, n;
+
+	o->nsym_values = 0;
+	if (!o->elf->symtab || !gelf_getshdr(o->elf->symtab, &sh) || !sh.sh_entsize ||
+	    !(d = elf_getdata(o->elf->symtab, NULL)))
+		return;
+	n = sh.sh_size / sh.sh_entsize;
+	o->sym_values = sp_xcalloc(n ? n : 1, sizeof(*o->sym_values));
+	for (i = 0; i < n && i <= INT32_MAX && gelf_getsym(d, (int)i, &sym); i++)
+		if (sym.st_shndx != SHN_UNDEF)
+			o->sym_values[i] = sym.st_value + (sym.st_shndx < o->elf->nsec ?
+							   o->elf->sec_base[sym.st_shndx] : 0);
+	o->nsym_values = i;
+}
+
 static void apply_one(struct dw_obj *o, unsigned char *buf, size_t len,
 		      uint64_t off, uint64_t info, bool rela, int64_t addend)
 {
 	unsigned size = abs_reloc_size(o->elf->machine, (uint32_t)GELF_R_TYPE(info));
-	uint64_t value = 0;
-	const char *name;
+	uint64_t sym = GELF_R_SYM(info);
 
 	if (!size || off > len || len - off < size)
 		return;		/* hostile or unknown: leave the bytes as they are */
 	if (!rela)
 		addend = (int64_t)get_le(buf + off, size);
-	/* an undefined symbol's value is 0, as ld -r would leave it */
-	sp_elf_sym_value(o->elf, GELF_R_SYM(info), &value, &name, NULL);
-	put_le(buf + off, size, value + (uint64_t)addend);
+	put_le(buf + off, size, (sym < o->nsym_values ? o->sym_values[sym] : 0) +
+	       (uint64_t)addend);
 }
+
+/* A section smaller than this keeps its pages until the image is parked
+ * (dw_obj_drop): each madvise() of a process with threads flushes every
+ * core's TLB, and a module has a few small sections to relocate. */
+#define DROP_MIN (1u << 20)
 
 /* Hand the pages of a section in o's mapping back (a later read faults
  * them in again): the mapping is read-only, so whole pages are safe. */
@@ -172,8 +199,8 @@ static void drop_pages(const struct dw_obj *o, const GElf_Shdr *sh)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), lo, hi;
 
-	if (!o->map || sh->sh_type == SHT_NOBITS || sh->sh_offset > o->map_len ||
-	    sh->sh_size > o->map_len - sh->sh_offset)
+	if (!o->map || sh->sh_type == SHT_NOBITS || sh->sh_size < DROP_MIN ||
+	    sh->sh_offset > o->map_len || sh->sh_size > o->map_len - sh->sh_offset)
 		return;
 	lo = sh->sh_offset / page * page;
 	hi = sh->sh_offset + sh->sh_size;
@@ -270,6 +297,8 @@ static void relocate_section(struct dw_obj *o, Elf_Scn *rel, const GElf_Shdr *sh
 	relp = sh->sh_entsize == reloc_entsize(o, sh) ? mapped(o, sh) : NULL;
 	if (!relp && !(rd = elf_getdata(rel, NULL)))
 		return;
+	if (!o->sym_values)
+		read_sym_values(o);
 	if (!o->copies[sh->sh_info]) {
 		o->copies[sh->sh_info] = sp_xmalloc(tsh.sh_size);
 		memcpy(o->copies[sh->sh_info], src ? src : td->d_buf, tsh.sh_size);
@@ -336,16 +365,6 @@ static void find_debug_info(struct dw_obj *o, const struct sp_elf *e)
 			o->info_size = sh.sh_size;
 		}
 	}
-}
-
-uint64_t dw_read_uint(const unsigned char *p, unsigned n, bool msb)
-{
-	uint64_t v = 0;
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		v |= (uint64_t)p[msb ? n - 1 - i : i] << (8 * i);
-	return v;
 }
 
 /* The offset of the unit after the one at off, 0 when none fits. */
@@ -547,6 +566,9 @@ void dw_obj_free_copies(struct dw_obj *o)
 		free(o->copies[i]);
 		o->copies[i] = NULL;
 	}
+	free(o->sym_values);
+	o->sym_values = NULL;
+	o->nsym_values = 0;
 }
 
 void dw_obj_release(struct dw_obj *o)
