@@ -429,7 +429,9 @@ void dw_obj_info_done(const struct dw_obj *o, uint64_t *dropped, uint64_t upto)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), lo, hi;
 
-	if (!o->map || !o->info_ndx || upto > o->info_size)
+	/* a relocated copy is what the walk reads: the mapping's pages of
+	 * .debug_info went back when it was made, or go at dw_obj_drop */
+	if (!o->map || !o->info_ndx || upto > o->info_size || o->copies[o->info_ndx])
 		return;
 	/* whole pages only: the next unit starts on the last one, and
 	 * another walker's units may start on the first */
