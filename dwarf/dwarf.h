@@ -385,6 +385,9 @@ struct dw_image {
 	uint32_t split_units;		/* compile units a second thread walked */
 };
 
+/* How many subprogram DIEs info_bytes of .debug_info hold, about: the
+ * size of the maps by DIE offset. */
+size_t dw_subs_expected(uint64_t info_bytes);
 /* libdwarf over e's DWARF (its lists checked first: libdwarf 20210528
  * trusts them).  "'PATH': no DWARF debug information (build with -g)". */
 int dw_open(struct dw_image *dw, const char *path, const struct sp_elf *e,

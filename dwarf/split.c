@@ -66,7 +66,7 @@ struct dw_split *dw_split_start(struct dw_image *dw, uint64_t from)
 	s->lines = dw->lines;		/* mapped, read only */
 	s->secs = dw->secs;
 	s->g = &w->g;
-	sp_u64map_init(&s->sub_by_off, 4096);
+	sp_u64map_init(&s->sub_by_off, dw_subs_expected(dw->obj.info_size - from));
 	w->units.from = from;
 	w->units.to = UINT64_MAX;
 	w->units.obj = &dw->obj;

@@ -637,6 +637,14 @@ int dw_walk(struct dw_image *dw, const struct dw_walk_opts *opts, struct sp_err 
 
 /* ---- opening and closing ---- */
 
+size_t dw_subs_expected(uint64_t info_bytes)
+{
+	/* GCC's kernel DWARF: a subprogram DIE per 660 bytes of .debug_info.
+	 * Sized so, the map is neither regrown through a kernel's walk nor
+	 * 128 KB to clear for each of a thousand small modules. */
+	return (size_t)(info_bytes / 640) + 64;
+}
+
 int dw_open(struct dw_image *dw, const char *path, const struct sp_elf *e,
 	    struct sp_graph *g, struct sp_err *err)
 {
@@ -667,7 +675,7 @@ int dw_open(struct dw_image *dw, const char *path, const struct sp_elf *e,
 		dw_drop_error(NULL, &derr);
 		return -1;
 	}
-	sp_u64map_init(&dw->sub_by_off, 4096);
+	sp_u64map_init(&dw->sub_by_off, dw_subs_expected(dw->obj.info_size));
 	return 0;
 }
 
