@@ -1,10 +1,11 @@
 /*
  * split.c - the DWARF walk on two cores.
  *
- * A second thread walks the later units of .debug_info with a
- * Dwarf_Debug of its own (libdwarf's are not to be shared between
- * threads) into a shadow image: its own records, and a graph of its own
- * for the CUs and the strings it interns.  When both are done, its
+ * A second thread walks the later units of .debug_info, read from the
+ * same mapped sections (die.c), into a shadow image: its own records,
+ * and a graph of its own for the CUs and the strings it interns.  It
+ * has a Dwarf_Debug of its own (libdwarf's are not to be shared between
+ * threads) for the rare unit whose line table only libdwarf reads.  When both are done, its
  * records are appended to the image's with their indices moved and
  * their strings interned in the image's graph, so that the result is the
  * one a single walk in unit order gives.
@@ -202,9 +203,9 @@ int dw_split_finish(struct dw_split *w, struct dw_image *dw, struct sp_err *err)
 	merge_sites(dw, s, sub_base);
 	dw->call_sites += s->call_sites;
 	dw->split_units += s->ncus;
-	/* --indirect=types opens a Dwarf_Debug for its thread: this one has
-	 * half the units set up (an object is never walked in two: its
-	 * relocated copies go with dw_park) */
+	/* --indirect=types opens a Dwarf_Debug for its thread: this one is
+	 * open already (an object is never walked in two: its relocated
+	 * copies go with dw_park) */
 	if (dw->opts.vars && !dw->spare) {
 		dw->spare = s->dbg;
 		s->dbg = NULL;

@@ -10,25 +10,8 @@
 #include <string.h>
 
 #include "dwarf/dwarf.h"
+#include "tests/unit/bytes.h"
 
-struct bytes {
-	unsigned char v[512];
-	size_t n;
-};
-
-static void put(struct bytes *b, uint64_t v, unsigned n)
-{
-	while (n--) {
-		b->v[b->n++] = (unsigned char)v;
-		v >>= 8;
-	}
-}
-
-static void put_str(struct bytes *b, const char *s)
-{
-	memcpy(b->v + b->n, s, strlen(s) + 1);
-	b->n += strlen(s) + 1;
-}
 
 static void put_uleb(struct bytes *b, uint64_t v)
 {
