@@ -124,7 +124,9 @@ static void grow_scratch(struct insn_icalls *ic, size_t n)
 	free(ic->preds);
 	free(ic->seen);
 	ic->scratch_cap = n + 1;
-	ic->pred_first = sp_xmalloc(ic->scratch_cap * sizeof(*ic->pred_first));
+	/* one more: the search goes back from past a jump that ends the
+	 * function too (definition(): k == n), which no jump lands on */
+	ic->pred_first = sp_xmalloc((ic->scratch_cap + 1) * sizeof(*ic->pred_first));
 	ic->preds = sp_xmalloc(ic->scratch_cap * sizeof(*ic->preds));
 	ic->seen = sp_xcalloc(ic->scratch_cap, sizeof(*ic->seen));
 	ic->stamp = 0;
@@ -167,6 +169,7 @@ static void index_jumps(struct insn_icalls *ic, const struct insn *v, size_t n)
 			ic->preds[--ic->pred_first[k + 1]] = (uint32_t)i;
 	for (k = 0; k < n; k++)
 		ic->pred_first[k + 1] = k + 1 < n ? ic->pred_first[k + 2] : sum;
+	ic->pred_first[n + 1] = sum;
 }
 
 /* Does control fall from v[k - 1] into v[k]? */
