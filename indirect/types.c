@@ -523,7 +523,8 @@ static bool place_in_struct(struct ind_types *t, uint32_t i, uint64_t off, struc
 	for (m = 0; m < n; m++) {
 		const struct ind_member mb = t->members[first + m];
 		uint32_t k = type_index(t, mb.type);
-		struct ind_place p;
+		/* a pointer sets only its own fields: no union is there */
+		struct ind_place p = { .key = SP_NONE };
 		struct walk inner = w;
 
 		if (k == SP_NONE || off < mb.off || (t->v[k].size && off >= mb.off + t->v[k].size))
