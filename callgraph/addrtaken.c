@@ -165,8 +165,8 @@ static void scan_code(const struct cg_image *img, uint8_t *taken, uint32_t nfunc
 {
 	size_t i;
 
-	for (i = 0; i < img->code.nloads; i++)
-		mark(img, img->code.loads[i], taken, nfuncs);
+	for (i = 0; i < img->code.loads.n; i++)
+		mark(img, img->code.loads.v[i], taken, nfuncs);
 }
 
 void cg_address_taken(const struct cg_image *img, const struct sp_graph *g,

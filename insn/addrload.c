@@ -10,16 +10,17 @@
 
 enum { RIP = 16 };	/* DWARF's x86-64 number */
 
-static void note(struct insn_image *c, uint64_t addr)
+static void note(const struct sp_elf *e, struct insn_loads *out, uint64_t addr)
 {
 	/* only code can be a function's entry: the rest is not kept */
-	if (!addr || !sp_elf_is_code(c->elf, addr))
+	if (!addr || !sp_elf_is_code(e, addr))
 		return;
-	SP_ALLOC_GROW(c->loads, c->nloads + 1, c->loads_cap);
-	c->loads[c->nloads++] = addr;
+	SP_ALLOC_GROW(out->v, out->n + 1, out->cap);
+	out->v[out->n++] = addr;
 }
 
-void insn_addr_loads(struct insn_image *c, const struct insn *v, size_t n)
+void insn_addr_loads(const struct sp_elf *e, struct insn_loads *out, const struct insn *v,
+		     size_t n)
 {
 	size_t i;
 
@@ -27,8 +28,8 @@ void insn_addr_loads(struct insn_image *c, const struct insn *v, size_t n)
 		if (v[i].op == INSN_OP_INVALID || (v[i].groups & (INSN_G_CALL | INSN_G_JUMP)))
 			continue;
 		if (v[i].flags & INSN_F_IMM)
-			note(c, (uint64_t)v[i].imm);
+			note(e, out, (uint64_t)v[i].imm);
 		if ((v[i].flags & INSN_F_MEM) && v[i].base == RIP && v[i].op == INSN_OP_LEA)
-			note(c, v[i].addr + v[i].len + (uint64_t)v[i].disp);
+			note(e, out, v[i].addr + v[i].len + (uint64_t)v[i].disp);
 	}
 }

@@ -15,9 +15,9 @@ static bool is_x86(uint16_t machine)
 	return machine == EM_X86_64 || machine == EM_386;
 }
 
-/* Every pass over one function's instructions, into f. */
-static void run_passes(struct insn_image *c, const struct insn_buf *b, struct insn_func *f,
-		       struct insn_calls *calls)
+/* Every pass over one function's instructions, into f, calls and loads. */
+static void run_passes(const struct insn_image *c, const struct insn_buf *b,
+		       struct insn_func *f, struct insn_calls *calls, struct insn_loads *loads)
 {
 	uint16_t machine = c->elf->machine;
 	bool dynamic;
@@ -31,14 +31,15 @@ static void run_passes(struct insn_image *c, const struct insn_buf *b, struct in
 	if (is_x86(machine))
 		insn_pushed_args(b->v, b->n, f);
 	if (c->addr_taken)
-		insn_addr_loads(c, b->v, b->n);
+		insn_addr_loads(c->elf, loads, b->v, b->n);
 }
 
 /* The passes that run once per function symbol, in address order. */
-static void run_symbol_passes(struct insn_image *c, const struct insn_buf *b)
+static void run_symbol_passes(const struct insn_image *c, const struct insn_buf *b,
+			      struct insn_icalls *icalls)
 {
 	if (c->typed)
-		insn_icalls_pass(&c->icalls, c->elf, b->v, b->n);
+		insn_icalls_pass(icalls, c->elf, b->v, b->n);
 }
 
 /* One function symbol, run by run (ARM mapping symbols switch between
@@ -73,8 +74,8 @@ static void scan_sym(struct insn_image *c, struct insn_decoder *d,
 	f->addr = sym->addr;
 	f->size = sym->size;
 	f->flags = flags;
-	run_passes(c, b, f, &out->calls);
-	run_symbol_passes(c, b);
+	run_passes(c, b, f, &out->calls, &out->loads);
+	run_symbol_passes(c, b, &out->icalls);
 }
 
 /* Function symbols are decoded this many at a time, each run claimed by
@@ -95,6 +96,10 @@ static void list_syms(struct insn_image *c)
 	}
 	c->nchunks = (c->nsyms + CHUNK_SYMS - 1) / CHUNK_SYMS;
 	c->chunks = sp_xcalloc(c->nchunks ? c->nchunks : 1, sizeof(*c->chunks));
+	for (i = 0; i < c->nchunks; i++) {	/* read only, shared */
+		c->chunks[i].icalls.thunks = c->icalls.thunks;
+		c->chunks[i].icalls.nthunks = c->icalls.nthunks;
+	}
 }
 
 /* Decode chunks until none is left to claim. */
@@ -105,6 +110,43 @@ static void claim_chunks(struct insn_image *c, struct insn_decoder *d, struct in
 	while ((k = atomic_fetch_add(&c->next_chunk, 1)) < c->nchunks)
 		for (i = k * CHUNK_SYMS; i < c->nsyms && i < (k + 1) * CHUNK_SYMS; i++)
 			scan_sym(c, d, c->syms[i], b, &c->chunks[k]);
+}
+
+static void join_loads(struct insn_loads *to, struct insn_loads *from)
+{
+	if (from->n) {
+		SP_ALLOC_GROW(to->v, to->n + from->n, to->cap);
+		memcpy(to->v + to->n, from->v, from->n * sizeof(*from->v));
+		to->n += from->n;
+	}
+	free(from->v);
+	memset(from, 0, sizeof(*from));
+}
+
+/* A chunk's indirect calls and stores after the image's: their chains
+ * move with the links they index. */
+static void join_icalls(struct insn_icalls *to, struct insn_icalls *from)
+{
+	uint32_t base = (uint32_t)to->nlinks;
+	size_t i;
+
+	SP_ALLOC_GROW(to->links, to->nlinks + from->nlinks, to->links_cap);
+	if (from->nlinks)
+		memcpy(to->links + to->nlinks, from->links, from->nlinks * sizeof(*from->links));
+	to->nlinks += from->nlinks;
+	SP_ALLOC_GROW(to->calls, to->ncalls + from->ncalls, to->calls_cap);
+	for (i = 0; i < from->ncalls; i++) {
+		to->calls[to->ncalls] = from->calls[i];
+		to->calls[to->ncalls++].link += base;
+	}
+	SP_ALLOC_GROW(to->stores, to->nstores + from->nstores, to->stores_cap);
+	for (i = 0; i < from->nstores; i++) {
+		to->stores[to->nstores] = from->stores[i];
+		to->stores[to->nstores].link += base;
+		to->stores[to->nstores++].vlink += base;
+	}
+	from->thunks = NULL;	/* the image's */
+	insn_icalls_release(from);
 }
 
 /* The chunks' results, in address order, become the image's. */
@@ -132,7 +174,10 @@ static void join_chunks(struct insn_image *c)
 		c->calls.n += ch->calls.n;
 		free(ch->funcs);
 		free(ch->calls.v);
+		join_loads(&c->loads, &ch->loads);
+		join_icalls(&c->icalls, &ch->icalls);
 	}
+	join_loads(&c->loads, &c->gap_loads);
 	free(c->chunks);
 	c->chunks = NULL;
 	free(c->syms);
@@ -173,14 +218,16 @@ static void scan_gap(struct insn_image *c, struct insn_decoder *d, uint64_t pc, 
 		while (run.end < end && n && b->v[n - 1].op == INSN_OP_INVALID &&
 		       b->v[n - 1].addr + 16 > run.end)
 			n--;
-		insn_addr_loads(c, b->v, n);
+		insn_addr_loads(c->elf, &c->gap_loads, b->v, n);
 		pc = n && n < b->n ? b->v[n].addr : run.end;
 	}
 }
 
 /* --indirect=address-taken: the bytes of the code sections that no
  * function symbol covers (assembly without sizes, padding) load
- * addresses too; decoded through as capstone's SKIPDATA would. */
+ * addresses too; decoded through as capstone's SKIPDATA would.  The
+ * extents are the symbols' (each function's): chunks still being
+ * decoded are not waited for. */
 static void scan_gaps(struct insn_image *c, struct insn_decoder *d, struct insn_buf *b)
 {
 	const struct sp_elf *e = c->elf;
@@ -192,17 +239,17 @@ static void scan_gaps(struct insn_image *c, struct insn_decoder *d, struct insn_
 
 		if (!code->bytes || code->is_plt)
 			continue;
-		while (k < c->nfuncs && c->funcs[k].addr + c->funcs[k].size <= pc)
+		while (k < c->nsyms && c->syms[k]->addr + c->syms[k]->size <= pc)
 			k++;
 		while (pc < end) {
-			uint64_t next = k < c->nfuncs && c->funcs[k].addr < end ?
-					c->funcs[k].addr : end;
+			uint64_t next = k < c->nsyms && c->syms[k]->addr < end ?
+					c->syms[k]->addr : end;
 
 			if (next > pc)
 				scan_gap(c, d, pc, next, b);
 			if (next >= end)
 				break;
-			pc = c->funcs[k].addr + c->funcs[k].size;
+			pc = c->syms[k]->addr + c->syms[k]->size;
 			k++;
 		}
 	}
@@ -220,11 +267,8 @@ static void *code_thread(void *arg)
 		return NULL;
 	}
 	claim_chunks(c, d, &b);
-	if (!c->shared) {	/* this thread decoded every chunk */
-		join_chunks(c);
-		if (c->addr_taken && is_x86(c->elf->machine))
-			scan_gaps(c, d, &b);
-	}
+	if (c->addr_taken && is_x86(c->elf->machine))
+		scan_gaps(c, d, &b);
 	c->decoded = insn_decoder_count(d);
 	insn_buf_release(&b);
 	insn_decoder_close(d);
@@ -245,9 +289,6 @@ int insn_image_start(struct insn_image *c, const struct sp_elf *e, bool addr_tak
 	if (typed)
 		insn_find_thunks(&c->icalls, e);
 	list_syms(c);
-	/* the address loads and the indirect calls are kept in one list
-	 * each, in address order: those runs stay on the one thread */
-	c->shared = !addr_taken && !typed;
 	/* EAGAIN is what a small ulimit -v gives: no room for its stack */
 	rc = pthread_create(&c->thread, NULL, code_thread, c);
 	if (rc)
@@ -270,7 +311,7 @@ static void help(struct insn_image *c)
 {
 	struct insn_buf b = { 0 };
 
-	if (!c->started || !c->shared || atomic_load(&c->next_chunk) >= c->nchunks)
+	if (!c->started || atomic_load(&c->next_chunk) >= c->nchunks)
 		return;
 	if (!c->here && !(c->here = insn_decoder_open(c->elf->machine)))
 		return;
@@ -298,7 +339,8 @@ void insn_image_release(struct insn_image *c)
 	free(c->calls.v);
 	free(c->asked_calls.v);
 	free(c->funcs);
-	free(c->loads);
+	free(c->loads.v);
+	free(c->gap_loads.v);
 	insn_icalls_release(&c->icalls);
 	insn_decoder_close(c->here);
 	insn_buf_release(&c->buf);
@@ -331,7 +373,7 @@ static const struct insn_func *decode_here(struct insn_image *c, uint64_t addr, 
 	if (insn_decode_bytes(c->here, code, size, addr, sp_elf_thumb_at(c->elf, addr), false,
 			      &c->buf))
 		f->flags = INSN_FUNC_WHOLE;
-	run_passes(c, &c->buf, f, &c->asked_calls);
+	run_passes(c, &c->buf, f, &c->asked_calls, &c->loads);
 	return f;
 }
 

@@ -59,11 +59,19 @@ struct insn_func {
 	uint8_t flags;		/* INSN_FUNC_* */
 };
 
+/* Code addresses the code loads (addr_taken). */
+struct insn_loads {
+	uint64_t *v;
+	size_t n, cap;
+};
+
 /* The results of a run of function symbols, decoded by one thread. */
 struct insn_chunk {
 	struct insn_func *funcs;
 	size_t nfuncs, funcs_cap;
 	struct insn_calls calls;
+	struct insn_loads loads;
+	struct insn_icalls icalls;	/* its thunks are the image's */
 };
 
 struct insn_image {
@@ -72,8 +80,8 @@ struct insn_image {
 	struct insn_calls calls;	/* of every function symbol, by site */
 	struct insn_func *funcs;	/* by address: one per function symbol */
 	size_t nfuncs, funcs_cap;
-	uint64_t *loads;	/* code addresses the code loads (addr_taken) */
-	size_t nloads, loads_cap;
+	struct insn_loads loads;	/* addr_taken */
+	struct insn_loads gap_loads;	/* those of the code no symbol covers */
 	bool typed;		/* run insn_icalls_pass too (--indirect=types) */
 	struct insn_icalls icalls;	/* its indirect calls and stores */
 	uint64_t decoded;	/* instructions the thread decoded */
@@ -82,7 +90,6 @@ struct insn_image {
 	size_t nsyms, nchunks;
 	struct insn_chunk *chunks;
 	_Atomic size_t next_chunk;
-	bool shared;		/* the main thread may claim chunks too */
 	pthread_t thread;
 	bool started, failed;
 	/* the main thread's decoder, for functions no symbol gives */
@@ -132,7 +139,8 @@ bool insn_stack_frame(const struct insn *v, size_t n, uint16_t machine, uint64_t
 /* x86: sets INSN_FUNC_ALLOCA or INSN_FUNC_PUSHED (and pushed_callee). */
 void insn_pushed_args(const struct insn *v, size_t n, struct insn_func *out);
 /* x86: append the code addresses that immediates and RIP-relative lea's
- * load (branches aside) to c->loads. */
-void insn_addr_loads(struct insn_image *c, const struct insn *v, size_t n);
+ * load (branches aside) to out. */
+void insn_addr_loads(const struct sp_elf *e, struct insn_loads *out, const struct insn *v,
+		     size_t n);
 
 #endif
