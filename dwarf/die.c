@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/search.h"
 #include "common/xalloc.h"
 
 /* An abbreviation code this high or higher is looked up by a search,
@@ -161,21 +162,19 @@ bad:
 	return -1;
 }
 
+static uint64_t big_code(const void *base, size_t i)
+{
+	return ((const struct dw_abbrev *const *)base)[i]->code;
+}
+
 static const struct dw_abbrev *abbrev_of(const struct dw_abbrevs *t, uint64_t code)
 {
-	size_t lo = 0, hi = t->nbig;
+	size_t i;
 
 	if (code < t->ncodes)
 		return t->by_code[code] ? &t->list[t->by_code[code] - 1] : NULL;
-	while (lo < hi) {	/* the first entry of a code at or above it */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->big[mid]->code < code)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < t->nbig && t->big[lo]->code == code ? t->big[lo] : NULL;
+	i = sp_search_first_ge(t->big, t->nbig, big_code, code);
+	return i < t->nbig && t->big[i]->code == code ? t->big[i] : NULL;
 }
 
 /* ---- units ---- */
@@ -262,12 +261,15 @@ void dw_unit_close(struct dw_unit *u)
 
 int dw_die_read(const struct dw_unit *u, uint64_t off, struct dw_die *d)
 {
-	const unsigned char *base = u->secs->info.data, *p = base + off;
+	const unsigned char *base = u->secs->info.data, *p;
 	uint64_t code;
 
 	memset(d, 0, sizeof(*d));
 	d->off = off;
-	if (off < u->first_die || off >= u->end || !uleb(&p, base + u->end, &code))
+	if (off < u->first_die || off >= u->end)
+		return -1;
+	p = base + off;
+	if (!uleb(&p, base + u->end, &code))
 		return -1;
 	d->attrs = (uint64_t)(p - base);
 	if (!code)
@@ -397,8 +399,7 @@ uint64_t dw_attrs_end(const struct dw_attr_iter *it)
 	return (uint64_t)(it->p - it->u->secs->info.data);
 }
 
-/* Past d's attributes: where its first child, or its next sibling, is. */
-static int skip_attrs(const struct dw_unit *u, const struct dw_die *d, uint64_t *next)
+int dw_die_attrs_end(const struct dw_unit *u, const struct dw_die *d, uint64_t *next)
 {
 	struct dw_attr_iter it;
 	struct dw_val v;
@@ -451,7 +452,7 @@ int dw_die_next(const struct dw_unit *u, const struct dw_die *d, uint64_t childr
 		*next = children_end;
 		return 0;
 	}
-	if (skip_attrs(u, d, &off) < 0)
+	if (dw_die_attrs_end(u, d, &off) < 0)
 		return -1;
 	if (!d->ab->children) {
 		*next = off;

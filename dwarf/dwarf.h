@@ -233,6 +233,9 @@ int dw_die_read(const struct dw_unit *u, uint64_t off, struct dw_die *d);
 void dw_attrs_begin(struct dw_attr_iter *it, const struct dw_unit *u, const struct dw_die *d);
 int dw_attrs_next(struct dw_attr_iter *it, struct dw_val *v);
 uint64_t dw_attrs_end(const struct dw_attr_iter *it);
+/* Past all of d's attributes (where its first child, or its sibling,
+ * is) into *end: 0, or -1 when one is cut or of no known form. */
+int dw_die_attrs_end(const struct dw_unit *u, const struct dw_die *d, uint64_t *end);
 /* The offset past d and its subtree: by d's DW_AT_sibling, which must
  * point past d and inside u (else -2, also for one in the subtree), else
  * children_end when the caller walked d's children (the offset past their

@@ -165,7 +165,8 @@ static void read_sym_values(struct dw_obj *o)
 	if (!o->elf->symtab || !gelf_getshdr(o->elf->symtab, &sh) || !sh.sh_entsize ||
 	    !(d = elf_getdata(o->elf->symtab, NULL)))
 		return;
-	n = sh.sh_size / sh.sh_entsize;
+	/* what libelf holds, not what a hostile header claims */
+	n = d->d_size / sh.sh_entsize;
 	o->sym_values = sp_xcalloc(n ? n : 1, sizeof(*o->sym_values));
 	for (i = 0; i < n && i <= INT32_MAX && gelf_getsym(d, (int)i, &sym); i++)
 		if (sym.st_shndx != SHN_UNDEF)

@@ -264,17 +264,7 @@ static int walk_children(struct dw_image *dw, const struct walk_cu *wc, uint64_t
 static int attrs_end(const struct dw_image *dw, const struct walk_cu *wc,
 		     const struct dw_die *d, uint64_t *end, struct sp_err *err)
 {
-	struct dw_attr_iter it;
-	struct dw_val v;
-	int res;
-
-	dw_attrs_begin(&it, wc->u, d);
-	while ((res = dw_attrs_next(&it, &v)) > 0)
-		;
-	if (res < 0)
-		return corrupt_die(dw, d->off, err);
-	*end = dw_attrs_end(&it);
-	return 0;
+	return dw_die_attrs_end(wc->u, d, end) ? corrupt_die(dw, d->off, err) : 0;
 }
 
 /* Walk d's children when it has any: *children_end is then past them. */
@@ -637,11 +627,17 @@ int dw_walk(struct dw_image *dw, const struct dw_walk_opts *opts, struct sp_err 
 
 /* ---- opening and closing ---- */
 
+/* A hint, not a limit (the maps grow): 1 GiB of .debug_info is more
+ * than any image has, and a hostile header may say anything. */
+#define SUBS_HINT_MAX_INFO (UINT64_C(1) << 30)
+
 size_t dw_subs_expected(uint64_t info_bytes)
 {
 	/* GCC's kernel DWARF: a subprogram DIE per 660 bytes of .debug_info.
 	 * Sized so, the map is neither regrown through a kernel's walk nor
 	 * 128 KB to clear for each of a thousand small modules. */
+	if (info_bytes > SUBS_HINT_MAX_INFO)
+		info_bytes = SUBS_HINT_MAX_INFO;
 	return (size_t)(info_bytes / 640) + 64;
 }
 
@@ -675,7 +671,8 @@ int dw_open(struct dw_image *dw, const char *path, const struct sp_elf *e,
 		dw_drop_error(NULL, &derr);
 		return -1;
 	}
-	sp_u64map_init(&dw->sub_by_off, dw_subs_expected(dw->obj.info_size));
+	sp_u64map_init(&dw->sub_by_off, dw_subs_expected(dw->obj.map_len &&
+		       dw->obj.info_size > dw->obj.map_len ? dw->obj.map_len : dw->obj.info_size));
 	return 0;
 }
 
