@@ -208,6 +208,7 @@ void cg_close(struct cg_image *img)
 		return;
 	insn_image_release(&img->code);
 	release_build_state(img);
+	free(img->ranges);	/* what --indirect=types kept past the build */
 	dw_close(&img->dw);
 	sp_elf_close(&img->elf);
 	free(img->icalls);

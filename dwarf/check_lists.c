@@ -87,3 +87,16 @@ int dw_check_lists(const struct sp_elf *e, const char *path, struct sp_err *err)
 	}
 	return 0;
 }
+
+int dw_check_relocated_lists(const struct dw_obj *o, const char *path, struct sp_err *err)
+{
+	static const char *const names[] = { ".debug_rnglists", ".debug_loclists" };
+	struct dw_section sec;
+	size_t i;
+
+	/* a relocation can write into a table header dw_check_lists passed */
+	for (i = 0; o->elf->type == ET_REL && i < sizeof(names) / sizeof(names[0]); i++)
+		if (dw_obj_section(o, names[i], &sec) && !lists_ok(sec.data, sec.size))
+			return sp_err_set(err, "'%s': corrupt %s section", path, names[i]);
+	return 0;
+}

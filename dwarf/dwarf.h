@@ -262,6 +262,9 @@ int dw_val_ranges(const struct dw_unit *u, const struct dw_val *v, dw_range_fn a
  * entry naming a directory past the table's end (its dwarf_srcfiles
  * reads one past the array): "'PATH': corrupt SECTION section". */
 int dw_check_lists(const struct sp_elf *e, const char *path, struct sp_err *err);
+/* The same of a relocatable object's tables once relocated, as libdwarf
+ * reads them (a relocation may land in a header). */
+int dw_check_relocated_lists(const struct dw_obj *o, const char *path, struct sp_err *err);
 
 /* The sections a line table header's file names are in (lines.c);
  * none for a big-endian object, which is left to libdwarf. */

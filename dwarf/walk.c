@@ -671,6 +671,8 @@ int dw_open(struct dw_image *dw, const char *path, const struct sp_elf *e,
 		dw_drop_error(NULL, &derr);
 		return -1;
 	}
+	if (dw_check_relocated_lists(&dw->obj, path, err))
+		return -1;
 	sp_u64map_init(&dw->sub_by_off, dw_subs_expected(dw->obj.map_len &&
 		       dw->obj.info_size > dw->obj.map_len ? dw->obj.map_len : dw->obj.info_size));
 	return 0;
