@@ -4,12 +4,15 @@
  *
  *	insn_image_start(&code, &elf, opts, &err);	a thread of its own
  *	... the DWARF walk, on the main thread ...
- *	insn_image_finish(&code, path, &err);
+ *	insn_image_finish(&code, path, &err);	the main thread helps, joins
  *	code.calls, insn_image_func(&code, addr, size)	what the passes found
  *	insn_image_release(&code);
  *
- * The thread walks the function symbols (sp_elf_next_code_sym), decodes
- * each into one struct insn array and runs the passes over it: the calls
+ * The function symbols (sp_elf_next_code_sym) are decoded in chunks of
+ * 64, each claimed by the thread or, in insn_image_finish, the main
+ * thread, into results of its own that are joined in address order.
+ * Each symbol is decoded into one struct insn array and the passes run
+ * over it: the calls
  * and jumps (insn_calls_pass), the x86-64 red zone (insn_red_zone), the
  * stack arguments a call pushes (insn_pushed_args), and, when asked, the
  * function addresses the code loads (insn_addr_loads) and the indirect
