@@ -657,10 +657,10 @@ int dw_open(struct dw_image *dw, const char *path, const struct sp_elf *e,
 	/* every image through the object interface: libdwarf then reads the
 	 * sections where they are mapped instead of copying them to the heap
 	 * (ET_REL objects get relocated copies).  libdwarf's record of every
-	 * object it hands out stays on: dwarf_set_de_alloc_flag(0) saves
-	 * about 9 % of a run, but libdwarf 20210528 then leaks the errors it
-	 * makes and drops itself on corrupt DWARF (fuzz_elf found one inside
-	 * dwarf_highpc_b), which only dwarf_finish reclaims */
+	 * object it hands out stays on: dwarf_set_de_alloc_flag(0) would
+	 * speed the readers after the walk (which reads the bytes itself),
+	 * but libdwarf 20210528 then leaks the errors it makes and drops
+	 * itself on corrupt DWARF, which only dwarf_finish reclaims */
 	res = dw_obj_init(&dw->obj, e, &dw->dbg, &derr);
 	if (res == DW_DLV_NO_ENTRY)
 		return sp_err_set(err, "'%s': no DWARF debug information (build with -g)", path);
