@@ -55,6 +55,7 @@ void dw_secs_init(const struct dw_obj *o, struct dw_secs *s)
 	dw_obj_section(o, ".debug_addr", &s->addr);
 	dw_obj_section(o, ".debug_ranges", &s->ranges);
 	dw_obj_section(o, ".debug_rnglists", &s->rnglists);
+	dw_obj_section(o, ".debug_line", &s->line);
 }
 
 /* ---- abbreviations ---- */
@@ -179,27 +180,34 @@ static const struct dw_abbrev *abbrev_of(const struct dw_abbrevs *t, uint64_t co
 
 /* ---- units ---- */
 
+bool dw_unit_length(const unsigned char *p, uint64_t avail, bool msb, uint64_t *len,
+		    unsigned *hdr)
+{
+	if (avail < 4)
+		return false;
+	*len = dw_read_uint(p, 4, msb);
+	*hdr = 4;
+	if (*len == 0xffffffff) {
+		if (avail < 12)
+			return false;
+		*len = dw_read_uint(p + 4, 8, msb);
+		*hdr = 12;
+	}
+	return *len <= avail - *hdr;
+}
+
 /* The unit header at off: its length, version, kind, sizes, abbreviations. */
 static int read_header(const struct dw_secs *s, uint64_t off, struct dw_unit *u)
 {
 	const struct dw_section *info = &s->info;
 	const unsigned char *p = info->data + off, *end;
 	uint64_t len;
+	unsigned hdr;
 
-	if (!in_sec(info, off, 4))
+	if (!dw_unit_length(p, info->size - off, s->msb, &len, &hdr))
 		return -1;
-	u->off_size = 4;
-	len = rd(u, p, 4);
-	p += 4;
-	if (len == 0xffffffff) {
-		if (!in_sec(info, off, 12))
-			return -1;
-		len = rd(u, p, 8);
-		p += 8;
-		u->off_size = 8;
-	}
-	if (len > info->size - (uint64_t)(p - info->data))
-		return -1;
+	u->off_size = hdr == 12 ? 8 : 4;
+	p += hdr;
 	end = p + len;
 	u->end = (uint64_t)(end - info->data);
 	if (end - p < 2)

@@ -156,6 +156,7 @@ void dw_obj_drop(const struct dw_obj *o);
 /* The sections a unit's DIEs and their values are in (none may be). */
 struct dw_secs {
 	struct dw_section info, abbrev, str, line_str, str_offsets, addr, ranges, rnglists;
+	struct dw_section line;	/* the units' file names (lines.c) */
 	bool msb;
 };
 void dw_secs_init(const struct dw_obj *o, struct dw_secs *s);
@@ -221,6 +222,11 @@ struct dw_attr_iter {
 	const unsigned char *p, *end;
 };
 
+/* The initial length of a unit or table at p, of which avail bytes are
+ * there: the length after the field into *len, the field's own size (4,
+ * or 12 in 64-bit DWARF) into *hdr; false when either does not fit. */
+bool dw_unit_length(const unsigned char *p, uint64_t avail, bool msb, uint64_t *len,
+		    unsigned *hdr);
 /* The unit whose header is at off of .debug_info: 0, 1 at the end of
  * the section, -1 when its header or abbreviations are corrupt. */
 int dw_unit_open(const struct dw_secs *s, uint64_t off, struct dw_unit *u);
@@ -266,18 +272,13 @@ int dw_check_lists(const struct sp_elf *e, const char *path, struct sp_err *err)
  * reads them (a relocation may land in a header). */
 int dw_check_relocated_lists(const struct dw_obj *o, const char *path, struct sp_err *err);
 
-/* The sections a line table header's file names are in (lines.c);
- * none for a big-endian object, which is left to libdwarf. */
-struct dw_line_secs {
-	struct dw_section line, line_str, str;
-};
-void dw_line_secs_init(const struct dw_obj *o, struct dw_line_secs *s);
 typedef void (*dw_file_fn)(void *ctx, const char *path);
-/* The file names of the line table at off of .debug_line, in the order
+/* The file names of the line table at off of s->line, in the order
  * DW_AT_decl_file numbers them (from 0 in DWARF 5, from 1 before), each
  * joined with its directory and comp_dir as dwarf_srcfiles joins them,
- * to add; -1 when the header cannot be read (some may have been added). */
-int dw_line_files(const struct dw_line_secs *s, uint64_t off, const char *comp_dir,
+ * to add; -1 when the header cannot be read (some may have been added)
+ * and for a big-endian object, which is left to libdwarf. */
+int dw_line_files(const struct dw_secs *s, uint64_t off, const char *comp_dir,
 		  dw_file_fn add, void *ctx);
 /* lines.c: false when a DWARF 5 line table header in the
  * .debug_line contents p names a directory it does not have */
@@ -379,7 +380,6 @@ struct dw_image {
 	size_t nxranges, xranges_cap;
 	struct dw_var *vars;		/* dw_walk_opts.vars: by DIE offset */
 	size_t nvars, vars_cap;
-	struct dw_line_secs lines;	/* where read_cu_files() reads */
 	struct dw_cu_files *files;	/* per graph CU */
 	Dwarf_Off *cu_die_off;		/* per graph CU: CU DIE offset */
 	uint64_t *cu_unit_off;		/* per graph CU: its unit header's offset */

@@ -107,15 +107,14 @@ static void rd_skip_opcode_lengths(struct rd *r)
  * *offsize 4, or 8 in 64-bit DWARF; false when it does not fit. */
 static bool rd_unit(struct rd *r, unsigned *offsize)
 {
-	uint64_t len = rd_fixed(r, 4);
+	uint64_t len;
+	unsigned hdr;
 
-	*offsize = 4;
-	if (len == 0xffffffffu) {
-		len = rd_fixed(r, 8);
-		*offsize = 8;
-	}
-	if (r->short_ || len > r->end - r->off)
+	if (r->short_ || r->off > r->end ||
+	    !dw_unit_length(r->p + r->off, r->end - r->off, false, &len, &hdr))
 		return false;
+	*offsize = hdr == 12 ? 8 : 4;
+	r->off += hdr;
 	r->end = r->off + len;
 	return true;
 }
@@ -232,7 +231,7 @@ bool dw_lines_ok(const unsigned char *p, uint64_t size)
  * .debug_str or .debug_line_str); NULL when it is none of those or
  * points outside its section. */
 static const char *rd_string(struct rd *r, uint64_t form, unsigned offsize,
-			     const struct dw_line_secs *s)
+			     const struct dw_secs *s)
 {
 	const struct dw_section *in;
 	uint64_t off;
@@ -296,7 +295,7 @@ struct dirs {
 /* DWARF 5: an entry format's directories or files, their path and
  * directory fields; false on a form this does not read. */
 static bool read_v5_entries(struct rd *r, const struct entry_format *ef, uint64_t count,
-			    unsigned offsize, const struct dw_line_secs *s, struct dirs *d,
+			    unsigned offsize, const struct dw_secs *s, struct dirs *d,
 			    const char *comp_dir, struct sp_strbuf *b, dw_file_fn add, void *ctx)
 {
 	uint64_t i, v;
@@ -332,7 +331,7 @@ static bool read_v5_entries(struct rd *r, const struct entry_format *ef, uint64_
 	return true;
 }
 
-static bool read_v5(struct rd *r, unsigned offsize, const struct dw_line_secs *s,
+static bool read_v5(struct rd *r, unsigned offsize, const struct dw_secs *s,
 		    const char *comp_dir, struct sp_strbuf *b, struct dirs *d,
 		    dw_file_fn add, void *ctx)
 {
@@ -380,7 +379,7 @@ static bool read_v4(struct rd *r, uint16_t version, unsigned offsize, const char
 	}
 }
 
-int dw_line_files(const struct dw_line_secs *s, uint64_t off, const char *comp_dir,
+int dw_line_files(const struct dw_secs *s, uint64_t off, const char *comp_dir,
 		  dw_file_fn add, void *ctx)
 {
 	struct rd r = { .p = s->line.data, .off = off, .end = s->line.size };
@@ -390,7 +389,8 @@ int dw_line_files(const struct dw_line_secs *s, uint64_t off, const char *comp_d
 	uint16_t version;
 	bool ok;
 
-	if (!s->line.data || off >= s->line.size || !rd_unit(&r, &offsize))
+	/* rd_le() reads little-endian numbers */
+	if (s->msb || !s->line.data || off >= s->line.size || !rd_unit(&r, &offsize))
 		return -1;
 	version = (uint16_t)rd_fixed(&r, 2);
 	if (r.short_ || version < 2 || version > 5)
@@ -403,14 +403,4 @@ int dw_line_files(const struct dw_line_secs *s, uint64_t off, const char *comp_d
 	free(d);
 	free(b.buf);
 	return ok ? 0 : -1;
-}
-
-void dw_line_secs_init(const struct dw_obj *o, struct dw_line_secs *s)
-{
-	memset(s, 0, sizeof(*s));
-	if (o->msb)
-		return;		/* rd_le() reads little-endian numbers */
-	dw_obj_section(o, ".debug_line", &s->line);
-	dw_obj_section(o, ".debug_line_str", &s->line_str);
-	dw_obj_section(o, ".debug_str", &s->str);
 }

@@ -371,19 +371,11 @@ static void find_debug_info(struct dw_obj *o, const struct sp_elf *e)
 /* The offset of the unit after the one at off, 0 when none fits. */
 static uint64_t next_unit(const struct dw_obj *o, const Dwarf_Small *data, uint64_t off)
 {
-	uint64_t size = o->info_size, len, hdr = 4;
+	uint64_t len;
+	unsigned hdr;
 
-	/* each unit starts with its length: 4 bytes, or 0xffffffff and 8 */
-	if (size - off < 4)
-		return 0;
-	len = dw_read_uint(data + off, 4, o->msb);
-	if (len == 0xffffffff) {
-		if (size - off < 12)
-			return 0;
-		len = dw_read_uint(data + off + 4, 8, o->msb);
-		hdr = 12;
-	}
-	return len > size - off - hdr ? 0 : off + hdr + len;
+	return dw_unit_length(data + off, o->info_size - off, o->msb, &len, &hdr) ?
+	       off + hdr + len : 0;
 }
 
 static const Dwarf_Small *info_data(const struct dw_obj *o)

@@ -64,8 +64,7 @@ struct dw_split *dw_split_start(struct dw_image *dw, uint64_t from)
 	s->opts = dw->opts;
 	s->opts.progress = NULL;	/* the main thread reports both */
 	s->elf = dw->elf;		/* read only: the code, for Clang's tail calls */
-	s->lines = dw->lines;		/* mapped, read only */
-	s->secs = dw->secs;
+	s->secs = dw->secs;		/* mapped, read only */
 	s->g = &w->g;
 	sp_u64map_init(&s->sub_by_off, dw_subs_expected(dw->obj.info_size - from));
 	w->units.from = from;

@@ -452,7 +452,7 @@ static bool read_line_files(struct dw_image *dw, const struct cu_die *c,
 {
 	struct file_list l = { .dw = dw, .f = f, .comp_dir = comp_dir };
 
-	if (!dw_line_files(&dw->lines, c->stmt_list, comp_dir, add_file, &l))
+	if (!dw_line_files(&dw->secs, c->stmt_list, comp_dir, add_file, &l))
 		return true;
 	free(f->names);
 	f->names = NULL;
@@ -602,7 +602,6 @@ int dw_walk(struct dw_image *dw, const struct dw_walk_opts *opts, struct sp_err 
 
 	dw->opts = *opts;
 	split = split_point(dw);
-	dw_line_secs_init(&dw->obj, &dw->lines);
 	dw_secs_init(&dw->obj, &dw->secs);
 
 	if (dw->opts.progress)

@@ -77,7 +77,7 @@ static void v5_header(struct bytes *b, struct bytes *strs, unsigned bad_dir)
 
 static int read_names(const struct bytes *b, const struct bytes *strs, struct names *out)
 {
-	struct dw_line_secs s = { 0 };
+	struct dw_secs s = { 0 };
 
 	s.line.data = b->v;
 	s.line.size = b->n;
