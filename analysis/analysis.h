@@ -81,6 +81,19 @@ void sp_kernel_entries_release(struct sp_kernel_entries *k);
 const char *sp_kclass_name(enum sp_kclass c);	/* "syscall", "irq", "exception" */
 const char *sp_kclass_stack(enum sp_kclass c);	/* the stack the class runs on */
 
+/* An unknown frame, and the totals it makes partial: the functions that
+ * reach it (analysis/unknown.c). */
+struct sp_unknown_rank {
+	uint32_t func;
+	uint32_t totals;
+};
+
+/* After sp_analyze(): the unknown frames some partial total names as its
+ * nearest, the most totals first, at most max of them in out (those
+ * ranked by how many totals name them nearest, then walked back over the
+ * graph's edges); returns how many such frames there are in all. */
+size_t sp_unknown_ranking(const struct sp_graph *g, struct sp_unknown_rank *out, size_t max);
+
 /* The name reports print for a function: its name, else its symbol. */
 const char *sp_func_label(const struct sp_func *f);
 

@@ -77,11 +77,70 @@ static void elf_add_sym(struct sp_elf *e, struct sp_graph *g, const GElf_Sym *sy
 	s->bind = GELF_ST_BIND(sym->st_info);
 }
 
+/* Is the symbol in a code section?  A symbol without a type but with
+ * a size there is assembly the kernel's SYM_CODE_START/SYM_CODE_END
+ * mark (relocate_kernel, the asm_exc_* entries): code like a function's. */
+static bool in_code(const struct sp_elf *e, const GElf_Sym *sym)
+{
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+
+	if (sym->st_shndx >= SHN_LORESERVE)
+		return false;
+	scn = elf_getscn(e->elf, sym->st_shndx);
+	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
+}
+
+/* The kernel's return thunks (__x86_return_thunk, srso_return_thunk...):
+ * a jump there is a return, as objtool's arch_is_rethunk() reads it, not
+ * a tail call. */
+static bool return_thunk(const char *name)
+{
+	size_t n = strlen(name), k = strlen("_return_thunk");
+
+	return n >= k && !strcmp(name + n - k, "_return_thunk");
+}
+
+static uint64_t u64_at(const void *base, size_t i)
+{
+	return ((const uint64_t *)base)[i];
+}
+
+static int u64_cmp(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * An untyped symbol is a function only when no other symbol starts
+ * inside it: the retpoline thunks (__x86_indirect_thunk_rax...) are
+ * labels inside __x86_indirect_thunk_array, where a call is an indirect
+ * call, and entry_SYSCALL_64's labels are entered from elsewhere.
+ */
+static void drop_containers(struct sp_elf *e, size_t first, uint64_t *labels, size_t nlabels)
+{
+	size_t i, k = first;
+
+	qsort(labels, nlabels, sizeof(*labels), u64_cmp);
+	for (i = first; i < e->nsyms; i++) {
+		const struct sp_elf_sym *s = &e->syms[i];
+		size_t at = sp_search_first_ge(labels, nlabels, u64_at, s->addr);
+
+		if (s->untyped && at + 1 < nlabels && labels[at + 1] < s->addr + s->size)
+			continue;
+		e->syms[k++] = *s;
+	}
+	e->nsyms = k;
+}
+
 static void elf_read_symtab(struct sp_elf *e, struct sp_graph *g, Elf_Scn *scn,
 			    const GElf_Shdr *sh, size_t *cap)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
-	size_t i, n, map_cap = 0;
+	size_t i, n, map_cap = 0, first = e->nsyms, nlabels = 0, labels_cap = 0;
+	uint64_t *labels = NULL;
 
 	if (!d || !sh->sh_entsize)
 		return;
@@ -91,21 +150,33 @@ static void elf_read_symtab(struct sp_elf *e, struct sp_graph *g, Elf_Scn *scn,
 		const char *name;
 		uint64_t addr;
 		int type;
+		bool untyped;
 
 		if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx == SHN_UNDEF)
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
-		if (type != STT_FUNC && !(type == STT_NOTYPE && e->machine == EM_ARM))
+		untyped = in_code(e, &sym) && type == STT_NOTYPE && e->machine != EM_ARM;
+		if (untyped || type == STT_FUNC) {
+			addr = sym.st_value + (sym.st_shndx < e->nsec ? e->sec_base[sym.st_shndx] : 0);
+			SP_ALLOC_GROW(labels, nlabels + 1, labels_cap);
+			labels[nlabels++] = addr;
+		}
+		if (type != STT_FUNC && !(type == STT_NOTYPE && e->machine == EM_ARM) &&
+		    !(untyped && sym.st_size))
 			continue;
 		name = elf_strptr(e->elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
 		addr = sym.st_value + (sym.st_shndx < e->nsec ? e->sec_base[sym.st_shndx] : 0);
-		if (type == STT_FUNC)
+		if (type == STT_FUNC || (untyped && !return_thunk(name))) {
 			elf_add_sym(e, g, &sym, addr, name, cap);
-		else if (map_kind(name))
+			e->syms[e->nsyms - 1].untyped = untyped;
+		} else if (map_kind(name)) {
 			elf_add_map(e, addr, map_kind(name), &map_cap);
+		}
 	}
+	drop_containers(e, first, labels, nlabels);
+	free(labels);
 }
 
 /* Where the n stubs are, in .rela.plt order.  x86-64: 16 bytes each, in

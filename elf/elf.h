@@ -26,6 +26,7 @@ struct sp_elf_sym {
 	const char *name;	/* interned */
 	uint8_t bind;		/* STB_* */
 	bool thumb;		/* ARM: bit 0 of st_value was set (addr has it clear) */
+	bool untyped;		/* STT_NOTYPE with a size: assembly's code */
 };
 
 /* ARM mapping symbols ($a, $t, $d) mark where ARM code, Thumb code and

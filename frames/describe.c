@@ -51,6 +51,10 @@ static const char *no_vla_text(struct sp_graph *g, struct cg_image *img,
 	char buf[512];
 	uint32_t callee;
 
+	if (c && f->src == SP_SRC_CODE && f->qual == SP_QUAL_BOUNDED &&
+	    (c->flags & INSN_FUNC_BOUNDED))
+		return sp_intern(g, "alloca() of a size the code masks first "
+				    "(the mask's largest value counted)");
 	if (!only_pushes_args(f, c))
 		return sp_intern(g, "alloca() or a dynamic stack adjustment "
 				    "(no variable-length array in DWARF)");

@@ -191,7 +191,8 @@ static bool code_frame(void *state, const struct sp_func *f, uint64_t *bytes,
 	if (!c || !(c->flags & INSN_FUNC_FRAME))
 		return false;
 	*bytes = c->frame;
-	*qual = c->flags & INSN_FUNC_DYNAMIC ? SP_QUAL_DYNAMIC : SP_QUAL_STATIC;
+	*qual = c->flags & INSN_FUNC_BOUNDED ? SP_QUAL_BOUNDED :
+		c->flags & INSN_FUNC_DYNAMIC ? SP_QUAL_DYNAMIC : SP_QUAL_STATIC;
 	return true;
 }
 

@@ -177,6 +177,70 @@ static size_t x86_unknown_len(const uint8_t *p, size_t size)
 	return i + 3;
 }
 
+/* The opcodes of EVEX map 1 (0f) that take an imm8: shifts by an
+ * immediate, compares, shuffles, inserts and extracts. */
+static bool evex_map1_imm(uint8_t op)
+{
+	return (op >= 0x70 && op <= 0x73) || op == 0xc2 || op == 0xc4 || op == 0xc5 ||
+	       op == 0xc6;
+}
+
+/*
+ * x86-64 AVX-512 instructions (the EVEX prefix 62) that capstone 4 does
+ * not know (vpermi2d, vprord... in the kernel's blake2s_compress_avx512):
+ * their length from the prefix, the opcode map and the ModRM byte.  None
+ * branches or moves the stack pointer; what they write is vector and
+ * mask registers, or a general register (vmovd, vpextr), so the caller
+ * takes every general register but the stack pointer as written.  0 when
+ * the bytes are no EVEX instruction.
+ */
+static size_t x86_evex_len(const uint8_t *p, size_t size)
+{
+	uint8_t map, mod, rm;
+	size_t i = 6;
+
+	if (size < 6 || p[0] != 0x62 || (p[2] & 0x04) == 0)
+		return 0;
+	map = p[1] & 0x07;
+	if (map != 1 && map != 2 && map != 3 && map != 5 && map != 6)
+		return 0;
+	mod = p[5] >> 6;
+	rm = p[5] & 7;
+	if (mod != 3 && rm == 4) {	/* SIB, and a base of 5 without one */
+		if (size < 7)
+			return 0;
+		if (mod == 0 && (p[6] & 7) == 5)
+			i += 4;
+		i++;
+	}
+	if (mod == 1)
+		i += 1;
+	else if (mod == 2 || (mod == 0 && rm == 5))
+		i += 4;
+	if (map == 3 || (map == 1 && evex_map1_imm(p[4])))
+		i++;
+	return i <= size ? i : 0;
+}
+
+/* An x86 instruction capstone lacks, of a length read here, and what
+ * it may write: 0 when none. */
+static size_t x86_plain_len(uint16_t machine, const uint8_t *p, size_t size, uint64_t *wregs)
+{
+	size_t n;
+
+	if (machine != EM_X86_64 && machine != EM_386)
+		return 0;
+	if ((n = x86_unknown_len(p, size))) {
+		*wregs = 0x7;	/* eax, edx, ecx at most */
+		return n;
+	}
+	if (machine == EM_X86_64 && (n = x86_evex_len(p, size))) {
+		*wregs = UINT64_MAX & ~(1ull << 7);	/* all but %rsp */
+		return n;
+	}
+	return 0;
+}
+
 /* Bytes capstone's SKIPDATA steps over: one on x86, an instruction's
  * width elsewhere. */
 static size_t skip_size(uint16_t machine, bool thumb)
@@ -194,6 +258,7 @@ bool insn_decode_bytes(struct insn_decoder *d, const uint8_t *code, size_t size,
 
 	while (size) {
 		struct insn *i;
+		uint64_t wregs;
 		size_t skip;
 
 		if (cs_disasm_iter(d->cs[t], &code, &size, &addr, d->in[t])) {
@@ -201,12 +266,11 @@ bool insn_decode_bytes(struct insn_decoder *d, const uint8_t *code, size_t size,
 			fill(d, t, d->in[t], buf_add(out));
 			continue;
 		}
-		if ((d->machine == EM_X86_64 || d->machine == EM_386) &&
-		    (skip = x86_unknown_len(code, size))) {
+		if ((skip = x86_plain_len(d->machine, code, size, &wregs))) {
 			i = buf_add(out);
 			i->addr = addr;
 			i->len = (uint8_t)skip;
-			i->wregs = 0x7;	/* eax, edx, ecx at most */
+			i->wregs = wregs;
 			code += skip;
 			size -= skip;
 			addr += skip;

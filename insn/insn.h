@@ -52,6 +52,8 @@ enum insn_op {
 	INSN_OP_UNPCKLQ,	/* x86 punpcklqdq: two low quadwords into one xmm */
 	INSN_OP_MOVHPS,		/* x86 movhps: a quadword into an xmm's high half */
 	INSN_OP_VMOV,		/* x86 movups/movaps/movdqu/movdqa: 16 bytes */
+	INSN_OP_INT3,		/* x86 int3: padding and a speculation trap after a
+				 * jump or return, never run through */
 	INSN_OP_INVALID,	/* bytes the decoder cannot read (len 1) */
 };
 
@@ -77,6 +79,7 @@ enum insn_stack {
 	INSN_STACK_ENTER,	/* push fp, fp = sp, sp -= sp_off */
 	INSN_STACK_ALIGN,	/* sp &= sp_off (and $-16,%rsp) */
 	INSN_STACK_BY_REG,	/* sp moves by a register's value: alloca */
+	INSN_STACK_LOAD,	/* sp loaded from memory (mov (%rdi),%rsp; pop %rsp) */
 	INSN_STACK_OTHER,	/* sp written some other way */
 };
 

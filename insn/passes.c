@@ -20,12 +20,16 @@ static void run_passes(const struct insn_image *c, const struct insn_buf *b,
 		       struct insn_func *f, struct insn_calls *calls, struct insn_loads *loads)
 {
 	uint16_t machine = c->elf->machine;
-	bool dynamic;
+	struct insn_stack_res st = { 0 };
 
 	insn_calls_pass(calls, b->v, b->n);
-	if (!(f->flags & INSN_FUNC_NO_BYTES) && insn_stack_frame(b->v, b->n, machine, f->addr, f->addr + f->size, &f->frame,
-			     &dynamic))
-		f->flags |= INSN_FUNC_FRAME | (dynamic ? INSN_FUNC_DYNAMIC : 0);
+	if (!(f->flags & INSN_FUNC_NO_BYTES) &&
+	    insn_stack_frame(b->v, b->n, machine, f->addr, f->addr + f->size, &st)) {
+		f->frame = st.frame;
+		f->flags |= INSN_FUNC_FRAME | (st.dynamic ? INSN_FUNC_DYNAMIC : 0) |
+			    (st.bounded ? INSN_FUNC_BOUNDED : 0);
+	}
+	free(st.switched);
 	if (machine == EM_X86_64 && insn_red_zone(b->v, b->n, f->addr + f->size, &f->red_zone))
 		f->flags |= INSN_FUNC_LEAF;
 	if (is_x86(machine))

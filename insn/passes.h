@@ -46,6 +46,7 @@ struct insn_call {
 #define INSN_FUNC_NO_BYTES	(1u << 4) /* a stretch of it has no bytes in the file */
 #define INSN_FUNC_FRAME		(1u << 5) /* frame: what the code shows (insn_stack_frame) */
 #define INSN_FUNC_DYNAMIC	(1u << 6) /* ... and the stack pointer moves by a register */
+#define INSN_FUNC_BOUNDED	(1u << 7) /* ... by no more than a mask lets it */
 
 /* A list of them. */
 struct insn_calls {
@@ -133,12 +134,23 @@ void insn_calls_pass(struct insn_calls *out, const struct insn *v, size_t n);
 /* x86-64: true for a leaf decoded to its end, with *red_zone the bytes it
  * uses below its deepest stack pointer (see redzone.c); false otherwise. */
 bool insn_red_zone(const struct insn *v, size_t n, uint64_t end, uint32_t *red_zone);
+/* What insn_stack_frame reads of a function's stack. */
+struct insn_stack_res {
+	uint64_t frame;		/* bytes, as .su counts them */
+	bool dynamic;		/* sp also moves by a register's value */
+	bool bounded;		/* ... by no more than a mask lets it, counted */
+	uint64_t *switched;	/* the return addresses of the calls made after
+				 * sp was loaded from something other than
+				 * itself: on another stack (malloc'ed) */
+	size_t nswitched, switched_cap;
+};
+
 /* The frame [start, end)'s code shows, in .su's convention: the deepest
- * the stack pointer goes on any path (x86: and the return address);
- * *dynamic when it also moves by a register's value.  False when it
- * cannot be told (see stack.c). */
+ * the stack pointer goes on any path on this stack (x86: and the return
+ * address).  False when it cannot be told (see stack.c); out->switched
+ * is then empty, and kept for the next call either way. */
 bool insn_stack_frame(const struct insn *v, size_t n, uint16_t machine, uint64_t start,
-		      uint64_t end, uint64_t *frame, bool *dynamic);
+		      uint64_t end, struct insn_stack_res *out);
 /* x86: sets INSN_FUNC_ALLOCA or INSN_FUNC_PUSHED (and pushed_callee). */
 void insn_pushed_args(const struct insn *v, size_t n, struct insn_func *out);
 /* x86: append the code addresses that immediates and RIP-relative lea's

@@ -14,7 +14,9 @@
  * on x86, where the call pushed it).
  *
  * A stack pointer moved by a register's value (sub %rax,%rsp: alloca)
- * makes the frame dynamic, the deepest known depth its static part.  One
+ * makes the frame dynamic, the deepest known depth its static part;
+ * when a mask bounds the register first (and $0x3ff,%eax; ...; sub
+ * %rax,%rsp) the frame is dynamic but bounded, the mask counted.  One
  * written in a way this pass does not follow, a stack that grows round a
  * loop, bytes that do not decode, or a branch into the middle of an
  * instruction give no frame at all: never a guess.
@@ -22,16 +24,38 @@
 #include "insn/passes.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/search.h"
 #include "common/xalloc.h"
 
 #define MAX_VISITS 8		/* a block entered deeper so often: a growing loop */
 
+#define MAX_SLOTS 4		/* copies of sp saved on the stack at once */
+
+/* A register holding a copy of the stack pointer, pushed: the pop at the
+ * same depth gives it back (GCC's DRAP: lea 8(%rsp),%r10; and $-16,%rsp;
+ * ... push %r10 ... pop %r10; lea -8(%r10),%rsp). */
+struct sp_slot {
+	int64_t depth;		/* where it was pushed */
+	int64_t val;		/* its reg[] value */
+	uint8_t reg;
+};
+
 struct sp_state {
 	int64_t depth;		/* bytes the stack pointer is below the entry's */
 	uint32_t known;		/* registers (bit n: DWARF n) holding sp + reg[n] */
 	int64_t reg[32];	/* ... as a depth: the register is depth - reg... */
+	struct sp_slot slot[MAX_SLOTS];
+	uint8_t nslots;
+	uint16_t bounded;	/* x86 registers (bit n: DWARF n) at most bound[n] */
+	uint64_t bound[16];
+	uint32_t derived;	/* registers computed from sp (known's and more):
+				 * sp set from one is alloca, not a switch */
+	int64_t stored;		/* stored_known: the depth whose sp the code
+				 * wrote to memory last (mov %rsp,(%r11)) */
+	bool stored_known;
+	bool away;		/* sp is on another stack, depth the one left */
 	bool reached, depth_known;
 };
 
@@ -55,6 +79,8 @@ struct walk {
 	int64_t max_depth;	/* the deepest anywhere */
 	int64_t max_held;	/* ... but for a push the next instruction pops */
 	bool calls, dynamic, lost;
+	bool unbounded;		/* a move by a register whose value no mask bounds */
+	struct insn_stack_res *res;	/* the calls made away go there */
 	/* the deepest state at a jump whose target is not known or lies
 	 * outside (a jump table, an alternative's detour, a tail call), or
 	 * at a nop (a jump label, patched to a jump at run time) */
@@ -114,7 +140,7 @@ static bool ends_block(const struct insn *in)
 	if (is_call(in))
 		return false;
 	return (in->groups & (INSN_G_JUMP | INSN_G_RET)) || in->op == INSN_OP_RET ||
-	       in->op == INSN_OP_JMP || in->op == INSN_OP_JCC;
+	       in->op == INSN_OP_JMP || in->op == INSN_OP_JCC || in->op == INSN_OP_INT3;
 }
 
 /* Does control go on to the next instruction? */
@@ -122,7 +148,7 @@ static bool falls_through(const struct insn *in)
 {
 	if (is_call(in) || in->op == INSN_OP_JCC)
 		return true;
-	if (in->op == INSN_OP_RET || (in->groups & INSN_G_RET))
+	if (in->op == INSN_OP_RET || (in->groups & INSN_G_RET) || in->op == INSN_OP_INT3)
 		return false;
 	return !(in->groups & INSN_G_JUMP) && in->op != INSN_OP_JMP;
 }
@@ -175,6 +201,44 @@ static size_t block_of(const struct walk *w, size_t insn)
 	return sp_search_last_le(w->b, w->nb, block_first, insn);
 }
 
+static bool same_slot(const struct sp_slot *a, const struct sp_slot *b)
+{
+	return a->depth == b->depth && a->val == b->val && a->reg == b->reg;
+}
+
+/* Keep the saved copies both states hold; true when into lost one. */
+static bool join_slots(struct sp_state *into, const struct sp_state *s)
+{
+	uint8_t i, j, n = 0;
+
+	for (i = 0; i < into->nslots; i++) {
+		for (j = 0; j < s->nslots && !same_slot(&into->slot[i], &s->slot[j]); j++)
+			;
+		if (j < s->nslots)
+			into->slot[n++] = into->slot[i];
+	}
+	if (n == into->nslots)
+		return false;
+	into->nslots = n;
+	return true;
+}
+
+/* Keep the bounds both states agree on (a bound that differs is
+ * dropped, not widened: a loop cannot grow it turn after turn). */
+static bool join_bounds(struct sp_state *into, const struct sp_state *s)
+{
+	uint16_t both = into->bounded & s->bounded;
+	int r;
+
+	for (r = 0; r < 16; r++)
+		if ((both >> r) & 1 && into->bound[r] != s->bound[r])
+			both &= (uint16_t)~(1u << r);
+	if (both == into->bounded)
+		return false;
+	into->bounded = both;
+	return true;
+}
+
 /* The deeper of two states, a register copy kept where both agree.
  * Returns what changed: JOIN_DEEPER when the depth grew (a loop that
  * grows the stack grows it at every turn), JOIN_CHANGED when less is
@@ -203,13 +267,31 @@ static int join(struct sp_state *into, const struct sp_state *s)
 	if (both != into->known && changed == JOIN_SAME)
 		changed = JOIN_CHANGED;
 	into->known = both;
+	if (join_slots(into, s) && changed == JOIN_SAME)
+		changed = JOIN_CHANGED;
+	if (join_bounds(into, s) && changed == JOIN_SAME)
+		changed = JOIN_CHANGED;
+	if ((into->derived & s->derived) != into->derived ||
+	    (into->stored_known && (!s->stored_known || s->stored != into->stored))) {
+		into->derived &= s->derived;
+		into->stored_known = into->stored_known && s->stored_known &&
+				     s->stored == into->stored;
+		if (changed == JOIN_SAME)
+			changed = JOIN_CHANGED;
+	}
 	return changed;
 }
 
 static void enqueue(struct walk *w, size_t b, const struct sp_state *s)
 {
 	struct block *blk = &w->b[b];
-	int changed = join(&blk->in, s);
+	int changed;
+
+	if (blk->in.reached && blk->in.away != s->away) {
+		w->lost = true;		/* on this stack or another: cannot tell */
+		return;
+	}
+	changed = join(&blk->in, s);
 
 	if (changed == JOIN_DEEPER && ++blk->visits > MAX_VISITS) {
 		w->lost = true;		/* deeper at each turn of a loop */
@@ -230,15 +312,188 @@ static int64_t align_padding(const struct walk *w, int32_t mask)
 	return n > w->regs.word ? n - w->regs.word : 0;
 }
 
+/*
+ * sp set from a register: a copy of sp is the depth it holds; a value
+ * computed from sp in a way not followed (clang's alloca: mov %rsp,%rax;
+ * sub %rcx,%rax; and $-16,%rax; mov %rax,%rsp) makes the frame dynamic;
+ * any other value is another stack (call_on_stack: mov %r11,%rsp).
+ */
 static void set_sp_from(struct walk *w, struct sp_state *s, uint8_t reg, int64_t off)
 {
-	(void)w;
 	if (reg < 32 && ((s->known >> reg) & 1)) {
 		s->depth = s->reg[reg] - off;
 		s->depth_known = true;
-	} else {
+	} else if (reg < 32 && ((s->derived >> reg) & 1)) {
+		w->dynamic = w->unbounded = true;
 		s->depth_known = false;
+	} else {
+		s->away = true;
 	}
+}
+
+/* A push at depth replaces what was saved there: a copy of the stack
+ * pointer when the pushed register holds one. */
+static void push_slot(struct sp_state *s, const struct insn *in)
+{
+	uint8_t i, n = 0;
+
+	for (i = 0; i < s->nslots; i++)
+		if (s->slot[i].depth < s->depth)
+			s->slot[n++] = s->slot[i];
+	s->nslots = n;
+	if (!s->depth_known || !(in->flags & INSN_F_PUSH_REG) || in->reg >= 32 ||
+	    !((s->known >> in->reg) & 1))
+		return;
+	if (n == MAX_SLOTS)
+		memmove(s->slot, s->slot + 1, --s->nslots * sizeof(s->slot[0]));
+	s->slot[s->nslots++] = (struct sp_slot){ s->depth, s->reg[in->reg], in->reg };
+}
+
+/* A pop of the register pushed at this depth gives its copy back. */
+static void pop_slot(struct sp_state *s, const struct insn *in, int64_t depth)
+{
+	uint8_t i;
+
+	for (i = 0; i < s->nslots; i++) {
+		if (s->slot[i].depth != depth || s->slot[i].reg != in->reg)
+			continue;
+		s->reg[in->reg] = s->slot[i].val;
+		s->known |= 1u << in->reg;
+		return;
+	}
+}
+
+/* The largest x & mask for x <= bound: each bit of the mask, highest
+ * first, that keeps the value within the bound (a higher bit outweighs
+ * every lower one). */
+static uint64_t masked_max(uint64_t bound, uint64_t mask)
+{
+	uint64_t r = 0, bit;
+
+	for (bit = (uint64_t)1 << 63; bit; bit >>= 1)
+		if ((mask & bit) && (r | bit) <= bound)
+			r |= bit;
+	return r;
+}
+
+/*
+ * What the instruction leaves a general register at most, when a mask
+ * says so: and $0x3ff,%eax (the kernel's random stack offset,
+ * KSTACK_OFFSET_MAX), then add $15 and a copy.  False when it writes
+ * none that way.
+ */
+static bool bound_of(const struct sp_state *s, const struct insn *in, uint64_t *out)
+{
+	bool imm = (in->flags & (INSN_F_IMM | INSN_F_MEM)) == INSN_F_IMM;
+
+	if (in->reg >= 16 || in->imm < 0)
+		return false;
+	if (in->op == INSN_OP_AND && imm) {
+		*out = (s->bounded >> in->reg) & 1 ? masked_max(s->bound[in->reg], (uint64_t)in->imm) :
+						     (uint64_t)in->imm;
+		return true;
+	}
+	if (in->op == INSN_OP_ADD && imm && (s->bounded >> in->reg) & 1) {
+		*out = s->bound[in->reg] + (uint64_t)in->imm;
+		return *out >= s->bound[in->reg];
+	}
+	if (in->op == INSN_OP_MOV && !(in->flags & (INSN_F_IMM | INSN_F_MEM)) &&
+	    in->reg2 < 16 && (s->bounded >> in->reg2) & 1) {
+		*out = s->bound[in->reg2];
+		return true;
+	}
+	return false;
+}
+
+static void track_bounds(struct sp_state *s, const struct insn *in)
+{
+	uint64_t b;
+	bool bounded = bound_of(s, in, &b);
+
+	s->bounded &= (uint16_t)~in->wregs;
+	if (!bounded)
+		return;
+	s->bound[in->reg] = b;
+	s->bounded |= (uint16_t)(1u << in->reg);
+}
+
+/* sub %rax,%rsp: alloca.  Bounded by what a mask left in %rax, the
+ * stack is that much deeper at worst; else the depth is lost. */
+static void alloca_by(struct walk *w, struct sp_state *s, const struct insn *in)
+{
+	w->dynamic = true;
+	if (in->op == INSN_OP_SUB && in->reg2 < 16 && (s->bounded >> in->reg2) & 1) {
+		s->depth += (int64_t)s->bound[in->reg2];
+		return;
+	}
+	w->unbounded = true;
+	s->depth_known = false;
+}
+
+/* The register an arithmetic on a value computed from sp writes stays
+ * computed from sp (bit set), as does a copy of one or a lea on one. */
+static uint32_t still_derived(const struct walk *w, const struct sp_state *s,
+			      const struct insn *in)
+{
+	uint32_t from = s->derived | s->known | 1u << w->regs.sp;
+	bool arith = in->op == INSN_OP_ADD || in->op == INSN_OP_SUB || in->op == INSN_OP_AND;
+
+	if (in->reg >= 32 || (in->flags & INSN_F_MEM && in->op != INSN_OP_LEA))
+		return 0;
+	if (arith && (from >> in->reg) & 1)
+		return 1u << in->reg;
+	if (in->op == INSN_OP_MOV && !(in->flags & INSN_F_IMM) && in->reg2 < 32 &&
+	    (from >> in->reg2) & 1)
+		return 1u << in->reg;
+	if (in->op == INSN_OP_LEA && in->base < 32 && (from >> in->base) & 1)
+		return 1u << in->reg;
+	return 0;
+}
+
+/* mov %rsp,(%r11), mov %rsp,%gs:saved: sp kept in memory, where a
+ * switch back finds it. */
+static bool stores_sp(const struct walk *w, const struct insn *in)
+{
+	return in->op == INSN_OP_MOV && in->reg == INSN_REG_NONE && in->reg2 == w->regs.sp;
+}
+
+static void note_switched_call(struct walk *w, const struct insn *in)
+{
+	struct insn_stack_res *r = w->res;
+
+	SP_ALLOC_GROW(r->switched, r->nswitched + 1, r->switched_cap);
+	r->switched[r->nswitched++] = in->addr + in->len;
+}
+
+/*
+ * On another stack: what moves sp moves that stack, and a call runs
+ * there (a stack switch, not a call on this stack).  A copy of sp this
+ * stack kept (mov %rbp,%rsp; leave), or the sp it stored in memory
+ * loaded back (pop %rsp after mov %rsp,(%r11)), returns to this stack at
+ * that depth.
+ */
+static void step_away(struct walk *w, const struct insn *in, struct sp_state *s)
+{
+	uint8_t fp = w->regs.fp;
+
+	if (is_call(in)) {
+		note_switched_call(w, in);
+		s->known &= ~w->call_clobbers;
+		s->derived &= ~w->call_clobbers;
+	}
+	if (in->stack == INSN_STACK_FROM_REG && in->sbase < 32 && (s->known >> in->sbase) & 1) {
+		s->depth = s->reg[in->sbase] - in->sp_off;
+		s->away = false;
+	} else if (in->stack == INSN_STACK_LEAVE && (s->known >> fp) & 1) {
+		s->depth = s->reg[fp] - in->sp_off;
+		s->away = false;
+	} else if (in->stack == INSN_STACK_LOAD && s->stored_known) {
+		s->depth = s->stored;
+		s->away = false;
+	}
+	s->known &= ~in->wregs;
+	s->derived &= ~in->wregs;
+	s->bounded &= (uint16_t)~in->wregs;
 }
 
 /* A push the very next instruction pops (an inline asm's pushf; pop):
@@ -255,10 +510,16 @@ static void step(struct walk *w, const struct insn *in, const struct insn *next,
 		 struct sp_state *s)
 {
 	uint8_t fp = w->regs.fp;
+	int64_t before = s->depth;
 
+	if (s->away) {
+		step_away(w, in, s);
+		return;
+	}
 	switch (in->stack) {
 	case INSN_STACK_PUSH:
 		s->depth += in->sp_off;
+		push_slot(s, in);
 		break;
 	case INSN_STACK_POP:
 		s->depth -= in->sp_off;
@@ -286,23 +547,38 @@ static void step(struct walk *w, const struct insn *in, const struct insn *next,
 		s->depth += align_padding(w, in->sp_off);
 		break;
 	case INSN_STACK_BY_REG:
-		w->dynamic = true;
-		s->depth_known = false;
+		alloca_by(w, s, in);
+		break;
+	case INSN_STACK_LOAD:
+		s->away = true;
 		break;
 	case INSN_STACK_OTHER:
 		s->depth_known = false;
 		break;
 	}
 	/* what it writes loses what the register held, but a copy of sp */
+	track_bounds(s, in);
+	s->derived = (s->derived & ~(uint32_t)in->wregs) | still_derived(w, s, in);
 	s->known &= ~in->wregs;
-	if (in->groups & INSN_G_CALL)
+	if (in->groups & INSN_G_CALL) {
 		s->known &= ~w->call_clobbers;
+		s->derived &= ~w->call_clobbers;
+	}
 	if (in->stack == INSN_STACK_ENTER)
 		s->known |= 1u << fp;
-	if (in->fp == INSN_FP_FROM_SP && in->dst < 32 && s->depth_known) {
+	if (in->stack == INSN_STACK_POP && in->reg < 32 && s->depth_known)
+		pop_slot(s, in, before);
+	if (in->fp == INSN_FP_FROM_SP && in->dst < 32 && s->depth_known && !s->away) {
 		s->reg[in->dst] = s->depth - in->fp_off;
 		s->known |= 1u << in->dst;
 	}
+	s->derived |= s->known;
+	if (stores_sp(w, in) && s->depth_known) {
+		s->stored = s->depth;
+		s->stored_known = true;
+	}
+	if (s->away)
+		return;
 	if (s->depth_known && s->depth > w->max_depth)
 		w->max_depth = s->depth;
 	if (s->depth_known && s->depth > w->max_held && !popped_at_once(in, next))
@@ -321,6 +597,24 @@ static bool jumps_away(const struct walk *w, const struct insn *in)
 	return !(in->flags & INSN_F_TARGET) || !inside(w, (uint64_t)in->imm);
 }
 
+/*
+ * A jump away or a nop: a block no branch reaches may be entered from
+ * there.  The deepest such state is kept whole, registers and all: a
+ * jump label's nop inside a frame-pointer frame knows %rbp, where the
+ * returns that jump away (jmp __x86_return_thunk) after leave do not,
+ * and a join of the two would lose the frame pointer the block needs.
+ */
+static void keep_deepest(struct walk *w, const struct sp_state *s)
+{
+	if (s->away)
+		return;		/* a jump on another stack */
+	if (!w->out.reached || s->depth > w->out.depth)
+		w->out = *s;
+	else if (s->depth == w->out.depth)
+		join(&w->out, s);
+	w->has_out = true;
+}
+
 static void run_block(struct walk *w, size_t b)
 {
 	struct sp_state s = w->b[b].in;
@@ -334,20 +628,18 @@ static void run_block(struct walk *w, size_t b)
 			return;
 		}
 		if (last->op == INSN_OP_NOP) {
-			join(&w->out, &s);
-			w->has_out = true;
+			keep_deepest(w, &s);
 		}
 		step(w, last, i + 1 < w->b[b].end ? &w->v[i + 1] : NULL, &s);
 		/* an unknown depth loses the frame, unless alloca made it so */
-		if (!s.depth_known && last->stack != INSN_STACK_BY_REG && !w->dynamic)
+		if (!s.depth_known && last->stack != INSN_STACK_BY_REG && !w->unbounded)
 			w->lost = true;
 	}
 	if (!last || w->lost)
 		return;
 	w->b[b].out = s;
 	if (jumps_away(w, last)) {
-		join(&w->out, &s);
-		w->has_out = true;
+		keep_deepest(w, &s);
 	}
 	if (jumps_to(last) && inside(w, (uint64_t)last->imm))
 		enqueue(w, block_of(w, index_at(w, (uint64_t)last->imm)), &s);
@@ -411,9 +703,9 @@ static uint64_t frame_of(const struct walk *w, uint16_t machine)
 }
 
 bool insn_stack_frame(const struct insn *v, size_t n, uint16_t machine, uint64_t start,
-		      uint64_t end, uint64_t *frame, bool *dynamic)
+		      uint64_t end, struct insn_stack_res *out)
 {
-	struct walk w = { .v = v, .n = n, .start = start, .end = end };
+	struct walk w = { .v = v, .n = n, .start = start, .end = end, .res = out };
 	struct sp_state entry = { .reached = true, .depth_known = true };
 	bool ok;
 
@@ -430,9 +722,12 @@ bool insn_stack_frame(const struct insn *v, size_t n, uint16_t machine, uint64_t
 		free(w.queue);
 	}
 	free(w.b);
-	if (!ok || w.lost)
+	if (!ok || w.lost) {
+		out->nswitched = 0;
 		return false;
-	*frame = frame_of(&w, machine);
-	*dynamic = w.dynamic;
+	}
+	out->frame = frame_of(&w, machine);
+	out->dynamic = w.dynamic;
+	out->bounded = w.dynamic && !w.unbounded;
 	return true;
 }

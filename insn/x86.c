@@ -121,6 +121,8 @@ static enum insn_op op_of(const cs_insn *in)
 	case X86_INS_MOVDQU:
 	case X86_INS_MOVDQA:
 		return INSN_OP_VMOV;
+	case X86_INS_INT3:
+		return INSN_OP_INT3;
 	}
 	return INSN_OP_OTHER;
 }
@@ -259,7 +261,9 @@ static void stack_data(const cs_insn *in, const cs_x86 *x, uint8_t sp, bool x86_
 		stack_lea(op, sp, x86_64, out);
 		return;
 	case X86_INS_MOV:
-		if (is_reg(&op[0], sp, x86_64) && op[1].type == X86_OP_REG) {
+		if (is_reg(&op[0], sp, x86_64) && op[1].type == X86_OP_MEM) {
+			out->stack = INSN_STACK_LOAD;
+		} else if (is_reg(&op[0], sp, x86_64) && op[1].type == X86_OP_REG) {
 			out->stack = INSN_STACK_FROM_REG;
 			out->sbase = dwarf_reg(op[1].reg, x86_64);
 		} else if (op[0].type == X86_OP_REG && is_reg(&op[1], sp, x86_64)) {
@@ -294,6 +298,8 @@ static void stack_op(csh cs, const cs_insn *in, const cs_x86 *x, bool x86_64,
 	case INSN_OP_POPF:
 		out->stack = INSN_STACK_POP;
 		out->sp_off = push_size(x, x86_64, in->id == X86_INS_POPF);
+		if (x->op_count == 1 && is_reg(&x->operands[0], sp, x86_64))
+			out->stack = INSN_STACK_LOAD;
 		break;
 	case INSN_OP_LEAVE:
 		out->stack = INSN_STACK_LEAVE;

@@ -172,7 +172,8 @@ static const char usage_text[] =
 "                       modules are more ELF arguments\n"
 "\n"
 "Other\n"
-"  -v, --verbose        report unmatched .su rows and loader statistics\n"
+"  -v, --verbose        report unmatched .su rows, loader statistics and the\n"
+"                       unknown frames that make the most totals partial\n"
 "  -h, --help           show this help\n"
 "  -V, --version        show the version\n"
 "\n"
@@ -587,6 +588,22 @@ out:
 	return ret;
 }
 
+/* -v: the unknown frames that make the most totals partial. */
+static void print_unknown(const struct sp_graph *g)
+{
+	struct sp_unknown_rank top[8];
+	size_t n = sp_unknown_ranking(g, top, 8), i;
+
+	if (!n)
+		return;
+	fprintf(stderr, "stackprof: unknown frames: %zu make totals partial; the totals that "
+		"reach each:", n);
+	for (i = 0; i < n && i < 8; i++)
+		fprintf(stderr, "%s %s %u", i ? "," : "", sp_func_label(&g->funcs[top[i].func]),
+			top[i].totals);
+	fputc('\n', stderr);
+}
+
 static void print_stats(const struct sp_graph *g, struct cg_image *const *imgs,
 			size_t n, uint32_t linked, const struct frame_stats *fs)
 {
@@ -883,8 +900,10 @@ static int load(struct sp_graph *g, const struct options *o,
 		drop_once_nest(g);
 	if (sp_analyze(g, err))
 		goto out;
-	if (o->verbose)	/* the edges counted once the solver merged them */
+	if (o->verbose) {	/* the edges counted once the solver merged them */
 		print_stats(g, imgs, o->nelfs, linked, &fs);
+		print_unknown(g);
+	}
 	ret = 0;
 out:
 	ind_abandon(run);

@@ -9,9 +9,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "insn/passes.h"
+
+/* The last frame()'s whole answer. */
+static struct insn_stack_res last;
 
 /* 1 and *frame, *dynamic when the code tells the frame, else 0. */
 static int frame(uint16_t machine, bool thumb, const uint8_t *code, size_t size,
@@ -23,9 +27,12 @@ static int frame(uint16_t machine, bool thumb, const uint8_t *code, size_t size,
 
 	assert_non_null(d);
 	insn_decode_bytes(d, code, size, 0x1000, thumb, false, &b);
-	*out = 12345;
-	*dynamic = false;
-	ok = insn_stack_frame(b.v, b.n, machine, 0x1000, 0x1000 + size, out, dynamic);
+	free(last.switched);
+	memset(&last, 0, sizeof(last));
+	last.frame = 12345;
+	ok = insn_stack_frame(b.v, b.n, machine, 0x1000, 0x1000 + size, &last);
+	*out = last.frame;
+	*dynamic = last.dynamic;
 	insn_buf_release(&b);
 	insn_decoder_close(d);
 	return ok;
@@ -145,21 +152,138 @@ static void test_after_a_jump_away(void **state)
 }
 
 /* Never a guess: a loop that pushes at every turn (1: push %rax; dec
- * %edi; jne 1b; ret), a stack switch (push %rbx; mov %r11,%rsp; call;
- * pop %rsp; pop %rbx; ret), bytes that do not decode (06, push %es, is
- * no instruction in 64-bit code). */
+ * %edi; jne 1b; ret), bytes that do not decode (06, push %es, is no
+ * instruction in 64-bit code). */
 static void test_no_frame(void **state)
 {
 	static const uint8_t loop[] = { 0x50, 0xff, 0xcf, 0x75, 0xfb, 0xc3 };
-	static const uint8_t stack_switch[] = {
-		0x53, 0x4c, 0x89, 0xdc, 0xe8, 0x8e, 0xff, 0xff, 0xff, 0x5c, 0x5b, 0xc3,
-	};
 	static const uint8_t garbage[] = { 0x53, 0x06, 0x5b, 0xc3 };
 
 	(void)state;
 	expect_none(EM_X86_64, loop, sizeof(loop));
-	expect_none(EM_X86_64, stack_switch, sizeof(stack_switch));
 	expect_none(EM_X86_64, garbage, sizeof(garbage));
+}
+
+/* GCC's DRAP: lea 0x8(%rsp),%r10; and $-32,%rsp; push -0x8(%r10); push
+ * %rbp; mov %rsp,%rbp; push %r10; push %rbx; sub $0x40,%rsp; call; lea
+ * -0x10(%rbp),%rsp; pop %rbx; pop %r10; pop %rbp; lea -0x8(%r10),%rsp;
+ * ret.  24 of padding at worst, 8 + 8 + 8 + 8 pushed, 64: 120, and the
+ * return address: 128.  The epilogue's sp comes from the %r10 popped
+ * where it was pushed. */
+static void test_drap(void **state)
+{
+	static const uint8_t code[] = {
+		0x4c, 0x8d, 0x54, 0x24, 0x08, 0x48, 0x83, 0xe4, 0xe0, 0x41, 0xff, 0x72,
+		0xf8, 0x55, 0x48, 0x89, 0xe5, 0x41, 0x52, 0x53, 0x48, 0x83, 0xec, 0x40,
+		0xe8, 0xe3, 0xff, 0xff, 0xff, 0x48, 0x8d, 0x65, 0xf0, 0x5b, 0x41, 0x5a,
+		0x5d, 0x49, 0x8d, 0x62, 0xf8, 0xc3,
+	};
+
+	(void)state;
+	expect(EM_X86_64, false, code, sizeof(code), 128, false);
+}
+
+/* __update_load_avg_blocked_se's shape: test %edi,%edi; je 1f; push
+ * %rbp; mov %rsp,%rbp; push %rbx; and $-16,%rsp; xchg %ax,%ax (a jump
+ * label); 2: mov -0x8(%rbp),%rbx; leave; jmp out; 1: xor %eax,%eax; jmp
+ * out; then what the jump label leads to: call; jmp 2b.  That block is
+ * entered as the nop left the stack, %rbp known (not as the returns
+ * that jump away left it): 8 + 8 + 8 of padding, and the return
+ * address: 32. */
+static void test_jump_label_in_frame(void **state)
+{
+	static const uint8_t code[] = {
+		0x85, 0xff, 0x74, 0x15, 0x55, 0x48, 0x89, 0xe5, 0x53, 0x48, 0x83, 0xe4,
+		0xf0, 0x66, 0x90, 0x48, 0x8b, 0x5d, 0xf8, 0xc9, 0xe9, 0xe7, 0xfe, 0xff,
+		0xff, 0x31, 0xc0, 0xe9, 0xe0, 0xfe, 0xff, 0xff, 0xe8, 0xdb, 0xff, 0xff,
+		0xff, 0xeb, 0xe8,
+	};
+
+	(void)state;
+	expect(EM_X86_64, false, code, sizeof(code), 32, false);
+}
+
+/* push %rbp; mov %rsp,%rbp; push %rbx; sub $0x18,%rsp; test; je 3f;
+ * mov -0x8(%rbp),%rbx; leave; jmp out; int3; 3: call; mov
+ * -0x8(%rbp),%rbx; leave; ret: the int3 after the tail call is never
+ * run into 3:, whose %rbp stays known: 8 + 8 + 24 + 8 = 48. */
+static void test_int3_after_jump(void **state)
+{
+	static const uint8_t code[] = {
+		0x55, 0x48, 0x89, 0xe5, 0x53, 0x48, 0x83, 0xec, 0x18, 0x85, 0xff, 0x74,
+		0x0b, 0x48, 0x8b, 0x5d, 0xf8, 0xc9, 0xe9, 0xc2, 0xfe, 0xff, 0xff, 0xcc,
+		0xe8, 0xe3, 0xff, 0xff, 0xff, 0x48, 0x8b, 0x5d, 0xf8, 0xc9, 0xc3,
+	};
+
+	(void)state;
+	expect(EM_X86_64, false, code, sizeof(code), 48, false);
+}
+
+/* do_syscall_64's random offset: push %rbp; mov %rsp,%rbp; push %rbx;
+ * mov %gs:0x10,%eax; and $0x3ff,%eax; add $0xf,%rax; and $0x7f8,%eax;
+ * sub %rax,%rsp; call; ...; leave; ret.  %rax is at most 1023 + 15 =
+ * 1038, and of that 0x7f8 keeps at most 1032 (0x408): 8 + 8 + 1032 + 8
+ * = 1056, dynamic but bounded. */
+static void test_masked_alloca(void **state)
+{
+	static const uint8_t code[] = {
+		0x55, 0x48, 0x89, 0xe5, 0x53, 0x65, 0x8b, 0x04, 0x25, 0x10, 0x00, 0x00,
+		0x00, 0x25, 0xff, 0x03, 0x00, 0x00, 0x48, 0x83, 0xc0, 0x0f, 0x25, 0xf8,
+		0x07, 0x00, 0x00, 0x48, 0x29, 0xc4, 0xe8, 0xdd, 0xff, 0xff, 0xff, 0x48,
+		0x8b, 0x5d, 0xf8, 0xc9, 0xc3,
+	};
+
+	(void)state;
+	expect(EM_X86_64, false, code, sizeof(code), 1056, true);
+	assert_true(last.bounded);
+}
+
+/* clang's alloca: push %rbp; mov %rsp,%rbp; mov %rsp,%rax; sub
+ * %rcx,%rax; and $-16,%rax; mov %rax,%rsp; call; leave; ret: sp from a
+ * value computed from it is alloca, not another stack: dynamic and
+ * unbounded, 8 + 8 its static part. */
+static void test_alloca_through_register(void **state)
+{
+	static const uint8_t code[] = {
+		0x55, 0x48, 0x89, 0xe5, 0x48, 0x89, 0xe0, 0x48, 0x29, 0xc8, 0x48, 0x83,
+		0xe0, 0xf0, 0x48, 0x89, 0xc4, 0xe8, 0xea, 0xff, 0xff, 0xff, 0xc9, 0xc3,
+	};
+
+	(void)state;
+	expect(EM_X86_64, false, code, sizeof(code), 16, true);
+	assert_false(last.bounded);
+	assert_int_equal(last.nswitched, 0);
+}
+
+/* The kernel's call_on_stack: push %rbx; mov %gs:0x20,%r11; mov
+ * %rsp,(%r11); mov %r11,%rsp; call; pop %rsp; pop %rbx; ret.  The call
+ * runs on the other stack (its return address, 0x1015, is listed); pop
+ * %rsp loads the sp stored before, back at 8: 8 + 8 = 16. */
+static void test_call_on_stack(void **state)
+{
+	static const uint8_t code[] = {
+		0x53, 0x65, 0x4c, 0x8b, 0x1c, 0x25, 0x20, 0x00, 0x00, 0x00, 0x49, 0x89,
+		0x23, 0x4c, 0x89, 0xdc, 0xe8, 0xeb, 0xff, 0xff, 0xff, 0x5c, 0x5b, 0xc3,
+	};
+
+	(void)state;
+	expect(EM_X86_64, false, code, sizeof(code), 16, false);
+	assert_int_equal(last.nswitched, 1);
+	assert_int_equal(last.switched[0], 0x1015);
+}
+
+/* AVX-512 that capstone 4 does not decode: push %rbx; vpermi2d
+ * %ymm7,%ymm6,%ymm8; vprord $12,%xmm3,%xmm3; vpermi2d
+ * 0x40(%rsp,%rax,4),%zmm6,%zmm8; pop %rbx; ret: 8 + 8 = 16. */
+static void test_evex(void **state)
+{
+	static const uint8_t code[] = {
+		0x53, 0x62, 0x72, 0x4d, 0x28, 0x76, 0xc7, 0x62, 0xf1, 0x65, 0x08, 0x72,
+		0xc3, 0x0c, 0x62, 0x72, 0x4d, 0x48, 0x76, 0x44, 0x84, 0x01, 0x5b, 0xc3,
+	};
+
+	(void)state;
+	expect(EM_X86_64, false, code, sizeof(code), 16, false);
 }
 
 /* wrpkru (0f 01 ef), which capstone 4 does not know, between push %rbx
@@ -218,6 +342,13 @@ int main(void)
 		cmocka_unit_test(test_after_a_jump_away),
 		cmocka_unit_test(test_no_frame),
 		cmocka_unit_test(test_unknown_to_capstone),
+		cmocka_unit_test(test_drap),
+		cmocka_unit_test(test_jump_label_in_frame),
+		cmocka_unit_test(test_int3_after_jump),
+		cmocka_unit_test(test_masked_alloca),
+		cmocka_unit_test(test_alloca_through_register),
+		cmocka_unit_test(test_call_on_stack),
+		cmocka_unit_test(test_evex),
 		cmocka_unit_test(test_aarch64),
 		cmocka_unit_test(test_thumb2),
 	};
