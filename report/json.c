@@ -10,6 +10,7 @@
 #include "report/report.h"
 
 #include <json-c/json.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,19 @@
 static json_object *json_str(const char *s)
 {
 	return s ? json_object_new_string(s) : NULL;	/* NULL is JSON null */
+}
+
+/* The entry address, as hex text (JSON numbers lose a kernel address's
+ * low bits in many readers); in a relocatable object, the offset in its
+ * section.  null without code. */
+static json_object *json_address(const struct sp_func *f)
+{
+	char hex[32];
+
+	if (!(f->flags & SP_F_HAS_CODE))
+		return NULL;
+	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)f->addr);
+	return json_object_new_string(hex);
 }
 
 static json_object *json_self(const struct sp_func *f)
@@ -121,6 +135,7 @@ static json_object *func_object(const struct sp_graph *g, uint32_t id)
 
 	json_object_object_add(o, "name", json_str(sp_func_label(f)));
 	json_object_object_add(o, "symbol", json_str(f->symbol));
+	json_object_object_add(o, "address", json_address(f));
 	json_object_object_add(o, "file", json_str(f->file));
 	json_object_object_add(o, "line", json_object_new_int64(f->line));
 	json_object_object_add(o, "col", json_object_new_int64(f->col));

@@ -56,6 +56,7 @@ static int setup(void **state)
 	g->su_matched = 7;
 	fx->main_ = fn(g, "main", 16, SP_QUAL_STATIC, "src/main.c", 10, 5);
 	g->funcs[fx->main_].symbol = sp_intern(g, "main");
+	g->funcs[fx->main_].addr = 0xffffffff81000010ull;	/* past INT64_MAX */
 	fx->even = fn(g, "even", 16, SP_QUAL_STATIC, "rec.c", 3, 0);
 	fx->odd = fn(g, "odd", 32, SP_QUAL_STATIC, "rec.c", 9, 1);
 	fx->memset_ = fn(g, "memset", 0, SP_QUAL_UNKNOWN, NULL, 0, 0);
@@ -191,6 +192,7 @@ static void check_json_main(json_object *f)
 	json_object *detail, *d;
 
 	assert_string_equal(str_member(f, "symbol"), "main");
+	assert_string_equal(str_member(f, "address"), "0xffffffff81000010");
 	assert_string_equal(str_member(f, "file"), "src/main.c");
 	assert_int_equal(int_member(f, "line"), 10);
 	assert_int_equal(int_member(f, "col"), 5);
