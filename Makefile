@@ -6,7 +6,7 @@
 #   make demo       build the samples and analyse them
 #   make bench      time stackprof on a kernel against its peers (bench/run.sh)
 #   make install    PREFIX=/usr/local DESTDIR= (binary, man page, stackprof.mk,
-#                   annotations/*.ann)
+#                   annotations/*.ann, the CMake package in lib/cmake/stackprof)
 #   make uninstall  the same PREFIX and DESTDIR
 #   make V=1        show the commands
 #   make fuzz       libFuzzer campaigns, FUZZ_TIME seconds each (clang)
@@ -95,20 +95,34 @@ $(O)/bench/dwarfwalk: bench/dwarfwalk.c
 bench: stackprof $(O)/bench/dwarfwalk
 	$(Q)sh bench/run.sh
 
-install: stackprof
+# the CMake package: find_package(stackprof), stackprof_check()
+CMAKE_DIR   := $(PREFIX)/lib/cmake/stackprof
+CMAKE_FILES := stackprofConfig.cmake stackprofConfigVersion.cmake stackprof-check.sh
+
+$(O)/cmake/stackprofConfigVersion.cmake: cmake/stackprofConfigVersion.cmake.in Makefile
+	@mkdir -p $(dir $@)
+	$(Q)sed 's/@VERSION@/$(VERSION)/g' $< >$@
+
+install: stackprof $(O)/cmake/stackprofConfigVersion.cmake
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 stackprof $(DESTDIR)$(PREFIX)/bin/stackprof
 	install -m 644 doc/stackprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/stackprof.1
 	install -d $(DESTDIR)$(PREFIX)/share/stackprof
 	install -m 644 stackprof.mk $(DESTDIR)$(PREFIX)/share/stackprof/stackprof.mk
 	install -m 644 $(ANNOTATIONS) $(DESTDIR)$(PREFIX)/share/stackprof/
+	install -d $(DESTDIR)$(CMAKE_DIR)
+	install -m 644 cmake/stackprofConfig.cmake $(O)/cmake/stackprofConfigVersion.cmake \
+		$(DESTDIR)$(CMAKE_DIR)/
+	install -m 755 cmake/stackprof-check.sh $(DESTDIR)$(CMAKE_DIR)/stackprof-check.sh
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/stackprof \
 	      $(DESTDIR)$(PREFIX)/share/man/man1/stackprof.1 \
 	      $(DESTDIR)$(PREFIX)/share/stackprof/stackprof.mk \
-	      $(ANNOTATIONS:annotations/%=$(DESTDIR)$(PREFIX)/share/stackprof/%)
+	      $(ANNOTATIONS:annotations/%=$(DESTDIR)$(PREFIX)/share/stackprof/%) \
+	      $(CMAKE_FILES:%=$(DESTDIR)$(CMAKE_DIR)/%)
 	rmdir $(DESTDIR)$(PREFIX)/share/stackprof 2>/dev/null || true
+	rmdir $(DESTDIR)$(CMAKE_DIR) 2>/dev/null || true
 
 clean:
 	rm -rf $(O) stackprof

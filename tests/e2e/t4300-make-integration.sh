@@ -1,10 +1,10 @@
 #!/bin/sh
-# make install puts the binary, the man page and stackprof.mk under
-# DESTDIR/PREFIX (make uninstall removes them); a project Makefile that
-# includes the installed stackprof.mk gets -fstack-usage and -g added to
-# its CFLAGS, keeps its default goal, and `make stack-check` fails the
-# build exactly when a worst case (from GCC's .ci graph, ci_oracle.py)
-# exceeds STACK_BUDGET, with a GCC-style error line.
+# make install puts the binary, the man page, stackprof.mk and the CMake
+# package under DESTDIR/PREFIX (make uninstall removes them); a project
+# Makefile that includes the installed stackprof.mk gets -fstack-usage
+# and -g added to its CFLAGS, keeps its default goal, and `make
+# stack-check` fails the build exactly when a worst case (from GCC's .ci
+# graph, ci_oracle.py) exceeds STACK_BUDGET, with a GCC-style error line.
 . tests/e2e/lib.sh
 
 # the outer make's flags and variables must not leak into these builds
@@ -21,6 +21,10 @@ cmp -s doc/stackprof.1 "$dest/usr/share/man/man1/stackprof.1" ||
 	fail "install: usr/share/man/man1/stackprof.1 differs from doc/stackprof.1"
 mk=$dest/usr/share/stackprof/stackprof.mk
 cmp -s stackprof.mk "$mk" || fail "install: $mk differs from stackprof.mk"
+# the CMake package (t4310 uses it), removed by uninstall below
+for f in stackprofConfig.cmake stackprofConfigVersion.cmake stackprof-check.sh; do
+	[ -s "$dest/usr/lib/cmake/stackprof/$f" ] || fail "install: no usr/lib/cmake/stackprof/$f"
+done
 
 # a tiny project: CFLAGS with neither -fstack-usage nor -g; .ci for the oracle
 proj=$OUT/proj
@@ -108,4 +112,5 @@ clean_make -s uninstall DESTDIR="$dest" PREFIX=/usr >"$OUT/uninstall.log" 2>&1 |
 left=$(find "$dest" -type f | sed "s|^$dest||")
 [ -z "$left" ] || fail "uninstall left $left"
 [ -e "$dest/usr/share/stackprof" ] && fail "uninstall left usr/share/stackprof"
+[ -e "$dest/usr/lib/cmake/stackprof" ] && fail "uninstall left usr/lib/cmake/stackprof"
 finish
