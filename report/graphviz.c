@@ -130,30 +130,57 @@ size_t gv_pick_roots(const struct sp_graph *g, const struct sp_gv_opts *o,
 }
 
 /* ---- writing ---- */
+
+/*
+ * One Graphviz context for the whole process, as Graphviz's own
+ * "Using Graphviz as a library" guide has a program do: the pango plugin
+ * caches a font name in process-wide state that gvFreeContext frees, and
+ * a second context reads it again (a use-after-free under
+ * AddressSanitizer).  So the context is made at the first sp_gv_new and
+ * freed only at exit; sp_gv handles share it.
+ */
+static GVC_t *gv_context;
+
+static void gv_context_free(void)
+{
+	gvFreeContext(gv_context);
+	gv_context = NULL;
+}
+
+static GVC_t *gv_context_get(void)
+{
+	agerrlevel_t saved;
+
+	if (gv_context)
+		return gv_context;
+	saved = agseterr(AGMAX);
+	gv_context = gvContext();
+	agseterr(saved);
+	if (gv_context)
+		atexit(gv_context_free);
+	return gv_context;
+}
+
 struct sp_gv {
 	GVC_t *gvc;
 };
 
 struct sp_gv *sp_gv_new(struct sp_err *err)
 {
-	struct sp_gv *gv = sp_xcalloc(1, sizeof(*gv));
-	agerrlevel_t saved = agseterr(AGMAX);
+	GVC_t *gvc = gv_context_get();
+	struct sp_gv *gv;
 
-	gv->gvc = gvContext();
-	agseterr(saved);
-	if (!gv->gvc) {
-		free(gv);
+	if (!gvc) {
 		sp_err_set(err, "cannot start graphviz");
 		return NULL;
 	}
+	gv = sp_xcalloc(1, sizeof(*gv));
+	gv->gvc = gvc;
 	return gv;
 }
 
 void sp_gv_free(struct sp_gv *gv)
 {
-	if (!gv)
-		return;
-	gvFreeContext(gv->gvc);
 	free(gv);
 }
 

@@ -81,11 +81,10 @@ int sp_gv_export(const struct sp_graph *g, const struct sp_gv_opts *o,
 		 const char *format, const char *out_path, struct sp_err *err);
 
 /*
- * A Graphviz context for rendering several pictures in one process.
- * sp_gv_export makes one per call; a caller writing more than one SVG/PNG
- * should hold one instead: Graphviz 2.42's pango plugin keeps a pointer
- * to a font name that gvFreeContext frees, and reads it again under the
- * next context (a use-after-free that AddressSanitizer reports).
+ * A handle on the process's one Graphviz context (Graphviz keeps font
+ * state per process that a freed context leaves dangling, so the context
+ * itself lives until exit).  sp_gv_export takes one per call; a caller
+ * rendering several pictures may hold one.
  */
 struct sp_gv;
 
