@@ -39,7 +39,8 @@ skip()
 }
 
 # skip_part REASON: one part of the test cannot run here; the rest goes
-# on, and run.sh shows the test "ok" with REASON beside it.
+# on, and run.sh shows the test "ok" with REASON beside it and counts the
+# part among the skipped.
 skip_part()
 {
 	echo "skip: $*"

@@ -4,14 +4,15 @@
 # "ok", "FAIL" or "skip" for each, then "N passed, N failed, N skipped"
 # (CI reads that line; only failures make the status non-zero).  A test
 # that cannot run here exits 77 (lib.sh's skip) and is counted as
-# skipped; one that skipped a part of itself (skip_part) passes with the
-# reason shown beside its "ok".  The reasons are the log's "skip: "
-# lines.  A failed test's output is shown; every test's is kept in
+# skipped; one that skipped a part of itself (skip_part) passes for the
+# parts that ran, shows "(N parts skipped: REASONS)" beside its "ok", and
+# each skipped part is counted among the skipped.  The reasons are the
+# log's "skip: " lines.  A failed test's output is shown; every test's is kept in
 # tests/e2e/out/TEST.log.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 mkdir -p tests/e2e/out
-passed=0 failed=0 skipped=0
+passed=0 failed=0 skipped=0 parts=0
 
 prefixes=$*
 wanted()	# NAME: no PREFIX given, or NAME starts with one
@@ -38,7 +39,13 @@ for t in tests/e2e/t[0-9]*.sh; do
 	rc=$?
 	why=$(reasons "$log")
 	if [ "$rc" -eq 0 ]; then
-		echo "ok   $name${why:+ (skipped: $why)}"
+		n=$(grep -c '^skip: ' "$log")
+		if [ "$n" -gt 0 ]; then
+			echo "ok   $name ($n part$([ "$n" -gt 1 ] && echo s) skipped: $why)"
+			parts=$((parts + n))
+		else
+			echo "ok   $name"
+		fi
 		passed=$((passed + 1))
 	elif [ "$rc" -eq 77 ] && [ -n "$why" ]; then
 		echo "skip $name ($why)"
@@ -50,5 +57,10 @@ for t in tests/e2e/t[0-9]*.sh; do
 		failed=$((failed + 1))
 	fi
 done
-echo "$passed passed, $failed failed, $skipped skipped"
+if [ "$parts" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $((skipped + parts)) skipped" \
+		"($parts of them parts of passed tests)"
+else
+	echo "$passed passed, $failed failed, $skipped skipped"
+fi
 [ "$failed" -eq 0 ]
