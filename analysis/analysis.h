@@ -24,7 +24,8 @@
 int sp_analyze(struct sp_graph *g, struct sp_err *err);
 
 /*
- * The worst path of id: ids along res.next, starting with id, and below
+ * The path of id's total: ids along res.next (res.certain_next when the
+ * total is unbounded: its lower bound's path), starting with id, and below
  * a once/nest function along its segments (graph->segs), where a
  * function may come back (nest).  Returns the length, at most max.
  * kinds[i], if kinds is non-NULL, is the enum sp_edge_kind of the edge
@@ -36,6 +37,10 @@ size_t sp_worst_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
 			   uint8_t *kinds, uint8_t *flags, uint8_t *hows, size_t max);
 size_t sp_worst_path(const struct sp_graph *g, uint32_t id, uint32_t *out,
 		     uint8_t *kinds, size_t max);
+/* The worst path along res.next whatever the total: an unbounded one's
+ * res.assumed_lb when that is not 0. */
+size_t sp_assumed_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
+			     uint8_t *kinds, uint8_t *flags, uint8_t *hows, size_t max);
 
 /*
  * Why id's total is unbounded or partial: one call of emit per cause kind

@@ -317,25 +317,28 @@ static void set_leaf(struct nest *n, struct region *r, const struct frame *fr, u
 		return;
 	*res = n->ctxs[fr->leaf_ctx[leaf]].res;
 	if (ends_path(n, fr->leaf_ctx[leaf])) {
-		res->total = sp_frame_bytes(&r->sub.funcs[id]);
+		res->total = res->certain = sp_frame_bytes(&r->sub.funcs[id]);
 		res->overflow = false;
+		res->via_assumed = false;
 	}
-	res->next = SP_NONE;
+	res->next = res->certain_next = SP_NONE;
 	res->scc = SP_NONE;
-	res->seg = SP_NONE;
+	res->seg = res->certain_seg = SP_NONE;
 	for (c = 0; c < SP_CAUSE__COUNT; c++)
 		res->witness[c] = to_sub(r, res->witness[c]);
 	if (key_count(n->pool + fr->key, fr->keylen, n->fn_of[r->global[id]]))
 		res->witness[SP_CAUSE_NEST] = id;
 }
 
-/* The root's worst path in the sub-graph as a segment of the graph. */
-static uint32_t record_path(struct nest *n, const struct region *r, const struct frame *fr)
+/* The root's worst path in the sub-graph (its path over certain calls
+ * when certain) as a segment of the graph. */
+static uint32_t record_path(struct nest *n, const struct region *r, const struct frame *fr,
+			    bool certain)
 {
 	struct sp_graph *g = n->g;
 	const struct sp_result *at = &r->sub.funcs[0].res;
 	struct sp_path_seg *seg;
-	uint32_t id = at->next, steps = 0;
+	uint32_t id = certain ? at->certain_next : at->next, steps = 0;
 
 	SP_ALLOC_GROW(g->segs, (size_t)g->nsegs + 1, g->segs_cap);
 	seg = &g->segs[g->nsegs];
@@ -349,17 +352,19 @@ static uint32_t record_path(struct nest *n, const struct region *r, const struct
 		SP_ALLOC_GROW(g->steps, (size_t)g->nsteps + 1, g->steps_cap);
 		st = &g->steps[g->nsteps++];
 		st->func = r->global[id];
-		st->kind = at->next_kind;
-		st->flags = at->next_flags;
-		st->how = at->next_how;
+		st->kind = certain ? at->certain_kind : at->next_kind;
+		st->flags = certain ? at->certain_flags : at->next_flags;
+		st->how = certain ? at->certain_how : at->next_how;
 		seg->n++;
 		if (id >= r->nbody) {
+			const struct sp_result *leaf = &n->ctxs[fr->leaf_ctx[id - r->nbody]].res;
+
 			if (!ends_path(n, fr->leaf_ctx[id - r->nbody]))
-				seg->cont = n->ctxs[fr->leaf_ctx[id - r->nbody]].res.seg;
+				seg->cont = certain ? leaf->certain_seg : leaf->seg;
 			break;
 		}
 		at = &r->sub.funcs[id].res;
-		id = at->next;
+		id = certain ? at->certain_next : at->next;
 	}
 	return g->nsegs++;
 }
@@ -386,8 +391,10 @@ static struct ctx *add_ctx(struct nest *n, uint32_t fn)
 	c->chain = SP_NONE;
 	c->res = r->sub.funcs[0].res;
 	c->res.next = to_graph(r, c->res.next);
+	c->res.certain_next = to_graph(r, c->res.certain_next);
 	c->res.scc = SP_NONE;
 	c->res.seg = SP_NONE;
+	c->res.certain_seg = SP_NONE;
 	for (k = 0; k < SP_CAUSE__COUNT; k++)
 		c->res.witness[k] = to_graph(r, c->res.witness[k]);
 	return c;
@@ -411,7 +418,8 @@ static int solve_frame(struct nest *n, const struct frame *fr, uint32_t *out,
 	c = add_ctx(n, fr->fn);
 	c->key = fr->key;
 	c->keylen = fr->keylen;
-	c->res.seg = record_path(n, r, fr);
+	c->res.seg = record_path(n, r, fr, false);
+	c->res.certain_seg = record_path(n, r, fr, true);
 	c->chain = sp_u64map_swap(&n->memo, key_hash(c->fn, n->pool + c->key, c->keylen),
 				  (uint32_t)(n->nctx - 1));
 	*out = (uint32_t)(n->nctx - 1);
@@ -700,7 +708,10 @@ static int solve_doomed(struct nest *n, struct sp_err *err)
 			n->doomed[i] = 1;
 			n->prior[i] = (uint32_t)(add_ctx(n, i) - n->ctxs);
 			/* the leaves are cut: the path never reaches one */
-			n->ctxs[n->prior[i]].res.seg = record_path(n, &n->regions[i], &none);
+			n->ctxs[n->prior[i]].res.seg = record_path(n, &n->regions[i], &none,
+								   false);
+			n->ctxs[n->prior[i]].res.certain_seg =
+				record_path(n, &n->regions[i], &none, true);
 			any = true;
 		}
 	}

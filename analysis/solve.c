@@ -155,6 +155,24 @@ static uint8_t own_call_flags(const struct sp_graph *g, const struct sp_func *f,
 	return 0xff;
 }
 
+/* The same for the path over certain calls: e is one, r its callee's. */
+static void consider_certain(struct sp_func *f, uint64_t self, const struct sp_edge *e,
+			     const struct sp_result *r)
+{
+	bool overflow = false;
+	uint64_t cand = e->kind == SP_EDGE_TAIL ? r->certain :
+			add_saturating(self, r->certain, &overflow);
+
+	if (cand > f->res.certain ||
+	    (cand == f->res.certain && f->res.certain_next == SP_NONE)) {
+		f->res.certain = cand;
+		f->res.certain_next = e->to;
+		f->res.certain_kind = e->kind;
+		f->res.certain_flags = e->flags;
+		f->res.certain_how = e->how;
+	}
+}
+
 /* The edge e as a candidate for v's worst path: it wins when it goes
  * deeper, or when nothing was chosen yet. */
 static void consider(struct solver *s, uint32_t v, uint64_t self, const struct sp_edge *e)
@@ -166,6 +184,8 @@ static void consider(struct solver *s, uint32_t v, uint64_t self, const struct s
 
 	if (!edge_usable(s, e))
 		return;
+	if (!(e->flags & SP_EDGE_F_ASSUMED))
+		consider_certain(f, self, e, r);
 	cand = e->kind == SP_EDGE_TAIL ? r->total :
 		add_saturating(self, r->total, &overflow);
 	if (cand > f->res.total ||
@@ -223,6 +243,19 @@ static void start_total(struct sp_func *f, uint64_t self, bool overflow)
 	f->res.next_flags = 0;
 	f->res.next_how = SP_RES_NONE;
 	f->res.overflow = overflow;
+	f->res.certain = self;
+	f->res.certain_next = SP_NONE;
+	f->res.certain_kind = SP_EDGE_CALL;
+	f->res.certain_flags = 0;
+	f->res.certain_how = SP_RES_NONE;
+}
+
+/* Does the worst path chosen take an assumed call, here or below? */
+static void mark_via_assumed(struct sp_graph *g, struct sp_func *f)
+{
+	f->res.via_assumed = f->res.next != SP_NONE &&
+			     ((f->res.next_flags & SP_EDGE_F_ASSUMED) ||
+			      g->funcs[f->res.next].res.via_assumed);
 }
 
 /*
@@ -244,14 +277,15 @@ static void solve_total(struct solver *s, uint32_t v)
 	start_total(f, self, overflow);
 	sp_func_for_each_edge(g, f, e)
 		consider(s, v, self, e);
-	if (consider_assumed(s, v, self, overflow))
-		return;
-	/* a sum through the set saturates: every call, in the edges' order */
-	start_total(f, self, overflow);
-	sp_calls_begin(&it, g, v, NULL);
-	while (sp_calls_next(&it, &call))
-		consider(s, v, self, &call);
-	sp_calls_end(&it);
+	if (!consider_assumed(s, v, self, overflow)) {
+		/* a sum through the set saturates: every call, in the edges' order */
+		start_total(f, self, overflow);
+		sp_calls_begin(&it, g, v, NULL);
+		while (sp_calls_next(&it, &call))
+			consider(s, v, self, &call);
+		sp_calls_end(&it);
+	}
+	mark_via_assumed(g, f);
 }
 
 /*
@@ -682,6 +716,24 @@ void sp_solve(struct sp_graph *g, const uint8_t *cut)
 	solver_release(&s);
 }
 
+/*
+ * An unbounded total has no bound, only paths that prove it is at least
+ * so deep: the one it reports must be certain, so its total becomes the
+ * certain path's, and a deeper worst path that takes an assumed call
+ * is kept apart as what may be.  A cycle's annotated depth raises the
+ * worst total without a path (bound_cycle()): no assumed bound then.
+ */
+static void settle_lower_bound(struct sp_result *r)
+{
+	r->assumed_lb = 0;
+	if (r->bounded)
+		return;
+	if (r->via_assumed && r->total > r->certain)
+		r->assumed_lb = r->total;
+	r->total = r->certain;
+	r->overflow = r->certain == UINT64_MAX;
+}
+
 int sp_analyze(struct sp_graph *g, struct sp_err *err)
 {
 	uint32_t v;
@@ -695,6 +747,8 @@ int sp_analyze(struct sp_graph *g, struct sp_err *err)
 		return -1;
 	sp_solve(g, NULL);
 	sp_index_cycles(g);
+	for (v = 0; v < g->nfuncs; v++)
+		settle_lower_bound(&g->funcs[v].res);
 	return 0;
 }
 
@@ -703,8 +757,8 @@ int sp_analyze(struct sp_graph *g, struct sp_err *err)
  * another once/nest function whose segment goes on: each segment's
  * context holds more functions than the last, so the walk ends.
  */
-size_t sp_worst_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
-			   uint8_t *kinds, uint8_t *flags, uint8_t *hows, size_t max)
+static size_t walk_path(const struct sp_graph *g, uint32_t id, bool certain, uint32_t *out,
+			uint8_t *kinds, uint8_t *flags, uint8_t *hows, size_t max)
 {
 	uint8_t kind = SP_EDGE_CALL, fl = 0, how = SP_RES_NONE;
 	uint32_t seg = SP_NONE, pos = 0, plain = 0, segs = 0;
@@ -722,20 +776,20 @@ size_t sp_worst_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
 		if (hows)
 			hows[n] = how;
 		n++;
-		if (seg == SP_NONE && r->seg == SP_NONE) {
+		if (seg == SP_NONE && (certain ? r->certain_seg : r->seg) == SP_NONE) {
 			/* next only climbs discovery order or leaves for a
 			 * finished component, so the walk ends; the nfuncs cap
 			 * guards a graph that was edited after sp_analyze() */
 			if (++plain >= g->nfuncs)
 				break;
-			kind = r->next_kind;
-			fl = r->next_flags;
-			how = r->next_how;
-			id = r->next;
+			kind = certain ? r->certain_kind : r->next_kind;
+			fl = certain ? r->certain_flags : r->next_flags;
+			how = certain ? r->certain_how : r->next_how;
+			id = certain ? r->certain_next : r->next;
 			continue;
 		}
 		if (seg == SP_NONE) {
-			seg = r->seg;
+			seg = certain ? r->certain_seg : r->seg;
 			pos = 0;
 		}
 		while (seg < g->nsegs && pos >= g->segs[seg].n && segs++ <= g->nsegs) {
@@ -751,6 +805,20 @@ size_t sp_worst_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
 		pos++;
 	}
 	return n;
+}
+
+size_t sp_worst_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
+			   uint8_t *kinds, uint8_t *flags, uint8_t *hows, size_t max)
+{
+	bool certain = id < g->nfuncs && !g->funcs[id].res.bounded;
+
+	return walk_path(g, id, certain, out, kinds, flags, hows, max);
+}
+
+size_t sp_assumed_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
+			     uint8_t *kinds, uint8_t *flags, uint8_t *hows, size_t max)
+{
+	return walk_path(g, id, false, out, kinds, flags, hows, max);
 }
 
 size_t sp_worst_path(const struct sp_graph *g, uint32_t id, uint32_t *out,

@@ -73,12 +73,29 @@ enum sp_cause {
 
 /* The analysis result of one function, filled by sp_analyze(). */
 struct sp_result {
-	uint64_t total;		/* worst known path in bytes: exact when bounded,
-				 * otherwise a lower bound (the JSON "lower_bound") */
-	uint32_t next;		/* next function on the worst path, SP_NONE at its end */
+	uint64_t total;		/* bounded: the worst path in bytes, the bound;
+				 * unbounded: certain, the lower bound (JSON
+				 * "lower_bound").  While solving: the worst path's */
+	uint32_t next;		/* next function on the worst path over every call,
+				 * assumed ones too; SP_NONE at its end */
 	uint8_t next_kind;	/* enum sp_edge_kind of the edge to next */
 	uint8_t next_flags;	/* SP_EDGE_F_* of the edge to next */
 	uint8_t next_how;	/* ... and its sp_edge.how */
+	/*
+	 * The deepest path over calls that certainly exist: edges without
+	 * SP_EDGE_F_ASSUMED, no --indirect=address-taken set, no stand-in.
+	 * An unbounded total reports it (its path starts along certain_next),
+	 * as a lower bound must be a path the program has; a bounded one
+	 * reports the worst path, assumed calls included.
+	 */
+	uint64_t certain;
+	uint32_t certain_next;	/* SP_NONE at its end */
+	uint8_t certain_kind, certain_flags, certain_how;
+	bool via_assumed;	/* the worst path (along next) takes an assumed call */
+	uint32_t certain_seg;	/* a once/nest function: seg's certain twin */
+	uint64_t assumed_lb;	/* unbounded: the worst path's bytes when it takes an
+				 * assumed call and goes deeper than total (JSON
+				 * "assumed_lower_bound"), else 0 */
 	bool bounded;		/* no DYNAMIC/RECURSION/INDIRECT cause reachable */
 	bool partial;		/* an UNKNOWN/INCOMPLETE cause reachable */
 	bool overflow;		/* total saturated at UINT64_MAX */

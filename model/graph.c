@@ -55,6 +55,8 @@ void sp_result_init(struct sp_result *r)
 
 	memset(r, 0, sizeof(*r));
 	r->next = SP_NONE;
+	r->certain_next = SP_NONE;
+	r->certain_seg = SP_NONE;
 	r->scc = SP_NONE;
 	r->seg = SP_NONE;
 	r->cycle = SP_NONE;

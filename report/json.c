@@ -77,14 +77,21 @@ static json_object *path_frame(const struct sp_func *f, bool tail, uint8_t flags
 	return o;
 }
 
-static void add_paths(const struct sp_graph *g, uint32_t id, json_object *o)
+/* The path of the total (of its certain lower bound when unbounded), or
+ * with prefix "assumed_" the worst path through an assumed call. */
+static void add_path(const struct sp_graph *g, uint32_t id, const char *prefix,
+		     json_object *o)
 {
 	struct sp_path p;
 	json_object *path, *detail;
 	uint64_t red_zone = 0;
+	char key[32];
 	size_t i;
 
-	sp_path_load(g, id, &p);
+	if (*prefix)
+		sp_path_load_assumed(g, id, &p);
+	else
+		sp_path_load(g, id, &p);
 	path = json_object_new_array_ext((int)p.n);
 	detail = json_object_new_array_ext((int)p.n);
 	for (i = 0; i < p.n; i++) {
@@ -95,10 +102,26 @@ static void add_paths(const struct sp_graph *g, uint32_t id, json_object *o)
 							 p.flags[i], p.hows[i]));
 		red_zone += f->red_zone;
 	}
-	json_object_object_add(o, "path", path);
-	json_object_object_add(o, "path_detail", detail);
-	json_object_object_add(o, "path_red_zone", json_object_new_uint64(red_zone));
+	snprintf(key, sizeof(key), "%spath", prefix);
+	json_object_object_add(o, key, path);
+	snprintf(key, sizeof(key), "%spath_detail", prefix);
+	json_object_object_add(o, key, detail);
+	snprintf(key, sizeof(key), "%spath_red_zone", prefix);
+	json_object_object_add(o, key, json_object_new_uint64(red_zone));
 	sp_path_release(&p);
+}
+
+/* An unbounded total's deeper path through an assumed call, apart from
+ * its lower bound: null when there is none. */
+static void add_paths(const struct sp_graph *g, uint32_t id, json_object *o)
+{
+	uint64_t assumed = g->funcs[id].res.assumed_lb;
+
+	add_path(g, id, "", o);
+	json_object_object_add(o, "assumed_lower_bound",
+			       assumed ? json_object_new_uint64(assumed) : NULL);
+	if (assumed)
+		add_path(g, id, "assumed_", o);
 }
 
 /* Every edge out of the function, one per callee and kind (the graph

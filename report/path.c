@@ -6,16 +6,19 @@
 #include "analysis/analysis.h"
 #include "common/xalloc.h"
 
-void sp_path_load(const struct sp_graph *g, uint32_t root, struct sp_path *p)
+typedef size_t walk_fn(const struct sp_graph *g, uint32_t id, uint32_t *out,
+		       uint8_t *kinds, uint8_t *flags, uint8_t *hows, size_t max);
+
+static void load(const struct sp_graph *g, uint32_t root, walk_fn *walk, struct sp_path *p)
 {
-	size_t n = sp_worst_path(g, root, NULL, NULL, SIZE_MAX), i;
+	size_t n = walk(g, root, NULL, NULL, NULL, NULL, SIZE_MAX), i;
 
 	p->ids = sp_xmalloc(n * sizeof(*p->ids));
 	p->kinds = sp_xmalloc(n * sizeof(*p->kinds));
 	p->flags = sp_xmalloc(n * sizeof(*p->flags));
 	p->hows = sp_xmalloc(n * sizeof(*p->hows));
 	p->cum = sp_xmalloc(n * sizeof(*p->cum));
-	p->n = sp_worst_path_flags(g, root, p->ids, p->kinds, p->flags, p->hows, n);
+	p->n = walk(g, root, p->ids, p->kinds, p->flags, p->hows, n);
 	for (i = 0; i < p->n; i++) {
 		const struct sp_func *f = &g->funcs[p->ids[i]];
 		uint64_t self = sp_frame_bytes(f);
@@ -30,6 +33,26 @@ void sp_path_load(const struct sp_graph *g, uint32_t root, struct sp_path *p)
 		}
 		p->cum[i] = base > UINT64_MAX - self ? UINT64_MAX : base + self;
 	}
+}
+
+void sp_path_load(const struct sp_graph *g, uint32_t root, struct sp_path *p)
+{
+	load(g, root, sp_worst_path_flags, p);
+}
+
+void sp_path_load_assumed(const struct sp_graph *g, uint32_t root, struct sp_path *p)
+{
+	load(g, root, sp_assumed_path_flags, p);
+}
+
+size_t sp_path_first_assumed(const struct sp_path *p)
+{
+	size_t i;
+
+	for (i = 1; i < p->n; i++)
+		if (p->flags[i] & SP_EDGE_F_ASSUMED)
+			return i;
+	return 0;
 }
 
 void sp_path_release(struct sp_path *p)

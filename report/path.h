@@ -19,8 +19,14 @@ struct sp_path {
 	size_t n;
 };
 
-/* A tail callee's frame replaces its caller's instead of adding to it. */
+/* The path of root's total (its certain lower bound's when unbounded);
+ * a tail callee's frame replaces its caller's instead of adding to it. */
 void sp_path_load(const struct sp_graph *g, uint32_t root, struct sp_path *p);
+/* The worst path over every call, assumed ones too: the path of an
+ * unbounded total's res.assumed_lb. */
+void sp_path_load_assumed(const struct sp_graph *g, uint32_t root, struct sp_path *p);
+/* The first step reached by an assumed call, 0 when none is. */
+size_t sp_path_first_assumed(const struct sp_path *p);
 void sp_path_release(struct sp_path *p);
 
 /*

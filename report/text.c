@@ -188,7 +188,9 @@ static void print_table(const struct sp_graph *g, const uint32_t *ids, size_t n,
 	size_t i;
 
 	print_all_rows(g, ids, n, out);
-	fputs("\n  '>= N' unbounded: there is no bound, N is the deepest path found\n"
+	fputs("\n  '>= N' unbounded: there is no bound, N is the deepest path over calls\n"
+	      "         that certainly exist (a deeper one through an assumed indirect\n"
+	      "         call is said apart, 'assumed: at least M bytes', under its path)\n"
 	      "  'N+'   partial: frames without data (SELF '?') count 0\n", out);
 	if (has_red_zone(g, ids, n))
 		fputs("  SELF 'N+R': a frame of N bytes and R more below %rsp (red zone)\n", out);
@@ -221,6 +223,28 @@ static void print_path_head(const struct sp_func *f, unsigned rank, FILE *out)
 			f->res.partial ? " or more (partial)" : "",
 			f->res.assumed ? ", assuming indirect-call targets" : "");
 	fputs(f->res.overflow ? " (saturated: the sum overflowed)\n" : "\n", out);
+}
+
+/* An unbounded total's deeper path through an assumed call: said on its
+ * own line, naming the call it takes first, never as its lower bound. */
+static void print_assumed_bound(const struct sp_graph *g, uint32_t id, FILE *out)
+{
+	struct sp_path p;
+	const char *how;
+	size_t k;
+
+	if (!g->funcs[id].res.assumed_lb)
+		return;
+	sp_path_load_assumed(g, id, &p);
+	k = sp_path_first_assumed(&p);
+	fprintf(out, "    assumed: at least %" PRIu64 " bytes", g->funcs[id].res.assumed_lb);
+	/* --indirect=address-taken's calls say no how */
+	how = k ? sp_resolved_name((enum sp_resolved)p.hows[k]) : NULL;
+	if (k)
+		fprintf(out, " through %s -> %s (%s)", sp_func_label(&g->funcs[p.ids[k - 1]]),
+			sp_func_label(&g->funcs[p.ids[k]]), how ? how : "address-taken");
+	fprintf(out, ", %zu frames\n", p.n);
+	sp_path_release(&p);
 }
 
 static void print_path(const struct sp_graph *g, uint32_t id, unsigned rank, FILE *out)
@@ -262,6 +286,7 @@ static void print_path(const struct sp_graph *g, uint32_t id, unsigned rank, FIL
 			p.cum[i], wname, sp_func_label(f), marks[0] ? wloc : 0, loc, marks);
 	}
 	sp_reasons(g, id, print_reason, out);
+	print_assumed_bound(g, id, out);
 	sp_path_release(&p);
 }
 

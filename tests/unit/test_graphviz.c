@@ -72,6 +72,10 @@ static void res(struct sp_graph *g, uint32_t id, uint64_t total, uint32_t next,
 	r->next = next;
 	r->next_kind = (uint8_t)kind;
 	r->bounded = bounded;
+	/* no assumed call: the certain path is the worst one */
+	r->certain = total;
+	r->certain_next = next;
+	r->certain_kind = (uint8_t)kind;
 }
 
 static void build(struct fixture *fx)

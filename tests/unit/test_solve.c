@@ -1034,6 +1034,179 @@ static void test_cycle_order_follows_known_calls(void **state)
 	sp_graph_release(&g);
 }
 
+/* The worst path over every call, assumed ones too, as "a b c". */
+static const char *assumed_path_str(const struct sp_graph *g, uint32_t id)
+{
+	static char buf[512];
+	uint32_t ids[64];
+	size_t n = sp_assumed_path_flags(g, id, ids, NULL, NULL, NULL, 64), i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+					i ? " " : "", sp_func_label(&g->funcs[ids[i]]));
+	return buf;
+}
+
+/* The lower bound's path takes no assumed call, and sums to the total. */
+static void assert_certain_path(const struct sp_graph *g, uint32_t id)
+{
+	uint32_t ids[64];
+	uint8_t kinds[64], flags[64];
+	size_t n = sp_worst_path_flags(g, id, ids, kinds, flags, NULL, 64), i;
+	uint64_t sum = 0;
+
+	for (i = 0; i < n; i++) {
+		assert_false(flags[i] & SP_EDGE_F_ASSUMED);
+		if (i + 1 == n || kinds[i + 1] != SP_EDGE_TAIL)
+			sum += g->funcs[ids[i]].self;
+	}
+	assert_int_equal(sum, res(g, id)->total);
+}
+
+/*
+ * top -> rec (recursive: unbounded) -> mid -guessed-> big, rec -> small:
+ * the lower bound stops at mid, the path through big is assumed; mid
+ * alone is bounded, by assumption, through big.
+ */
+static void test_lower_bound_certain(void **state)
+{
+	struct sp_graph g;
+	uint32_t top, rec, mid, big, small;
+
+	(void)state;
+	sp_graph_init(&g);
+	top = fs(&g, "top", 10);
+	rec = fs(&g, "rec", 20);
+	mid = fs(&g, "mid", 30);
+	big = fs(&g, "big", 1000);
+	small = fs(&g, "small", 5);
+	call(&g, top, rec);
+	call(&g, rec, rec);
+	call(&g, rec, mid);
+	call(&g, rec, small);
+	guessed(&g, mid, big);
+	solve(&g);
+	assert_false(res(&g, top)->bounded);
+	assert_int_equal(res(&g, top)->total, 10 + 20 + 30);
+	assert_string_equal(path_str(&g, top), "top rec mid");
+	assert_certain_path(&g, top);
+	assert_int_equal(res(&g, top)->assumed_lb, 10 + 20 + 30 + 1000);
+	assert_string_equal(assumed_path_str(&g, top), "top rec mid big");
+	assert_int_equal(res(&g, rec)->total, 20 + 30);
+	assert_int_equal(res(&g, rec)->assumed_lb, 20 + 30 + 1000);
+	/* a bounded total keeps its worst path, assumed calls and all */
+	assert_true(res(&g, mid)->bounded);
+	assert_int_equal(res(&g, mid)->total, 30 + 1000);
+	assert_int_equal(res(&g, mid)->assumed_lb, 0);
+	assert_string_equal(path_str(&g, mid), "mid big");
+	sp_graph_release(&g);
+}
+
+/*
+ * Tail calls: t -tail-> r (recursive), r -> c, r -guessed tail-> big:
+ * the certain bound is r's frame and c's, the assumed one big's alone,
+ * which replaces r's frame.  No assumed path deeper: no assumed bound.
+ */
+static void test_lower_bound_tail(void **state)
+{
+	struct sp_graph g;
+	uint32_t t, r, c, big, u;
+
+	(void)state;
+	sp_graph_init(&g);
+	t = fs(&g, "t", 50);
+	r = fs(&g, "r", 8);
+	c = fs(&g, "c", 100);
+	big = fs(&g, "big", 1000);
+	u = fs(&g, "u", 2);
+	tail(&g, t, r);
+	call(&g, r, r);
+	call(&g, r, c);
+	tail(&g, r, big);
+	g.edges[g.nedges - 1].flags = SP_EDGE_F_ASSUMED;
+	g.edges[g.nedges - 1].how = SP_RES_PROTOTYPE;
+	call(&g, u, r);
+	solve(&g);
+	assert_int_equal(res(&g, t)->total, 8 + 100);
+	assert_string_equal(path_str(&g, t), "t r c");
+	assert_certain_path(&g, t);
+	assert_int_equal(res(&g, t)->assumed_lb, 1000);
+	assert_string_equal(assumed_path_str(&g, t), "t r big");
+	assert_int_equal(res(&g, u)->total, 2 + 8 + 100);
+	assert_int_equal(res(&g, u)->assumed_lb, 2 + 1000);
+	sp_graph_release(&g);
+}
+
+/*
+ * A cycle closed only by a guessed call (a -> b -guessed-> a) is still
+ * recursion, unbounded; the bound follows the known calls a -> b -> c,
+ * the assumed path goes on to c's guessed callee x.
+ */
+static void test_lower_bound_guessed_cycle(void **state)
+{
+	struct sp_graph g;
+	uint32_t a, b, c, x;
+
+	(void)state;
+	sp_graph_init(&g);
+	a = fs(&g, "a", 10);
+	b = fs(&g, "b", 20);
+	c = fs(&g, "c", 7);
+	x = fs(&g, "x", 500);
+	call(&g, a, b);
+	guessed(&g, b, a);
+	call(&g, b, c);
+	guessed(&g, c, x);
+	solve(&g);
+	assert_false(res(&g, a)->bounded);
+	assert_int_equal(res(&g, a)->total, 10 + 20 + 7);
+	assert_string_equal(path_str(&g, a), "a b c");
+	assert_certain_path(&g, a);
+	assert_int_equal(res(&g, a)->assumed_lb, 10 + 20 + 7 + 500);
+	assert_string_equal(assumed_path_str(&g, a), "a b c x");
+	sp_graph_release(&g);
+}
+
+/*
+ * once: scf -> panic -> printk -> scf (cut below scf), panic -> d (a
+ * dynamic frame: everything unbounded), printk -guessed-> big.  The
+ * certain bound goes through scf's segment and stops at printk; the
+ * assumed one takes big.
+ */
+static void test_lower_bound_once(void **state)
+{
+	struct sp_graph g;
+	uint32_t scf, panic, printk, d, big, foo;
+
+	(void)state;
+	sp_graph_init(&g);
+	scf = fs(&g, "scf", 8);
+	panic = fs(&g, "panic", 100);
+	printk = fs(&g, "printk", 50);
+	d = fn(&g, "d", 4, SP_QUAL_DYNAMIC);
+	big = fs(&g, "big", 1000);
+	foo = fs(&g, "foo", 16);
+	call(&g, scf, panic);
+	call(&g, panic, printk);
+	call(&g, panic, d);
+	call(&g, printk, scf);
+	guessed(&g, printk, big);
+	call(&g, foo, scf);
+	g.funcs[scf].nest = 1;
+	solve(&g);
+	assert_false(res(&g, foo)->bounded);
+	assert_int_equal(res(&g, scf)->total, 8 + 100 + 50);
+	assert_string_equal(path_str(&g, scf), "scf panic printk");
+	assert_int_equal(res(&g, scf)->assumed_lb, 8 + 100 + 50 + 1000);
+	assert_int_equal(res(&g, foo)->total, 16 + 158);
+	assert_string_equal(path_str(&g, foo), "foo scf panic printk");
+	assert_certain_path(&g, foo);
+	assert_int_equal(res(&g, foo)->assumed_lb, 16 + 1158);
+	assert_string_equal(assumed_path_str(&g, foo), "foo scf panic printk big");
+	sp_graph_release(&g);
+}
+
 /* Is there a call from a to b? */
 static bool calls(const struct sp_graph *g, uint32_t a, uint32_t b)
 {
@@ -1194,6 +1367,10 @@ int main(void)
 		cmocka_unit_test(test_once_doomed_rounds),
 		cmocka_unit_test(test_once_doomed_and_not),
 		cmocka_unit_test(test_cycle_order_follows_known_calls),
+		cmocka_unit_test(test_lower_bound_certain),
+		cmocka_unit_test(test_lower_bound_tail),
+		cmocka_unit_test(test_lower_bound_guessed_cycle),
+		cmocka_unit_test(test_lower_bound_once),
 		cmocka_unit_test(test_large_cycle_reasons),
 		cmocka_unit_test(test_find_entries),
 	};
