@@ -113,7 +113,7 @@ int sp_report_kernel_text(const struct sp_graph *g, const struct sp_report_opts 
 		g->binary ? g->binary : "?");
 	for (c = SP_KCLASS_SYSCALL; c < SP_KCLASS__COUNT; c++)
 		print_class(g, &k, (enum sp_kclass)c, o->top, out);
-	fputs("\n'>= N' unbounded (N is the deepest path found), 'N+' partial\n", out);
+	fputs("\n'>= N' unbounded (N is the deepest path over certain calls), 'N+' partial\n", out);
 	sp_kernel_entries_release(&k);
 	if (ferror(out))
 		return sp_err_set(err, "cannot write the report");
