@@ -14,18 +14,25 @@
 #include "stackprof.h"
 #include "common/xalloc.h"
 
-/* The worst path of id as "a b c", for comparing whole paths at once. */
-static const char *path_str(const struct sp_graph *g, uint32_t id)
+/* ids[0..n) as "a b c", for comparing whole paths at once. */
+static const char *labels_str(const struct sp_graph *g, const uint32_t *ids, size_t n)
 {
 	static char buf[512];
-	uint32_t ids[64];
-	size_t n = sp_worst_path(g, id, ids, NULL, 64), i, len = 0;
+	size_t i, len = 0;
 
 	buf[0] = '\0';
 	for (i = 0; i < n; i++)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
 					i ? " " : "", sp_func_label(&g->funcs[ids[i]]));
 	return buf;
+}
+
+/* The path of id's total (its certain lower bound's when unbounded). */
+static const char *path_str(const struct sp_graph *g, uint32_t id)
+{
+	uint32_t ids[64];
+
+	return labels_str(g, ids, sp_worst_path(g, id, ids, NULL, 64));
 }
 
 struct reasons {
@@ -1034,18 +1041,12 @@ static void test_cycle_order_follows_known_calls(void **state)
 	sp_graph_release(&g);
 }
 
-/* The worst path over every call, assumed ones too, as "a b c". */
+/* The worst path over every call, assumed ones too. */
 static const char *assumed_path_str(const struct sp_graph *g, uint32_t id)
 {
-	static char buf[512];
 	uint32_t ids[64];
-	size_t n = sp_assumed_path_flags(g, id, ids, NULL, NULL, NULL, 64), i, len = 0;
 
-	buf[0] = '\0';
-	for (i = 0; i < n; i++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
-					i ? " " : "", sp_func_label(&g->funcs[ids[i]]));
-	return buf;
+	return labels_str(g, ids, sp_assumed_path_flags(g, id, ids, NULL, NULL, NULL, 64));
 }
 
 /* The lower bound's path takes no assumed call, and sums to the total. */
