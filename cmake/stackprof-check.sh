@@ -12,8 +12,8 @@
 #	removes ELF.ltrans*.ltrans.su, so that only a link with LTO leaves
 #	any behind.
 #
-# The .su files are named: stackprof looks for a.su beside a.c and a.o,
-# and GCC names the rows of CMake's a.c.o a.c.su.
+# The .su files are named (CMake's a.c.o gives a.c.su): only this
+# target's objects, not those of other targets in the same build tree.
 set -u
 
 if [ "${1-}" = --pre-link ]; then
@@ -35,35 +35,6 @@ if [ ! -x "$sp" ]; then
 	echo "stackprof-check.sh: no stackprof at $sp: install it again, or run cmake again to find another" >&2
 	exit 2
 fi
-
-# su_name DIR/a.c.su: sets name to DIR/a.su, a link to it, which
-# stackprof ties to the compile unit of a.c by its stem (as a.su beside
-# a.o); to DIR/a.c.su itself when a.su is another file: a.cpp's link,
-# or one of the build's own
-linked=
-su_name()
-{
-	name=$1
-	_base=${1%.su}
-	_link=${_base%.*}.su
-	case ${_base##*/} in
-	*.*) ;;
-	*) return ;;
-	esac
-	case $linked in
-	*"
-$_link
-"*) return ;;
-	esac
-	if [ -e "$_link" ] && [ ! -L "$_link" ]; then
-		return
-	fi
-	ln -sf "${1##*/}" "$_link" 2>/dev/null || return
-	linked="$linked
-$_link
-"
-	name=$_link
-}
 
 # "$@" is rotated: OPTION... stay, "--" becomes ELF, OBJECTS... their .su
 set -f
@@ -87,8 +58,7 @@ while [ "$n" -gt 0 ]; do
 	for obj in $arg; do
 		su=${obj%.*}.su
 		[ -f "$su" ] || continue
-		su_name "$su"
-		set -- "$@" "$name"
+		set -- "$@" "$su"
 	done
 	IFS=$old_ifs
 done

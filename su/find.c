@@ -7,7 +7,8 @@
  * replaced.  A one-step "gcc -o prog a.c" uses "-dumpbase prog", giving
  * "prog-a.su" beside the program, and LTO writes one
  * "prog.ltransN.ltrans.su" per partition.  Build trees elsewhere are
- * reached through --su-dir roots, indexed by basename once.
+ * reached through --su-dir roots, indexed by basename once; there CMake's
+ * objects ("a.c.o") give "a.c.su".
  */
 #include "su/su.h"
 
@@ -358,13 +359,16 @@ static int discover_cu(struct su_discovery *dc, const struct sp_cu *cu,
 		       const struct su_elf_place *elf, const struct su_index *ix)
 {
 	char *src = su_path_normalize(cu->comp_dir, cu->name);
-	size_t src_len = su_path_stem_len(src);
-	const char *stem = base_of(src);
+	size_t src_len = su_path_stem_len(src), full_len = strlen(src);
+	/* CMake names an object "a.c.o", so GCC writes "a.c.su" */
+	char *full = sp_xstrdup(src), *full_su = concat3(base_of(src), ".su", "");
+	const char *stem;
 	char *stem_su, *dash, *cand[4];
 	size_t i, n = 0;
 	int ret = 0;
 
 	src[src_len] = '\0';	/* from here on src has no extension */
+	stem = base_of(src);
 	stem_su = concat3(stem, ".su", "");
 	dash = concat3(elf->base, "-", stem_su);
 	/* "prog-a.su" names this very program: a plain "a.su" beside it may
@@ -380,6 +384,10 @@ static int discover_cu(struct su_discovery *dc, const struct sp_cu *cu,
 		ret = try_index(dc, ix, dash, src, src_len);
 	if (!ret && ix->npaths)
 		ret = try_index(dc, ix, stem_su, src, src_len);
+	if (!ret && ix->npaths && full_len != src_len)
+		ret = try_index(dc, ix, full_su, full, full_len);
+	free(full_su);
+	free(full);
 	free(dash);
 	for (i = 0; i < n; i++)
 		free(cand[i]);

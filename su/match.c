@@ -488,29 +488,25 @@ static size_t dir_suffix(const char *a, const char *b)
 }
 
 /*
- * Claims of one .su file: units of the same path; else units whose stem
- * equals the file's stem, or a tail of it after '-' (automake's
- * "prog-a.su", libtool's "libx_la-a.su", GCC's "prog-a.su").
+ * Claims of one .su file named abs (without ".su"): units of the same
+ * path; else units whose stem equals the file's stem, or a tail of it
+ * after '-' (automake's "prog-a.su", libtool's "libx_la-a.su", GCC's
+ * "prog-a.su").  Returns whether it claimed any.
  */
-static void claims_of_file(struct su_matcher *m, struct su_units *u, uint32_t file,
-			   struct su_claim **v, size_t *n, size_t *cap)
+static bool claims_of_path(struct su_matcher *m, struct su_units *u, uint32_t file,
+			   const char *abs, struct su_claim **v, size_t *n, size_t *cap)
 {
-	char *abs = su_path_normalize(NULL, m->s->paths[file]);
 	const char *stem, *p, *key;
-	size_t len = su_path_stem_len(abs);
+	size_t before = *n;
 	uint32_t i;
-	bool exact = false;
 
-	abs[len] = '\0';
-	key = sp_strtab_intern(&u->strs, abs, len);
+	key = sp_strtab_intern(&u->strs, abs, strlen(abs));
 	for (i = sp_u64map_get(&u->path.head, key_ptr(key)); i != UINT32_MAX;
-	     i = u->path.next[i]) {
+	     i = u->path.next[i])
 		add_claim(v, n, cap, (struct su_claim){ file, i, 2, SIZE_MAX,
 							file_fit(m, file, i) });
-		exact = true;
-	}
 	stem = last_component(abs);
-	for (p = stem; !exact && p; p = strchr(p, '-')) {
+	for (p = stem; *n == before && p; p = strchr(p, '-')) {
 		uint32_t first;
 		size_t best = 0;
 		bool found = false;
@@ -534,6 +530,22 @@ static void claims_of_file(struct su_matcher *m, struct su_units *u, uint32_t fi
 					  file_fit(m, file, i) });
 		if (found)
 			break;	/* the longest matching tail wins */
+	}
+	return *n > before;
+}
+
+/* Claims of one .su file: by its name without ".su", else without the
+ * source's extension too (CMake's object "a.c.o" gives "a.c.su"). */
+static void claims_of_file(struct su_matcher *m, struct su_units *u, uint32_t file,
+			   struct su_claim **v, size_t *n, size_t *cap)
+{
+	char *abs = su_path_normalize(NULL, m->s->paths[file]);
+	size_t len = su_path_stem_len(abs);
+
+	abs[len] = '\0';
+	if (!claims_of_path(m, u, file, abs, v, n, cap) && su_path_stem_len(abs) < len) {
+		abs[su_path_stem_len(abs)] = '\0';
+		claims_of_path(m, u, file, abs, v, n, cap);
 	}
 	m->file_ltrans[file] = strstr(last_component(m->s->paths[file]), ".ltrans") != NULL;
 	free(abs);

@@ -168,6 +168,23 @@ static void test_moved_tree_longest_suffix(void **state)
 	assert_frame(fx, fyh, 48, SP_QUAL_STATIC);
 }
 
+/* CMake's "util.c.su" (object "util.c.o") claims its unit as
+ * "util.su" would: the rows alone cannot tell the two statics apart. */
+static void test_cmake_su_names(void **state)
+{
+	struct fixture *fx = *state;
+	uint32_t x = add_cu(fx, "/src/x", "util.c");
+	uint32_t y = add_cu(fx, "/src/y", "util.c");
+	uint32_t fxh = add_fn(fx, x, "helper", "helper", "util.c", 3, 12);
+	uint32_t fyh = add_fn(fx, y, "helper", "helper", "util.c", 3, 12);
+
+	add_su(fx, "/build/CMakeFiles/p.dir/y/util.c.su", "util.c:3:12:helper\t48\tstatic\n");
+	add_su(fx, "/build/CMakeFiles/p.dir/x/util.c.su", "util.c:3:12:helper\t16\tstatic\n");
+	match(fx);
+	assert_frame(fx, fxh, 16, SP_QUAL_STATIC);
+	assert_frame(fx, fyh, 48, SP_QUAL_STATIC);
+}
+
 static void test_clones_share_location(void **state)
 {
 	struct fixture *fx = *state;
@@ -532,6 +549,36 @@ static void test_discover_kernel_layout(void **state)
 	remove_tree(root);
 }
 
+/* CMake compiles src/a.c into CMakeFiles/prog.dir/src/a.c.o, so GCC
+ * writes a.c.su there; another target's tools/a.c.su shares less of the
+ * source's path and is not read. */
+static void test_discover_cmake_layout(void **state)
+{
+	struct fixture *fx = *state;
+	char root[] = "/tmp/test_su_match.XXXXXX";
+	char src[128], build[128], elf[160];
+	const char *dirs[1];
+	uint32_t cu, f;
+
+	assert_non_null(mkdtemp(root));
+	snprintf(src, sizeof(src), "%s/proj/src/a.c", root);
+	snprintf(build, sizeof(build), "%s/build", root);
+	snprintf(elf, sizeof(elf), "%s/prog", build);
+	make_dirs(root, "build/CMakeFiles/prog.dir/src");
+	make_dirs(root, "build/CMakeFiles/other.dir/tools");
+	write_file(root, "build/CMakeFiles/prog.dir/src/a.c.su", "a.c:3:5:f\t48\tstatic\n");
+	write_file(root, "build/CMakeFiles/other.dir/tools/a.c.su", "a.c:3:5:f\t99\tstatic\n");
+	cu = add_cu(fx, build, src);
+	f = add_fn(fx, cu, "f", "f", src, 3, 5);
+	dirs[0] = build;
+	assert_int_equal(discover(fx, elf, dirs, 1), 0);
+	assert_int_equal(fx->set.npaths, 1);
+	assert_true(has_path(&fx->set, "/prog.dir/src/a.c.su"));
+	match(fx);
+	assert_frame(fx, f, 48, SP_QUAL_STATIC);
+	remove_tree(root);
+}
+
 static void test_discover_lto_beside_elf(void **state)
 {
 	struct fixture *fx = *state;
@@ -604,6 +651,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_only_functions_with_code, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_relative_su_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_discover_kernel_layout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cmake_su_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_discover_cmake_layout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_discover_lto_beside_elf, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_discover_each_image_beside_itself, setup,
 						teardown),
