@@ -79,6 +79,10 @@ size_t sp_unknown_ranking(const struct sp_graph *g, struct sp_unknown_rank *out,
 			all[nall++] = (struct sp_unknown_rank){ w, 0 };
 		}
 	}
+	if (!nall) {
+		free(nearest);
+		return 0;
+	}
 	for (i = 0; i < nall; i++)
 		all[i].totals = nearest[all[i].func];
 	qsort(all, nall, sizeof(*all), by_totals);
