@@ -181,7 +181,9 @@ static const char usage_text[] =
 "on standard error (STACKPROF_PROGRESS_DELAY=SECONDS changes the second).\n"
 "Exit status: 0 success, 1 stack budget exceeded, 2 bad input or usage.\n"
 "In a make build: include PREFIX/share/stackprof/stackprof.mk for a\n"
-"`make stack-check` that fails over STACK_BUDGET (see stackprof(1)).\n";
+"`make stack-check` that fails over STACK_BUDGET; in CMake: find_package(stackprof)\n"
+"and stackprof_check(TARGET BUDGET 8K) for a TARGET-stack-check target\n"
+"(see stackprof(1)).\n";
 
 enum {
 	OPT_SU_DIR = 256, OPT_ENTRY, OPT_JSON, OPT_TOP, OPT_BUDGET, OPT_ALLOW_UNB,
