@@ -123,7 +123,8 @@ static void drop_containers(struct sp_elf *e, size_t first, uint64_t *labels, si
 {
 	size_t i, k = first;
 
-	qsort(labels, nlabels, sizeof(*labels), u64_cmp);
+	if (nlabels)
+		qsort(labels, nlabels, sizeof(*labels), u64_cmp);
 	for (i = first; i < e->nsyms; i++) {
 		const struct sp_elf_sym *s = &e->syms[i];
 		size_t at = sp_search_first_ge(labels, nlabels, u64_at, s->addr);
