@@ -11,6 +11,7 @@
  */
 #include "analysis/analysis.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/xalloc.h"
@@ -61,8 +62,27 @@ static int by_total(const void *pa, const void *pb, void *ctx)
 	return strcmp(na ? na : "", nb ? nb : "");
 }
 
+/*
+ * The functions a stack switch enters (call_on_irqstack: __do_softirq,
+ * __sysvec_apic_timer_interrupt) run on the IRQ stack: entries of that
+ * class.  Not those the entry code's switches reach (asm_exc_*,
+ * asm_sysvec_* move to the thread stack when entered from user mode):
+ * their class is their own.
+ */
+static uint8_t *switched_in(const struct sp_graph *g)
+{
+	uint8_t *in = sp_xcalloc((size_t)g->nfuncs + 1, 1);
+	uint32_t i;
+
+	for (i = 0; i < g->nswitches; i++)
+		if (!has_prefix(sp_func_label(&g->funcs[g->switches[i].from]), "asm_"))
+			in[g->switches[i].to] = 1;
+	return in;
+}
+
 void sp_kernel_entries(const struct sp_graph *g, struct sp_kernel_entries *out)
 {
+	uint8_t *irq_stack = switched_in(g);
 	bool wrappers = false;
 	uint32_t i;
 	int c;
@@ -75,13 +95,17 @@ void sp_kernel_entries(const struct sp_graph *g, struct sp_kernel_entries *out)
 								       : g->funcs[i].name));
 	for (i = 0; i < g->nfuncs; i++) {
 		enum sp_kclass k = classify(&g->funcs[i], wrappers);
-		size_t *n = &out->n[k];
+		size_t *n;
 
+		if (k == SP_KCLASS_NONE && irq_stack[i] && (g->funcs[i].flags & SP_F_HAS_CODE))
+			k = SP_KCLASS_IRQ;
+		n = &out->n[k];
 		if (k == SP_KCLASS_NONE)
 			continue;
 		SP_ALLOC_GROW(out->ids[k], *n + 1, out->cap[k]);
 		out->ids[k][(*n)++] = i;
 	}
+	free(irq_stack);
 	for (c = 0; c < SP_KCLASS__COUNT; c++)
 		if (out->n[c])
 			qsort_r(out->ids[c], out->n[c], sizeof(uint32_t), by_total, (void *)g);

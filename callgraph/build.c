@@ -505,6 +505,10 @@ static void merge_call(struct cg_image *img, const struct insn_call *c, struct m
 	callee = cg_branch_enters(c->branch, caller, callee, inside);
 	if (callee == SP_NONE)
 		return;
+	if (c->switched && c->branch == INSN_BRANCH_CALL) {
+		sp_graph_add_switch(img->g, caller, callee, c->site);
+		return;
+	}
 	kind = c->branch == INSN_BRANCH_CALL ? SP_EDGE_CALL : SP_EDGE_TAIL;
 	known = sp_u64map_get(&m->pairs, pair_key(caller, callee));
 	if (known == SP_NONE) {

@@ -34,6 +34,7 @@ enum sp_frame_src {
 	SP_SRC_ANNOT,
 	SP_SRC_CODE,	/* the stack pointer followed through the code */
 	SP_SRC_ORC,	/* a kernel's ORC tables, objtool's (x86-64) */
+	SP_SRC_ENTRY,	/* what an exception's entry pushes (pt_regs) */
 	SP_SRC__COUNT
 };
 
@@ -55,6 +56,9 @@ enum sp_frame_src {
 					    * for every address-taken one, which the
 					    * calls nothing is known of go through (one
 					    * edge each instead of thousands); frame 0 */
+#define SP_F_EXCEPTION_ENTRY	(1u << 13) /* no function but the entry of an exception
+					    * taken on the interrupted stack: its frame
+					    * what the CPU and the entry code push */
 
 /* Why a total is unbounded or partial; index into sp_result.witness. */
 enum sp_cause {
@@ -151,6 +155,8 @@ enum sp_edge_kind {
 /* sp_edge.flags: where an edge that no call instruction shows came from */
 #define SP_EDGE_F_ANNOTATED	(1u << 0) /* an --annotate 'calls' target */
 #define SP_EDGE_F_ASSUMED	(1u << 1) /* an indirect call's target (--indirect) */
+#define SP_EDGE_F_EXCEPTION	(1u << 2) /* a trap the code may take (__ex_table,
+					   * __bug_table) into an exception entry */
 
 /* How an indirect call's targets were found (--indirect=types). */
 enum sp_resolved {
@@ -288,6 +294,13 @@ struct sp_graph {
 	uint32_t nfuncs, funcs_cap;
 	struct sp_edge *edges;	/* sorted by (from, to, kind) after finalize */
 	uint32_t nedges, edges_cap;
+	/* Calls made after the code loaded the stack pointer from something
+	 * other than itself (call_on_irqstack, a task switch): the callee runs
+	 * on another stack, so these are no edges of any total; the reports
+	 * list them and the kernel summary takes their callees as entries of
+	 * that stack.  In the order found. */
+	struct sp_edge *switches;
+	uint32_t nswitches, switches_cap;
 	struct sp_cu *cus;
 	uint32_t ncus, cus_cap;
 	struct sp_vla *vlas;	/* filled only by cg_find_vlas() (--vla) */
@@ -324,6 +337,8 @@ void sp_graph_add_edge(struct sp_graph *g, uint32_t from, uint32_t to,
  * knows: one allocation instead of a copy at each doubling (a million
  * functions are 200 MB). */
 void sp_graph_reserve(struct sp_graph *g, size_t nfuncs, size_t nedges);
+/* A stack switch from -> to at return address pc (graph->switches). */
+void sp_graph_add_switch(struct sp_graph *g, uint32_t from, uint32_t to, uint64_t pc);
 uint32_t sp_graph_add_cu(struct sp_graph *g);
 void sp_graph_add_icall(struct sp_graph *g, uint32_t func, const char *proto);
 /* A new zeroed indirect call site (first = SP_NONE); may move g->isites. */

@@ -15,12 +15,26 @@ static bool is_x86(uint16_t machine)
 	return machine == EM_X86_64 || machine == EM_386;
 }
 
+/* The calls the stack pass saw made on another stack, among the
+ * function's own (calls->v[first..], by site). */
+static void mark_switched(struct insn_calls *calls, size_t first,
+			  const struct insn_stack_res *st)
+{
+	size_t i, k;
+
+	for (i = 0; i < st->nswitched; i++)
+		for (k = first; k < calls->n; k++)
+			if (calls->v[k].site == st->switched[i])
+				calls->v[k].switched = true;
+}
+
 /* Every pass over one function's instructions, into f, calls and loads. */
 static void run_passes(const struct insn_image *c, const struct insn_buf *b,
 		       struct insn_func *f, struct insn_calls *calls, struct insn_loads *loads)
 {
 	uint16_t machine = c->elf->machine;
 	struct insn_stack_res st = { 0 };
+	size_t first = calls->n;
 
 	insn_calls_pass(calls, b->v, b->n);
 	if (!(f->flags & INSN_FUNC_NO_BYTES) &&
@@ -29,6 +43,7 @@ static void run_passes(const struct insn_image *c, const struct insn_buf *b,
 		f->flags |= INSN_FUNC_FRAME | (st.dynamic ? INSN_FUNC_DYNAMIC : 0) |
 			    (st.bounded ? INSN_FUNC_BOUNDED : 0);
 	}
+	mark_switched(calls, first, &st);
 	free(st.switched);
 	if (machine == EM_X86_64 && insn_red_zone(b->v, b->n, f->addr + f->size, &f->red_zone))
 		f->flags |= INSN_FUNC_LEAF;
@@ -427,5 +442,6 @@ void insn_calls_pass(struct insn_calls *out, const struct insn *v, size_t n)
 		k->target = k->direct ? (uint64_t)v[i].imm : 0;
 		k->branch = v[i].branch;
 		k->groups = v[i].groups;
+		k->switched = false;
 	}
 }

@@ -36,6 +36,7 @@ struct insn_call {
 	uint8_t branch;		/* enum insn_branch: how the call pass counts it */
 	uint8_t groups;		/* INSN_G_CALL, INSN_G_JUMP: how capstone does */
 	bool direct;		/* target is known */
+	bool switched;		/* made on another stack (insn_stack_frame) */
 };
 
 /* insn_func.flags */

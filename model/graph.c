@@ -17,6 +17,7 @@ void sp_graph_release(struct sp_graph *g)
 {
 	free(g->funcs);
 	free(g->edges);
+	free(g->switches);
 	free(g->cus);
 	free(g->vlas);
 	free(g->icalls);
@@ -28,6 +29,13 @@ void sp_graph_release(struct sp_graph *g)
 	sp_arena_release(&g->arena);
 	sp_strtab_release(&g->strs);
 	memset(g, 0, sizeof(*g));
+}
+
+void sp_graph_add_switch(struct sp_graph *g, uint32_t from, uint32_t to, uint64_t pc)
+{
+	SP_ALLOC_GROW(g->switches, (size_t)g->nswitches + 1, g->switches_cap);
+	g->switches[g->nswitches++] = (struct sp_edge){ .from = from, .to = to, .pc = pc,
+							.kind = SP_EDGE_CALL };
 }
 
 void sp_graph_reserve(struct sp_graph *g, size_t nfuncs, size_t nedges)
@@ -186,6 +194,8 @@ const char *sp_frame_src_name(enum sp_frame_src src)
 		return "code";
 	case SP_SRC_ORC:
 		return "orc";
+	case SP_SRC_ENTRY:
+		return "entry";
 	case SP_SRC_NONE:
 	case SP_SRC__COUNT:
 		break;

@@ -48,7 +48,7 @@ void sp_cell_marks(const struct sp_func *f, uint8_t kind, uint8_t flags, uint8_t
 		snprintf(rz, sizeof(rz), " [red-zone %" PRIu32 "]", f->red_zone);
 	if (by)
 		snprintf(assumed, sizeof(assumed), " [assumed: %s]", by);
-	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s",
+	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s%s",
 		 f->qual == SP_QUAL_DYNAMIC || f->qual == SP_QUAL_BOUNDED ? " [dynamic]" : "",
 		 f->flags & SP_F_RECURSIVE ? " [recursive]" : "",
 		 f->n_indirect ? " [indirect]" : "",
@@ -56,7 +56,8 @@ void sp_cell_marks(const struct sp_func *f, uint8_t kind, uint8_t flags, uint8_t
 		 src, rz,
 		 kind == SP_EDGE_TAIL ? " [tail]" : "",
 		 flags & SP_EDGE_F_ANNOTATED ? " [annotated]" : "",
-		 flags & SP_EDGE_F_ASSUMED ? assumed : "");
+		 flags & SP_EDGE_F_ASSUMED ? assumed : "",
+		 flags & SP_EDGE_F_EXCEPTION ? " [exception]" : "");
 }
 
 void sp_cell_location(const struct sp_func *f, char *buf, size_t size)

@@ -51,6 +51,8 @@ static json_object *via_name(uint8_t flags)
 		return json_object_new_string("assumed");
 	if (flags & SP_EDGE_F_ANNOTATED)
 		return json_object_new_string("annotated");
+	if (flags & SP_EDGE_F_EXCEPTION)
+		return json_object_new_string("exception");
 	return NULL;
 }
 
@@ -140,6 +142,20 @@ static json_object *calls_array(const struct sp_graph *g, const struct sp_func *
 		json_object_object_add(c, "tail", json_object_new_boolean(e->kind == SP_EDGE_TAIL));
 		json_object_object_add(c, "via", via_name(e->flags));
 		json_object_object_add(c, "resolved_by", resolved_by(e->flags, e->how));
+		json_object_array_add(a, c);
+	}
+	for (i = 0; i < g->nswitches; i++) {
+		const struct sp_edge *e = &g->switches[i];
+		json_object *c;
+
+		if (&g->funcs[e->from] != f)
+			continue;
+		c = json_object_new_object();
+		json_object_object_add(c, "name", json_str(sp_func_label(&g->funcs[e->to])));
+		json_object_object_add(c, "file", json_str(g->funcs[e->to].file));
+		json_object_object_add(c, "tail", json_object_new_boolean(false));
+		json_object_object_add(c, "via", json_object_new_string("stack-switch"));
+		json_object_object_add(c, "resolved_by", NULL);
 		json_object_array_add(a, c);
 	}
 	return a;

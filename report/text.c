@@ -208,6 +208,21 @@ static void print_table(const struct sp_graph *g, const uint32_t *ids, size_t n,
 		      "         (of the call's prototype, where DWARF types the call)\n", out);
 }
 
+/* The calls a frame of the path makes on another stack: not in the
+ * total, said. */
+static void print_switches(const struct sp_graph *g, const struct sp_path *p, FILE *out)
+{
+	size_t i;
+	uint32_t k;
+
+	for (i = 0; i < p->n; i++)
+		for (k = 0; k < g->nswitches; k++)
+			if (g->switches[k].from == p->ids[i])
+				fprintf(out, "    %s -> %s [stack switch]: runs on another stack, "
+					"not in this total\n", sp_func_label(&g->funcs[p->ids[i]]),
+					sp_func_label(&g->funcs[g->switches[k].to]));
+}
+
 static void print_reason(void *ctx, const char *reason)
 {
 	fprintf(ctx, "    reason: %s\n", reason);
@@ -287,6 +302,7 @@ static void print_path(const struct sp_graph *g, uint32_t id, unsigned rank, FIL
 	}
 	sp_reasons(g, id, print_reason, out);
 	print_assumed_bound(g, id, out);
+	print_switches(g, &p, out);
 	sp_path_release(&p);
 }
 

@@ -1,0 +1,141 @@
+#!/bin/sh
+# Stack switches and exceptions taken on the current stack, on programs
+# assembled by hand (no DWARF, no .su: every frame from the code), the
+# totals derived by hand below.
+#
+# x86-64: on_irq stores %rsp at the top of another stack, loads %rsp
+# from there, calls softirq and pops %rsp back (the kernel's
+# call_on_stack): its frame is push %rbx + the return address, 16, and
+# softirq's 0x100 + 8 + leaf's 8 are on the other stack, not in its
+# total (JSON "via": "stack-switch", text "[stack switch]").
+# copy_user's load is in a hand-made __ex_table (12-byte entries, type
+# 3, EX_TYPE_UACCESS): a page fault there runs <page fault> (pt_regs,
+# 168 bytes, and 8 of alignment: 176) then exc_page_fault (push %rbx,
+# return address: 16, + leaf 8 = 24): 8 + 176 + 24 = 208.  An entry of
+# type 5 (EX_TYPE_CLEAR_FS, a fault on a kernel address) in seg_load
+# adds nothing: 8.  warner's ud2 is in __bug_table: 8 + 176 +
+# exc_invalid_op's 8 = 192.
+#
+# AArch64 (when aarch64-linux-gnu-as is here): copy_user's ldr in
+# __ex_table (type 3, UACCESS_ERR_ZERO) runs kernel_ventry's 336 bytes
+# and el1h_64_sync_handler (stp x29, x30: 16): 0 + 336 + 16 = 352.
+. tests/e2e/lib.sh
+
+b=$OUT/build
+mkdir -p "$b"
+cat >"$b/k.s" <<'S'
+	.text
+	.globl _start
+	.type _start, @function
+_start:	call on_irq
+	call copy_user
+	call seg_load
+	call warner
+	ud2
+	.size _start, .-_start
+	.type leaf, @function
+leaf:	ret
+	.size leaf, .-leaf
+	.type softirq, @function
+softirq:
+	sub $0x100, %rsp
+	call leaf
+	add $0x100, %rsp
+	ret
+	.size softirq, .-softirq
+	.type on_irq, @function
+on_irq:	push %rbx
+	mov irq_stack(%rip), %r11
+	mov %rsp, (%r11)
+	mov %r11, %rsp
+	call softirq
+	pop %rsp
+	pop %rbx
+	ret
+	.size on_irq, .-on_irq
+	.type copy_user, @function
+copy_user:
+1:	mov (%rdi), %rax
+	ret
+	.size copy_user, .-copy_user
+	.type seg_load, @function
+seg_load:
+2:	mov (%rsi), %rax
+	ret
+	.size seg_load, .-seg_load
+	.type warner, @function
+warner:
+3:	ud2
+	ret
+	.size warner, .-warner
+	.type exc_page_fault, @function
+	.globl exc_page_fault
+exc_page_fault:
+	push %rbx
+	call leaf
+	pop %rbx
+	ret
+	.size exc_page_fault, .-exc_page_fault
+	.type exc_invalid_op, @function
+	.globl exc_invalid_op
+exc_invalid_op:
+	ret
+	.size exc_invalid_op, .-exc_invalid_op
+	.section __ex_table, "a"
+	.long 1b - ., 0, 3
+	.long 2b - ., 0, 5
+	.section __bug_table, "a"
+	.long 3b - ., 0
+	.short 7, 0
+	.data
+irq_stack:
+	.quad 0
+S
+as --64 -g -o "$b/k.o" "$b/k.s" && ld -o "$b/k" "$b/k.o" || fail "cannot build k"
+
+run_sp --json "$b/k"
+expect_rc 0 "stackprof k"
+j=$OUT/stdout
+expect_eq "on_irq's total: its own stack only" "$(jget $j 'fn("on_irq")["total"]')" 16
+expect_eq "on_irq's stack switch" \
+	"$(jget $j '[(c["name"], c["via"]) for c in fn("on_irq")["calls"]]')" \
+	'[["softirq", "stack-switch"]]'
+expect_eq "_start: no switch in its total" "$(jget $j 'fn("_start")["total"]')" "$((8 + 208))"
+expect_eq "copy_user: a page fault on top" "$(jget $j 'fn("copy_user")["total"]')" 208
+expect_eq "copy_user's path" "$(jget $j '[(d["name"], d["via"], d["self"]) for d in fn("copy_user")["path_detail"]]')" \
+	'[["copy_user", null, 8], ["<page fault>", "exception", 176], ["exc_page_fault", null, 16], ["leaf", null, 8]]'
+expect_eq "seg_load: a kernel-address fixup adds nothing" "$(jget $j 'fn("seg_load")["total"]')" 8
+expect_eq "warner: a WARN on top" "$(jget $j 'fn("warner")["total"]')" 192
+run_sp --entry on_irq --entry copy_user "$b/k"
+grep -q 'on_irq -> softirq \[stack switch\]' "$OUT/stdout" || fail "text: no [stack switch] line"
+grep -q '<page fault>.*\[exception\]' "$OUT/stdout" || fail "text: no [exception] frame"
+
+command -v aarch64-linux-gnu-as >/dev/null && command -v aarch64-linux-gnu-ld >/dev/null ||
+	{ skip_part "no aarch64-linux-gnu-as"; finish; exit; }
+cat >"$b/a.s" <<'S'
+	.text
+	.globl _start
+_start:	bl copy_user
+	b .
+	.type copy_user, %function
+copy_user:
+1:	ldr x0, [x0]
+	ret
+	.size copy_user, .-copy_user
+	.type el1h_64_sync_handler, %function
+	.globl el1h_64_sync_handler
+el1h_64_sync_handler:
+	stp x29, x30, [sp, #-16]!
+	ldp x29, x30, [sp], #16
+	ret
+	.size el1h_64_sync_handler, .-el1h_64_sync_handler
+	.section __ex_table, "a"
+	.long 1b - ., 0
+	.short 3, 0
+S
+aarch64-linux-gnu-as -g -o "$b/a.o" "$b/a.s" && aarch64-linux-gnu-ld -o "$b/a" "$b/a.o" ||
+	fail "cannot build the AArch64 program"
+run_sp --json "$b/a"
+expect_rc 0 "stackprof on AArch64"
+expect_eq "AArch64 copy_user: an abort on top" "$(jget $OUT/stdout 'fn("copy_user")["total"]')" 352
+finish
