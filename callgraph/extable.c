@@ -2,22 +2,16 @@
  * extable.c - the exceptions a kernel takes on the stack it runs on.
  *
  * An instruction that __ex_table lists (a user-memory access, a
- * rdmsr...) may fault, and the handler then runs on the same stack,
- * above the function that faulted.  On x86-64 the CPU aligns %rsp to 16
- * bytes and pushes its frame (ss, rsp, rflags, cs, rip, the error code),
- * the entry code (asm_exc_page_fault, error_entry) pushes the fifteen
- * general registers: struct pt_regs, 21 words, plus at most 8 bytes of
- * alignment, 176 bytes; then it calls exc_page_fault, whose total counts
- * its own return address.  On AArch64 kernel_ventry takes PT_REGS_SIZE,
- * 336 bytes, and calls el1h_64_sync_handler.  Each instruction
- * __bug_table lists (the ud2 of a WARN or a BUG, AArch64's brk) traps
- * the same way into exc_invalid_op (el1h_64_sync_handler), which prints
- * and dumps the stack before it returns.
+ * rdmsr, a segment load...) may fault, and the handler then runs on the
+ * same stack, above the function that faulted; so does the trap of
+ * each instruction __bug_table lists (the ud2 of a WARN or a BUG,
+ * AArch64's brk), which prints and dumps the stack before it returns.
  *
  * Each function with such an instruction gets an edge flagged
  * SP_EDGE_F_EXCEPTION to a node that stands for the exception's entry:
- * its frame the bytes above, its one call the C handler.  Linked images
- * only: a module's tables are relocations still.
+ * its frame what the CPU and the entry code push, its one call the C
+ * handler.  A module's tables are relocations: the entries' first words
+ * are read through them (cg_rel_word()).
  */
 #include "callgraph/internal.h"
 
@@ -33,29 +27,87 @@ struct trap_kind {
 	const char *node;	/* the stand-in's name */
 	const char *handler;	/* the C function the entry calls */
 	uint64_t bytes;		/* what the CPU and the entry push */
-	/* __ex_table's 12-byte entries: the fixup types (the low byte of
-	 * the third word on x86-64, the 16-bit type on AArch64) of a
-	 * user-memory access, bit n for type n: a fault there runs the
-	 * whole page fault (handle_mm_fault).  The others (x86's
-	 * EX_TYPE_CLEAR_FS, FPU_RESTORE, *MSR*, ZEROPAD...) fault on
-	 * kernel addresses, where the handler only applies the fixup.
-	 * 0: every entry counts. */
-	uint32_t user_types;
-	bool type16;		/* AArch64: the type is a halfword at offset 8 */
+	/* Does the fault of an __ex_table entry with this data word (x86:
+	 * the third word; AArch64: the type halfword) take this kind's
+	 * exception?  NULL: every entry does. */
+	bool (*takes)(uint32_t data);
 };
 
-/* x86-64 extable_fixup_types.h: FAULT 2, UACCESS 3, COPY 4, IMM_REG 17
- * (EFAULT_REG) */
+/*
+ * x86-64 (arch/x86/entry/entry_64.S, Linux 6.1), from the interrupted
+ * code's %rsp upwards:
+ *   <= 8  the CPU aligns %rsp to 16 bytes before it pushes (Intel SDM
+ *         vol. 3, 6.14.2; kernel code keeps %rsp 8-aligned);
+ *     40  the CPU pushes ss, rsp, rflags, cs, rip;
+ *      8  the error code (#PF, #GP), or idtentry's "pushq $-1" where
+ *         the vector has none (#UD): pt_regs->orig_ax;
+ *    120  idtentry_body's call error_entry, whose PUSH_AND_CLEAR_REGS
+ *         save_ret=1 stores %rdi over that return address and pushes
+ *         the other fourteen general registers (calling.h PUSH_REGS):
+ *         struct pt_regs is 21 words, 168 bytes.
+ * error_entry pushes its return address back (8, popped by its RET:
+ * "movq %rax, %rsp" leaves %rsp at pt_regs) and from kernel mode calls
+ * nothing; then "call \cfunc", whose return address the handler's total
+ * counts, and that is at least 8: 176 covers error_entry too.
+ */
+#define X86_64_PT_REGS_FRAME (8 + 21 * 8)
+
+/* arch/x86/include/asm/extable_fixup_types.h: the type is the low byte,
+ * the immediate the top halfword. */
+enum {
+	X86_EX_FAULT = 2, X86_EX_UACCESS = 3, X86_EX_COPY = 4, X86_EX_BPF = 7,
+	X86_EX_WRMSR_IN_MCE = 12, X86_EX_RDMSR_IN_MCE = 13, X86_EX_DEFAULT_MCE_SAFE = 14,
+	X86_EX_FAULT_MCE_SAFE = 15, X86_EX_IMM_REG = 17, X86_EX_FAULT_SGX = 18,
+	X86_EX_UCOPY_LEN = 19, X86_EX_ZEROPAD = 20,
+	X86_EFAULT = 14,
+};
+
+/* The types whose instruction is a memory access that may take a page
+ * fault: user accesses (UACCESS, COPY, UCOPY_LEN, FAULT, FAULT_MCE_SAFE:
+ * xsave to a signal frame, IMM_REG with -EFAULT: unsafe_get_user,
+ * futex), BPF's probe reads, load_unaligned_zeropad() (ZEROPAD: a
+ * kernel address, whose fault runs exc_page_fault too) and ENCLS
+ * (FAULT_SGX).  exc_page_fault runs handle_mm_fault() for them. */
+static bool x86_page_fault(uint32_t data)
+{
+	uint32_t type = data & 0xff;
+
+	if (type == X86_EX_IMM_REG)
+		return (int32_t)data >> 16 == -X86_EFAULT;
+	return type == X86_EX_FAULT || type == X86_EX_UACCESS || type == X86_EX_COPY ||
+	       type == X86_EX_BPF || type == X86_EX_FAULT_MCE_SAFE || type == X86_EX_FAULT_SGX ||
+	       type == X86_EX_UCOPY_LEN || type == X86_EX_ZEROPAD;
+}
+
+/* The others fault with #GP: rdmsr/wrmsr (RDMSR*, WRMSR*), segment
+ * loads (CLEAR_FS, POP_REG, IMM_REG 0: __loadsegment_simple), xrstor
+ * (FPU_RESTORE), DEFAULT (rdmsr_safe_regs, asm_load_gs_index).  A few
+ * raise another vector with a handler of the same shape (KVM's emulator
+ * #DE, vmread #UD, fwait #MF): doc/accuracy.md.  The MCE types run on
+ * #MC's own IST stack (copy_mc, the MSR accesses of the MCE handler). */
+static bool x86_general_protection(uint32_t data)
+{
+	uint32_t type = data & 0xff;
+
+	return !x86_page_fault(data) && type != X86_EX_WRMSR_IN_MCE &&
+	       type != X86_EX_RDMSR_IN_MCE && type != X86_EX_DEFAULT_MCE_SAFE;
+}
+
 static const struct trap_kind x86_64_traps[] = {
-	{ "__ex_table", "<page fault>", "exc_page_fault", 21 * 8 + 8,
-	  1u << 2 | 1u << 3 | 1u << 4 | 1u << 17, false },
-	{ "__bug_table", "<invalid opcode>", "exc_invalid_op", 21 * 8 + 8, 0, false },
+	{ "__ex_table", "<page fault>", "exc_page_fault", X86_64_PT_REGS_FRAME, x86_page_fault },
+	{ "__ex_table", "<general protection>", "exc_general_protection", X86_64_PT_REGS_FRAME,
+	  x86_general_protection },
+	{ "__bug_table", "<invalid opcode>", "exc_invalid_op", X86_64_PT_REGS_FRAME, NULL },
 };
 
-/* AArch64 asm-extable.h: UACCESS_ERR_ZERO 3 */
+/* AArch64 (arch/arm64/kernel/entry.S kernel_ventry: "sub sp, sp,
+ * #PT_REGS_SIZE", 336 bytes of struct pt_regs; entry_handler's "bl
+ * el1h_64_sync_handler").  Every fault of an __ex_table entry (a user
+ * or kernel access, load_unaligned_zeropad, BPF) is a synchronous abort
+ * from EL1 and runs the same handler, as __bug_table's brk does. */
 static const struct trap_kind aarch64_traps[] = {
-	{ "__ex_table", "<synchronous abort>", "el1h_64_sync_handler", 336, 1u << 3, true },
-	{ "__bug_table", "<brk>", "el1h_64_sync_handler", 336, 0, false },
+	{ "__ex_table", "<synchronous abort>", "el1h_64_sync_handler", 336, NULL },
+	{ "__bug_table", "<brk>", "el1h_64_sync_handler", 336, NULL },
 };
 
 /* A function of the image by its code's range. */
@@ -154,20 +206,18 @@ static void add_trap(struct trap_state *t, uint32_t from, uint32_t node)
 	t->g->edges[t->g->nedges - 1].flags = SP_EDGE_F_EXCEPTION;
 }
 
-/* Does entry i's fault run the handler k stands for? */
+/* Does entry i's fault take the exception k stands for?  Only 12-byte
+ * entries have a type (x86 and AArch64 since Linux 5.16); before, an
+ * x86 entry's handler was a function and every one counts as a page
+ * fault, the exception most of them are for (AArch64 has one kind). */
 static bool traps(const struct trap_kind *k, const uint8_t *d, size_t stride, size_t i,
 		  bool big)
 {
-	const uint8_t *p = d + i * stride + 8;
-	uint32_t type;
-
-	if (!k->user_types || stride != 12)
+	if (!k->takes)
 		return true;
-	if (k->type16)
-		type = big ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
-	else
-		type = big ? p[3] : p[0];
-	return type < 32 && ((k->user_types >> type) & 1);
+	if (stride != 12)
+		return k->takes(X86_EX_UACCESS);
+	return k->takes((uint32_t)s32_at(d + i * stride + 8, big));
 }
 
 /* One table: an edge from each function that holds a listed

@@ -11,13 +11,17 @@
 # copy_user's load is in a hand-made __ex_table (12-byte entries, type
 # 3, EX_TYPE_UACCESS): a page fault there runs <page fault> (pt_regs,
 # 168 bytes, and 8 of alignment: 176) then exc_page_fault (push %rbx,
-# return address: 16, + leaf 8 = 24): 8 + 176 + 24 = 208.  An entry of
-# type 5 (EX_TYPE_CLEAR_FS, a fault on a kernel address) in seg_load
-# adds nothing: 8.  warner's ud2 is in __bug_table: 8 + 176 +
-# exc_invalid_op's 8 = 192.
+# return address: 16, + leaf 8 = 24): 8 + 176 + 24 = 208; so does
+# get_user's, type 17 with the immediate -EFAULT (EX_TYPE_EFAULT_REG,
+# 0xfff20011).  seg_load's entry, type 17 with 0 (EX_TYPE_ZERO_REG, a
+# segment load), faults with #GP: <general protection> (176) and
+# exc_general_protection's return address: 8 + 176 + 8 = 192.  mce_copy's
+# type 14 (EX_TYPE_DEFAULT_MCE_SAFE) is a machine check, on its own
+# stack: 8.  warner's ud2 is in __bug_table: 8 + 176 + exc_invalid_op's
+# 8 = 192.
 #
 # AArch64 (when aarch64-linux-gnu-as is here): copy_user's ldr in
-# __ex_table (type 3, UACCESS_ERR_ZERO) runs kernel_ventry's 336 bytes
+# __ex_table (type 2, UACCESS_ERR_ZERO) runs kernel_ventry's 336 bytes
 # and el1h_64_sync_handler (stp x29, x30: 16): 0 + 336 + 16 = 352.
 . tests/e2e/lib.sh
 
@@ -30,6 +34,8 @@ cat >"$b/k.s" <<'S'
 _start:	call on_irq
 	call copy_user
 	call seg_load
+	call get_user
+	call mce_copy
 	call warner
 	ud2
 	.size _start, .-_start
@@ -63,6 +69,16 @@ seg_load:
 2:	mov (%rsi), %rax
 	ret
 	.size seg_load, .-seg_load
+	.type get_user, @function
+get_user:
+4:	mov (%rdi), %rax
+	ret
+	.size get_user, .-get_user
+	.type mce_copy, @function
+mce_copy:
+5:	mov (%rsi), %rax
+	ret
+	.size mce_copy, .-mce_copy
 	.type warner, @function
 warner:
 3:	ud2
@@ -76,6 +92,11 @@ exc_page_fault:
 	pop %rbx
 	ret
 	.size exc_page_fault, .-exc_page_fault
+	.type exc_general_protection, @function
+	.globl exc_general_protection
+exc_general_protection:
+	ret
+	.size exc_general_protection, .-exc_general_protection
 	.type exc_invalid_op, @function
 	.globl exc_invalid_op
 exc_invalid_op:
@@ -83,7 +104,9 @@ exc_invalid_op:
 	.size exc_invalid_op, .-exc_invalid_op
 	.section __ex_table, "a"
 	.long 1b - ., 0, 3
-	.long 2b - ., 0, 5
+	.long 2b - ., 0, 0x11
+	.long 4b - ., 0, 0xfff20011
+	.long 5b - ., 0, 14
 	.section __bug_table, "a"
 	.long 3b - ., 0
 	.short 7, 0
@@ -104,7 +127,11 @@ expect_eq "_start: no switch in its total" "$(jget $j 'fn("_start")["total"]')" 
 expect_eq "copy_user: a page fault on top" "$(jget $j 'fn("copy_user")["total"]')" 208
 expect_eq "copy_user's path" "$(jget $j '[(d["name"], d["via"], d["self"]) for d in fn("copy_user")["path_detail"]]')" \
 	'[["copy_user", null, 8], ["<page fault>", "exception", 176], ["exc_page_fault", null, 16], ["leaf", null, 8]]'
-expect_eq "seg_load: a kernel-address fixup adds nothing" "$(jget $j 'fn("seg_load")["total"]')" 8
+expect_eq "get_user: EFAULT_REG is a page fault" "$(jget $j 'fn("get_user")["total"]')" 208
+expect_eq "seg_load: a segment load's #GP" "$(jget $j 'fn("seg_load")["total"]')" 192
+expect_eq "seg_load's path" "$(jget $j '[(d["name"], d["via"]) for d in fn("seg_load")["path_detail"]]')" \
+	'[["seg_load", null], ["<general protection>", "exception"], ["exc_general_protection", null]]'
+expect_eq "mce_copy: a machine check is on its own stack" "$(jget $j 'fn("mce_copy")["total"]')" 8
 expect_eq "warner: a WARN on top" "$(jget $j 'fn("warner")["total"]')" 192
 run_sp --entry on_irq --entry copy_user "$b/k"
 grep -q 'on_irq -> softirq \[stack switch\]' "$OUT/stdout" || fail "text: no [stack switch] line"
@@ -131,7 +158,7 @@ el1h_64_sync_handler:
 	.size el1h_64_sync_handler, .-el1h_64_sync_handler
 	.section __ex_table, "a"
 	.long 1b - ., 0
-	.short 3, 0
+	.short 2, 0
 S
 aarch64-linux-gnu-as -g -o "$b/a.o" "$b/a.s" && aarch64-linux-gnu-ld -o "$b/a" "$b/a.o" ||
 	fail "cannot build the AArch64 program"
