@@ -106,9 +106,11 @@ void cg_mark_kernel_entries(struct cg_image *img, struct sp_graph *g);
 /* A kernel's exceptions taken on the stack it runs on (extable.c): every
  * function an __ex_table or __bug_table entry names gets an edge flagged
  * SP_EDGE_F_EXCEPTION to a node for the exception's entry (frame: what
- * the CPU and the entry push; call: the C handler).  x86-64 and AArch64
- * linked images; nothing for others. */
-void cg_add_exceptions(struct cg_image *img, struct sp_graph *g);
+ * the CPU and the entry push; call: the C handler, which may be in
+ * another of the images), one node per kind for all of them; a module's
+ * tables through their relocations.  x86-64 and AArch64; nothing for
+ * others. */
+void cg_add_exceptions(struct cg_image **imgs, size_t nimgs, struct sp_graph *g);
 /*
  * --indirect=address-taken: set taken[id] (g->nfuncs bytes) for every
  * function whose address img stores in data, rebases by a RELATIVE

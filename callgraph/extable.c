@@ -128,11 +128,20 @@ static int range_cmp(const void *pa, const void *pb)
 	return (a->lo > b->lo) - (a->lo < b->lo);
 }
 
+/* One entry of a table: the instruction it lists, and its third word
+ * (x86's type and immediate; 0 in an 8-byte entry). */
+struct ex_entry {
+	uint64_t insn;
+	uint32_t data;
+};
+
 struct trap_state {
 	struct cg_image *img;
 	struct sp_graph *g;
 	struct range *r;
 	size_t nr;
+	uint32_t *nodes;	/* by kind: the stand-in, shared by every image */
+	uint32_t *handlers;	/* by kind: the C handler, SP_NONE if absent */
 };
 
 static uint32_t func_holding(const struct trap_state *t, uint64_t addr)
@@ -142,18 +151,16 @@ static uint32_t func_holding(const struct trap_state *t, uint64_t addr)
 	return i < t->nr && addr < t->r[i].hi ? t->r[i].id : SP_NONE;
 }
 
-static int32_t s32_at(const uint8_t *p, bool big)
+static uint32_t u32_at(const uint8_t *p, bool big)
 {
-	uint32_t v = big ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3] :
-			   (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
-
-	return (int32_t)v;
+	return big ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3] :
+		     (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
 /* The instruction entry i names: its first word is relative to itself. */
 static uint64_t entry_insn(const uint8_t *d, uint64_t base, size_t stride, size_t i, bool big)
 {
-	return base + i * stride + (uint64_t)(int64_t)s32_at(d + i * stride, big);
+	return base + i * stride + (uint64_t)(int64_t)(int32_t)u32_at(d + i * stride, big);
 }
 
 /* The entries' size: the first of 12 and 8 that divides the table and
@@ -179,24 +186,88 @@ static size_t entry_size(const struct sp_elf *e, const uint8_t *d, uint64_t base
 	return 0;
 }
 
-/* The stand-in of kind k: its frame, and its call to the handler (when
- * the image has none, its calls are not all known: partial). */
-static uint32_t new_entry(struct trap_state *t, const struct trap_kind *k)
+/* A linked image's table: the words hold the offsets. */
+static size_t linked_entries(const struct sp_elf *e, const GElf_Shdr *sh, const uint8_t *d,
+			     bool big, struct ex_entry **out, size_t *stride_out)
 {
-	uint32_t id = sp_graph_add_func(t->g), h = SP_NONE, i;
+	size_t stride = entry_size(e, d, sh->sh_addr, sh->sh_size, big), n, i;
+
+	*stride_out = stride;
+	n = stride ? sh->sh_size / stride : 0;
+	*out = sp_xcalloc(n + 1, sizeof(**out));
+	for (i = 0; i < n; i++) {
+		(*out)[i].insn = entry_insn(d, sh->sh_addr, stride, i, big);
+		(*out)[i].data = stride == 12 ? u32_at(d + i * stride + 8, big) : 0;
+	}
+	return n;
+}
+
+/* The relocation section that applies to section index target. */
+static Elf_Scn *rela_for(Elf *elf, size_t target, GElf_Shdr *rsh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, rsh) && rsh->sh_type == SHT_RELA && rsh->sh_info == target)
+			return scn;
+	return NULL;
+}
+
+/* A module's table: the words are 0, each instruction word relocated
+ * (R_X86_64_PC32, R_AARCH64_PREL32: S + A - P, so the instruction is at
+ * S + A).  12-byte entries unless a relocation sits at offset 8 of one
+ * (an 8-byte entry's fixup word). */
+static size_t module_entries(struct trap_state *t, Elf_Scn *scn, const GElf_Shdr *sh,
+			     const uint8_t *d, bool big, struct ex_entry **out, size_t *stride_out)
+{
+	const struct sp_elf *e = cg_elf(t->img);
+	size_t stride = sh->sh_size % 12 ? 8 : 12, n = 0, i, nr;
+	GElf_Shdr rsh;
+	Elf_Scn *rs = rela_for(e->elf, elf_ndxscn(scn), &rsh);
+	Elf_Data *rd = rs ? elf_getdata(rs, NULL) : NULL;
+	GElf_Rela r;
+
+	nr = rd && rsh.sh_entsize ? rd->d_size / rsh.sh_entsize : 0;
+	for (i = 0; stride == 12 && i < nr && i <= INT32_MAX; i++)
+		if (gelf_getrela(rd, (int)i, &r) && r.r_offset % 12 == 8)
+			stride = 8;
+	if (sh->sh_size % stride)
+		nr = 0;
+	*stride_out = stride;
+	*out = sp_xcalloc(nr + 1, sizeof(**out));
+	for (i = 0; i < nr && i <= INT32_MAX; i++) {
+		const char *undef;
+		uint64_t v;
+
+		if (!gelf_getrela(rd, (int)i, &r) || r.r_offset % stride ||
+		    r.r_offset + stride > sh->sh_size ||
+		    !sp_elf_sym_value(e, GELF_R_SYM(r.r_info), &v, &undef, NULL))
+			continue;
+		(*out)[n].insn = v + (uint64_t)r.r_addend;
+		(*out)[n++].data = stride == 12 ? u32_at(d + r.r_offset + 8, big) : 0;
+	}
+	return n;
+}
+
+/* The stand-in of kind k, made at its first use: its frame, and its
+ * call to the handler (when no image has one, its calls are not all
+ * known: partial). */
+static uint32_t entry_node(struct trap_state *t, size_t kind, const struct trap_kind *k)
+{
+	uint32_t id;
 	struct sp_func *f;
 
-	for (i = t->img->func_first; i < t->img->func_end && h == SP_NONE; i++)
-		if (t->g->funcs[i].symbol && !strcmp(t->g->funcs[i].symbol, k->handler))
-			h = i;
+	if (t->nodes[kind] != SP_NONE)
+		return t->nodes[kind];
+	id = t->nodes[kind] = sp_graph_add_func(t->g);
 	f = &t->g->funcs[id];
 	f->name = sp_intern(t->g, k->node);
-	f->flags = SP_F_EXCEPTION_ENTRY | (h == SP_NONE ? SP_F_CALLS_INCOMPLETE : 0);
+	f->flags = SP_F_EXCEPTION_ENTRY | (t->handlers[kind] == SP_NONE ? SP_F_CALLS_INCOMPLETE : 0);
 	f->self = k->bytes;
 	f->qual = SP_QUAL_STATIC;
 	f->src = SP_SRC_ENTRY;
-	if (h != SP_NONE)
-		sp_graph_add_edge(t->g, id, h, SP_EDGE_CALL, 0);
+	if (t->handlers[kind] != SP_NONE)
+		sp_graph_add_edge(t->g, id, t->handlers[kind], SP_EDGE_CALL, 0);
 	return id;
 }
 
@@ -206,34 +277,32 @@ static void add_trap(struct trap_state *t, uint32_t from, uint32_t node)
 	t->g->edges[t->g->nedges - 1].flags = SP_EDGE_F_EXCEPTION;
 }
 
-/* Does entry i's fault take the exception k stands for?  Only 12-byte
- * entries have a type (x86 and AArch64 since Linux 5.16); before, an
- * x86 entry's handler was a function and every one counts as a page
- * fault, the exception most of them are for (AArch64 has one kind). */
-static bool traps(const struct trap_kind *k, const uint8_t *d, size_t stride, size_t i,
-		  bool big)
+/* Does entry x's fault take the exception k stands for?  An 8-byte
+ * entry has no type (x86 before Linux 5.16: its handler was a
+ * function): it counts as a page fault, the exception most are for. */
+static bool traps(const struct trap_kind *k, const struct ex_entry *x, size_t stride)
 {
 	if (!k->takes)
 		return true;
-	if (stride != 12)
-		return k->takes(X86_EX_UACCESS);
-	return k->takes((uint32_t)s32_at(d + i * stride + 8, big));
+	return k->takes(stride == 12 ? x->data : X86_EX_UACCESS);
 }
 
 /* One table: an edge from each function that holds a listed
  * instruction, once per function. */
-static void read_table(struct trap_state *t, const struct trap_kind *k, uint8_t *seen)
+static void read_table(struct trap_state *t, size_t kind, const struct trap_kind *k,
+		       uint8_t *seen)
 {
 	const struct sp_elf *e = cg_elf(t->img);
 	const char *ident = elf_getident(e->elf, NULL);
 	bool big = ident && ident[EI_DATA] == ELFDATA2MSB;
 	Elf_Scn *scn = NULL;
-	uint32_t node = SP_NONE;
-	size_t stride, i, shstrndx;
+	size_t i, n, shstrndx;
 
 	if (elf_getshdrstrndx(e->elf, &shstrndx))
 		return;
 	while ((scn = elf_nextscn(e->elf, scn))) {
+		struct ex_entry *x;
+		size_t stride;
 		const char *name;
 		Elf_Data *d;
 		GElf_Shdr sh;
@@ -242,18 +311,18 @@ static void read_table(struct trap_state *t, const struct trap_kind *k, uint8_t 
 		    !(name = elf_strptr(e->elf, shstrndx, sh.sh_name)) || strcmp(name, k->table) ||
 		    !(d = elf_getdata(scn, NULL)) || d->d_size != sh.sh_size)
 			continue;
-		stride = entry_size(e, d->d_buf, sh.sh_addr, sh.sh_size, big);
-		for (i = 0; stride && i < sh.sh_size / stride; i++) {
-			uint32_t f = func_holding(t, entry_insn(d->d_buf, sh.sh_addr, stride, i, big));
+		n = e->type == ET_REL ? module_entries(t, scn, &sh, d->d_buf, big, &x, &stride) :
+					linked_entries(e, &sh, d->d_buf, big, &x, &stride);
+		for (i = 0; i < n; i++) {
+			uint32_t f = func_holding(t, x[i].insn);
 
 			if (f == SP_NONE || seen[f - t->img->func_first] ||
-			    !traps(k, d->d_buf, stride, i, big))
+			    !traps(k, &x[i], stride))
 				continue;
 			seen[f - t->img->func_first] = 1;
-			if (node == SP_NONE)
-				node = new_entry(t, k);
-			add_trap(t, f, node);
+			add_trap(t, f, entry_node(t, kind, k));
 		}
+		free(x);
 	}
 }
 
@@ -261,6 +330,7 @@ static void collect_ranges(struct trap_state *t)
 {
 	uint32_t i;
 
+	t->nr = 0;
 	t->r = sp_xmalloc(((size_t)t->img->func_end - t->img->func_first + 1) * sizeof(*t->r));
 	for (i = t->img->func_first; i < t->img->func_end; i++) {
 		const struct sp_func *f = &t->g->funcs[i];
@@ -271,27 +341,61 @@ static void collect_ranges(struct trap_state *t)
 	qsort(t->r, t->nr, sizeof(*t->r), range_cmp);
 }
 
-void cg_add_exceptions(struct cg_image *img, struct sp_graph *g)
+/* Each kind's handler, a function with code in any of the images (a
+ * module's faults run vmlinux's handler). */
+static void find_handlers(struct trap_state *t, const struct trap_kind *kinds, size_t n)
 {
-	const struct sp_elf *e = cg_elf(img);
-	const struct trap_kind *kinds;
-	struct trap_state t = { img, g, NULL, 0 };
-	size_t n, k;
+	uint32_t i;
+	size_t k;
 
-	if (e->machine == EM_X86_64)
-		kinds = x86_64_traps, n = sizeof(x86_64_traps) / sizeof(x86_64_traps[0]);
-	else if (e->machine == EM_AARCH64)
-		kinds = aarch64_traps, n = sizeof(aarch64_traps) / sizeof(aarch64_traps[0]);
-	else
-		return;
-	if (e->type == ET_REL)
-		return;
-	collect_ranges(&t);
-	for (k = 0; k < n; k++) {
-		uint8_t *seen = sp_xcalloc((size_t)img->func_end - img->func_first + 1, 1);
+	for (k = 0; k < n; k++)
+		t->handlers[k] = t->nodes[k] = SP_NONE;
+	for (i = 0; i < t->g->nfuncs; i++) {
+		const struct sp_func *f = &t->g->funcs[i];
 
-		read_table(&t, &kinds[k], seen);
-		free(seen);
+		for (k = 0; f->symbol && !(f->flags & SP_F_EXTERNAL) && k < n; k++)
+			if (t->handlers[k] == SP_NONE && !strcmp(f->symbol, kinds[k].handler))
+				t->handlers[k] = i;
 	}
-	free(t.r);
+}
+
+static const struct trap_kind *kinds_of(uint16_t machine, size_t *n)
+{
+	if (machine == EM_X86_64) {
+		*n = sizeof(x86_64_traps) / sizeof(x86_64_traps[0]);
+		return x86_64_traps;
+	}
+	if (machine == EM_AARCH64) {
+		*n = sizeof(aarch64_traps) / sizeof(aarch64_traps[0]);
+		return aarch64_traps;
+	}
+	*n = 0;
+	return NULL;
+}
+
+void cg_add_exceptions(struct cg_image **imgs, size_t nimgs, struct sp_graph *g)
+{
+	const struct trap_kind *kinds;
+	struct trap_state t = { NULL, g, NULL, 0, NULL, NULL };
+	uint32_t nodes[4], handlers[4];
+	size_t n, k, i;
+
+	if (!nimgs || !(kinds = kinds_of(cg_elf(imgs[0])->machine, &n)))
+		return;
+	t.nodes = nodes;
+	t.handlers = handlers;
+	find_handlers(&t, kinds, n);
+	for (i = 0; i < nimgs; i++) {
+		if (cg_elf(imgs[i])->machine != cg_elf(imgs[0])->machine)
+			continue;
+		t.img = imgs[i];
+		collect_ranges(&t);
+		for (k = 0; k < n; k++) {
+			uint8_t *seen = sp_xcalloc((size_t)t.img->func_end - t.img->func_first + 1, 1);
+
+			read_table(&t, k, &kinds[k], seen);
+			free(seen);
+		}
+		free(t.r);
+	}
 }

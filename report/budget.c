@@ -145,8 +145,9 @@ static void print_via(const struct sp_graph *g, uint32_t id, FILE *diag)
 
 	n = sp_worst_path(g, id, path, NULL, n);
 	fputs(" via ", diag);
-	for (i = 0; i < n; i++)
-		fprintf(diag, "%s%s", i ? " \u2192 " : "", sp_func_label(&g->funcs[path[i]]));
+	for (i = 0; i < n; i++)	/* a trap's entry node is reached by an exception */
+		fprintf(diag, "%s%s%s", i ? " \u2192 " : "", sp_func_label(&g->funcs[path[i]]),
+			g->funcs[path[i]].flags & SP_F_EXCEPTION_ENTRY ? " [exception]" : "");
 	free(path);
 }
 

@@ -288,6 +288,31 @@ static void gv_style_edge(Agedge_t *ae, const struct sp_edge *e)
 	} else if (e->flags & SP_EDGE_F_ANNOTATED) {
 		agsafeset(ae, "style", "dashed", "");
 		agsafeset(ae, "tooltip", "annotated indirect call", "");
+	} else if (e->flags & SP_EDGE_F_EXCEPTION) {
+		agsafeset(ae, "style", "dashed", "");
+		agsafeset(ae, "label", "exception", "");
+		agsafeset(ae, "tooltip", "a trap taken on this stack", "");
+	}
+}
+
+/* Calls made on another stack, between shown functions: drawn, labelled,
+ * and no part of any total (graph->switches). */
+static void gv_add_switches(struct gv_view *v)
+{
+	const struct sp_graph *g = v->g;
+	uint32_t i;
+
+	for (i = 0; !v->folded && i < g->nswitches; i++) {
+		const struct sp_edge *e = &g->switches[i];
+		Agedge_t *ae;
+
+		if (!gv_valid(g, e->from) || !gv_valid(g, e->to) || !v->nodes[e->from] ||
+		    !v->nodes[e->to])
+			continue;
+		ae = agedge(v->ag, v->nodes[e->from], v->nodes[e->to], NULL, 1);
+		agsafeset(ae, "style", "dashed", "");
+		agsafeset(ae, "label", "stack switch", "");
+		agsafeset(ae, "tooltip", "runs on another stack: not in the caller's total", "");
 	}
 }
 
@@ -550,6 +575,7 @@ static void gv_build(struct gv_view *v)
 			gv_add_node(v, i);
 	gv_add_edges(v);
 	gv_add_indirect(v);
+	gv_add_switches(v);
 	gv_add_folded(v);
 	for (r = 0; r < v->nroots; r++)
 		gv_mark_path_edges(v, v->roots[r]);

@@ -885,8 +885,7 @@ static int load(struct sp_graph *g, const struct options *o,
 		run = ind_start(g, imgs, o->nelfs, o->json);
 	if (decide_frames(g, imgs, o->nelfs, o, annots, &fs, err))
 		goto out;
-	for (i = 0; i < o->nelfs; i++)
-		cg_add_exceptions(imgs[i], g);
+	cg_add_exceptions(imgs, o->nelfs, g);
 	for (i = 0; o->kernel_summary && i < o->nelfs; i++)
 		cg_mark_kernel_entries(imgs[i], g);
 	if (o->indirect == INDIRECT_ADDRESS_TAKEN)

@@ -20,6 +20,11 @@
 # stack: 8.  warner's ud2 is in __bug_table: 8 + 176 + exc_invalid_op's
 # 8 = 192.
 #
+# The same code as an object (a module: ET_REL, every word of the tables
+# 0 and relocated) gives the same totals, and a module's fault runs the
+# handler of the image beside it: m.o's copy_mod with k's exc_page_fault
+# is 8 + 176 + 24 = 208.
+#
 # AArch64 (when aarch64-linux-gnu-as is here): copy_user's ldr in
 # __ex_table (type 2, UACCESS_ERR_ZERO) runs kernel_ventry's 336 bytes
 # and el1h_64_sync_handler (stp x29, x30: 16): 0 + 336 + 16 = 352.
@@ -136,6 +141,37 @@ expect_eq "warner: a WARN on top" "$(jget $j 'fn("warner")["total"]')" 192
 run_sp --entry on_irq --entry copy_user "$b/k"
 grep -q 'on_irq -> softirq \[stack switch\]' "$OUT/stdout" || fail "text: no [stack switch] line"
 grep -q '<page fault>.*\[exception\]' "$OUT/stdout" || fail "text: no [exception] frame"
+run_sp --dot "$b/g.dot" --graph=calls --all "$b/k"
+expect_rc 0 "stackprof --graph=calls"
+grep -q 'on_irq -> softirq.*label="stack switch"' "$b/g.dot" || fail "dot: no stack switch edge"
+grep -q 'copy_user -> "<page fault>".*label=exception' "$b/g.dot" || fail "dot: no exception edge"
+run_sp --entry copy_user --budget 100 --sarif "$b/s.sarif" "$b/k"
+expect_rc 1 "stackprof --budget 100"
+grep -q 'copy_user → <page fault> \[exception\] → exc_page_fault' "$b/s.sarif" ||
+	fail "SARIF: the path does not show the exception"
+
+run_sp --json "$b/k.o"
+expect_rc 0 "stackprof k.o"
+expect_eq "k.o: the module's tables read through their relocations" \
+	"$(jget $OUT/stdout '[fn(n)["total"] for n in ("copy_user", "get_user", "seg_load", "mce_copy", "warner")]')" \
+	'[208, 208, 192, 8, 192]'
+cat >"$b/m.s" <<'S'
+	.text
+	.globl copy_mod
+	.type copy_mod, @function
+copy_mod:
+	nop
+1:	mov (%rdi), %rax
+	ret
+	.size copy_mod, .-copy_mod
+	.section __ex_table, "a"
+	.long 1b - ., 0, 3
+S
+as --64 -g -o "$b/m.o" "$b/m.s" || fail "cannot build m.o"
+run_sp --json "$b/k" "$b/m.o"
+expect_rc 0 "stackprof k m.o"
+expect_eq "m.o: a module's fault runs the kernel's handler" \
+	"$(jget $OUT/stdout 'fn("copy_mod")["total"]')" 208
 
 command -v aarch64-linux-gnu-as >/dev/null && command -v aarch64-linux-gnu-ld >/dev/null ||
 	{ skip_part "no aarch64-linux-gnu-as"; finish; exit; }
