@@ -12,11 +12,18 @@
 /* Clear f's result and the flags analysis sets (analysis/solve.c). */
 void sp_reset_result(struct sp_func *f);
 
+/* What cut[] says of a function for sp_solve(). */
+#define SP_CUT_NEST	1	/* a once/nest function past its count */
+#define SP_CUT_QUIET	2	/* not by a count: a call 'ignore ... below'
+				 * drops here, an ancestor without a count in
+				 * a first guess */
+
 /*
  * Solve every function of g whose result is not given: a function with
  * nest set keeps the result it has and is a leaf; calls into a function
- * whose cut[] is set (cut may be NULL) are skipped, and their callers
- * show that function as their SP_CAUSE_NEST witness (analysis/solve.c).
+ * whose cut[] is set (cut may be NULL) are skipped, and for SP_CUT_NEST
+ * their callers show that function as their SP_CAUSE_NEST witness
+ * (analysis/solve.c).
  */
 void sp_solve(struct sp_graph *g, const uint8_t *cut);
 

@@ -14,6 +14,14 @@
  * with its first context's result.  Contexts are memoized by function
  * and counts; each is solved once all its leaves are (an explicit stack,
  * as counts can be deep).  A region is built once, for all contexts.
+ *
+ * A call that an 'ignore ... below' line drops while its ancestor is on
+ * the stack goes through a gate in each region: a node of no frame that
+ * makes the call, cut in the contexts that count the ancestor.  An
+ * ancestor with no count of its own (SP_NEST_CONTEXT) counts as on the
+ * stack or not; entered again below itself with the same counts, its
+ * context would wait for itself: that leaf is a cycle, unbounded, as the
+ * graph without the line says.
  */
 #include "analysis/internal.h"
 
@@ -29,10 +37,12 @@
 #define MAX_WORK	(1ull << 30)
 
 struct region {
-	struct sp_graph sub;	/* 0: the function, the body below it, then
-				 * the leaves from nbody on */
-	uint32_t nbody;
-	uint32_t *global;	/* sub id -> graph id */
+	struct sp_graph sub;	/* 0: the function, the body below it, its
+				 * gates from gate_first, then the leaves from
+				 * nbody on */
+	uint32_t nbody, gate_first;
+	uint32_t *global;	/* sub id -> graph id (a gate: its callee) */
+	uint32_t *gate_below;	/* per gate: its first entry in nest.belows */
 	uint8_t *cut;		/* per sub id, set for each context */
 	bool built;
 };
@@ -44,6 +54,9 @@ struct ctx {
 	uint32_t chain;		/* next context with the same hash */
 	struct sp_result res;	/* in graph ids */
 };
+
+/* A leaf whose context is the one being solved below it: a cycle. */
+#define LEAF_CYCLE (SP_NONE - 1)
 
 /* A context waiting for its leaves' contexts. */
 struct frame {
@@ -75,6 +88,10 @@ struct nest {
 	uint8_t *doomed;	/* per fn: unbounded in every context, see
 				 * root_cycles() */
 	uint32_t *prior;	/* per doomed fn: its last round's context */
+	struct sp_below *belows;	/* graph->belows by call, ancestor as an
+					 * index into fids */
+	uint32_t nbelows;
+	struct sp_u64map below_at;	/* call (from << 32 | to) -> first entry */
 };
 
 static void nest_release(struct nest *n)
@@ -84,6 +101,7 @@ static void nest_release(struct nest *n)
 	for (i = 0; i < n->nfn; i++) {
 		sp_graph_release(&n->regions[i].sub);
 		free(n->regions[i].global);
+		free(n->regions[i].gate_below);
 		free(n->regions[i].cut);
 	}
 	for (i = 0; i < n->depth; i++)
@@ -99,6 +117,8 @@ static void nest_release(struct nest *n)
 	free(n->parent);
 	free(n->doomed);
 	free(n->prior);
+	free(n->belows);
+	sp_u64map_release(&n->below_at);
 	sp_u64map_release(&n->memo);
 }
 
@@ -136,25 +156,69 @@ static void copy_func(struct sp_graph *sub, const struct sp_func *f, bool root)
 		sub->funcs[id].nest = 0;	/* solved here, not given */
 }
 
-/* The sub-graph of what l found: the body's functions and calls, then
- * the leaves, each a copy of its once/nest function without calls. */
+static uint64_t call_key(uint32_t from, uint32_t to)
+{
+	return (uint64_t)from << 32 | to;
+}
+
+/* The first 'below' entry of the call e, SP_NONE when it has none. */
+static uint32_t below_of(const struct nest *n, const struct sp_edge *e)
+{
+	return n->nbelows ? sp_u64map_get(&n->below_at, call_key(e->from, e->to)) : SP_NONE;
+}
+
+/* The calls of the body that 'below' lines name: one gate each. */
+static uint32_t count_gates(const struct nest *n, const struct region_list *l)
+{
+	const struct sp_edge *e;
+	uint32_t ngates = 0;
+	size_t q;
+
+	for (q = 0; n->nbelows && q < l->nbody; q++)
+		sp_func_for_each_edge(n->g, &n->g->funcs[l->body[q]], e)
+			ngates += below_of(n, e) != SP_NONE;
+	return ngates;
+}
+
+/* A gate: no frame, one call to the callee, standing for it in a path. */
+static uint32_t add_gate(struct nest *n, struct region *r, const struct sp_edge *e,
+			 uint32_t to, uint32_t *next)
+{
+	uint32_t id = (*next)++, k = id - r->gate_first;
+
+	r->global[id] = e->to;
+	r->gate_below[k] = below_of(n, e);
+	sp_graph_add_edge(&r->sub, id, to, SP_EDGE_CALL, e->pc);
+	return id;
+}
+
+/* The sub-graph of what l found: the body's functions and calls, the
+ * gates of the calls 'below' lines name, then the leaves, each a copy of
+ * its once/nest function without calls. */
 static void region_fill(struct nest *n, struct region *r, const struct region_list *l,
 			size_t nedges)
 {
 	const struct sp_graph *g = n->g;
 	const struct sp_edge *e;
-	size_t q;
+	uint32_t ngates = count_gates(n, l), next_gate = (uint32_t)l->nbody, id;
+	size_t q, nsub = l->nbody + ngates + l->nleaves;
 
-	r->nbody = (uint32_t)l->nbody;
-	r->global = sp_xmalloc((l->nbody + l->nleaves) * sizeof(*r->global));
+	r->gate_first = (uint32_t)l->nbody;
+	r->nbody = (uint32_t)l->nbody + ngates;
+	r->global = sp_xmalloc(nsub * sizeof(*r->global));
+	r->gate_below = sp_xmalloc((ngates ? ngates : 1) * sizeof(*r->gate_below));
 	sp_graph_init(&r->sub);
-	sp_graph_reserve(&r->sub, l->nbody + l->nleaves, nedges);
+	sp_graph_reserve(&r->sub, nsub, nedges + ngates);
 	for (q = 0; q < l->nbody; q++) {
 		r->global[q] = l->body[q];
 		copy_func(&r->sub, &g->funcs[l->body[q]], q == 0);
 	}
+	for (q = 0; q < ngates; q++) {
+		id = sp_graph_add_func(&r->sub);
+		r->sub.funcs[id].qual = SP_QUAL_STATIC;	/* no frame, not unknown */
+	}
 	for (q = 0; q < l->nleaves; q++) {
-		r->global[l->nbody + q] = l->leaves[q];
+		r->global[r->nbody + q] = l->leaves[q];
 		copy_func(&r->sub, &g->funcs[l->leaves[q]], false);
 	}
 	for (q = 0; q < l->nbody; q++)
@@ -163,13 +227,36 @@ static void region_fill(struct nest *n, struct region *r, const struct region_li
 
 			if (g->funcs[e->to].nest)
 				to += r->nbody;
+			if (below_of(n, e) != SP_NONE)
+				to = add_gate(n, r, e, to, &next_gate);
 			sp_graph_add_edge(&r->sub, (uint32_t)q, to, (enum sp_edge_kind)e->kind,
 					  e->pc);
 			r->sub.edges[r->sub.nedges - 1].flags = e->flags;
 			r->sub.edges[r->sub.nedges - 1].how = e->how;
 		}
 	sp_graph_finalize(&r->sub);
-	r->cut = sp_xcalloc(l->nbody + l->nleaves, 1);
+	r->cut = sp_xcalloc(nsub, 1);
+}
+
+static uint32_t key_count(const uint32_t *key, uint32_t keylen, uint32_t fn);
+
+/* Cut each gate whose call does not happen with these counts: one of its
+ * ancestors is on the stack. */
+static void set_gates(const struct nest *n, struct region *r, const uint32_t *key,
+		      uint32_t keylen)
+{
+	uint32_t id, b;
+
+	for (id = r->gate_first; id < r->nbody; id++) {
+		const struct sp_below *first = &n->belows[r->gate_below[id - r->gate_first]];
+
+		r->cut[id] = 0;
+		for (b = r->gate_below[id - r->gate_first];
+		     b < n->nbelows && n->belows[b].from == first->from && n->belows[b].to == first->to;
+		     b++)
+			if (key_count(key, keylen, n->belows[b].ancestor))
+				r->cut[id] = SP_CUT_QUIET;
+	}
 }
 
 /* Everything reachable from the root without passing a once/nest
@@ -190,8 +277,10 @@ static void build_region(struct nest *n, uint32_t fn)
 			nedges++;
 		}
 	region_fill(n, r, &l, nedges);
-	for (q = 0; q < l.nbody + l.nleaves; q++)
-		n->local[r->global[q]] = SP_NONE;
+	for (q = 0; q < l.nbody; q++)
+		n->local[l.body[q]] = SP_NONE;
+	for (q = 0; q < l.nleaves; q++)
+		n->local[l.leaves[q]] = SP_NONE;
 	r->built = true;
 	free(l.body);
 	free(l.leaves);
@@ -208,17 +297,18 @@ static uint32_t key_count(const uint32_t *key, uint32_t keylen, uint32_t fn)
 	return 0;
 }
 
-/* key with fn once more, in n->scratch, kept sorted by function. */
+/* key with fn once more, in n->scratch, kept sorted by function; an
+ * ancestor without a count of its own is on the stack once at most. */
 static uint32_t key_plus(struct nest *n, const uint32_t *key, uint32_t keylen, uint32_t fn)
 {
-	uint32_t i, out = 0;
+	uint32_t i, out = 0, most = n->g->funcs[n->fids[fn]].nest == SP_NEST_CONTEXT ? 1 : SP_NONE;
 	bool done = false;
 
 	SP_ALLOC_GROW(n->scratch, (size_t)keylen + 2, n->scratch_cap);
 	for (i = 0; i < keylen; i += 2) {
 		if (!done && key[i] >= fn) {
 			n->scratch[out++] = fn;
-			n->scratch[out++] = key[i] == fn ? key[i + 1] + 1 : 1;
+			n->scratch[out++] = key[i] == fn && key[i + 1] < most ? key[i + 1] + 1 : 1;
 			done = true;
 			if (key[i] == fn)
 				continue;
@@ -294,7 +384,18 @@ static uint32_t to_graph(const struct region *r, uint32_t id)
 /* A leaf's context that stays unbounded: its path ends at the leaf. */
 static bool ends_path(const struct nest *n, uint32_t ctx)
 {
-	return !n->ctxs[ctx].res.bounded;
+	return ctx == LEAF_CYCLE || !n->ctxs[ctx].res.bounded;
+}
+
+/* A leaf that re-enters the context being solved: recursion, with only
+ * its own frame counted, as a leaf of an unbounded context. */
+static void set_cycle_leaf(struct region *r, uint32_t id)
+{
+	struct sp_result *res = &r->sub.funcs[id].res;
+
+	res->total = res->certain = sp_frame_bytes(&r->sub.funcs[id]);
+	res->bounded = false;
+	res->witness[SP_CAUSE_RECURSION] = id;
 }
 
 /*
@@ -311,10 +412,14 @@ static void set_leaf(struct nest *n, struct region *r, const struct frame *fr, u
 	struct sp_result *res = &r->sub.funcs[id].res;
 	int c;
 
-	r->cut[id] = fr->leaf_ctx[leaf] == SP_NONE;
+	r->cut[id] = fr->leaf_ctx[leaf] == SP_NONE ? SP_CUT_NEST : 0;
 	sp_reset_result(&r->sub.funcs[id]);
 	if (r->cut[id])
 		return;
+	if (fr->leaf_ctx[leaf] == LEAF_CYCLE) {
+		set_cycle_leaf(r, id);
+		return;
+	}
 	*res = n->ctxs[fr->leaf_ctx[leaf]].res;
 	if (ends_path(n, fr->leaf_ctx[leaf])) {
 		res->total = res->certain = sp_frame_bytes(&r->sub.funcs[id]);
@@ -326,17 +431,21 @@ static void set_leaf(struct nest *n, struct region *r, const struct frame *fr, u
 	res->seg = res->certain_seg = SP_NONE;
 	for (c = 0; c < SP_CAUSE__COUNT; c++)
 		res->witness[c] = to_sub(r, res->witness[c]);
-	if (key_count(n->pool + fr->key, fr->keylen, n->fn_of[r->global[id]]))
+	/* an ancestor without a count is bounded, if at all, by another
+	 * function's count, which names itself where it cuts */
+	if (key_count(n->pool + fr->key, fr->keylen, n->fn_of[r->global[id]]) &&
+	    r->sub.funcs[id].nest != SP_NEST_CONTEXT)
 		res->witness[SP_CAUSE_NEST] = id;
 }
 
 /* The root's worst path in the sub-graph (its path over certain calls
- * when certain) as a segment of the graph. */
+ * when certain) as a segment of the graph; a gate is no step, its
+ * callee comes by the call into the gate. */
 static uint32_t record_path(struct nest *n, const struct region *r, const struct frame *fr,
 			    bool certain)
 {
 	struct sp_graph *g = n->g;
-	const struct sp_result *at = &r->sub.funcs[0].res;
+	const struct sp_result *at = &r->sub.funcs[0].res, *via = at;
 	struct sp_path_seg *seg;
 	uint32_t id = certain ? at->certain_next : at->next, steps = 0;
 
@@ -349,21 +458,28 @@ static uint32_t record_path(struct nest *n, const struct region *r, const struct
 	while (id != SP_NONE && steps++ < r->sub.nfuncs) {
 		struct sp_path_step *st;
 
+		if (id >= r->gate_first && id < r->nbody) {
+			id = certain ? r->sub.funcs[id].res.certain_next : r->sub.funcs[id].res.next;
+			continue;
+		}
 		SP_ALLOC_GROW(g->steps, (size_t)g->nsteps + 1, g->steps_cap);
 		st = &g->steps[g->nsteps++];
 		st->func = r->global[id];
-		st->kind = certain ? at->certain_kind : at->next_kind;
-		st->flags = certain ? at->certain_flags : at->next_flags;
-		st->how = certain ? at->certain_how : at->next_how;
+		st->kind = certain ? via->certain_kind : via->next_kind;
+		st->flags = certain ? via->certain_flags : via->next_flags;
+		st->how = certain ? via->certain_how : via->next_how;
 		seg->n++;
 		if (id >= r->nbody) {
-			const struct sp_result *leaf = &n->ctxs[fr->leaf_ctx[id - r->nbody]].res;
+			/* a doomed guess has no leaf contexts: only its own
+			 * re-entry, a cycle, is not cut */
+			uint32_t ctx = fr->leaf_ctx ? fr->leaf_ctx[id - r->nbody] : SP_NONE;
 
-			if (!ends_path(n, fr->leaf_ctx[id - r->nbody]))
-				seg->cont = certain ? leaf->certain_seg : leaf->seg;
+			if (ctx != SP_NONE && !ends_path(n, ctx))
+				seg->cont = certain ? n->ctxs[ctx].res.certain_seg :
+						      n->ctxs[ctx].res.seg;
 			break;
 		}
-		at = &r->sub.funcs[id].res;
+		at = via = &r->sub.funcs[id].res;
 		id = certain ? at->certain_next : at->next;
 	}
 	return g->nsegs++;
@@ -414,6 +530,7 @@ static int solve_frame(struct nest *n, const struct frame *fr, uint32_t *out,
 		sp_reset_result(&r->sub.funcs[i]);
 	for (i = 0; i + r->nbody < r->sub.nfuncs; i++)
 		set_leaf(n, r, fr, i);
+	set_gates(n, r, n->pool + fr->key, fr->keylen);
 	sp_solve(&r->sub, r->cut);
 	c = add_ctx(n, fr->fn);
 	c->key = fr->key;
@@ -426,8 +543,22 @@ static int solve_frame(struct nest *n, const struct frame *fr, uint32_t *out,
 	return 0;
 }
 
-/* The context of the frame on top for its next leaf: known, cut, or a
- * new frame to solve first. */
+/* Is fn's context for key on the stack, waiting for its leaves?  Only
+ * an ancestor without a count (whose count does not grow) comes back
+ * to the same key. */
+static bool solving(const struct nest *n, uint32_t fn, const uint32_t *key, uint32_t keylen)
+{
+	size_t d;
+
+	for (d = 0; d < n->depth; d++)
+		if (n->stack[d].fn == fn && n->stack[d].keylen == keylen &&
+		    !memcmp(n->pool + n->stack[d].key, key, keylen * sizeof(*key)))
+			return true;
+	return false;
+}
+
+/* The context of the frame on top for its next leaf: known, cut, a
+ * cycle, or a new frame to solve first. */
 static int next_leaf(struct nest *n, struct sp_err *err)
 {
 	struct frame *fr = &n->stack[n->depth - 1];
@@ -444,6 +575,8 @@ static int next_leaf(struct nest *n, struct sp_err *err)
 	}
 	keylen = key_plus(n, n->pool + fr->key, fr->keylen, to);
 	c = lookup(n, to, n->scratch, keylen);
+	if (c == SP_NONE && solving(n, to, n->scratch, keylen))
+		c = LEAF_CYCLE;
 	if (c != SP_NONE) {
 		fr->leaf_ctx[fr->leaf++] = c;
 		return 0;
@@ -484,6 +617,37 @@ static int solve_first(struct nest *n, uint32_t fn, uint32_t *out, struct sp_err
 	return 0;
 }
 
+static int below_cmp(const void *pa, const void *pb)
+{
+	const struct sp_below *a = pa, *b = pb;
+	uint64_t ka = call_key(a->from, a->to), kb = call_key(b->from, b->to);
+
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	return (a->ancestor > b->ancestor) - (a->ancestor < b->ancestor);
+}
+
+/* graph->belows by call, the ancestors as once/nest indexes, and where
+ * each call's entries start. */
+static void index_belows(struct nest *n)
+{
+	const struct sp_graph *g = n->g;
+	uint32_t i;
+
+	sp_u64map_init(&n->below_at, 16);
+	if (!g->nbelows)
+		return;
+	n->belows = sp_xmalloc(g->nbelows * sizeof(*n->belows));
+	for (i = 0; i < g->nbelows; i++) {
+		n->belows[n->nbelows] = g->belows[i];
+		n->belows[n->nbelows].ancestor = n->fn_of[g->belows[i].ancestor];
+		n->nbelows += n->belows[n->nbelows].ancestor != SP_NONE;
+	}
+	qsort(n->belows, n->nbelows, sizeof(*n->belows), below_cmp);
+	for (i = n->nbelows; i-- > 0;)
+		sp_u64map_put(&n->below_at, call_key(n->belows[i].from, n->belows[i].to), i);
+}
+
 static void nest_init(struct nest *n, struct sp_graph *g)
 {
 	uint32_t i;
@@ -503,6 +667,7 @@ static void nest_init(struct nest *n, struct sp_graph *g)
 	n->regions = sp_xcalloc(n->nfn, sizeof(*n->regions));
 	SP_ALLOC_GROW(n->scratch, 2, n->scratch_cap);
 	sp_u64map_init(&n->memo, 64);
+	index_belows(n);
 }
 
 static bool any_nest(const struct sp_graph *g)
@@ -528,6 +693,17 @@ static void add_step(struct sp_graph *g, struct sp_path_seg *seg, const struct s
 	seg->n++;
 }
 
+/* Does a 'below' line drop call e while fn is on the stack? */
+static bool dropped_below(const struct nest *n, const struct sp_edge *e, uint32_t fn)
+{
+	uint32_t b = below_of(n, e);
+
+	for (; b < n->nbelows && n->belows[b].from == e->from && n->belows[b].to == e->to; b++)
+		if (n->belows[b].ancestor == fn)
+			return true;
+	return false;
+}
+
 /*
  * The shortest cycle through once/nest function fn, by BFS over the
  * whole graph (its cycles pass other once/nest functions too), for the
@@ -551,6 +727,8 @@ static void record_cycle(struct nest *n, uint32_t fn)
 		uint32_t x = queue[head++];
 
 		sp_func_for_each_edge(g, &g->funcs[x], e) {
+			if (dropped_below(n, e, fn))
+				continue;
 			if (e->to == root) {
 				last = (uint32_t)(e - g->edges);
 				break;
@@ -591,12 +769,23 @@ static void record_cycle(struct nest *n, uint32_t fn)
 static bool root_cycles(struct nest *n, uint32_t fn)
 {
 	struct region *r = &n->regions[fn];
-	uint32_t i;
+	uint32_t i, first[2] = { fn, 1 };
 
 	if (!r->built)
 		build_region(n, fn);
-	for (i = r->nbody; i < r->sub.nfuncs; i++)
-		r->cut[i] = 1;
+	for (i = r->nbody; i < r->sub.nfuncs; i++) {
+		bool context = n->g->funcs[r->global[i]].nest == SP_NEST_CONTEXT;
+
+		/* an ancestor without a count is cut for the guess, not by an
+		 * annotation; entered below itself, it is a cycle */
+		r->cut[i] = context ? SP_CUT_QUIET : SP_CUT_NEST;
+		sp_reset_result(&r->sub.funcs[i]);
+		if (context && r->global[i] == n->fids[fn]) {
+			r->cut[i] = 0;
+			set_cycle_leaf(r, i);
+		}
+	}
+	set_gates(n, r, first, 2);
 	sp_solve(&r->sub, r->cut);
 	return r->sub.funcs[0].res.witness[SP_CAUSE_RECURSION] != SP_NONE;
 }
@@ -707,7 +896,7 @@ static int solve_doomed(struct nest *n, struct sp_err *err)
 		if (root_cycles(n, i)) {
 			n->doomed[i] = 1;
 			n->prior[i] = (uint32_t)(add_ctx(n, i) - n->ctxs);
-			/* the leaves are cut: the path never reaches one */
+			/* the leaves are cut, but for a cycle back into it */
 			n->ctxs[n->prior[i]].res.seg = record_path(n, &n->regions[i], &none,
 								   false);
 			n->ctxs[n->prior[i]].res.certain_seg =

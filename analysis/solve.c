@@ -302,7 +302,7 @@ static uint32_t own_witness(const struct solver *s, uint32_t v, int c)
 		return v;
 	if (c == SP_CAUSE_NEST && s->cut)
 		sp_func_for_each_edge(s->g, f, e)
-			if (edge_cut(s, e))
+			if (edge_cut(s, e) && s->cut[e->to] == SP_CUT_NEST)
 				return e->to;
 	return SP_NONE;
 }

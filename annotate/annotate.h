@@ -11,6 +11,9 @@
  *					times on the stack at once
  *	entry FUNC BYTES		an entry point with its own stack budget
  *	ignore FUNC CALLEE		drop the calls from FUNC to CALLEE
+ *	ignore FUNC CALLEE below ANCESTOR
+ *					... only while ANCESTOR is on the
+ *					stack below FUNC
  *	once FUNC			FUNC is never on one stack twice
  *	nest FUNC DEPTH			FUNC is on one stack at most DEPTH times
  *
@@ -45,7 +48,8 @@ struct sp_annot {
 	const char *file;	/* the file it came from (owned by sp_annots) */
 	uint32_t line;		/* 1-based line in the file */
 	char *func;		/* FUNC */
-	char **names;		/* calls: TARGETs; ignore: the CALLEE */
+	char **names;		/* calls: TARGETs; ignore: the CALLEE, then
+				 * the ANCESTOR of 'below' */
 	size_t nnames;
 	uint64_t value;		/* frame/entry: bytes; recursion, nest: depth */
 	bool optional;		/* unknown names skip the line */
@@ -96,8 +100,10 @@ int sp_annot_frames(const struct sp_annots *a, const struct sp_graph *g,
  * targets (CALL edges flagged SP_EDGE_F_ANNOTATED,
  * the caller flagged SP_F_INDIRECT_ANNOTATED, what
  * sp_assume_address_taken() assumed for it dropped), recursion depths
- * (rec_depth), entry budgets (SP_F_BUDGET), ignored calls (removed) and
- * once/nest counts (sp_func.nest, the largest given).  A name that
+ * (rec_depth), entry budgets (SP_F_BUDGET), ignored calls (removed, or
+ * for 'below' listed in graph->belows, the ancestor's sp_func.nest made
+ * SP_NEST_CONTEXT when it has no count) and once/nest counts
+ * (sp_func.nest, the largest given).  A name that
  * matches no function, or an ignore without such a call, is
  * "FILE:LINE: ..." in err, unless the line is optional: then the line
  * is skipped.

@@ -120,33 +120,77 @@ static bool in_ids(const uint32_t *ids, size_t n, uint32_t id)
 	return false;
 }
 
-/* Drop every call from one of from to one of to.  No such call is an
- * error: the line is stale. */
+/* The calls from one of from to one of to, below each of anc: kept, and
+ * listed in graph->belows; the ancestors become once/nest functions
+ * without a count when they have none (analysis/nest.c). */
+static uint32_t add_belows(struct sp_graph *g, const uint32_t *from, size_t nfrom,
+			   const uint32_t *to, size_t nto, const uint32_t *anc, size_t nanc)
+{
+	uint32_t i, k, found = 0;
+
+	for (i = 0; i < g->nedges; i++) {
+		const struct sp_edge *e = &g->edges[i];
+
+		if (!in_ids(from, nfrom, e->from) || !in_ids(to, nto, e->to))
+			continue;
+		found++;
+		for (k = 0; k < nanc; k++) {
+			SP_ALLOC_GROW(g->belows, (size_t)g->nbelows + 1, g->belows_cap);
+			g->belows[g->nbelows++] = (struct sp_below){ e->from, e->to, anc[k] };
+		}
+	}
+	for (k = 0; found && k < nanc; k++)
+		if (!g->funcs[anc[k]].nest)
+			g->funcs[anc[k]].nest = SP_NEST_CONTEXT;
+	return found;
+}
+
+/* Drop every call from one of from to one of to (below an ancestor,
+ * when the line names one).  No such call is an error: the line is
+ * stale. */
 static int apply_ignore(struct sp_graph *g, const struct sp_annot *x,
 			const uint32_t *from, size_t nfrom,
 			struct sp_err *err)
 {
-	uint32_t *to, i, out = 0;
-	size_t nto;
+	uint32_t *to, *anc = NULL, i, out = 0;
+	size_t nto, nanc = 0;
+	bool found;
 
 	if (resolve(g, x, x->names[0], &to, &nto, err))
 		return -1;
+	if (x->nnames > 1 && resolve(g, x, x->names[1], &anc, &nanc, err)) {
+		free(to);
+		return -1;
+	}
+	for (i = 0; i < nanc; i++)
+		if (in_ids(from, nfrom, anc[i])) {
+			free(to);
+			free(anc);
+			return sp_err_set(err, "%s:%u: '%s' below itself: say how often it "
+					  "nests with once or nest", x->file, x->line, x->func);
+		}
 	/* an assumed target can be ignored: the caller's set becomes edges */
 	for (i = 0; i < nfrom; i++)
 		sp_graph_expand_assumed(g, from[i]);
-	for (i = 0; i < g->nedges; i++) {
-		const struct sp_edge *e = &g->edges[i];
+	if (anc) {
+		found = add_belows(g, from, nfrom, to, nto, anc, nanc);
+	} else {
+		for (i = 0; i < g->nedges; i++) {
+			const struct sp_edge *e = &g->edges[i];
 
-		if (in_ids(from, nfrom, e->from) && in_ids(to, nto, e->to))
-			continue;
-		g->edges[out++] = *e;
+			if (in_ids(from, nfrom, e->from) && in_ids(to, nto, e->to))
+				continue;
+			g->edges[out++] = *e;
+		}
+		found = out != g->nedges;
+		g->nedges = out;
+		g->finalized = false;
 	}
 	free(to);
-	if (out == g->nedges)
+	free(anc);
+	if (!found)
 		return sp_err_set(err, "%s:%u: no call from '%s' to '%s'",
 				  x->file, x->line, x->func, x->names[0]);
-	g->nedges = out;
-	g->finalized = false;
 	return 0;
 }
 
@@ -225,8 +269,10 @@ static int apply_one(struct sp_graph *g, const struct sp_annot *x, struct sp_err
 		ret = apply_ignore(g, x, ids, n, err);
 		break;
 	case SP_ANNOT_NEST:
+		/* a count replaces the none that a 'below' line gave */
 		for (i = 0; i < n; i++)
-			if (g->funcs[ids[i]].nest < x->value)
+			if (g->funcs[ids[i]].nest < x->value ||
+			    g->funcs[ids[i]].nest == SP_NEST_CONTEXT)
 				g->funcs[ids[i]].nest = (uint32_t)x->value;
 		break;
 	}

@@ -26,7 +26,7 @@ static const struct directive directives[] = {
 	{ "calls", SP_ANNOT_CALLS, 2, MAX_WORDS, "calls FUNC TARGET..." },
 	{ "recursion", SP_ANNOT_RECURSION, 2, 2, "recursion FUNC DEPTH" },
 	{ "entry", SP_ANNOT_ENTRY, 2, 2, "entry FUNC BYTES" },
-	{ "ignore", SP_ANNOT_IGNORE, 2, 2, "ignore FUNC CALLEE" },
+	{ "ignore", SP_ANNOT_IGNORE, 2, 4, "ignore FUNC CALLEE [below ANCESTOR]" },
 	{ "once", SP_ANNOT_NEST, 1, 1, "once FUNC" },
 	{ "nest", SP_ANNOT_NEST, 2, 2, "nest FUNC DEPTH" },
 };
@@ -184,7 +184,10 @@ static int parse_directive(const char *file, uint32_t line, struct words *w,
 		return sp_err_set(err, "%s:%u: unknown directive '%s' (frame, calls, "
 				  "recursion, entry, ignore, once or nest)", file, line,
 				  w->w[at]);
-	if (nargs < d->min_args || nargs > d->max_args)
+	/* ignore: FUNC CALLEE, or FUNC CALLEE below ANCESTOR */
+	if (nargs < d->min_args || nargs > d->max_args ||
+	    (d->kind == SP_ANNOT_IGNORE && nargs != 2 &&
+	     (nargs != 4 || strcmp(w->w[at + 3], "below"))))
 		return sp_err_set(err, "%s:%u: want '%s%s'", file, line,
 				  at ? "optional " : "", d->usage);
 	memset(x, 0, sizeof(*x));
@@ -204,6 +207,12 @@ static int parse_directive(const char *file, uint32_t line, struct words *w,
 			x->names[i] = w->w[at + 2 + i];
 			w->w[at + 2 + i] = NULL;
 		}
+	}
+	if (x->kind == SP_ANNOT_IGNORE && x->nnames == 3) {
+		/* CALLEE below ANCESTOR: names are CALLEE, ANCESTOR */
+		free(x->names[1]);
+		x->names[1] = x->names[2];
+		x->nnames = 2;
 	}
 	return 0;
 }

@@ -141,7 +141,9 @@ struct sp_func {
 				 * each function of its cycle, 0 when none */
 	uint64_t budget;	/* --annotate 'entry' budget, when SP_F_BUDGET */
 	uint32_t nest;		/* --annotate once/nest: most activations of it on
-				 * one stack at once (once: 1), 0 when not said */
+				 * one stack at once (once: 1), 0 when not said;
+				 * SP_NEST_CONTEXT: only an ancestor of 'below'
+				 * lines, any number */
 	uint32_t edge_first;	/* into graph->edges, valid after finalize */
 	uint32_t edge_count;
 	struct sp_result res;
@@ -284,6 +286,21 @@ struct sp_isite {
 				 * SP_NONE for every address-taken function */
 };
 
+/* sp_func.nest of a function that only 'ignore ... below' lines name as
+ * the ancestor: not bounded, only on the stack or not. */
+#define SP_NEST_CONTEXT UINT32_MAX
+
+/*
+ * A call that does not happen while ancestor is on the stack below its
+ * caller (--annotate: ignore FUNC CALLEE below ANCESTOR); elsewhere it
+ * does.  analysis/nest.c drops it below each activation of ancestor,
+ * which for that is a once/nest function (sp_func.nest).
+ */
+struct sp_below {
+	uint32_t from, to;	/* the call */
+	uint32_t ancestor;
+};
+
 struct sp_graph {
 	struct sp_arena arena;	/* nodes' strings and small data */
 	struct sp_strtab strs;	/* interned names and paths */
@@ -307,6 +324,8 @@ struct sp_graph {
 	uint32_t nvlas, vlas_cap;
 	struct sp_icall *icalls;	/* --indirect=address-taken: typed sites */
 	uint32_t nicalls, icalls_cap;
+	struct sp_below *belows;	/* --annotate ignore ... below */
+	uint32_t nbelows, belows_cap;
 	struct sp_path_seg *segs;	/* filled by sp_analyze() (once/nest) */
 	uint32_t nsegs, segs_cap;
 	struct sp_path_step *steps;

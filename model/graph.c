@@ -21,6 +21,7 @@ void sp_graph_release(struct sp_graph *g)
 	free(g->cus);
 	free(g->vlas);
 	free(g->icalls);
+	free(g->belows);
 	free(g->segs);
 	free(g->steps);
 	sp_assumed_release(&g->assumed);

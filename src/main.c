@@ -105,7 +105,8 @@ static const char usage_text[] =
 "      --annotate FILE  what the binary cannot tell (repeatable), one per line:\n"
 "                       frame FUNC BYTES, calls FUNC TARGET..., recursion FUNC\n"
 "                       DEPTH, entry FUNC BYTES (its own budget), ignore FUNC\n"
-"                       CALLEE, once FUNC, nest FUNC DEPTH; '#' comments\n"
+"                       CALLEE [below ANCESTOR], once FUNC, nest FUNC DEPTH;\n"
+"                       '#' comments\n"
 "      --annotate NAME  a NAME without '/' that is not a file: the file\n"
 "                       shipped as PREFIX/share/stackprof/NAME.ann (the source\n"
 "                       tree's annotations/ when run from the build tree);\n"
@@ -770,8 +771,8 @@ static void assume_address_taken(struct sp_graph *g, struct cg_image *const *img
 /*
  * analysis/nest.c solves a once/nest function on its own edges: the
  * assumed targets of --indirect=address-taken's sets below it would be
- * missed, so those annotations are not applied (the cycles stay
- * unbounded: sound, if loose).
+ * missed, so those annotations are not applied, nor 'ignore ... below'
+ * (the cycles stay unbounded, the calls stay: sound, if loose).
  */
 static void drop_once_nest(struct sp_graph *g)
 {
@@ -779,12 +780,16 @@ static void drop_once_nest(struct sp_graph *g)
 
 	for (i = 0; i < g->nfuncs; i++)
 		if (g->funcs[i].nest) {
+			n += g->funcs[i].nest != SP_NEST_CONTEXT;
 			g->funcs[i].nest = 0;
-			n++;
 		}
 	if (n)
 		fprintf(stderr, "stackprof: note: once/nest annotations of %u functions "
 			"not applied with --indirect=address-taken\n", n);
+	if (g->nbelows)
+		fprintf(stderr, "stackprof: note: %u 'ignore ... below' calls not dropped "
+			"with --indirect=address-taken\n", g->nbelows);
+	g->nbelows = 0;
 }
 
 static void print_typed(const struct ind_stats *st, uint32_t ntaken)

@@ -90,7 +90,11 @@ static void test_parse_errors(void **state)
 		{ "recursion f 0\n", "a.ann:1: invalid recursion depth '0'" },
 		{ "recursion f 99999999999\n", "a.ann:1: invalid recursion depth" },
 		{ "recursion f x\n", "a.ann:1: invalid recursion depth 'x'" },
-		{ "ignore f\n", "a.ann:1: want 'ignore FUNC CALLEE'" },
+		{ "ignore f\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR]'" },
+		{ "ignore f g h\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR]'" },
+		{ "ignore f g above h\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR]'" },
+		{ "ignore f g below\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR]'" },
+		{ "ignore f g below h i\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR]'" },
 		{ "frame f 8\nframe g\0 8\n", "a.ann:2: NUL byte" },
 		{ "once\n", "a.ann:1: want 'once FUNC'" },
 		{ "once f 2\n", "a.ann:1: want 'once FUNC'" },
@@ -182,6 +186,10 @@ static void test_apply_unknown_names(void **state)
 		{ "\nignore main nosuch\n", "a.ann:2: unknown function 'nosuch'" },
 		{ "entry x.c:main 8\n", "a.ann:1: unknown function 'x.c:main'" },
 		{ "ignore f main\n", "a.ann:1: no call from 'f' to 'main'" },
+		{ "ignore f main below main\n", "a.ann:1: no call from 'f' to 'main'" },
+		{ "ignore main f below nosuch\n", "a.ann:1: unknown function 'nosuch'" },
+		{ "ignore main f below main\n", "a.ann:1: 'main' below itself: say how often "
+		  "it nests with once or nest" },
 		{ "once nosuch\n", "a.ann:1: unknown function 'nosuch'" },
 		{ "optional once main\nnest nosuch 2\n", "a.ann:2: unknown function 'nosuch'" },
 	};
@@ -393,6 +401,56 @@ static void test_once_and_nest(void **state)
 }
 
 /*
+ * ignore ... below: the call stays in the graph, listed for the solver,
+ * and the ancestor becomes a once/nest function without a count (one
+ * with a count keeps it).  panic -> unblank -> lock -> sleep; below
+ * panic, unblank does not take the lock.
+ */
+static void test_ignore_below(void **state)
+{
+	struct sp_graph g;
+	struct sp_err err = { { 0 } };
+	uint32_t m, pn, ub, lk, sl;
+
+	(void)state;
+	sp_graph_init(&g);
+	m = fs(&g, "main", 16);
+	pn = fs(&g, "panic", 200);
+	ub = fs(&g, "unblank", 8);
+	lk = fs(&g, "lock", 24);
+	sl = fs(&g, "sleep", 400);
+	call(&g, m, pn);
+	call(&g, m, ub);
+	call(&g, pn, ub);
+	call(&g, ub, lk);
+	call(&g, lk, sl);
+	assert_int_equal(annotate(&g, "ignore unblank lock below panic\n"
+				  "optional ignore unblank lock below nosuch\n"
+				  "optional ignore lock unblank below panic\n", &err), 0);
+	assert_int_equal(g.nbelows, 1);
+	assert_int_equal(g.belows[0].from, ub);
+	assert_int_equal(g.belows[0].to, lk);
+	assert_int_equal(g.belows[0].ancestor, pn);
+	assert_int_equal(g.funcs[pn].nest, SP_NEST_CONTEXT);
+	assert_int_equal(g.funcs[pn].res.total, 208);
+	assert_int_equal(g.funcs[ub].res.total, 432);
+	assert_int_equal(g.funcs[m].res.total, 16 + 432);
+	sp_graph_release(&g);
+
+	sp_graph_init(&g);
+	pn = fs(&g, "panic", 200);
+	ub = fs(&g, "unblank", 8);
+	call(&g, pn, ub);
+	call(&g, ub, pn);
+	assert_int_equal(annotate(&g, "ignore unblank panic below panic\nnest panic 2\n",
+				  &err), 0);
+	assert_int_equal(g.funcs[pn].nest, 2);
+	assert_int_equal(g.funcs[pn].res.total, 208);
+	assert_true(g.funcs[pn].res.bounded);
+	sp_graph_release(&g);
+}
+
+/*
  * --annotate NAME: a bare name that is not a file is the shipped NAME.ann,
  * beside an installed binary (BINDIR/../share/stackprof), or in the
  * source tree's annotations/ for a binary inside the tree it was built
@@ -590,6 +648,7 @@ int main(void)
 		cmocka_unit_test(test_recursion_without_depth),
 		cmocka_unit_test(test_optional_lines),
 		cmocka_unit_test(test_once_and_nest),
+		cmocka_unit_test(test_ignore_below),
 		cmocka_unit_test(test_shipped_files),
 		cmocka_unit_test(test_address_taken),
 		cmocka_unit_test(test_address_taken_by_prototype),

@@ -1332,6 +1332,157 @@ static void test_find_entries(void **state)
 	sp_graph_release(&g);
 }
 
+/* A call that does not happen while anc is on the stack below it. */
+static void below(struct sp_graph *g, uint32_t from, uint32_t to, uint32_t anc)
+{
+	SP_ALLOC_GROW(g->belows, (size_t)g->nbelows + 1, g->belows_cap);
+	g->belows[g->nbelows++] = (struct sp_below){ from, to, anc };
+	if (!g->funcs[anc].nest)
+		g->funcs[anc].nest = SP_NEST_CONTEXT;
+}
+
+/*
+ * below: panic leaves the console unblanked by trylock, so below it
+ * unblank does not take the sleeping lock; called elsewhere, it does.
+ */
+static void test_below_drops_only_below(void **state)
+{
+	struct sp_graph g;
+	uint32_t panic, unblank, lock, sleep, other, main_;
+
+	(void)state;
+	sp_graph_init(&g);
+	panic = fs(&g, "panic", 100);
+	unblank = fs(&g, "unblank", 10);
+	lock = fs(&g, "lock", 20);
+	sleep = fs(&g, "sleep", 500);
+	other = fs(&g, "other", 1);
+	main_ = fs(&g, "main", 2);
+	call(&g, panic, unblank);
+	call(&g, unblank, lock);
+	call(&g, lock, sleep);
+	call(&g, other, unblank);
+	call(&g, main_, panic);
+	call(&g, main_, other);
+	below(&g, unblank, lock, panic);
+	solve(&g);
+	assert_int_equal(res(&g, panic)->total, 110);
+	assert_string_equal(path_str(&g, panic), "panic unblank");
+	assert_int_equal(res(&g, unblank)->total, 530);
+	assert_int_equal(res(&g, other)->total, 531);
+	assert_int_equal(res(&g, main_)->total, 533);
+	assert_string_equal(path_str(&g, main_), "main other unblank lock sleep");
+	assert_true(res(&g, main_)->bounded);
+	sp_graph_release(&g);
+}
+
+/*
+ * The call that closes a cycle through the ancestor, dropped below it:
+ * panic -> printk -> putcred -> panic is no cycle, and a path through
+ * panic enters it once; a cycle that keeps its calls stays unbounded,
+ * named by the reasons.
+ */
+static void test_below_cuts_cycle(void **state)
+{
+	struct sp_graph g;
+	struct reasons r;
+	uint32_t panic, printk, putcred, warn, foo;
+
+	(void)state;
+	sp_graph_init(&g);
+	panic = fs(&g, "panic", 100);
+	printk = fs(&g, "printk", 50);
+	putcred = fs(&g, "putcred", 10);
+	warn = fs(&g, "warn", 30);
+	foo = fs(&g, "foo", 1);
+	call(&g, panic, printk);
+	call(&g, printk, putcred);
+	call(&g, putcred, panic);
+	call(&g, foo, printk);
+	below(&g, putcred, panic, panic);
+	solve(&g);
+	assert_true(res(&g, panic)->bounded);
+	assert_int_equal(res(&g, panic)->total, 160);
+	assert_string_equal(path_str(&g, panic), "panic printk putcred");
+	assert_int_equal(res(&g, foo)->total, 1 + 50 + 10 + 160);
+	assert_string_equal(path_str(&g, foo), "foo printk putcred panic printk putcred");
+	assert_false(g.funcs[printk].flags & SP_F_RECURSIVE);
+	assert_int_equal(reasons_of(&g, foo, &r), 0);
+
+	call(&g, printk, warn);
+	call(&g, warn, panic);
+	solve(&g);
+	assert_false(res(&g, panic)->bounded);
+	assert_false(res(&g, foo)->bounded);
+	assert_int_equal(reasons_of(&g, foo, &r), 1);
+	assert_string_equal(r.text[0], "recursion panic -> printk -> warn -> panic");
+	sp_graph_release(&g);
+}
+
+/* Below a once function entered with the ancestor on the stack, its
+ * calls drop too; entered without it, they stay. */
+static void test_below_through_once(void **state)
+{
+	struct sp_graph g;
+	uint32_t anc, f, once, h, big, top;
+
+	(void)state;
+	sp_graph_init(&g);
+	anc = fs(&g, "anc", 1);
+	f = fs(&g, "f", 2);
+	once = fs(&g, "once_g", 4);
+	h = fs(&g, "h", 8);
+	big = fs(&g, "big", 1000);
+	top = fs(&g, "top", 16);
+	call(&g, anc, f);
+	call(&g, f, once);
+	call(&g, once, h);
+	call(&g, h, big);
+	call(&g, top, anc);
+	call(&g, top, once);
+	g.funcs[once].nest = 1;
+	below(&g, h, big, anc);
+	solve(&g);
+	assert_int_equal(res(&g, anc)->total, 1 + 2 + 4 + 8);
+	assert_string_equal(path_str(&g, anc), "anc f once_g h");
+	assert_int_equal(res(&g, once)->total, 4 + 8 + 1000);
+	assert_int_equal(res(&g, f)->total, 2 + 1012);
+	assert_int_equal(res(&g, top)->total, 16 + 1012);
+	sp_graph_release(&g);
+}
+
+/* An ancestor entered below itself through a nest function: bounded by
+ * that count, which the reasons name, not by the ancestor. */
+static void test_below_ancestor_through_nest(void **state)
+{
+	struct sp_graph g;
+	struct reasons r;
+	uint32_t panic, store, ub, lock, foo;
+
+	(void)state;
+	sp_graph_init(&g);
+	panic = fs(&g, "panic", 100);
+	store = fs(&g, "store", 10);
+	ub = fs(&g, "unblank", 1);
+	lock = fs(&g, "lock", 1000);
+	foo = fs(&g, "foo", 2);
+	call(&g, panic, store);
+	call(&g, store, panic);
+	call(&g, panic, ub);
+	call(&g, ub, lock);
+	call(&g, foo, panic);
+	g.funcs[store].nest = 2;
+	below(&g, ub, lock, panic);
+	solve(&g);
+	assert_true(res(&g, foo)->bounded);
+	assert_int_equal(res(&g, panic)->total, 3 * 100 + 2 * 10 + 1);
+	assert_int_equal(res(&g, foo)->total, 2 + 321);
+	assert_int_equal(reasons_of(&g, foo, &r), 1);
+	assert_string_equal(r.text[0], "recursion store -> panic -> store bounded by "
+			    "annotation: store at most 2 deep");
+	sp_graph_release(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1367,6 +1518,10 @@ int main(void)
 		cmocka_unit_test(test_once_too_many_contexts),
 		cmocka_unit_test(test_once_doomed_rounds),
 		cmocka_unit_test(test_once_doomed_and_not),
+		cmocka_unit_test(test_below_drops_only_below),
+		cmocka_unit_test(test_below_cuts_cycle),
+		cmocka_unit_test(test_below_through_once),
+		cmocka_unit_test(test_below_ancestor_through_nest),
 		cmocka_unit_test(test_cycle_order_follows_known_calls),
 		cmocka_unit_test(test_lower_bound_certain),
 		cmocka_unit_test(test_lower_bound_tail),
