@@ -1,8 +1,10 @@
 #!/bin/sh
 # The shipped annotations/linux.ann on Debian's 6.1 cloud kernel: every
-# line names a function of that image (a copy without 'optional' is
-# accepted), the annotated functions leave their cycles, their paths keep
-# the counts, and a cycle the file does not cut (printk through the
+# line names a function of that image, and every ignore a call of it (a
+# copy without 'optional' is accepted), the once/nest functions leave
+# their cycles, their paths keep the counts, an ignored call is gone, a
+# call ignored below an ancestor stays but no path takes it below that
+# ancestor, and a cycle the file does not cut (printk through the
 # console) stays recursive.  Needs the unpacked debug kernel (another
 # one: STACKPROF_DEBIAN_VMLINUX=PATH); skips without it.
 . tests/e2e/lib.sh
@@ -11,9 +13,11 @@ vmlinux=${STACKPROF_DEBIAN_VMLINUX:-/tmp/debian-kernel/root/usr/lib/debug/boot/v
 [ -r "$vmlinux" ] || skip "no Debian debug kernel at $vmlinux"
 
 sed 's/^optional //' annotations/linux.ann >"$OUT/strict.ann"
-names=$(awk '$1 == "optional" { print $3 }' annotations/linux.ann)
+names=$(awk '$1 == "optional" && ($2 == "once" || $2 == "nest") { print $3 }' annotations/linux.ann)
+# ignore FUNC CALLEE [below ANCESTOR], one per line
+awk '$1 == "optional" && $2 == "ignore" { print $3, $4, $6 }' annotations/linux.ann >"$OUT/ignores"
 entries=
-for n in $names _printk; do
+for n in $names $(cat "$OUT/ignores") _printk; do
 	entries="$entries --entry $n"
 done
 run_sp --json --annotate "$OUT/strict.ann" $entries "$vmlinux"
@@ -28,7 +32,16 @@ expect_eq "__stack_chk_fail's cut cycle, said" \
 	'["recursion __stack_chk_fail -> panic -> _printk -> __stack_chk_fail bounded by annotation: __stack_chk_fail at most once on a stack"]'
 # a path may hold each annotated function as often as its line allows
 expect_eq "paths keep the counts" \
-	"$(jget $j '[f["name"] for f in j["functions"] for n, k in [("__stack_chk_fail", 1), ("__schedule", 1), ("vprintk_store", 5), ("try_to_free_pages", 1), ("try_to_free_mem_cgroup_pages", 1), ("__node_reclaim", 1), ("out_of_memory", 1)] if f["path"].count(n) > k]')" '[]'
+	"$(jget $j '[f["name"] for f in j["functions"] for n, k in [("__stack_chk_fail", 1), ("__schedule", 1), ("vprintk_store", 5), ("try_to_free_pages", 1), ("try_to_free_mem_cgroup_pages", 1), ("__node_reclaim", 1), ("out_of_memory", 1), ("add_taint", 3)] if f["path"].count(n) > k]')" '[]'
+# a plain ignore removes the call; one below an ancestor keeps it for the
+# other callers, and no path takes it with the ancestor before it
+ignores=$(python3 -c 'import json, sys; print(json.dumps([l.split() for l in open(sys.argv[1])]))' "$OUT/ignores")
+expect_eq "ignored calls are gone" \
+	"$(jget $j "[i for i in $ignores if len(i) == 2 and i[1] in [c['name'] for f in fns(i[0]) for c in f['calls']]]")" '[]'
+expect_eq "calls ignored below an ancestor stay" \
+	"$(jget $j "[i for i in $ignores if len(i) == 3 and i[1] not in [c['name'] for f in fns(i[0]) for c in f['calls']]]")" '[]'
+expect_eq "no path takes them below it" \
+	"$(jget $j "[(f['name'], i) for f in j['functions'] for i in $ignores if len(i) == 3 for k in range(len(f['path']) - 1) if f['path'][k:k + 2] == i[:2] and i[2] in f['path'][:k]]")" '[]'
 expect_eq "printk through the console stays a cycle" \
 	"$(jget $j '[fn("_printk")["recursive"], "recursion _printk -> vprintk -> vprintk_default -> vprintk_emit -> console_unlock -> console_emit_next_record -> _printk" in fn("_printk")["reasons"]]')" \
 	'[true, true]'
