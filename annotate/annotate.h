@@ -3,7 +3,8 @@
  *
  * One directive per line, words separated by blanks, '#' starts a
  * comment.  FUNC is a function as --entry takes it (NAME or FILE:NAME;
- * a name also matches its GCC clones):
+ * a name also matches its GCC clones), or a node stackprof adds, such
+ * as "<page fault>": a word from '<' to '>' may hold blanks.
  *
  *	frame FUNC BYTES		its own frame (assembly, a VLA's bound)
  *	calls FUNC TARGET...		the targets of FUNC's indirect calls
@@ -90,7 +91,8 @@ char *sp_annot_shipped_path(const char *name, const char *exe);
  * sources (frames/frames.h): one sp_frame per function each names.
  * Checks every name of every line, in file order: a name that matches
  * no function is "FILE:LINE: unknown function 'NAME'" in err, unless
- * the line is optional (then it is skipped).
+ * the line is optional (then it is skipped).  A node's name ("<page
+ * fault>") is left to sp_annot_apply(): the nodes come after the frames.
  */
 int sp_annot_frames(const struct sp_annots *a, const struct sp_graph *g,
 		    struct sp_frames *out, struct sp_err *err);

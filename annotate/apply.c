@@ -280,22 +280,34 @@ static int apply_one(struct sp_graph *g, const struct sp_annot *x, struct sp_err
 	return ret;
 }
 
+/* Does name resolve?  A node's ("<page fault>") is left to
+ * sp_annot_apply(): the nodes are made after the frames are known. */
+static int check_name(const struct sp_graph *g, const struct sp_annot *x, const char *name,
+		      struct sp_err *err)
+{
+	uint32_t *ids;
+	size_t n;
+
+	if (name[0] == '<')
+		return 0;
+	if (resolve(g, x, name, &ids, &n, err))
+		return -1;
+	free(ids);
+	return 0;
+}
+
 /* Every name a line gives resolves: checked in file order, so that the
  * first bad line is the one named whichever pass would have used it. */
 static int check_names(const struct sp_graph *g, const struct sp_annot *x, struct sp_err *err)
 {
-	uint32_t *ids;
-	size_t n, k;
+	size_t k;
 
-	if (resolve(g, x, x->func, &ids, &n, err))
+	if (check_name(g, x, x->func, err))
 		return -1;
-	free(ids);
 	for (k = 0; x->kind != SP_ANNOT_RECURSION && x->kind != SP_ANNOT_ENTRY &&
-		    k < x->nnames; k++) {
-		if (resolve(g, x, x->names[k], &ids, &n, err))
+		    k < x->nnames; k++)
+		if (check_name(g, x, x->names[k], err))
 			return -1;
-		free(ids);
-	}
 	return 0;
 }
 

@@ -77,6 +77,26 @@ struct words {
 	size_t n;
 };
 
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* Where the word at s[i] ends: at a blank or '#', past the '>' of a
+ * word that starts with '<' (a node stackprof adds, such as
+ * "<page fault>", whose name holds blanks; no function's name starts
+ * with '<'). */
+static size_t word_end(const char *s, size_t len, size_t i)
+{
+	const char *gt = s[i] == '<' ? memchr(s + i, '>', len - i) : NULL;
+
+	if (gt)
+		i = (size_t)(gt - s) + 1;
+	while (i < len && !is_blank(s[i]) && s[i] != '#')
+		i++;
+	return i;
+}
+
 static int split(const char *s, size_t len, struct words *out)
 {
 	size_t i = 0;
@@ -85,13 +105,12 @@ static int split(const char *s, size_t len, struct words *out)
 	while (i < len) {
 		size_t start;
 
-		while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+		while (i < len && is_blank(s[i]))
 			i++;
 		if (i >= len || s[i] == '#')
 			break;
 		start = i;
-		while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '#')
-			i++;
+		i = word_end(s, len, i);
 		if (out->n == MAX_WORDS + 1)
 			return -1;
 		out->w[out->n++] = dup_word(s + start, i - start);

@@ -18,7 +18,8 @@
 # exc_general_protection's return address: 8 + 176 + 8 = 192.  mce_copy's
 # type 14 (EX_TYPE_DEFAULT_MCE_SAFE) is a machine check, on its own
 # stack: 8.  warner's ud2 is in __bug_table: 8 + 176 + exc_invalid_op's
-# 8 = 192.
+# 8 = 192.  'ignore exc_page_fault leaf below <page fault>' takes leaf
+# off the fault (8 + 176 + 16 = 200), not off exc_page_fault alone (24).
 #
 # The same code as an object (a module: ET_REL, every word of the tables
 # 0 and relocated) gives the same totals, and a module's fault runs the
@@ -149,6 +150,21 @@ run_sp --entry copy_user --budget 100 --sarif "$b/s.sarif" "$b/k"
 expect_rc 1 "stackprof --budget 100"
 grep -q 'copy_user → <page fault> \[exception\] → exc_page_fault' "$b/s.sarif" ||
 	fail "SARIF: the path does not show the exception"
+
+# an annotation names a node by its name, blanks and all: below a page
+# fault taken in kernel code, exc_page_fault skips leaf (16 instead of
+# 24); called on its own it does not
+printf '# a kernel-mode fault\nignore exc_page_fault leaf below <page fault>\n' >"$b/pf.ann"
+run_sp --json --annotate "$b/pf.ann" "$b/k"
+expect_rc 0 "ignore ... below <page fault>"
+expect_eq "below <page fault>: copy_user, get_user, exc_page_fault, _start" \
+	"$(jget $OUT/stdout '[fn(n)["total"] for n in ("copy_user", "get_user", "exc_page_fault", "_start")]')" \
+	"[$((8 + 176 + 16)), $((8 + 176 + 16)), 24, $((8 + 8 + 176 + 16))]"
+printf 'ignore exc_page_fault leaf below <page fault\n' >"$b/pf.ann"
+expect_bad "a node's name without its '>'" "pf.ann:1: want 'ignore FUNC CALLEE \[below ANCESTOR\]'" \
+	--annotate "$b/pf.ann" "$b/k"
+printf 'ignore exc_page_fault leaf below <double fault>\n' >"$b/pf.ann"
+expect_bad "an unknown node" "pf.ann:1: unknown function '<double fault>'" --annotate "$b/pf.ann" "$b/k"
 
 run_sp --json "$b/k.o"
 expect_rc 0 "stackprof k.o"

@@ -35,13 +35,15 @@ static void test_parse_good(void **state)
 		"ignore main panic\n"
 		"once __schedule\n"
 		"optional nest vprintk_store 5\n"
+		"optional ignore die oops below <page fault>#x\n"
+		"ignore <general protection>  exc_gp below <a>b\n"
 		"optional ignore a b";	/* no final newline */
 	struct sp_annots a;
 	struct sp_err err = { { 0 } };
 
 	(void)state;
 	assert_int_equal(parse(&a, text, &err), 0);
-	assert_int_equal(a.n, 8);
+	assert_int_equal(a.n, 10);
 	assert_int_equal(a.v[0].kind, SP_ANNOT_FRAME);
 	assert_int_equal(a.v[0].line, 3);
 	assert_string_equal(a.v[0].func, "asm_entry");
@@ -68,10 +70,18 @@ static void test_parse_good(void **state)
 	assert_string_equal(a.v[6].func, "vprintk_store");
 	assert_int_equal(a.v[6].value, 5);
 	assert_true(a.v[6].optional);
-	assert_int_equal(a.v[7].kind, SP_ANNOT_IGNORE);
-	assert_string_equal(a.v[7].func, "a");
-	assert_string_equal(a.v[7].names[0], "b");
-	assert_true(a.v[7].optional);
+	/* a node's name in angle brackets holds its blanks */
+	assert_string_equal(a.v[7].func, "die");
+	assert_int_equal(a.v[7].nnames, 2);
+	assert_string_equal(a.v[7].names[0], "oops");
+	assert_string_equal(a.v[7].names[1], "<page fault>");
+	assert_string_equal(a.v[8].func, "<general protection>");
+	assert_string_equal(a.v[8].names[0], "exc_gp");
+	assert_string_equal(a.v[8].names[1], "<a>b");
+	assert_int_equal(a.v[9].kind, SP_ANNOT_IGNORE);
+	assert_string_equal(a.v[9].func, "a");
+	assert_string_equal(a.v[9].names[0], "b");
+	assert_true(a.v[9].optional);
 	sp_annots_release(&a);
 }
 
@@ -95,6 +105,9 @@ static void test_parse_errors(void **state)
 		{ "ignore f g above h\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR]'" },
 		{ "ignore f g below\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR]'" },
 		{ "ignore f g below h i\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR]'" },
+		/* no '>': the word ends at the blank */
+		{ "ignore f g below <page fault\n",
+		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR]'" },
 		{ "frame f 8\nframe g\0 8\n", "a.ann:2: NUL byte" },
 		{ "once\n", "a.ann:1: want 'once FUNC'" },
 		{ "once f 2\n", "a.ann:1: want 'once FUNC'" },
