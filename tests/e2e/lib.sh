@@ -147,6 +147,22 @@ red_zone()
 print(max(ci_oracle.objdump_red_zones(sys.argv[1]).get(sys.argv[2], [0])))' "$1" "$2"
 }
 
+# annot_sample NAME FUNC...: tests/data/annot/NAME.c built at -O2 with
+# -fstack-usage into $OUT (bin, su: the ELF and its .su); every FUNC has
+# a .su row and, as each calls, no red zone: totals are sums of rows
+annot_sample()
+{
+	_name=$1
+	shift
+	(cd "$OUT" && gcc -O2 -g -fstack-usage -o "$_name" "../../../../tests/data/annot/$_name.c") ||
+		fail "compile $_name.c"
+	bin=$OUT/$_name su=$OUT/$_name.su
+	for _f in "$@"; do
+		[ -n "$(su_self "$su" "$_f")" ] || fail "$_name.su lacks a row for $_f"
+		expect_eq "$_f's red zone" "$(red_zone "$bin" "$_f")" 0
+	done
+}
+
 # oracle_value SAMPLE NAME [ORACLE ARGS]: the oracle's total (or lower
 # bound) of NAME, from its --print listing (red zones from objdump)
 oracle_value()
