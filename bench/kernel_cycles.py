@@ -4,6 +4,8 @@ report leaves unbounded, by class.
 
     kernel_cycles.py [--through FUNC] [--annotate FILE]... REPORT.json|-
 
+FUNC may be a node such as '<page fault>'.
+
 REPORT is `stackprof --json [--annotate ...]` output, read as a stream
 (a kernel's report is over a gigabyte): one function object at a time.
 Two views:
@@ -27,6 +29,7 @@ for an exception's entry) has the calls that follow it on the paths.
 import argparse
 import collections
 import json
+import re
 import sys
 
 
@@ -65,6 +68,12 @@ def functions(f, chunk=1 << 20):
             buf, pos = buf[pos:], 0
 
 
+def words(line):
+    """The words of an annotation line, as annotate/parse.c splits it: a
+    node's name ("<page fault>") holds blanks."""
+    return re.findall(r'<[^>]*>[^\s#]*|[^\s#]+', line.split('#', 1)[0])
+
+
 def annotation_lines(paths):
     """The functions the annotation files bound (once, nest, recursion),
     and their 'ignore FUNC CALLEE below ANCESTOR' lines as (FUNC, CALLEE,
@@ -72,13 +81,13 @@ def annotation_lines(paths):
     names, belows = set(), []
     for path in paths:
         for line in open(path):
-            words = [w.rsplit(':', 1)[-1] for w in line.split('#', 1)[0].split()]
-            if words and words[0] == 'optional':
-                words = words[1:]
-            if len(words) >= 2 and words[0] in ('once', 'nest', 'recursion'):
-                names.add(words[1])
-            if len(words) == 5 and words[0] == 'ignore' and words[3] == 'below':
-                belows.append((words[1], words[2], words[4]))
+            ws = [w if w.startswith('<') else w.rsplit(':', 1)[-1] for w in words(line)]
+            if ws and ws[0] == 'optional':
+                ws = ws[1:]
+            if len(ws) >= 2 and ws[0] in ('once', 'nest', 'recursion'):
+                names.add(ws[1])
+            if len(ws) == 5 and ws[0] == 'ignore' and ws[3] == 'below':
+                belows.append((ws[1], ws[2], ws[4]))
     return names, belows
 
 
@@ -224,7 +233,8 @@ def main():
               f'{closer} -> {through}\n         e.g. {example}')
 
     bounded, belows = annotation_lines(a.annotate)
-    roots = nodes_named.get(through, set())
+    # a node without code (an exception's entry) is known by its calls
+    roots = nodes_named.get(through) or {v for v in adj if v[0] == through}
     if not roots:
         print(f'no function {through} in the report')
         return 0

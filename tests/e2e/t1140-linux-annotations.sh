@@ -14,13 +14,18 @@ vmlinux=${STACKPROF_DEBIAN_VMLINUX:-/tmp/debian-kernel/root/usr/lib/debug/boot/v
 
 sed 's/^optional //' annotations/linux.ann >"$OUT/strict.ann"
 names=$(awk '$1 == "optional" && ($2 == "once" || $2 == "nest") { print $3 }' annotations/linux.ann)
-# ignore FUNC CALLEE [below ANCESTOR], one per line
-awk '$1 == "optional" && $2 == "ignore" { print $3, $4, $6 }' annotations/linux.ann >"$OUT/ignores"
-entries=
-for n in $names $(cat "$OUT/ignores") _printk; do
-	entries="$entries --entry $n"
+# ignore FUNC CALLEE [below ANCESTOR] as JSON lists; a node's name
+# ("<page fault>") holds a blank
+ignores=$(python3 -c 'import json, sys; sys.path.insert(0, "bench"); import kernel_cycles
+print(json.dumps([w[2:4] + w[5:] for w in map(kernel_cycles.words, open(sys.argv[1]))
+                  if w[:2] == ["optional", "ignore"]]))' annotations/linux.ann)
+# every name a line gives is an entry (nodes too), each as one argument
+set -- $(for n in $names _printk; do echo "--entry $n"; done)
+for n in $(python3 -c 'import json, sys
+print("\n".join(sorted({n.replace(" ", "@") for i in json.loads(sys.argv[1]) for n in i})))' "$ignores"); do
+	set -- "$@" --entry "$(echo "$n" | tr @ ' ')"
 done
-run_sp --json --annotate "$OUT/strict.ann" $entries "$vmlinux"
+run_sp --json --annotate "$OUT/strict.ann" "$@" "$vmlinux"
 expect_rc 0 "every line applies to $vmlinux"
 cp "$OUT/stdout" "$OUT/k.json"
 j=$OUT/k.json
@@ -35,7 +40,6 @@ expect_eq "paths keep the counts" \
 	"$(jget $j '[f["name"] for f in j["functions"] for n, k in [("__stack_chk_fail", 1), ("__schedule", 1), ("vprintk_store", 5), ("try_to_free_pages", 1), ("try_to_free_mem_cgroup_pages", 1), ("__node_reclaim", 1), ("out_of_memory", 1), ("add_taint", 3)] if f["path"].count(n) > k]')" '[]'
 # a plain ignore removes the call; one below an ancestor keeps it for the
 # other callers, and no path takes it with the ancestor before it
-ignores=$(python3 -c 'import json, sys; print(json.dumps([l.split() for l in open(sys.argv[1])]))' "$OUT/ignores")
 expect_eq "ignored calls are gone" \
 	"$(jget $j "[i for i in $ignores if len(i) == 2 and i[1] in [c['name'] for f in fns(i[0]) for c in f['calls']]]")" '[]'
 expect_eq "calls ignored below an ancestor stay" \
