@@ -3,7 +3,7 @@
  * way: every Dwarf_Error of the stage dies in dw_drop_error(), every
  * reference is followed by dw_ref().
  */
-#include "dwarf/dwarf.h"
+#include "dwarf/internal.h"
 
 void dw_drop_error(Dwarf_Debug dbg, Dwarf_Error *derr)
 {

@@ -23,7 +23,7 @@
  * .eh_frame holding just that FDE and a copy of its CIE, placed so that
  * the FDE keeps its address (its pc-relative fields still mean the same).
  */
-#include "dwarf/dwarf.h"
+#include "dwarf/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

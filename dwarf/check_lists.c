@@ -9,7 +9,7 @@
  * (Compressed sections are left to libdwarf.)  .debug_line goes to
  * lines.c from the same loop.
  */
-#include "dwarf/dwarf.h"
+#include "dwarf/internal.h"
 
 #include <string.h>
 

@@ -9,7 +9,7 @@
  * iterator along to the unit of each (dwarf_next_cu_header_d, which
  * starts over at the first unit after the last).
  */
-#include "dwarf/dwarf.h"
+#include "dwarf/internal.h"
 
 void dw_cursor_seek(struct dw_cursor *c, Dwarf_Off off)
 {

@@ -11,7 +11,7 @@
  * Every read is bounded by its section; what does not fit is corrupt.
  * libdwarf still serves every later reader (types, CFI, VLAs).
  */
-#include "dwarf/dwarf.h"
+#include "dwarf/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,16 +31,6 @@ static bool in_sec(const struct dw_section *s, uint64_t off, uint64_t len)
 static uint64_t rd(const struct dw_unit *u, const unsigned char *p, unsigned n)
 {
 	return dw_read_uint(p, n, u->secs->msb);
-}
-
-/* A LEB128 whose first byte is the whole of it, as nearly all are. */
-static inline bool uleb(const unsigned char **p, const unsigned char *end, uint64_t *v)
-{
-	if (*p < end && !(**p & 0x80)) {
-		*v = *(*p)++;
-		return true;
-	}
-	return dw_read_uleb(p, end, v);
 }
 
 void dw_secs_init(const struct dw_obj *o, struct dw_secs *s)
@@ -78,7 +68,7 @@ static bool read_specs(struct dw_abbrevs *t, struct dw_abbrev *a, const unsigned
 		uint64_t at, form;
 		int64_t implicit = 0;
 
-		if (!uleb(p, end, &at) || !uleb(p, end, &form))
+		if (!dw_uleb(p, end, &at) || !dw_uleb(p, end, &form))
 			return false;
 		if (!at && !form)
 			return true;
@@ -144,10 +134,10 @@ static int read_abbrevs(const struct dw_secs *s, uint64_t off, struct dw_abbrevs
 		return -1;
 	p = s->abbrev.data + off;
 	end = s->abbrev.data + s->abbrev.size;
-	while (uleb(&p, end, &code) && code) {
+	while (dw_uleb(&p, end, &code) && code) {
 		struct dw_abbrev a = { .code = code };
 
-		if (!uleb(&p, end, &tag) || tag > UINT16_MAX || p >= end)
+		if (!dw_uleb(&p, end, &tag) || tag > UINT16_MAX || p >= end)
 			goto bad;
 		a.tag = (uint16_t)tag;
 		a.children = *p++ == DW_CHILDREN_yes;
@@ -277,7 +267,7 @@ int dw_die_read(const struct dw_unit *u, uint64_t off, struct dw_die *d)
 	if (off < u->first_die || off >= u->end)
 		return -1;
 	p = base + off;
-	if (!uleb(&p, base + u->end, &code))
+	if (!dw_uleb(&p, base + u->end, &code))
 		return -1;
 	d->attrs = (uint64_t)(p - base);
 	if (!code)
@@ -360,7 +350,7 @@ static bool take_form(struct dw_attr_iter *it, uint64_t form, int64_t implicit,
 	case DW_FORM_udata: case DW_FORM_ref_udata: case DW_FORM_strx: case DW_FORM_addrx:
 	case DW_FORM_loclistx: case DW_FORM_rnglistx:
 	case DW_FORM_GNU_addr_index: case DW_FORM_GNU_str_index:
-		return uleb(&it->p, it->end, &v->u);
+		return dw_uleb(&it->p, it->end, &v->u);
 	case DW_FORM_sdata:
 		if (!dw_read_sleb(&it->p, it->end, &v->s))
 			return false;
@@ -382,9 +372,9 @@ static bool take_form(struct dw_attr_iter *it, uint64_t form, int64_t implicit,
 	case DW_FORM_block4:
 		return take_fixed(it, 4, v) && take_block(it, v->u, v);
 	case DW_FORM_block: case DW_FORM_exprloc:
-		return uleb(&it->p, it->end, &n) && take_block(it, n, v);
+		return dw_uleb(&it->p, it->end, &n) && take_block(it, n, v);
 	case DW_FORM_indirect:
-		return indirections == 0 && uleb(&it->p, it->end, &n) &&
+		return indirections == 0 && dw_uleb(&it->p, it->end, &n) &&
 		       take_form(it, n, 0, v, 1);
 	}
 	return false;	/* a form of no DWARF version */
@@ -623,10 +613,10 @@ static bool rle(const struct dw_unit *u, const unsigned char **p, const unsigned
 	kind = *(*p)++;
 	switch (kind) {
 	case DW_RLE_base_addressx:
-		return uleb(p, end, &x) && table_entry(u, addr, u->addr_base, x, a, base);
+		return dw_uleb(p, end, &x) && table_entry(u, addr, u->addr_base, x, a, base);
 	case DW_RLE_startx_endx:
 	case DW_RLE_startx_length:
-		if (!uleb(p, end, &x) || !uleb(p, end, &y))
+		if (!dw_uleb(p, end, &x) || !dw_uleb(p, end, &y))
 			return false;
 		if (table_entry(u, addr, u->addr_base, x, a, &lo)) {
 			hi = kind == DW_RLE_startx_length ? lo + y :
@@ -635,7 +625,7 @@ static bool rle(const struct dw_unit *u, const unsigned char **p, const unsigned
 		}
 		return true;
 	case DW_RLE_offset_pair:
-		if (!uleb(p, end, &x) || !uleb(p, end, &y))
+		if (!dw_uleb(p, end, &x) || !dw_uleb(p, end, &y))
 			return false;
 		add(ctx, *base + x, *base + y);
 		return true;
@@ -652,7 +642,7 @@ static bool rle(const struct dw_unit *u, const unsigned char **p, const unsigned
 		lo = rd(u, *p, a);
 		*p += a;
 		if (kind == DW_RLE_start_length) {
-			if (!uleb(p, end, &y))
+			if (!dw_uleb(p, end, &y))
 				return false;
 			add(ctx, lo, lo + y);
 			return true;

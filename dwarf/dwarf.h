@@ -110,28 +110,6 @@ int dw_obj_open_window(const struct dw_obj *o, struct dw_obj *view,
 /* The section named name as libdwarf is given it (out: index, contents,
  * size, address); false when there is none. */
 bool dw_obj_section(const struct dw_obj *o, const char *name, struct dw_section *out);
-/* An unsigned number of n bytes (1..8) at p, in the object's byte order.
- * Inline, with the sizes of a little-endian object's fields read whole:
- * the walk and relocation read hundreds of millions of them. */
-static inline uint64_t dw_read_uint(const unsigned char *p, unsigned n, bool msb)
-{
-	uint64_t v = 0;
-	unsigned i;
-
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (!msb && (n == 8 || n == 4 || n == 2)) {
-		memcpy(&v, p, n);
-		return v;
-	}
-#endif
-	for (i = 0; i < n; i++)
-		v |= (uint64_t)p[msb ? n - 1 - i : i] << (8 * i);
-	return v;
-}
-/* An unsigned or signed LEB128 at *p, before end, moving *p past it;
- * false when it is cut or longer than 64 bits. */
-bool dw_read_uleb(const unsigned char **p, const unsigned char *end, uint64_t *v);
-bool dw_read_sleb(const unsigned char **p, const unsigned char *end, int64_t *v);
 void dw_obj_release(struct dw_obj *o);
 /* Free the relocated copies (no Dwarf_Debug may read them any more):
  * they are made again when a new one loads them. */

@@ -1,19 +1,18 @@
 /*
- * lines.c - the line table headers of .debug_line: each unit's file
- * names, read here instead of by dwarf_srcfiles (which parsed more, and
- * recorded each of its allocations, 10 % of a kernel's run), and a look
- * over the DWARF 5 headers before libdwarf reads them.
+ * lines.c - the line tables of .debug_line: each unit's file names, read
+ * from its header, and a look over the DWARF 5 headers before libdwarf
+ * reads them.
  *
- * The check:   libdwarf 20210528's dwarf_srcfiles reads one
- * past its include directory array when a file entry's directory index
- * equals the directory count (found by fuzz_elf: strlen on a wild
- * pointer), so a file naming a directory that does not exist makes the
- * section corrupt here.  Only what can be decoded is judged: a header
- * that does not fit, or a form this does not know, is left to libdwarf,
- * which reports those itself.  Versions 2-4 are left to libdwarf too
- * (it checks their directory index).
+ * The check: libdwarf 20210528's dwarf_srcfiles reads one past its
+ * include directory array when a file entry's directory index equals the
+ * directory count (found by fuzz_elf: strlen on a wild pointer), so a
+ * file naming a directory that does not exist makes the section corrupt
+ * here.  Only what can be decoded is judged: a header that does not fit,
+ * or a form this does not know, is left to libdwarf, which reports those
+ * itself.  Versions 2-4 are left to libdwarf too (it checks their
+ * directory index).
  */
-#include "dwarf/dwarf.h"
+#include "dwarf/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,191 +20,132 @@
 #include "common/strbuf.h"
 #include "common/xalloc.h"
 
-struct rd {
-	const unsigned char *p;
-	uint64_t off, end;
-	bool short_;		/* read past end: stop judging this table */
+/* A line table's header, as far as it is read. */
+struct header {
+	struct dw_bytes b;	/* the table, read up to where the header is */
+	uint16_t version;
+	unsigned offsize;	/* 4, or 8 in 64-bit DWARF */
 };
 
-static uint64_t rd_le(struct rd *r, unsigned n)
-{
-	uint64_t v = 0;
-
-	if (r->short_ || r->end - r->off < n) {
-		r->short_ = true;
-		return 0;
-	}
-	while (n--)
-		v = v << 8 | r->p[r->off + n];
-	return v;
-}
-
-static uint64_t rd_fixed(struct rd *r, unsigned n)
-{
-	uint64_t v = rd_le(r, n);
-
-	if (!r->short_)
-		r->off += n;
-	return v;
-}
-
-static uint64_t rd_uleb(struct rd *r)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (!r->short_) {
-		unsigned char b;
-
-		if (r->off >= r->end) {
-			r->short_ = true;
-			break;
-		}
-		b = r->p[r->off++];
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			break;
-	}
-	return v;
-}
-
-static void rd_skip(struct rd *r, uint64_t n)
-{
-	if (r->short_ || r->end - r->off < n)
-		r->short_ = true;
-	else
-		r->off += n;
-}
-
-static void rd_skip_string(struct rd *r)
-{
-	while (!r->short_ && rd_fixed(r, 1))
-		;
-}
-
-/* An inline string, moving past it; NULL when it is cut. */
-static const char *rd_cstring(struct rd *r)
-{
-	const char *str = (const char *)r->p + r->off;
-
-	rd_skip_string(r);
-	return r->short_ ? NULL : str;
-}
-
-/* The standard_opcode_lengths: opcode_base - 1 bytes after it. */
-static void rd_skip_opcode_lengths(struct rd *r)
-{
-	uint64_t opcode_base = rd_fixed(r, 1);
-
-	if (opcode_base)
-		rd_skip(r, opcode_base - 1);
-}
-
-/* A table's unit length at r->off: r->end becomes the table's end, and
- * *offsize 4, or 8 in 64-bit DWARF; false when it does not fit. */
-static bool rd_unit(struct rd *r, unsigned *offsize)
+/* The table at off of the section [p, p + size): its unit length and
+ * version; false when they do not fit. */
+static bool header_open(struct header *h, const unsigned char *p, uint64_t size, uint64_t off,
+			bool msb)
 {
 	uint64_t len;
 	unsigned hdr;
 
-	if (r->short_ || r->off > r->end ||
-	    !dw_unit_length(r->p + r->off, r->end - r->off, false, &len, &hdr))
+	if (off >= size || !dw_unit_length(p + off, size - off, msb, &len, &hdr))
 		return false;
-	*offsize = hdr == 12 ? 8 : 4;
-	r->off += hdr;
-	r->end = r->off + len;
-	return true;
+	h->offsize = hdr == 12 ? 8 : 4;
+	dw_bytes_init(&h->b, p + off + hdr, len, msb);
+	h->version = (uint16_t)dw_bytes_uint(&h->b, 2);
+	return !h->b.bad;
 }
 
-/* A version 5 header from after its version to its directory format. */
-static void rd_skip_v5_fields(struct rd *r, unsigned offsize)
+/* The standard_opcode_lengths: opcode_base - 1 bytes after it. */
+static void skip_opcode_lengths(struct dw_bytes *b)
 {
-	rd_skip(r, 2);		/* address size, segment selector size */
-	rd_skip(r, offsize);	/* header_length */
-	rd_skip(r, 5);		/* min_inst_length .. line_range */
-	rd_skip_opcode_lengths(r);
+	uint64_t opcode_base = dw_bytes_uint(b, 1);
+
+	if (opcode_base)
+		dw_bytes_skip(b, opcode_base - 1);
 }
 
-/* Read one attribute value of FORM; false for a form not known here.
- * Constants come back in *val, everything else is skipped. */
-static bool rd_form(struct rd *r, uint64_t form, unsigned offsize, uint64_t *val)
+/* From after the version to the directories: the fields the file names
+ * do not need. */
+static void skip_fields(struct header *h)
 {
+	if (h->version >= 5)
+		dw_bytes_skip(&h->b, 2);		/* address size, segment selector size */
+	dw_bytes_skip(&h->b, h->offsize);		/* header_length */
+	dw_bytes_skip(&h->b, h->version >= 4 ? 5 : 4);	/* min_inst_length .. line_range */
+	skip_opcode_lengths(&h->b);
+}
+
+/* Read one value of form; false for a form not known here.  Constants
+ * come back in *val, everything else is stepped over. */
+static bool read_form(struct header *h, uint64_t form, uint64_t *val)
+{
+	struct dw_bytes *b = &h->b;
+
 	*val = 0;
 	switch (form) {
-	case DW_FORM_data1: case DW_FORM_strx1: *val = rd_fixed(r, 1); return true;
-	case DW_FORM_data2: case DW_FORM_strx2: *val = rd_fixed(r, 2); return true;
-	case DW_FORM_strx3: *val = rd_fixed(r, 3); return true;
-	case DW_FORM_data4: case DW_FORM_strx4: *val = rd_fixed(r, 4); return true;
-	case DW_FORM_data8: *val = rd_fixed(r, 8); return true;
-	case DW_FORM_data16: rd_skip(r, 16); return true;
-	case DW_FORM_udata: case DW_FORM_strx: *val = rd_uleb(r); return true;
-	case DW_FORM_sdata: rd_uleb(r); return true;	/* same length */
-	case DW_FORM_string: rd_skip_string(r); return true;
+	case DW_FORM_data1: case DW_FORM_strx1: *val = dw_bytes_uint(b, 1); return true;
+	case DW_FORM_data2: case DW_FORM_strx2: *val = dw_bytes_uint(b, 2); return true;
+	case DW_FORM_strx3: *val = dw_bytes_uint(b, 3); return true;
+	case DW_FORM_data4: case DW_FORM_strx4: *val = dw_bytes_uint(b, 4); return true;
+	case DW_FORM_data8: *val = dw_bytes_uint(b, 8); return true;
+	case DW_FORM_data16: dw_bytes_skip(b, 16); return true;
+	case DW_FORM_udata: case DW_FORM_strx: *val = dw_bytes_uleb(b); return true;
+	case DW_FORM_sdata: dw_bytes_sleb(b); return true;
+	case DW_FORM_string: dw_bytes_string(b); return true;
 	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_strp_sup:
-	case DW_FORM_sec_offset: rd_skip(r, offsize); return true;
-	case DW_FORM_block: rd_skip(r, rd_uleb(r)); return true;
-	case DW_FORM_block1: rd_skip(r, rd_fixed(r, 1)); return true;
-	case DW_FORM_block2: rd_skip(r, rd_fixed(r, 2)); return true;
-	case DW_FORM_block4: rd_skip(r, rd_fixed(r, 4)); return true;
+	case DW_FORM_sec_offset: dw_bytes_skip(b, h->offsize); return true;
+	case DW_FORM_block: dw_bytes_skip(b, dw_bytes_uleb(b)); return true;
+	case DW_FORM_block1: dw_bytes_skip(b, dw_bytes_uint(b, 1)); return true;
+	case DW_FORM_block2: dw_bytes_skip(b, dw_bytes_uint(b, 2)); return true;
+	case DW_FORM_block4: dw_bytes_skip(b, dw_bytes_uint(b, 4)); return true;
 	default: return false;
 	}
 }
 
+/* DWARF 5's description of a directory or file entry: its fields. */
 struct entry_format {
 	unsigned n;
 	uint64_t type[255], form[255];
 };
 
-static void read_format(struct rd *r, struct entry_format *ef)
+static void read_format(struct header *h, struct entry_format *ef)
 {
 	unsigned i;
 
-	ef->n = (unsigned)rd_fixed(r, 1);
+	ef->n = (unsigned)dw_bytes_uint(&h->b, 1);
 	for (i = 0; i < ef->n; i++) {
-		ef->type[i] = rd_uleb(r);
-		ef->form[i] = rd_uleb(r);
+		ef->type[i] = dw_bytes_uleb(&h->b);
+		ef->form[i] = dw_bytes_uleb(&h->b);
 	}
 }
 
-/* Read COUNT entries of format EF.  With MAX_DIR, false when an entry's
- * directory index is MAX_DIR or more; a form not known stops the walk
- * (short_ set), true. */
-static bool read_entries(struct rd *r, const struct entry_format *ef, uint64_t count,
-			 unsigned offsize, const uint64_t *max_dir)
+/* ---- the check before libdwarf ---- */
+
+/* Step over count entries of format ef.  With max_dir, false when an
+ * entry's directory index is max_dir or more; a form not known stops
+ * the walk (bad set), true. */
+static bool skip_entries(struct header *h, const struct entry_format *ef, uint64_t count,
+			 const uint64_t *max_dir)
 {
 	uint64_t i, v;
 	unsigned k;
 
-	for (i = 0; i < count && !r->short_; i++)
-		for (k = 0; k < ef->n && !r->short_; k++) {
-			if (!rd_form(r, ef->form[k], offsize, &v))
-				r->short_ = true;
+	for (i = 0; i < count && !h->b.bad; i++)
+		for (k = 0; k < ef->n && !h->b.bad; k++) {
+			if (!read_form(h, ef->form[k], &v))
+				h->b.bad = true;
 			else if (max_dir && ef->type[k] == DW_LNCT_directory_index &&
-				 !r->short_ && v >= *max_dir)
+				 !h->b.bad && v >= *max_dir)
 				return false;
 		}
 	return true;
 }
 
-/* False when the version 5 header at r->off names a directory past the
- * end of its directory table. */
-static bool header_ok(struct rd *r, unsigned offsize)
+/* False when a version 5 header names a directory past the end of its
+ * directory table. */
+static bool header_ok(struct header *h)
 {
 	struct entry_format ef;
 	uint64_t ndirs, nfiles;
 
-	if (rd_fixed(r, 2) != 5)
+	if (h->version != 5)
 		return true;
-	rd_skip_v5_fields(r, offsize);
-	read_format(r, &ef);
-	ndirs = rd_uleb(r);
-	if (!read_entries(r, &ef, ndirs, offsize, NULL) || r->short_)
+	skip_fields(h);
+	read_format(h, &ef);
+	ndirs = dw_bytes_uleb(&h->b);
+	if (!skip_entries(h, &ef, ndirs, NULL) || h->b.bad)
 		return true;
-	read_format(r, &ef);
-	nfiles = rd_uleb(r);
-	return read_entries(r, &ef, nfiles, offsize, &ndirs);
+	read_format(h, &ef);
+	nfiles = dw_bytes_uleb(&h->b);
+	return skip_entries(h, &ef, nfiles, &ndirs);
 }
 
 bool dw_lines_ok(const unsigned char *p, uint64_t size)
@@ -213,13 +153,12 @@ bool dw_lines_ok(const unsigned char *p, uint64_t size)
 	uint64_t off = 0;
 
 	while (off < size) {
-		struct rd r = { .p = p, .off = off, .end = size };
-		unsigned offsize;
+		struct header h;
 
-		if (!rd_unit(&r, &offsize))
+		if (!header_open(&h, p, size, off, false))
 			return true;	/* libdwarf reports a table that does not fit */
-		off = r.end;
-		if (!header_ok(&r, offsize))
+		off = (uint64_t)(h.b.end - p);
+		if (!header_ok(&h))
 			return false;
 	}
 	return true;
@@ -227,18 +166,17 @@ bool dw_lines_ok(const unsigned char *p, uint64_t size)
 
 /* ---- the file names ---- */
 
-/* Read one string of FORM (an inline string, or an offset into
- * .debug_str or .debug_line_str); NULL when it is none of those or
- * points outside its section. */
-static const char *rd_string(struct rd *r, uint64_t form, unsigned offsize,
-			     const struct dw_secs *s)
+/* One string of form (an inline string, or an offset into .debug_str
+ * or .debug_line_str); NULL when it is none of those or points outside
+ * its section. */
+static const char *read_string(struct header *h, uint64_t form, const struct dw_secs *s)
 {
 	const struct dw_section *in;
 	uint64_t off;
 
 	switch (form) {
 	case DW_FORM_string:
-		return rd_cstring(r);
+		return dw_bytes_string(&h->b);
 	case DW_FORM_strp:
 		in = &s->str;
 		break;
@@ -248,8 +186,8 @@ static const char *rd_string(struct rd *r, uint64_t form, unsigned offsize,
 	default:
 		return NULL;
 	}
-	off = rd_fixed(r, offsize);
-	if (r->short_ || !in->data || off >= in->size ||
+	off = dw_bytes_uint(&h->b, h->offsize);
+	if (h->b.bad || !in->data || off >= in->size ||
 	    !memchr(in->data + off, 0, in->size - off))
 		return NULL;
 	return (const char *)in->data + off;
@@ -285,18 +223,27 @@ static void join_path(struct sp_strbuf *b, const char *comp_dir, const char *dir
 	sp_strbuf_addf(b, "%s", name);
 }
 
-#define MAX_DIRS 4096	/* a unit's include directories read here */
-
-struct dirs {
-	const char *v[MAX_DIRS];
-	uint64_t n;
+/* What the names are joined with, and where they go. */
+struct names {
+	const struct dw_secs *s;
+	const char *comp_dir;
+	const char **dirs;
+	size_t ndirs, dirs_cap;
+	struct sp_strbuf path;
+	dw_file_fn add;
+	void *ctx;
 };
 
-/* DWARF 5: an entry format's directories or files, their path and
- * directory fields; false on a form this does not read. */
-static bool read_v5_entries(struct rd *r, const struct entry_format *ef, uint64_t count,
-			    unsigned offsize, const struct dw_secs *s, struct dirs *d,
-			    const char *comp_dir, struct sp_strbuf *b, dw_file_fn add, void *ctx)
+static void add_name(struct names *n, const char *dir, const char *name)
+{
+	join_path(&n->path, n->comp_dir, dir, name);
+	n->add(n->ctx, n->path.buf);
+}
+
+/* DWARF 5: an entry format's directories (files false) or files, their
+ * path and directory fields; false on a form this does not read. */
+static bool read_v5_entries(struct header *h, const struct entry_format *ef, uint64_t count,
+			    bool files, struct names *n)
 {
 	uint64_t i, v;
 	unsigned k;
@@ -307,100 +254,78 @@ static bool read_v5_entries(struct rd *r, const struct entry_format *ef, uint64_
 
 		for (k = 0; k < ef->n; k++) {
 			if (ef->type[k] == DW_LNCT_path)
-				path = rd_string(r, ef->form[k], offsize, s);
-			else if (!rd_form(r, ef->form[k], offsize, &v))
+				path = read_string(h, ef->form[k], n->s);
+			else if (!read_form(h, ef->form[k], &v))
 				return false;
 			else if (ef->type[k] == DW_LNCT_directory_index)
 				dir = v;
-			if (r->short_)
+			if (h->b.bad)
 				return false;
 		}
-		if (!path)
+		if (!path || (files && dir >= n->ndirs))
 			return false;
-		if (!add) {		/* the directory table */
-			if (d->n >= MAX_DIRS)
-				return false;
-			d->v[d->n++] = path;
+		if (files) {
+			add_name(n, n->dirs[dir], path);
 			continue;
 		}
-		if (dir >= d->n)
-			return false;
-		join_path(b, comp_dir, d->v[dir], path);
-		add(ctx, b->buf);
+		SP_ALLOC_GROW(n->dirs, n->ndirs + 1, n->dirs_cap);
+		n->dirs[n->ndirs++] = path;
 	}
 	return true;
 }
 
-static bool read_v5(struct rd *r, unsigned offsize, const struct dw_secs *s,
-		    const char *comp_dir, struct sp_strbuf *b, struct dirs *d,
-		    dw_file_fn add, void *ctx)
+static bool read_v5(struct header *h, struct names *n)
 {
 	struct entry_format ef;
-	uint64_t n;
+	uint64_t count;
 
-	rd_skip_v5_fields(r, offsize);
-	read_format(r, &ef);
-	n = rd_uleb(r);
-	if (r->short_ || !read_v5_entries(r, &ef, n, offsize, s, d, NULL, b, NULL, NULL))
+	read_format(h, &ef);
+	count = dw_bytes_uleb(&h->b);
+	if (h->b.bad || !read_v5_entries(h, &ef, count, false, n))
 		return false;
-	read_format(r, &ef);
-	n = rd_uleb(r);
-	return !r->short_ && read_v5_entries(r, &ef, n, offsize, s, d, comp_dir, b, add, ctx);
+	read_format(h, &ef);
+	count = dw_bytes_uleb(&h->b);
+	return !h->b.bad && read_v5_entries(h, &ef, count, true, n);
 }
 
 /* Versions 2-4: strings until an empty one; a file's directory 0 is the
  * compilation directory, n the nth include directory. */
-static bool read_v4(struct rd *r, uint16_t version, unsigned offsize, const char *comp_dir,
-		    struct sp_strbuf *b, struct dirs *d, dw_file_fn add, void *ctx)
+static bool read_v4(struct header *h, struct names *n)
 {
 	uint64_t dir;
 	const char *name;
 
-	rd_skip(r, offsize);				/* header_length */
-	rd_skip(r, version >= 4 ? 5 : 4);		/* min_inst_length .. line_range */
-	rd_skip_opcode_lengths(r);
-	while ((name = rd_cstring(r)) && *name) {
-		if (d->n >= MAX_DIRS)
-			return false;
-		d->v[d->n++] = name;
+	while ((name = dw_bytes_string(&h->b)) && *name) {
+		SP_ALLOC_GROW(n->dirs, n->ndirs + 1, n->dirs_cap);
+		n->dirs[n->ndirs++] = name;
 	}
 	for (;;) {
-		if (!(name = rd_cstring(r)))
+		if (!(name = dw_bytes_string(&h->b)))
 			return false;
 		if (!*name)
 			return true;
-		dir = rd_uleb(r);
-		rd_uleb(r);	/* modification time */
-		rd_uleb(r);	/* length */
-		if (r->short_ || dir > d->n)
+		dir = dw_bytes_uleb(&h->b);
+		dw_bytes_uleb(&h->b);	/* modification time */
+		dw_bytes_uleb(&h->b);	/* length */
+		if (h->b.bad || dir > n->ndirs)
 			return false;
-		join_path(b, comp_dir, dir ? d->v[dir - 1] : NULL, name);
-		add(ctx, b->buf);
+		add_name(n, dir ? n->dirs[dir - 1] : NULL, name);
 	}
 }
 
 int dw_line_files(const struct dw_secs *s, uint64_t off, const char *comp_dir,
 		  dw_file_fn add, void *ctx)
 {
-	struct rd r = { .p = s->line.data, .off = off, .end = s->line.size };
-	struct sp_strbuf b = { 0 };
-	struct dirs *d;
-	unsigned offsize;
-	uint16_t version;
+	struct names n = { .s = s, .comp_dir = comp_dir, .add = add, .ctx = ctx };
+	struct header h;
 	bool ok;
 
-	/* rd_le() reads little-endian numbers */
-	if (s->msb || !s->line.data || off >= s->line.size || !rd_unit(&r, &offsize))
+	if (!s->line.data || !header_open(&h, s->line.data, s->line.size, off, s->msb) ||
+	    h.version < 2 || h.version > 5)
 		return -1;
-	version = (uint16_t)rd_fixed(&r, 2);
-	if (r.short_ || version < 2 || version > 5)
-		return -1;
-	/* 32 KB of pointers, per unit: not zeroed, only n is read first */
-	d = sp_xmalloc(sizeof(*d));
-	d->n = 0;
-	ok = version == 5 ? read_v5(&r, offsize, s, comp_dir, &b, d, add, ctx) :
-			    read_v4(&r, version, offsize, comp_dir, &b, d, add, ctx);
-	free(d);
-	free(b.buf);
+	skip_fields(&h);
+	ok = h.version == 5 ? read_v5(&h, &n) : read_v4(&h, &n);
+	free(n.dirs);
+	free(n.path.buf);
 	return ok ? 0 : -1;
 }

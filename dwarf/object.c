@@ -9,7 +9,7 @@
  * and relocated against that layout, and libdwarf reads the copies
  * through its object-access interface instead of reading the file.
  */
-#include "dwarf/dwarf.h"
+#include "dwarf/internal.h"
 
 #include <string.h>
 #include <sys/mman.h>
@@ -133,23 +133,6 @@ static unsigned abs_reloc_size(uint16_t machine, uint32_t type)
 	return 0;
 }
 
-static uint64_t get_le(const unsigned char *p, unsigned size)
-{
-	uint64_t v = 0;
-
-	while (size--)
-		v = v << 8 | p[size];
-	return v;
-}
-
-static void put_le(unsigned char *p, unsigned size, uint64_t v)
-{
-	unsigned k;
-
-	for (k = 0; k < size; k++, v >>= 8)
-		p[k] = (unsigned char)v;
-}
-
 /* Every symbol's value in the ELF stage's layout, read once: a module's
  * .debug_info has a relocation for nearly every string and address, and
  * reading its symbol through libelf each time was most of relocating.
@@ -184,9 +167,9 @@ static void apply_one(struct dw_obj *o, unsigned char *buf, size_t len,
 	if (!size || off > len || len - off < size)
 		return;		/* hostile or unknown: leave the bytes as they are */
 	if (!rela)
-		addend = (int64_t)get_le(buf + off, size);
-	put_le(buf + off, size, (sym < o->nsym_values ? o->sym_values[sym] : 0) +
-	       (uint64_t)addend);
+		addend = (int64_t)dw_read_uint(buf + off, size, o->msb);
+	dw_write_uint(buf + off, size, (sym < o->nsym_values ? o->sym_values[sym] : 0) +
+		      (uint64_t)addend, o->msb);
 }
 
 /* A section smaller than this keeps its pages until the image is parked

@@ -15,7 +15,7 @@
  * permits ("the type of the called function").  GCC 12 and clang 14 do
  * not write it, so with them nothing is narrowed.
  */
-#include "dwarf/dwarf.h"
+#include "dwarf/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

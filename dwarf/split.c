@@ -10,7 +10,7 @@
  * their strings interned in the image's graph, so that the result is the
  * one a single walk in unit order gives.
  */
-#include "dwarf/dwarf.h"
+#include "dwarf/internal.h"
 
 #include <malloc.h>
 #include <stdlib.h>

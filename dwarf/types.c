@@ -6,7 +6,7 @@
  * whatever it is called.  The irq core's own helpers that return
  * irqreturn_t take a struct irq_desc * and are left out.
  */
-#include "dwarf/dwarf.h"
+#include "dwarf/internal.h"
 
 #include <string.h>
 

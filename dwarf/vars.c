@@ -10,7 +10,7 @@
  * looked at first; the expression itself must be DW_OP_addr alone.  The
  * type is read later, from the DIE.
  */
-#include "dwarf/dwarf.h"
+#include "dwarf/internal.h"
 
 #include <string.h>
 

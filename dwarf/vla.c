@@ -6,7 +6,7 @@
  * frame is dynamic (or for --vla), not in the main walk.  Inlined
  * callees count: their VLAs live in this frame.
  */
-#include "dwarf/dwarf.h"
+#include "dwarf/internal.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -33,39 +33,6 @@ enum bound {
 	BOUND_FRAME,		/* read from a frame slot (-O0) */
 	BOUND_RUNTIME,		/* computed at run time */
 };
-
-bool dw_read_uleb(const unsigned char **p, const unsigned char *end, uint64_t *v)
-{
-	unsigned shift = 0;
-
-	for (*v = 0; *p < end && shift < 64; shift += 7) {
-		unsigned char b = *(*p)++;
-
-		*v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return true;
-	}
-	return false;
-}
-
-bool dw_read_sleb(const unsigned char **p, const unsigned char *end, int64_t *v)
-{
-	uint64_t u = 0;
-	unsigned shift = 0;
-	unsigned char b = 0x80;
-
-	while (*p < end && shift < 64 && (b & 0x80)) {
-		b = *(*p)++;
-		u |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	}
-	if (b & 0x80)
-		return false;
-	if (shift < 64 && (b & 0x40))
-		u |= ~(uint64_t)0 << shift;
-	*v = (int64_t)u;
-	return true;
-}
 
 static bool read_fixed(const unsigned char **p, const unsigned char *end, unsigned n,
 		       bool is_signed, int64_t *v)

@@ -9,7 +9,7 @@
  * bytes (die.c), not through libdwarf.  A large image's units are shared
  * out between two threads (split.c).
  */
-#include "dwarf/dwarf.h"
+#include "dwarf/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "dwarf/internal.h"
 
 #define MAX_SCOPE_DEPTH 64	/* lexical blocks and inlined subroutines */
 #define NO_UNIT ((Dwarf_Off)-1)	/* ind_locs.unit before the first */

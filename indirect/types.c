@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "dwarf/internal.h"
 
 #define MAX_TYPE_HOPS 32	/* typedef and qualifier chains; longer is a loop */
 #define MAX_DEPTH 16		/* structs inside structs */
@@ -101,20 +102,15 @@ static bool member_offset(Dwarf_Debug dbg, Dwarf_Die die, uint64_t *off)
 	if (dwarf_whatform(a, &form, &derr) != DW_DLV_OK) {
 		ok = false;
 	} else if (form == DW_FORM_exprloc) {
-		const unsigned char *b;
-		uint64_t v = 0;
-		unsigned shift = 0;
-		Dwarf_Unsigned i;
+		const unsigned char *b = NULL;
 
 		ok = dwarf_formexprloc(a, &len, &p, &derr) == DW_DLV_OK && len >= 2 &&
 		     (b = p)[0] == DW_OP_plus_uconst;
-		for (i = 1; ok && i < len && shift < 64; i++, shift += 7) {
-			v |= (uint64_t)(b[i] & 0x7f) << shift;
-			if (!(b[i] & 0x80))
-				break;
+		if (ok) {
+			b++;
+			ok = dw_read_uleb(&b, (const unsigned char *)p + len, off) &&
+			     b == (const unsigned char *)p + len;
 		}
-		ok = ok && i == len - 1;
-		*off = v;
 	} else {
 		*off = dw_attr_udata(dbg, a);
 	}

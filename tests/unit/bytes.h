@@ -1,21 +1,49 @@
 /* bytes.h - hand-made section contents for the DWARF readers' unit
- * tests: little-endian numbers and strings appended to a buffer. */
+ * tests: numbers (little-endian, or big-endian when msb is set), LEB128
+ * and strings appended to a buffer. */
 #ifndef SP_TEST_BYTES_H
 #define SP_TEST_BYTES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 struct bytes {
 	unsigned char v[512];
 	size_t n;
+	bool msb;
 };
 
 static inline void put(struct bytes *b, uint64_t v, unsigned n)
 {
-	while (n--) {
-		b->v[b->n++] = (unsigned char)v;
-		v >>= 8;
+	unsigned i;
+
+	/* n may pass 8 (two zero addresses in one call): those bytes are 0 */
+	for (i = 0; i < n; i++)
+		b->v[b->n + (b->msb ? n - 1 - i : i)] = i < 8 ? (unsigned char)(v >> (8 * i)) : 0;
+	b->n += n;
+}
+
+static inline void put_uleb(struct bytes *b, uint64_t v)
+{
+	do {
+		unsigned char c = v & 0x7f;
+
+		v >>= 7;
+		b->v[b->n++] = (unsigned char)(c | (v ? 0x80 : 0));
+	} while (v);
+}
+
+static inline void put_sleb(struct bytes *b, int64_t v)
+{
+	bool more = true;
+
+	while (more) {
+		unsigned char c = v & 0x7f;
+
+		v >>= 7;	/* arithmetic: GCC and Clang shift signed values so */
+		more = !((v == 0 && !(c & 0x40)) || (v == -1 && (c & 0x40)));
+		b->v[b->n++] = (unsigned char)(c | (more ? 0x80 : 0));
 	}
 }
 

@@ -9,19 +9,9 @@
 
 #include <string.h>
 
-#include "dwarf/dwarf.h"
+#include "dwarf/internal.h"
 #include "tests/unit/bytes.h"
 
-
-static void put_uleb(struct bytes *b, uint64_t v)
-{
-	do {
-		unsigned char c = v & 0x7f;
-
-		v >>= 7;
-		b->v[b->n++] = (unsigned char)(c | (v ? 0x80 : 0));
-	} while (v);
-}
 
 static void set_len(struct bytes *b, size_t at, uint64_t v)
 {

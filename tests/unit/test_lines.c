@@ -10,18 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dwarf/dwarf.h"
+#include "dwarf/internal.h"
 #include "tests/unit/bytes.h"
 
 
 /* The unit length, once the rest is written after 4 bytes at 0. */
 static void close_unit(struct bytes *b)
 {
-	uint64_t len = b->n - 4;
-	size_t i;
+	size_t n = b->n;
 
-	for (i = 0; i < 4; i++)
-		b->v[i] = (unsigned char)(len >> (8 * i));
+	b->n = 0;
+	put(b, n - 4, 4);
+	b->n = n;
 }
 
 struct names {
@@ -79,6 +79,7 @@ static int read_names(const struct bytes *b, const struct bytes *strs, struct na
 {
 	struct dw_secs s = { 0 };
 
+	s.msb = b->msb;
 	s.line.data = b->v;
 	s.line.size = b->n;
 	s.line_str.data = strs ? strs->v : NULL;
@@ -89,7 +90,7 @@ static int read_names(const struct bytes *b, const struct bytes *strs, struct na
 
 static void test_v5(void **state)
 {
-	struct bytes b = { { 0 }, 0 }, strs = { { 0 }, 0 };
+	struct bytes b = { 0 }, strs = { 0 };
 	struct names l;
 
 	(void)state;
@@ -107,7 +108,7 @@ static void test_v5(void **state)
  * .debug_line_str, a header cut short: -1, for libdwarf to judge. */
 static void test_v5_bad(void **state)
 {
-	struct bytes b = { { 0 }, 0 }, strs = { { 0 }, 0 };
+	struct bytes b = { 0 }, strs = { 0 };
 	struct names l;
 
 	(void)state;
@@ -123,6 +124,22 @@ static void test_v5_bad(void **state)
 	close_unit(&b);
 	assert_int_equal(read_names(&b, &strs, &l), -1);
 	b.n = 2;
+	assert_int_equal(read_names(&b, &strs, &l), -1);
+}
+
+/* The same tables in a big-endian object. */
+static void test_msb(void **state)
+{
+	struct bytes b = { .msb = true }, strs = { 0 };
+	struct names l;
+
+	(void)state;
+	v5_header(&b, &strs, 0);
+	assert_int_equal(read_names(&b, &strs, &l), 0);
+	assert_int_equal(l.n, 4);
+	assert_string_equal(l.v[1], "/abs/comp/inc/b.h");
+	assert_string_equal(l.v[3], "/x/d.h");
+	b.msb = false;		/* read the other way round, the lengths lie */
 	assert_int_equal(read_names(&b, &strs, &l), -1);
 }
 
@@ -155,7 +172,7 @@ static void v4_header(struct bytes *b, unsigned last_dir)
 
 static void test_v4(void **state)
 {
-	struct bytes b = { { 0 }, 0 };
+	struct bytes b = { 0 };
 	struct names l;
 
 	(void)state;
@@ -174,6 +191,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_v5),
 		cmocka_unit_test(test_v5_bad),
+		cmocka_unit_test(test_msb),
 		cmocka_unit_test(test_v4),
 	};
 
