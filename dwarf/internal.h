@@ -86,4 +86,54 @@ const unsigned char *dw_bytes_skip(struct dw_bytes *b, uint64_t n);
 /* A NUL-terminated string, moving past it; NULL when it is cut. */
 const char *dw_bytes_string(struct dw_bytes *b);
 
+/* ---- expressions (expr.c) ---- */
+
+/* The sizes an expression's operands are read with: its unit's. */
+struct dw_opsizes {
+	uint8_t addr, off;	/* an address's bytes, a section offset's */
+	uint16_t version;	/* DWARF 2 sizes DW_OP_implicit_pointer's as an address */
+	bool msb;
+};
+
+/* One operation: its code and operands (a signed one as its bits), and
+ * the bytes of DW_OP_implicit_value, DW_OP_entry_value, DW_OP_const_type. */
+struct dw_op {
+	uint8_t code;
+	uint64_t arg[2];
+	const unsigned char *block;
+	uint64_t len;
+};
+
+/* No register: what dw_expr_reg gives for anything else. */
+#define DW_REG_NONE 0xff
+
+static inline struct dw_opsizes dw_unit_opsizes(const struct dw_unit *u)
+{
+	return (struct dw_opsizes){ .addr = u->addr_size, .off = u->off_size,
+				    .version = u->version, .msb = u->secs->msb };
+}
+
+/* The operation at b, b moved past it; false when it is cut or no
+ * operation (b is then bad). */
+bool dw_op_read(struct dw_bytes *b, const struct dw_opsizes *z, struct dw_op *op);
+/* Does every operation of the expression [p, p + len) read? */
+bool dw_expr_valid(const unsigned char *p, uint64_t len, const struct dw_opsizes *z);
+/* DW_OP_addr alone: the address. */
+bool dw_expr_addr(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
+		  uint64_t *addr);
+/* A variable that is a register: DW_OP_regN, DW_OP_regx, or DW_OP_bregN 0
+ * with DW_OP_stack_value (its value is the register's); DW_REG_NONE for
+ * any other expression. */
+uint8_t dw_expr_reg(const unsigned char *p, uint64_t len, const struct dw_opsizes *z);
+/* One constant pushed (DW_OP_lit*, DW_OP_const*), maybe with
+ * DW_OP_stack_value after it: GCC's folded max() is DW_OP_const1u 70. */
+bool dw_expr_constant(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
+		      int64_t *v);
+/* A value read from a frame slot, "DW_OP_fbreg N; DW_OP_deref ...": how
+ * -O0 keeps every variable. */
+bool dw_expr_frame_slot(const unsigned char *p, uint64_t len, const struct dw_opsizes *z);
+/* DW_OP_plus_uconst N alone (DWARF 2's DW_AT_data_member_location): N. */
+bool dw_expr_plus_uconst(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
+			 uint64_t *v);
+
 #endif

@@ -30,19 +30,17 @@ static bool located_by_expression(const struct dw_unit *u, const struct dw_abbre
 /* The address the DW_OP_addr location of d names; 0 for any other. */
 static uint64_t fixed_address(const struct dw_unit *u, const struct dw_die *d)
 {
+	struct dw_opsizes z = dw_unit_opsizes(u);
 	const unsigned char *b = NULL;
 	struct dw_attr_iter it;
 	struct dw_val v;
-	uint64_t len = 0;
+	uint64_t len = 0, addr;
 
 	dw_attrs_begin(&it, u, d);
 	while (dw_attrs_next(&it, &v) > 0) {
 		if (v.at != DW_AT_location)
 			continue;
-		/* 8-byte little-endian addresses only, as walk.c's call targets */
-		if (!dw_val_block(&v, &b, &len) || len != 9 || b[0] != DW_OP_addr)
-			return 0;
-		return dw_read_uint(b + 1, 8, false);
+		return dw_val_block(&v, &b, &len) && dw_expr_addr(b, len, &z, &addr) ? addr : 0;
 	}
 	return 0;
 }

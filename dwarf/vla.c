@@ -34,72 +34,18 @@ enum bound {
 	BOUND_RUNTIME,		/* computed at run time */
 };
 
-static bool read_fixed(const unsigned char **p, const unsigned char *end, unsigned n,
-		       bool is_signed, int64_t *v)
+static enum bound expr_bound(const struct dw_image *dw, const unsigned char *p, size_t len,
+			     int64_t *v)
 {
-	uint64_t u = 0;
-	unsigned i;
+	/* libdwarf gives the bytes: the unit's sizes are not at hand, and a
+	 * bound's operations have no address or offset operands */
+	struct dw_opsizes z = { .addr = dw->obj.elf64 ? 8 : 4, .off = 4, .version = 5,
+				.msb = dw->obj.msb };
 
-	if ((size_t)(end - *p) < n)
-		return false;
-	for (i = 0; i < n; i++)	/* little-endian: x86 and ARM as built here */
-		u |= (uint64_t)(*p)[i] << (8 * i);
-	if (is_signed && n < 8 && (u >> (8 * n - 1)) & 1)
-		u |= ~(uint64_t)0 << (8 * n);
-	*p += n;
-	*v = (int64_t)u;
-	return true;
-}
-
-/* A DWARF expression pushing one constant: DW_OP_lit*, DW_OP_const*,
- * maybe DW_OP_stack_value after it (GCC's folded max() is DW_OP_const1u 70). */
-static bool expr_constant(const unsigned char *p, const unsigned char *end, int64_t *v)
-{
-	static const struct { unsigned char op, len; bool is_signed; } ops[] = {
-		{ DW_OP_const1u, 1, false }, { DW_OP_const1s, 1, true },
-		{ DW_OP_const2u, 2, false }, { DW_OP_const2s, 2, true },
-		{ DW_OP_const4u, 4, false }, { DW_OP_const4s, 4, true },
-		{ DW_OP_const8u, 8, false }, { DW_OP_const8s, 8, true },
-	};
-	unsigned char op;
-	uint64_t u;
-	size_t i;
-	bool ok = false;
-
-	if (p >= end)
-		return false;
-	op = *p++;
-	if (op >= DW_OP_lit0 && op <= DW_OP_lit31) {
-		*v = op - DW_OP_lit0;
-		ok = true;
-	} else if (op == DW_OP_constu) {
-		ok = dw_read_uleb(&p, end, &u) && u <= INT64_MAX;
-		*v = (int64_t)u;
-	} else if (op == DW_OP_consts) {
-		ok = dw_read_sleb(&p, end, v);
-	}
-	for (i = 0; !ok && i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (op == ops[i].op)
-			ok = read_fixed(&p, end, ops[i].len, ops[i].is_signed, v);
-	if (ok && p < end && *p == DW_OP_stack_value)
-		p++;
-	return ok && p == end;
-}
-
-static enum bound expr_bound(const unsigned char *p, size_t len, int64_t *v)
-{
-	const unsigned char *end = p + len;
-	int64_t off;
-
-	if (expr_constant(p, end, v))
+	if (dw_expr_constant(p, len, &z, v))
 		return BOUND_FOLDED;
-	/* -O0 keeps every variable in the frame, the bound too: GCC's
-	 * "DW_OP_fbreg N; DW_OP_deref" */
-	if (len && *p == DW_OP_fbreg) {
-		p++;
-		if (dw_read_sleb(&p, end, &off) && p < end && *p == DW_OP_deref)
-			return BOUND_FRAME;
-	}
+	if (dw_expr_frame_slot(p, len, &z))
+		return BOUND_FRAME;
 	return BOUND_RUNTIME;
 }
 
@@ -114,9 +60,9 @@ static enum bound attr_expr_bound(struct dw_image *dw, Dwarf_Attribute a,
 
 	if (form == DW_FORM_exprloc) {
 		if (dwarf_formexprloc(a, &len, &ptr, &derr) == DW_DLV_OK)
-			b = expr_bound(ptr, (size_t)len, v);
+			b = expr_bound(dw, ptr, (size_t)len, v);
 	} else if (dwarf_formblock(a, &blk, &derr) == DW_DLV_OK) {
-		b = expr_bound(blk->bl_data, (size_t)blk->bl_len, v);
+		b = expr_bound(dw, blk->bl_data, (size_t)blk->bl_len, v);
 		dwarf_dealloc(dw->dbg, blk, DW_DLA_BLOCK);
 	}
 	dw_drop_error(dw->dbg, &derr);

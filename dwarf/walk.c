@@ -191,15 +191,11 @@ static uint32_t read_sub(struct dw_image *dw, const struct walk_cu *wc, const st
 /* A call target expression that is just DW_OP_addr is a direct call. */
 static void call_target(const struct dw_unit *u, const struct dw_val *v, struct dw_site *site)
 {
+	struct dw_opsizes z = dw_unit_opsizes(u);
 	const unsigned char *b = NULL;
 	uint64_t len = 0;
 
-	site->computed = true;
-	if (dw_val_block(v, &b, &len) && len == 1 + (uint64_t)u->addr_size &&
-	    b[0] == DW_OP_addr) {
-		site->target = dw_read_uint(b + 1, u->addr_size, u->secs->msb);
-		site->computed = false;
-	}
+	site->computed = !dw_val_block(v, &b, &len) || !dw_expr_addr(b, len, &z, &site->target);
 }
 
 static void site_attr(const struct dw_unit *u, const struct dw_val *v, struct dw_site *site)

@@ -72,27 +72,11 @@ static uint8_t reg_of(Dwarf_Debug dbg, Dwarf_Locdesc_c desc, Dwarf_Unsigned n)
  * that does not parse, goes to libdwarf as before. */
 
 /* reg_of for an expression's bytes: the register it is, INSN_REG_NONE. */
-static uint8_t expr_reg(const uint8_t *p, uint64_t len)
+static uint8_t expr_reg(const struct ind_locs *l, const uint8_t *p, uint64_t len)
 {
-	const uint8_t *end = p + len;
-	uint64_t v;
-	int64_t sv;
+	struct dw_opsizes z = { .addr = (uint8_t)l->addr_size, .off = 4, .version = 5 };
 
-	if (len == 1 && p[0] >= DW_OP_reg0 && p[0] <= DW_OP_reg31)
-		return (uint8_t)(p[0] - DW_OP_reg0);
-	if (len >= 2 && p[0] == DW_OP_regx) {
-		p++;
-		return dw_read_uleb(&p, end, &v) && p == end && v < INSN_REG_NONE ? (uint8_t)v :
-		       INSN_REG_NONE;
-	}
-	if (len >= 3 && p[0] >= DW_OP_breg0 && p[0] <= DW_OP_breg31) {
-		uint8_t reg = (uint8_t)(p[0] - DW_OP_breg0);
-
-		p++;
-		if (dw_read_sleb(&p, end, &sv) && !sv && p + 1 == end && *p == DW_OP_stack_value)
-			return reg;
-	}
-	return INSN_REG_NONE;
+	return dw_expr_reg(p, len, &z);
 }
 
 static bool read_addr(const uint8_t **p, const uint8_t *end, unsigned size, uint64_t *v)
@@ -146,7 +130,7 @@ static bool read_lists(struct ind_locs *l, uint64_t off, Dwarf_Off type)
 		}
 		if (!dw_read_uleb(&p, end, &len) || len > (uint64_t)(end - p))
 			break;
-		reg = expr_reg(p, len);
+		reg = expr_reg(l, p, len);
 		if (reg != INSN_REG_NONE)
 			add_loc(l, a, b, reg, type);
 		p += len;

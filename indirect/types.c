@@ -102,15 +102,11 @@ static bool member_offset(Dwarf_Debug dbg, Dwarf_Die die, uint64_t *off)
 	if (dwarf_whatform(a, &form, &derr) != DW_DLV_OK) {
 		ok = false;
 	} else if (form == DW_FORM_exprloc) {
-		const unsigned char *b = NULL;
+		/* an offset's operand has no address or offset size */
+		struct dw_opsizes z = { .addr = 8, .off = 4, .version = 5 };
 
-		ok = dwarf_formexprloc(a, &len, &p, &derr) == DW_DLV_OK && len >= 2 &&
-		     (b = p)[0] == DW_OP_plus_uconst;
-		if (ok) {
-			b++;
-			ok = dw_read_uleb(&b, (const unsigned char *)p + len, off) &&
-			     b == (const unsigned char *)p + len;
-		}
+		ok = dwarf_formexprloc(a, &len, &p, &derr) == DW_DLV_OK &&
+		     dw_expr_plus_uconst(p, len, &z, off);
 	} else {
 		*off = dw_attr_udata(dbg, a);
 	}

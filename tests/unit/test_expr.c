@@ -1,0 +1,190 @@
+/* Unit tests of dwarf/expr.c: DWARF expressions as GCC and Clang write
+ * them, read an operation at a time, the shapes the stage asks about,
+ * either byte order, and what cut or unknown operations give. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "dwarf/internal.h"
+#include "tests/unit/bytes.h"
+
+static const struct dw_opsizes le8 = { .addr = 8, .off = 4, .version = 5 };
+static const struct dw_opsizes be4 = { .addr = 4, .off = 4, .version = 4, .msb = true };
+
+/* Every kind of operand, in one expression read op by op. */
+static void test_operands(void **state)
+{
+	struct bytes b = { 0 };
+	struct dw_bytes r;
+	struct dw_op op;
+
+	(void)state;
+	put(&b, DW_OP_addr, 1);
+	put(&b, 0x401000, 8);
+	put(&b, DW_OP_const2s, 1);
+	put(&b, 0xfffe, 2);
+	put(&b, DW_OP_breg7, 1);
+	put_sleb(&b, -16);
+	put(&b, DW_OP_bregx, 1);
+	put_uleb(&b, 33);
+	put_sleb(&b, 8);
+	put(&b, DW_OP_entry_value, 1);
+	put_uleb(&b, 1);
+	put(&b, DW_OP_reg5, 1);
+	put(&b, DW_OP_const_type, 1);
+	put_uleb(&b, 0x2a);
+	put(&b, 4, 1);
+	put(&b, 7, 4);
+	put(&b, DW_OP_implicit_pointer, 1);
+	put(&b, 0x1234, 4);
+	put_sleb(&b, 0);
+	put(&b, DW_OP_GNU_variable_value, 1);
+	put(&b, 0x99, 4);
+	put(&b, DW_OP_stack_value, 1);
+	dw_bytes_init(&r, b.v, b.n, false);
+	assert_true(dw_op_read(&r, &le8, &op));
+	assert_int_equal(op.code, DW_OP_addr);
+	assert_int_equal(op.arg[0], 0x401000);
+	assert_true(dw_op_read(&r, &le8, &op));
+	assert_int_equal((int64_t)op.arg[0], -2);
+	assert_true(dw_op_read(&r, &le8, &op));
+	assert_int_equal((int64_t)op.arg[0], -16);
+	assert_true(dw_op_read(&r, &le8, &op));
+	assert_int_equal(op.arg[0], 33);
+	assert_int_equal(op.arg[1], 8);
+	assert_true(dw_op_read(&r, &le8, &op));
+	assert_int_equal(op.len, 1);
+	assert_int_equal(op.block[0], DW_OP_reg5);
+	assert_true(dw_op_read(&r, &le8, &op));
+	assert_int_equal(op.arg[0], 0x2a);
+	assert_int_equal(op.len, 4);
+	assert_true(dw_op_read(&r, &le8, &op));
+	assert_int_equal(op.arg[0], 0x1234);
+	assert_true(dw_op_read(&r, &le8, &op));
+	assert_int_equal(op.arg[0], 0x99);
+	assert_true(dw_op_read(&r, &le8, &op));
+	assert_int_equal(op.code, DW_OP_stack_value);
+	assert_int_equal(dw_bytes_left(&r), 0);
+	assert_true(dw_expr_valid(b.v, b.n, &le8));
+	/* cut anywhere inside an operand: not an expression */
+	assert_false(dw_expr_valid(b.v, 5, &le8));
+	/* an operation of no DWARF version */
+	b.v[9] = 0xe5;
+	assert_false(dw_expr_valid(b.v, b.n, &le8));
+}
+
+static void test_addr(void **state)
+{
+	struct bytes b = { .msb = true };
+	uint64_t a = 0;
+
+	(void)state;
+	put(&b, DW_OP_addr, 1);
+	put(&b, 0x8000f000, 4);
+	assert_true(dw_expr_addr(b.v, b.n, &be4, &a));
+	assert_int_equal(a, 0x8000f000);
+	/* read as an 8-byte address it is cut */
+	assert_false(dw_expr_addr(b.v, b.n, &le8, &a));
+	/* something after it: a computed address, not a fixed one */
+	put(&b, DW_OP_plus_uconst, 1);
+	put(&b, 8, 1);
+	assert_false(dw_expr_addr(b.v, b.n, &be4, &a));
+}
+
+static uint8_t reg_of(const unsigned char *p, size_t n)
+{
+	return dw_expr_reg(p, n, &le8);
+}
+
+static void test_reg(void **state)
+{
+	static const unsigned char reg3[] = { DW_OP_reg3 };
+	static const unsigned char regx[] = { DW_OP_regx, 0x21 };
+	static const unsigned char regx_big[] = { DW_OP_regx, 0xff, 0x01 };
+	static const unsigned char breg[] = { DW_OP_breg5, 0, DW_OP_stack_value };
+	static const unsigned char breg8[] = { DW_OP_breg5, 8, DW_OP_stack_value };
+	static const unsigned char breg_mem[] = { DW_OP_breg5, 0 };
+	static const unsigned char reg_piece[] = { DW_OP_reg3, DW_OP_piece, 8 };
+	static const unsigned char cut[] = { DW_OP_regx };
+
+	(void)state;
+	assert_int_equal(reg_of(reg3, sizeof(reg3)), 3);
+	assert_int_equal(reg_of(regx, sizeof(regx)), 0x21);
+	assert_int_equal(reg_of(regx_big, sizeof(regx_big)), DW_REG_NONE);
+	assert_int_equal(reg_of(breg, sizeof(breg)), 5);
+	/* a value the register's plus 8, the word the register points at,
+	 * a piece of a variable: none is the variable itself */
+	assert_int_equal(reg_of(breg8, sizeof(breg8)), DW_REG_NONE);
+	assert_int_equal(reg_of(breg_mem, sizeof(breg_mem)), DW_REG_NONE);
+	assert_int_equal(reg_of(reg_piece, sizeof(reg_piece)), DW_REG_NONE);
+	assert_int_equal(reg_of(cut, sizeof(cut)), DW_REG_NONE);
+	assert_int_equal(reg_of(reg3, 0), DW_REG_NONE);
+}
+
+static void test_constant(void **state)
+{
+	static const unsigned char lit[] = { DW_OP_lit9 };
+	static const unsigned char c1u[] = { DW_OP_const1u, 70, DW_OP_stack_value };
+	static const unsigned char c1s[] = { DW_OP_const1s, 0xff };
+	static const unsigned char consts[] = { DW_OP_consts, 0x7f };
+	static const unsigned char huge[] = { DW_OP_constu, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+					      0xff, 0xff, 0xff, 0x01 };
+	static const unsigned char two[] = { DW_OP_lit1, DW_OP_lit2 };
+	static const unsigned char slot[] = { DW_OP_fbreg, 0x70, DW_OP_deref, DW_OP_lit1,
+					      DW_OP_plus };
+	static const unsigned char slot_addr[] = { DW_OP_fbreg, 0x70 };
+	struct bytes b = { .msb = true };
+	int64_t v = 0;
+
+	(void)state;
+	assert_true(dw_expr_constant(lit, sizeof(lit), &le8, &v));
+	assert_int_equal(v, 9);
+	assert_true(dw_expr_constant(c1u, sizeof(c1u), &le8, &v));
+	assert_int_equal(v, 70);
+	assert_true(dw_expr_constant(c1s, sizeof(c1s), &le8, &v));
+	assert_int_equal(v, -1);
+	assert_true(dw_expr_constant(consts, sizeof(consts), &le8, &v));
+	assert_int_equal(v, -1);
+	assert_false(dw_expr_constant(huge, sizeof(huge), &le8, &v));
+	assert_false(dw_expr_constant(two, sizeof(two), &le8, &v));
+	assert_false(dw_expr_constant(slot, sizeof(slot), &le8, &v));
+	put(&b, DW_OP_const4u, 1);
+	put(&b, 100000, 4);
+	assert_true(dw_expr_constant(b.v, b.n, &be4, &v));
+	assert_int_equal(v, 100000);
+
+	/* -O0's bound: a load from the frame, whatever follows it */
+	assert_true(dw_expr_frame_slot(slot, sizeof(slot), &le8));
+	assert_false(dw_expr_frame_slot(slot_addr, sizeof(slot_addr), &le8));
+	assert_false(dw_expr_frame_slot(c1u, sizeof(c1u), &le8));
+}
+
+static void test_plus_uconst(void **state)
+{
+	static const unsigned char ok[] = { DW_OP_plus_uconst, 0x90, 0x01 };
+	static const unsigned char more[] = { DW_OP_plus_uconst, 0x10, DW_OP_deref };
+	static const unsigned char other[] = { DW_OP_constu, 0x10 };
+	uint64_t v = 0;
+
+	(void)state;
+	assert_true(dw_expr_plus_uconst(ok, sizeof(ok), &le8, &v));
+	assert_int_equal(v, 0x90);
+	assert_false(dw_expr_plus_uconst(more, sizeof(more), &le8, &v));
+	assert_false(dw_expr_plus_uconst(other, sizeof(other), &le8, &v));
+	assert_false(dw_expr_plus_uconst(ok, 2, &le8, &v));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_operands),
+		cmocka_unit_test(test_addr),
+		cmocka_unit_test(test_reg),
+		cmocka_unit_test(test_constant),
+		cmocka_unit_test(test_plus_uconst),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
