@@ -180,11 +180,14 @@ void cg_address_taken(const struct cg_image *img, const struct sp_graph *g,
 
 void cg_indirect_sites(struct cg_image *img, struct sp_graph *g)
 {
+	struct dw_reader *r = NULL;
 	size_t k;
 
-	/* the DWARF is opened again only when there is something to read */
-	for (k = 0; k < img->nicalls && cg_dwarf(img)->dbg; k++) {
-		const char *p = dw_call_proto(img->dw.dbg, g, img->icalls[k].type);
+	/* the DWARF is read again only when there is something to read */
+	if (img->nicalls)
+		r = dw_reader(cg_dwarf(img));
+	for (k = 0; k < img->nicalls && r; k++) {
+		const char *p = dw_call_proto(r, g, img->icalls[k].type);
 
 		if (p)
 			sp_graph_add_icall(g, img->icalls[k].func, p);
@@ -192,7 +195,7 @@ void cg_indirect_sites(struct cg_image *img, struct sp_graph *g)
 }
 
 struct by_die {
-	Dwarf_Off die;
+	uint64_t die;
 	uint32_t func;
 };
 
@@ -204,15 +207,14 @@ static int by_die_cmp(const void *pa, const void *pb)
 }
 
 /* The prototypes of the taken functions, read in DIE order, unit after
- * unit (see dwarf/cursor.c). */
+ * unit (see dw_reader_seek). */
 void cg_indirect_prototypes(struct cg_image *img, struct sp_graph *g, const uint8_t *taken)
 {
-	struct dw_image *dw = cg_dwarf(img);
-	struct dw_cursor cursor = { .dbg = dw->dbg };
+	struct dw_reader *r = dw_reader(cg_dwarf(img));
 	struct by_die *v;
 	uint32_t i, n = 0;
 
-	if (!dw->dbg)
+	if (!r)
 		return;
 	v = sp_xmalloc((img->func_end - img->func_first + 1) * sizeof(*v));
 	for (i = img->func_first; i < img->func_end && i < g->nfuncs; i++) {
@@ -226,8 +228,8 @@ void cg_indirect_prototypes(struct cg_image *img, struct sp_graph *g, const uint
 	if (n)
 		qsort(v, n, sizeof(*v), by_die_cmp);
 	for (i = 0; i < n; i++) {
-		dw_cursor_seek_dropping(&cursor, dw, v[i].die);
-		g->funcs[v[i].func].proto = dw_func_proto(dw->dbg, g, v[i].die);
+		dw_reader_seek(r, v[i].die);
+		g->funcs[v[i].func].proto = dw_func_proto(r, g, v[i].die);
 	}
 	free(v);
 	cg_dwarf_done(img);	/* the DIEs of every taken function were read */

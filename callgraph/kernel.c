@@ -25,16 +25,16 @@ static void mark_syscall_aliases(struct cg_image *img, struct sp_graph *g)
 
 void cg_mark_kernel_entries(struct cg_image *img, struct sp_graph *g)
 {
-	Dwarf_Debug dbg = cg_dwarf(img)->dbg;
+	struct dw_reader *r = dw_reader(cg_dwarf(img));
 	uint32_t i;
 
 	mark_syscall_aliases(img, g);
-	for (i = img->func_first; dbg && i < img->func_end && i < g->nfuncs; i++) {
+	for (i = img->func_first; r && i < img->func_end && i < g->nfuncs; i++) {
 		struct sp_func *f = &g->funcs[i];
 		/* an out-of-line copy's type and parameters are on its origin */
-		Dwarf_Off off = f->origin_die ? f->origin_die : f->die;
+		uint64_t off = f->origin_die ? f->origin_die : f->die;
 
-		if (off && (f->flags & SP_F_HAS_CODE) && dw_is_irq_handler(dbg, off))
+		if (off && (f->flags & SP_F_HAS_CODE) && dw_is_irq_handler(r, off))
 			f->flags |= SP_F_IRQ_HANDLER;
 	}
 	cg_dwarf_done(img);	/* every function's DIE was read */

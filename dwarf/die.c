@@ -244,8 +244,61 @@ int dw_unit_open(const struct dw_secs *s, uint64_t off, struct dw_unit *u)
 	/* DWARF 5's defaults where a unit names no base: just past the
 	 * tables' headers, as libdwarf assumes */
 	u->str_offsets_base = u->off_size == 8 ? 16 : 8;
-	u->rnglists_base = u->off_size == 8 ? 20 : 12;
+	u->rnglists_base = u->loclists_base = u->off_size == 8 ? 20 : 12;
 	u->addr_base = u->off_size == 8 ? 16 : 8;
+	return 0;
+}
+
+bool dw_unit_take_base(struct dw_unit *u, const struct dw_val *v)
+{
+	uint64_t *base, off;
+
+	switch (v->at) {
+	case DW_AT_str_offsets_base:
+		base = &u->str_offsets_base;
+		break;
+	case DW_AT_addr_base:
+	case DW_AT_GNU_addr_base:
+		base = &u->addr_base;
+		break;
+	case DW_AT_rnglists_base:
+		base = &u->rnglists_base;
+		break;
+	case DW_AT_loclists_base:
+		base = &u->loclists_base;
+		break;
+	default:
+		return false;
+	}
+	if (dw_val_offset(v, &off))
+		*base = off;
+	return true;
+}
+
+void dw_unit_take_low_pc(struct dw_unit *u, const struct dw_val *v)
+{
+	u->has_base = dw_val_addr(u, v, &u->base);
+	if (!u->has_base)
+		u->base = 0;
+}
+
+int dw_unit_read_bases(struct dw_unit *u)
+{
+	struct dw_val v, low_pc = { 0 };
+	struct dw_attr_iter it;
+	struct dw_die d;
+	int res;
+
+	if (dw_die_read(u, u->first_die, &d) || !d.ab)
+		return -1;
+	dw_attrs_begin(&it, u, &d);
+	while ((res = dw_attrs_next(&it, &v)) > 0)
+		if (!dw_unit_take_base(u, &v) && v.at == DW_AT_low_pc)
+			low_pc = v;
+	if (res < 0)
+		return -1;
+	if (low_pc.form)
+		dw_unit_take_low_pc(u, &low_pc);
 	return 0;
 }
 
@@ -533,6 +586,28 @@ bool dw_val_udata(const struct dw_val *v, uint64_t *out)
 	case DW_FORM_sdata: case DW_FORM_implicit_const:
 		*out = (uint64_t)v->s;
 		return v->s >= 0;
+	}
+	return false;
+}
+
+bool dw_val_sdata(const struct dw_val *v, int64_t *out)
+{
+	switch (v->form) {
+	case DW_FORM_data1:
+		*out = (int8_t)v->u;
+		return true;
+	case DW_FORM_data2:
+		*out = (int16_t)v->u;
+		return true;
+	case DW_FORM_data4:
+		*out = (int32_t)v->u;
+		return true;
+	case DW_FORM_data8:
+		*out = (int64_t)v->u;
+		return true;
+	case DW_FORM_sdata: case DW_FORM_implicit_const:
+		*out = v->s;
+		return true;
 	}
 	return false;
 }

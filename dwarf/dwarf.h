@@ -172,8 +172,9 @@ struct dw_unit {
 	uint8_t type, addr_size, off_size;
 	uint64_t abbrev_off;
 	/* from the unit's DIE, which the reader of that DIE sets */
-	uint64_t str_offsets_base, addr_base, rnglists_base;
-	uint64_t base;		/* DW_AT_low_pc: range lists' base address */
+	uint64_t str_offsets_base, addr_base, rnglists_base, loclists_base;
+	uint64_t base;		/* DW_AT_low_pc: the lists' base address */
+	bool has_base;		/* ... which the unit's DIE gives */
 	struct dw_abbrevs ab;
 };
 
@@ -209,6 +210,16 @@ bool dw_unit_length(const unsigned char *p, uint64_t avail, bool msb, uint64_t *
  * the section, -1 when its header or abbreviations are corrupt. */
 int dw_unit_open(const struct dw_secs *s, uint64_t off, struct dw_unit *u);
 void dw_unit_close(struct dw_unit *u);
+/* A value of the unit's own DIE that gives one of u's bases (of
+ * .debug_str_offsets, .debug_addr, .debug_rnglists, .debug_loclists)
+ * into u; false for another attribute. */
+bool dw_unit_take_base(struct dw_unit *u, const struct dw_val *v);
+/* The unit's DW_AT_low_pc, the lists' base address, once every other
+ * base is known (an addrx form reads .debug_addr). */
+void dw_unit_take_low_pc(struct dw_unit *u, const struct dw_val *v);
+/* u's bases from its DIE, for a reader that does not walk it: 0, or -1
+ * when the DIE cannot be read. */
+int dw_unit_read_bases(struct dw_unit *u);
 /* The DIE at off of u: 0, or -1 when off is no DIE of u. */
 int dw_die_read(const struct dw_unit *u, uint64_t off, struct dw_die *d);
 /* d's attribute values in order: dw_attrs_next gives 1 for each, 0 after
@@ -231,6 +242,8 @@ int dw_die_next(const struct dw_unit *u, const struct dw_die *d, uint64_t childr
 const char *dw_val_string(const struct dw_unit *u, const struct dw_val *v);
 bool dw_val_addr(const struct dw_unit *u, const struct dw_val *v, uint64_t *addr);
 bool dw_val_udata(const struct dw_val *v, uint64_t *out);
+/* A constant read as signed: a data form's bits sign-extended. */
+bool dw_val_sdata(const struct dw_val *v, int64_t *out);
 uint64_t dw_val_ref(const struct dw_unit *u, const struct dw_val *v);	/* 0: none */
 bool dw_val_flag(const struct dw_val *v);
 bool dw_val_block(const struct dw_val *v, const unsigned char **p, uint64_t *len);
@@ -362,8 +375,8 @@ struct dw_image {
 	Dwarf_Off *cu_die_off;		/* per graph CU: CU DIE offset */
 	uint64_t *cu_unit_off;		/* per graph CU: its unit header's offset */
 	struct dw_secs secs;		/* where the walk reads DIEs (die.c) */
-	struct dw_unit *ondemand;	/* dw_sub_at's unit, of graph CU ondemand_cu */
-	uint32_t ondemand_cu;
+	bool secs_ready;		/* ... set up (not since dw_park) */
+	struct dw_reader *reader;	/* the main thread's (dw_reader) */
 
 	uint32_t call_sites;		/* call-site DIEs read */
 	uint32_t split_units;		/* compile units a second thread walked */
@@ -427,11 +440,36 @@ void dw_sub_resolve(struct dw_image *dw, uint32_t idx, struct dw_decl *out);
 /* Entry n of a CU's decl_file table, interned; NULL if out of range. */
 const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, Dwarf_Unsigned n);
 
+/* ---- DIEs by offset, after the walk (reader.c) ---- */
+
+/* One thread's reader of an image's DIEs: the units it read, kept open. */
+struct dw_reader;
+/* The image's own reader, for the main thread; NULL when the image has
+ * no DWARF to read. */
+struct dw_reader *dw_reader(struct dw_image *dw);
+/* A reader of dw for another thread (opened in the main thread); NULL
+ * when the image has no DWARF to read.  Closed before dw_park(). */
+struct dw_reader *dw_reader_open(struct dw_image *dw);
+void dw_reader_close(struct dw_reader *r);
+/* Move to the unit of the DIE at off.  Work sorted by DIE offset moves
+ * unit after unit, and every 64 units the .debug_info pages read are
+ * handed back (dw_done_reading): a reader over the whole section would
+ * otherwise hold all of it. */
+void dw_reader_seek(struct dw_reader *r, uint64_t off);
+/* How many times the reader moved to another unit. */
+uint32_t dw_reader_moves(const struct dw_reader *r);
+/* Is the DIE at off in the unit the reader moved to last? */
+bool dw_reader_here(const struct dw_reader *r, uint64_t off);
+/* The sections the readers read, set up again after dw_park (a
+ * relocatable object's relocated anew): 0, -1 when there is no
+ * .debug_info. */
+int dw_load_sections(struct dw_image *dw);
+
 /* vars.c: keep the variable d of unit u when DWARF places it at a fixed
  * address. */
 void dw_read_var(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d);
 
-/* Reading many DIEs by offset, in offset order (cursor.c): seek the unit
+/* Reading many DIEs by offset through libdwarf, in offset order (cursor.c): seek the unit
  * of off first, and dwarf_offdie_b finds it at once. */
 struct dw_cursor {
 	Dwarf_Debug dbg;
@@ -483,14 +521,14 @@ void dw_done_reading(const struct dw_image *dw);
 
 /* Is the subprogram at off typed like an irq_handler_t, irqreturn_t
  * f(int, void *) (or a pointer to another type as second parameter)? */
-bool dw_is_irq_handler(Dwarf_Debug dbg, Dwarf_Off off);
+bool dw_is_irq_handler(struct dw_reader *r, uint64_t off);
 /* The prototype "ret(param,...)" of the function whose DIE is at off
  * (its origin's and specification's followed), interned in g; NULL when
  * unknown: an unprototyped declaration, a type not named here. */
-const char *dw_func_proto(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Off off);
+const char *dw_func_proto(struct dw_reader *r, struct sp_graph *g, uint64_t off);
 /* The same for the type an indirect call site names (a subroutine type,
  * maybe behind typedefs, qualifiers and a pointer). */
-const char *dw_call_proto(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Off off);
+const char *dw_call_proto(struct dw_reader *r, struct sp_graph *g, uint64_t off);
 
 /* ---- the two-thread walk (split.c), set up by walk.c ---- */
 

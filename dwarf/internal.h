@@ -136,4 +136,91 @@ bool dw_expr_frame_slot(const unsigned char *p, uint64_t len, const struct dw_op
 bool dw_expr_plus_uconst(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
 			 uint64_t *v);
 
+/* ---- DIEs by offset (reader.c) ---- */
+
+/* A unit a reader has open. */
+struct dw_open_unit {
+	struct dw_unit u;
+	uint32_t cu;		/* its graph CU */
+	uint64_t used;		/* the reader's clock when last used */
+};
+
+struct dw_reader {
+	struct dw_image *dw;
+	struct dw_open_unit **open;
+	size_t nopen, open_cap;
+	uint64_t clock;
+	/* the unit dw_reader_seek moved to: graph CU here, [lo, hi) */
+	uint32_t here;
+	uint64_t lo, hi;
+	uint32_t moves;
+};
+
+/* A DIE, and the unit it is in (open until the reader's next question
+ * begins). */
+struct dw_entry {
+	const struct dw_unit *u;
+	struct dw_open_unit *unit;
+	uint32_t cu;
+	struct dw_die d;
+};
+
+/* A question begins: no DIE read before is in use, and units may close. */
+void dw_reader_begin(struct dw_reader *r);
+/* The graph CU of the unit holding the DIE at off, SP_NONE if none. */
+uint32_t dw_cu_of_offset(const struct dw_image *dw, uint64_t off);
+/* The DIE at off; false when none is there (or a null entry). */
+bool dw_entry_at(struct dw_reader *r, uint64_t off, struct dw_entry *e);
+/* The first value of attribute at of e; false when e has none. */
+bool dw_entry_attr(const struct dw_entry *e, uint16_t at, struct dw_val *v);
+/* The DIE offset a reference attribute names, 0 when none. */
+uint64_t dw_entry_ref(const struct dw_entry *e, uint16_t at);
+/* DW_AT_name, in its section; NULL when none. */
+const char *dw_entry_name(const struct dw_entry *e);
+/* dw_entry_at(dw_entry_ref(e, at)). */
+bool dw_entry_at_ref(struct dw_reader *r, const struct dw_entry *e, uint16_t at,
+		     struct dw_entry *out);
+/* The DIE e's DW_AT_abstract_origin, else its DW_AT_specification,
+ * names: 1, 0 when it has neither, -1 when that DIE cannot be read. */
+int dw_entry_origin(struct dw_reader *r, const struct dw_entry *e, struct dw_entry *up);
+/* The one follower of those chains: from the DIE at off, the first DIE
+ * whose reference at names a DIE (1), 0 when none does; with at 0, the
+ * DIE at the end of the chain (1).  -1 when the chain cannot be read or
+ * is longer than DW_MAX_ORIGIN_HOPS (a cycle). */
+int dw_entry_follow(struct dw_reader *r, uint64_t off, uint16_t at, struct dw_entry *e);
+
+/* The children of a DIE, in order. */
+struct dw_kids {
+	const struct dw_unit *u;
+	struct dw_open_unit *unit;
+	uint32_t cu;
+	uint64_t next;		/* where the next child is */
+	struct dw_die cur;	/* the child given last, */
+	bool have_cur;
+	uint64_t after;		/* ... past its children if the caller read them */
+	uint64_t end;		/* once ended: past the null entry */
+	int state;		/* 1 going, 0 ended, -1 unreadable */
+};
+void dw_kids_begin(const struct dw_entry *parent, struct dw_kids *k);
+/* The next child into *c: 1, 0 after the last, -1 when a child or the
+ * way to the next cannot be read.  Set k->after to past the child's
+ * children (dw_kids.end of a walk over them) to spare stepping over
+ * them again. */
+int dw_kids_next(struct dw_kids *k, struct dw_entry *c);
+
+/* ---- types (types.c) ---- */
+
+/* typedefs and qualifier chains are short: a longer one is a loop */
+#define DW_MAX_TYPE_HOPS 32
+
+/* A typedef or a qualifier (const, volatile, restrict, _Atomic): what a
+ * type is seen through. */
+bool dw_is_qualifier(uint16_t tag);
+/* The type DIE at off under its typedefs and qualifiers into *e, and the
+ * name of the first typedef on the way into *typedef_name (when not
+ * NULL; NULL for none); false for off 0 (void), a DIE that cannot be
+ * read, or a chain longer than DW_MAX_TYPE_HOPS. */
+bool dw_type_strip(struct dw_reader *r, uint64_t off, struct dw_entry *e,
+		   const char **typedef_name);
+
 #endif

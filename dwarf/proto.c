@@ -9,7 +9,7 @@
  * assumed edge, never lose one.  NULL means unknown, and an unknown
  * prototype on either side matches everything: a function without DWARF,
  * an unprototyped C declaration (`int f()`), a type this walk does not
- * name (a pointer to member, a nesting past MAX_TYPE_DEPTH).
+ * name (a pointer to member, a nesting past DW_MAX_TYPE_HOPS).
  *
  * The call's side comes from the call site's DW_AT_type, which DWARF 5
  * permits ("the type of the called function").  GCC 12 and clang 14 do
@@ -22,61 +22,40 @@
 
 #include "common/strbuf.h"
 
-#define MAX_TYPE_DEPTH 32	/* deeper is a reference cycle, or not worth it */
 
 struct namer {
-	Dwarf_Debug dbg;
+	struct dw_reader *r;
 	struct sp_strbuf sb;
 	bool failed;
 };
 
-static bool is_cplusplus(Dwarf_Debug dbg, Dwarf_Die die)
+static bool is_cplusplus(const struct dw_entry *e)
 {
-	Dwarf_Error derr = NULL;
-	Dwarf_Off cu_off = 0;
-	Dwarf_Unsigned lang = 0;
-	Dwarf_Die cu;
+	struct dw_entry cu = *e;
+	struct dw_val v;
+	uint64_t lang = 0;
 
-	if (dwarf_CU_dieoffset_given_die(die, &cu_off, &derr) != DW_DLV_OK) {
-		dw_drop_error(dbg, &derr);
+	if (dw_die_read(e->u, e->u->first_die, &cu.d) || !cu.d.ab ||
+	    !dw_entry_attr(&cu, DW_AT_language, &v) || !dw_val_udata(&v, &lang))
 		return false;
-	}
-	cu = dw_die_at(dbg, cu_off);
-	if (cu && dwarf_srclang(cu, &lang, &derr) != DW_DLV_OK)
-		lang = 0;
-	dw_drop_error(dbg, &derr);
-	if (cu)
-		dwarf_dealloc_die(cu);
 	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
 	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
 }
 
 /* C writes DW_AT_prototyped on what has a prototype; C++ always has one. */
-static bool prototyped(Dwarf_Debug dbg, Dwarf_Die die)
+static bool prototyped(const struct dw_entry *e)
 {
-	Dwarf_Attribute a = NULL;
-	Dwarf_Error derr = NULL;
-	Dwarf_Bool yes = 0;
+	struct dw_val v;
 
-	if (dwarf_attr(die, DW_AT_prototyped, &a, &derr) == DW_DLV_OK) {
-		if (dwarf_formflag(a, &yes, &derr) != DW_DLV_OK)
-			yes = 0;
-		dwarf_dealloc(dbg, a, DW_DLA_ATTR);
-	}
-	dw_drop_error(dbg, &derr);
-	return yes || is_cplusplus(dbg, die);
+	return (dw_entry_attr(e, DW_AT_prototyped, &v) && dw_val_flag(&v)) || is_cplusplus(e);
 }
 
-static void name_type(struct namer *n, Dwarf_Off off, int depth);
+static void name_type(struct namer *n, uint64_t off, int depth);
 
-static void name_tagged(struct namer *n, Dwarf_Die die, const char *kind)
+static void name_tagged(struct namer *n, const struct dw_entry *e, const char *kind)
 {
-	Dwarf_Error derr = NULL;
-	char *s = NULL;
+	const char *s = dw_entry_name(e);
 
-	if (dwarf_diename(die, &s, &derr) != DW_DLV_OK)
-		s = NULL;
-	dw_drop_error(n->dbg, &derr);
 	if (kind)	/* an anonymous struct is "struct ?": they all agree */
 		sp_strbuf_addf(&n->sb, "%s %s", kind, s ? s : "?");
 	else if (s)
@@ -86,27 +65,27 @@ static void name_tagged(struct namer *n, Dwarf_Die die, const char *kind)
 }
 
 /* "ret(a,b)" of a subprogram or subroutine type DIE. */
-static void name_proto(struct namer *n, Dwarf_Die fn, int depth)
+static void name_proto(struct namer *n, const struct dw_entry *fn, int depth)
 {
-	Dwarf_Die c = NULL, next = NULL;
-	Dwarf_Error derr = NULL;
+	struct dw_kids k;
+	struct dw_entry c;
 	bool first = true;
-	int res;
+	int res = 0;
 
-	if (!prototyped(n->dbg, fn)) {
+	if (!prototyped(fn)) {
 		n->failed = true;
 		return;
 	}
-	name_type(n, dw_ref(n->dbg, fn, DW_AT_type), depth + 1);
+	name_type(n, dw_entry_ref(fn, DW_AT_type), depth + 1);
 	sp_strbuf_addf(&n->sb, "(");
-	res = dwarf_child(fn, &c, &derr);
-	while (res == DW_DLV_OK && !n->failed) {
-		Dwarf_Half tag = dw_tag(n->dbg, c);
+	dw_kids_begin(fn, &k);
+	while (!n->failed && (res = dw_kids_next(&k, &c)) > 0) {
+		uint16_t tag = c.d.ab->tag;
 
 		if (tag == DW_TAG_formal_parameter || tag == DW_TAG_unspecified_parameters)
 			sp_strbuf_addf(&n->sb, first ? "" : ",");
 		if (tag == DW_TAG_formal_parameter) {
-			Dwarf_Off t = dw_ref(n->dbg, c, DW_AT_type);
+			uint64_t t = dw_entry_ref(&c, DW_AT_type);
 
 			if (!t)
 				n->failed = true;
@@ -116,65 +95,55 @@ static void name_proto(struct namer *n, Dwarf_Die fn, int depth)
 			sp_strbuf_addf(&n->sb, "...");
 			first = false;
 		}
-		res = dw_sibling(n->dbg, c, &next, &derr);
-		dwarf_dealloc_die(c);
-		c = res == DW_DLV_OK ? next : NULL;
 	}
-	if (c)
-		dwarf_dealloc_die(c);
-	if (res == DW_DLV_ERROR)
+	if (!n->failed && res < 0)
 		n->failed = true;
-	dw_drop_error(n->dbg, &derr);
 	sp_strbuf_addf(&n->sb, ")");
 }
 
-static void name_die(struct namer *n, Dwarf_Die die, int depth)
+static void name_die(struct namer *n, const struct dw_entry *e, int depth)
 {
-	switch (dw_tag(n->dbg, die)) {
-	case DW_TAG_typedef:
-	case DW_TAG_const_type:
-	case DW_TAG_volatile_type:
-	case DW_TAG_restrict_type:
-	case DW_TAG_atomic_type:
-		name_type(n, dw_ref(n->dbg, die, DW_AT_type), depth + 1);
+	uint16_t tag = e->d.ab->tag;
+
+	if (dw_is_qualifier(tag)) {
+		name_type(n, dw_entry_ref(e, DW_AT_type), depth + 1);
 		return;
+	}
+	switch (tag) {
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type:
-	case DW_TAG_array_type: {
-		Dwarf_Half tag = dw_tag(n->dbg, die);
-
-		name_type(n, dw_ref(n->dbg, die, DW_AT_type), depth + 1);
+	case DW_TAG_array_type:
+		name_type(n, dw_entry_ref(e, DW_AT_type), depth + 1);
 		sp_strbuf_addf(&n->sb, "%s", tag == DW_TAG_pointer_type ? "*" :
 			       tag == DW_TAG_reference_type ? "&" :
 			       tag == DW_TAG_rvalue_reference_type ? "&&" : "[]");
 		return;
-	}
 	case DW_TAG_base_type:
 	case DW_TAG_unspecified_type:
-		name_tagged(n, die, NULL);
+		name_tagged(n, e, NULL);
 		return;
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:		/* one kind of type in C++ */
-		name_tagged(n, die, "struct");
+		name_tagged(n, e, "struct");
 		return;
 	case DW_TAG_union_type:
-		name_tagged(n, die, "union");
+		name_tagged(n, e, "union");
 		return;
 	case DW_TAG_enumeration_type:
-		name_tagged(n, die, "enum");
+		name_tagged(n, e, "enum");
 		return;
 	case DW_TAG_subroutine_type:
-		name_proto(n, die, depth);
+		name_proto(n, e, depth);
 		return;
 	}
 	n->failed = true;
 }
 
 /* Append the name of the type at off (0: void) to n->sb. */
-static void name_type(struct namer *n, Dwarf_Off off, int depth)
+static void name_type(struct namer *n, uint64_t off, int depth)
 {
-	Dwarf_Die die;
+	struct dw_entry e;
 
 	if (n->failed)
 		return;
@@ -182,12 +151,11 @@ static void name_type(struct namer *n, Dwarf_Off off, int depth)
 		sp_strbuf_addf(&n->sb, "void");
 		return;
 	}
-	if (depth > MAX_TYPE_DEPTH || !(die = dw_die_at(n->dbg, off))) {
+	if (depth > DW_MAX_TYPE_HOPS || !dw_entry_at(n->r, off, &e)) {
 		n->failed = true;
 		return;
 	}
-	name_die(n, die, depth);
-	dwarf_dealloc_die(die);
+	name_die(n, &e, depth);
 }
 
 static const char *finish(struct namer *n, struct sp_graph *g)
@@ -200,55 +168,36 @@ static const char *finish(struct namer *n, struct sp_graph *g)
 
 /* The call site's type: a subroutine type, maybe behind typedefs,
  * qualifiers and a pointer. */
-const char *dw_call_proto(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Off off)
+const char *dw_call_proto(struct dw_reader *r, struct sp_graph *g, uint64_t off)
 {
-	struct namer n = { .dbg = dbg };
+	struct namer n = { .r = r };
+	struct dw_entry e;
 	int hops;
 
-	for (hops = 0; off && hops < MAX_TYPE_DEPTH; hops++) {
-		Dwarf_Die die = dw_die_at(dbg, off);
-		Dwarf_Half tag;
+	dw_reader_begin(r);
+	for (hops = 0; off && hops < DW_MAX_TYPE_HOPS && dw_entry_at(r, off, &e); hops++) {
+		uint16_t tag = e.d.ab->tag;
 
-		if (!die)
-			break;
-		tag = dw_tag(dbg, die);
 		if (tag == DW_TAG_subroutine_type) {
-			name_proto(&n, die, 0);
-			dwarf_dealloc_die(die);
+			name_proto(&n, &e, 0);
 			return finish(&n, g);
 		}
-		off = tag == DW_TAG_typedef || tag == DW_TAG_pointer_type ||
-		      tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ?
-		      dw_ref(dbg, die, DW_AT_type) : 0;
-		dwarf_dealloc_die(die);
+		off = dw_is_qualifier(tag) || tag == DW_TAG_pointer_type ?
+		      dw_entry_ref(&e, DW_AT_type) : 0;
 	}
 	return NULL;
 }
 
 /* A function's prototype, from the DIE its origin and specification
  * chain ends at: out-of-line copies' parameters have no types. */
-const char *dw_func_proto(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Off off)
+const char *dw_func_proto(struct dw_reader *r, struct sp_graph *g, uint64_t off)
 {
-	struct namer n = { .dbg = dbg };
-	Dwarf_Die die = off ? dw_die_at(dbg, off) : NULL;
-	int hops;
+	struct namer n = { .r = r };
+	struct dw_entry e;
 
-	for (hops = 0; die && hops < DW_MAX_ORIGIN_HOPS; hops++) {
-		Dwarf_Off up = dw_ref(dbg, die, DW_AT_abstract_origin);
-
-		if (!up)
-			up = dw_ref(dbg, die, DW_AT_specification);
-		if (!up)
-			break;
-		dwarf_dealloc_die(die);
-		die = dw_die_at(dbg, up);
-	}
-	if (!die || hops == DW_MAX_ORIGIN_HOPS || dw_tag(dbg, die) != DW_TAG_subprogram) {
-		if (die)
-			dwarf_dealloc_die(die);
+	dw_reader_begin(r);
+	if (!off || dw_entry_follow(r, off, 0, &e) != 1 || e.d.ab->tag != DW_TAG_subprogram)
 		return NULL;
-	}
-	name_proto(&n, die, 0);
-	dwarf_dealloc_die(die);
+	name_proto(&n, &e, 0);
 	return finish(&n, g);
 }

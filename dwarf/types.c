@@ -1,5 +1,6 @@
 /*
- * types.c - an interrupt handler known by its DWARF type.
+ * types.c - types: what is under a type's typedefs and qualifiers, and
+ * an interrupt handler known by its DWARF type.
  *
  * request_irq() takes an irq_handler_t, "irqreturn_t (*)(int, void *)":
  * a function of exactly that shape is a handler (or a threaded one),
@@ -10,58 +11,71 @@
 
 #include <string.h>
 
-/* Is die's type a tag (with that name, if name is non-NULL)? */
-static bool type_is(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half tag, const char *name)
+bool dw_is_qualifier(uint16_t tag)
 {
-	Dwarf_Die t = dw_ref_die(dbg, die, DW_AT_type);
-	Dwarf_Error derr = NULL;
-	char *s = NULL;
-	bool ok;
+	return tag == DW_TAG_typedef || tag == DW_TAG_const_type ||
+	       tag == DW_TAG_volatile_type || tag == DW_TAG_restrict_type ||
+	       tag == DW_TAG_atomic_type;
+}
 
-	if (!t)
+bool dw_type_strip(struct dw_reader *r, uint64_t off, struct dw_entry *e,
+		   const char **typedef_name)
+{
+	int hops;
+
+	if (typedef_name)
+		*typedef_name = NULL;
+	for (hops = 0; off && hops < DW_MAX_TYPE_HOPS; hops++) {
+		uint16_t tag;
+
+		if (!dw_entry_at(r, off, e))
+			return false;
+		tag = e->d.ab->tag;
+		if (!dw_is_qualifier(tag))
+			return true;
+		if (tag == DW_TAG_typedef && typedef_name && !*typedef_name)
+			*typedef_name = dw_entry_name(e);
+		off = dw_entry_ref(e, DW_AT_type);
+	}
+	return false;
+}
+
+/* Is e's type a tag (with that name, if name is non-NULL)? */
+static bool type_is(struct dw_reader *r, const struct dw_entry *e, uint16_t tag,
+		    const char *name)
+{
+	struct dw_entry t;
+	const char *s;
+
+	if (!dw_entry_at_ref(r, e, DW_AT_type, &t) || t.d.ab->tag != tag)
 		return false;
-	ok = dw_tag(dbg, t) == tag;
-	if (ok && name)
-		ok = dwarf_diename(t, &s, &derr) == DW_DLV_OK && !strcmp(s, name);
-	dw_drop_error(dbg, &derr);
-	dwarf_dealloc_die(t);
-	return ok;
+	return !name || ((s = dw_entry_name(&t)) && !strcmp(s, name));
 }
 
 /* (int, void *) or (int, T *): the parameters of an irq_handler_t. */
-static bool params_are_handlers(Dwarf_Debug dbg, Dwarf_Die fn)
+static bool params_are_handlers(struct dw_reader *r, const struct dw_entry *fn)
 {
-	Dwarf_Die c = NULL, next = NULL;
-	Dwarf_Error derr = NULL;
-	int n = 0, res;
+	struct dw_kids k;
+	struct dw_entry c;
+	int n = 0;
 	bool ok = true;
 
-	res = dwarf_child(fn, &c, &derr);
-	while (res == DW_DLV_OK && ok) {
-		if (dw_tag(dbg, c) == DW_TAG_formal_parameter) {
-			ok = n == 0 ? type_is(dbg, c, DW_TAG_base_type, "int") :
-			     n == 1 ? type_is(dbg, c, DW_TAG_pointer_type, NULL) : false;
-			n++;
-		}
-		next = NULL;
-		res = dw_sibling(dbg, c, &next, &derr);
-		dwarf_dealloc_die(c);
-		c = res == DW_DLV_OK ? next : NULL;
+	dw_kids_begin(fn, &k);
+	while (ok && dw_kids_next(&k, &c) > 0) {
+		if (c.d.ab->tag != DW_TAG_formal_parameter)
+			continue;
+		ok = n == 0 ? type_is(r, &c, DW_TAG_base_type, "int") :
+		     n == 1 ? type_is(r, &c, DW_TAG_pointer_type, NULL) : false;
+		n++;
 	}
-	if (c)
-		dwarf_dealloc_die(c);
-	dw_drop_error(dbg, &derr);
 	return ok && n == 2;
 }
 
-bool dw_is_irq_handler(Dwarf_Debug dbg, Dwarf_Off off)
+bool dw_is_irq_handler(struct dw_reader *r, uint64_t off)
 {
-	Dwarf_Die die = dw_die_at(dbg, off);
-	bool yes;
+	struct dw_entry e;
 
-	if (!die)
-		return false;
-	yes = type_is(dbg, die, DW_TAG_typedef, "irqreturn_t") && params_are_handlers(dbg, die);
-	dwarf_dealloc_die(die);
-	return yes;
+	dw_reader_begin(r);
+	return dw_entry_at(r, off, &e) && type_is(r, &e, DW_TAG_typedef, "irqreturn_t") &&
+	       params_are_handlers(r, &e);
 }

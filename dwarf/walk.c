@@ -22,7 +22,7 @@
 /* The unit a walk is in. */
 struct walk_cu {
 	uint32_t cu;		/* graph CU index */
-	struct dw_unit *u;
+	const struct dw_unit *u;
 };
 
 const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, Dwarf_Unsigned n)
@@ -369,8 +369,8 @@ struct cu_die {
 
 static void cu_attr(struct dw_unit *u, const struct dw_val *v, struct cu_die *c)
 {
-	uint64_t off;
-
+	if (dw_unit_take_base(u, v))
+		return;
 	switch (v->at) {
 	case DW_AT_name:
 		c->name = *v;
@@ -386,19 +386,6 @@ static void cu_attr(struct dw_unit *u, const struct dw_val *v, struct cu_die *c)
 		break;
 	case DW_AT_stmt_list:
 		c->has_stmt_list = dw_val_offset(v, &c->stmt_list);
-		break;
-	case DW_AT_str_offsets_base:
-		if (dw_val_offset(v, &off))
-			u->str_offsets_base = off;
-		break;
-	case DW_AT_addr_base:
-	case DW_AT_GNU_addr_base:
-		if (dw_val_offset(v, &off))
-			u->addr_base = off;
-		break;
-	case DW_AT_rnglists_base:
-		if (dw_val_offset(v, &off))
-			u->rnglists_base = off;
 		break;
 	}
 }
@@ -420,8 +407,8 @@ static int read_cu_die(const struct dw_image *dw, struct dw_unit *u, struct dw_d
 	if (res < 0)
 		return corrupt_die(dw, d->off, err);
 	/* now that every base is known */
-	if (c->low_pc.form && !dw_val_addr(u, &c->low_pc, &u->base))
-		u->base = 0;
+	if (c->low_pc.form)
+		dw_unit_take_low_pc(u, &c->low_pc);
 	c->first_child = dw_attrs_end(&it);
 	return 0;
 }
@@ -599,6 +586,7 @@ int dw_walk(struct dw_image *dw, const struct dw_walk_opts *opts, struct sp_err 
 	dw->opts = *opts;
 	split = split_point(dw);
 	dw_secs_init(&dw->obj, &dw->secs);
+	dw->secs_ready = true;
 
 	if (dw->opts.progress)
 		u.total = dw_obj_count_units(&dw->obj);
@@ -688,10 +676,6 @@ void dw_release_walk(struct dw_image *dw)
 		sp_u64map_release(&dw->sub_by_off);
 	if (dw->split_by_off.nslots)
 		sp_u64map_release(&dw->split_by_off);
-	if (dw->ondemand)
-		dw_unit_close(dw->ondemand);
-	free(dw->ondemand);
-	dw->ondemand = NULL;
 }
 
 void dw_release_records(struct dw_image *dw)
@@ -717,8 +701,27 @@ void dw_park(struct dw_image *dw)
 	dw_drop_error(NULL, &derr);
 	dw->dbg = NULL;
 	dw->parked = true;
+	dw_reader_close(dw->reader);
+	dw->reader = NULL;
+	dw->secs_ready = false;
 	dw_obj_free_copies(&dw->obj);
 	dw_obj_drop(&dw->obj);
+}
+
+int dw_load_sections(struct dw_image *dw)
+{
+	if (!dw->secs_ready) {
+		dw_secs_init(&dw->obj, &dw->secs);
+		dw->secs_ready = true;
+	}
+	return dw->secs.info.data && dw->ncus ? 0 : -1;
+}
+
+struct dw_reader *dw_reader(struct dw_image *dw)
+{
+	if (!dw->reader)
+		dw->reader = dw_reader_open(dw);
+	return dw->reader;
 }
 
 void dw_resume(struct dw_image *dw)
@@ -749,6 +752,7 @@ void dw_close(struct dw_image *dw)
 	Dwarf_Error derr = NULL;
 
 	dw_release_records(dw);
+	dw_reader_close(dw->reader);
 	if (dw->dbg)
 		dwarf_object_finish(dw->dbg, &derr);
 	dw_drop_error(NULL, &derr);
@@ -774,59 +778,22 @@ static uint32_t sub_index(const struct dw_image *dw, Dwarf_Off off)
 	return sp_u64map_get(&dw->sub_by_off, off);
 }
 
-static uint64_t unit_off_at(const void *base, size_t i)
-{
-	return ((const uint64_t *)base)[i];
-}
-
-/* The graph CU of the unit holding the DIE at off, SP_NONE if none. */
-static uint32_t cu_of_offset(const struct dw_image *dw, uint64_t off)
-{
-	/* units start at increasing offsets in walk order */
-	size_t i = sp_search_first_ge(dw->cu_unit_off, dw->ncus, unit_off_at, off + 1);
-
-	return i ? dw->cu_first + (uint32_t)(i - 1) : SP_NONE;
-}
-
-/* The unit of graph CU cu, set up as its walk had it: the last one
- * asked for is kept (a unit's DIEs are asked for together). */
-static struct dw_unit *ondemand_unit(struct dw_image *dw, uint32_t cu)
-{
-	struct dw_unit *u = dw->ondemand;
-	struct cu_die c;
-	struct dw_die d;
-
-	if (u && dw->ondemand_cu == cu)
-		return u;
-	if (!u)
-		u = dw->ondemand = sp_xcalloc(1, sizeof(*u));
-	else
-		dw_unit_close(u);
-	dw->ondemand_cu = SP_NONE;
-	if (dw_unit_open(&dw->secs, dw->cu_unit_off[cu - dw->cu_first], u) ||
-	    read_cu_die(dw, u, &d, &c, NULL)) {
-		dw_unit_close(u);
-		return NULL;
-	}
-	dw->ondemand_cu = cu;
-	return u;
-}
-
 uint32_t dw_sub_at(struct dw_image *dw, Dwarf_Off off)
 {
 	uint32_t idx = sub_index(dw, off);
-	struct walk_cu wc = { 0 };
-	struct dw_die d;
+	struct dw_reader *r;
+	struct dw_entry e;
+	struct walk_cu wc;
 	uint64_t end;
 
-	if (idx != SP_NONE || !off)
+	if (idx != SP_NONE || !off || !(r = dw_reader(dw)))
 		return idx;
-	wc.cu = cu_of_offset(dw, off);
-	if (wc.cu == SP_NONE || !(wc.u = ondemand_unit(dw, wc.cu)))
+	dw_reader_begin(r);
+	if (!dw_entry_at(r, off, &e) || e.d.ab->tag != DW_TAG_subprogram)
 		return SP_NONE;
-	if (dw_die_read(wc.u, off, &d) || !d.ab || d.ab->tag != DW_TAG_subprogram)
-		return SP_NONE;
-	return read_sub(dw, &wc, &d, &end, NULL);
+	wc.cu = e.cu;
+	wc.u = e.u;
+	return read_sub(dw, &wc, &e.d, &end, NULL);
 }
 
 void dw_sub_resolve(struct dw_image *dw, uint32_t idx, struct dw_decl *out)

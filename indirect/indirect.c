@@ -466,7 +466,8 @@ static void smear(struct ind_run *r)
  * loaded apart (ind_vars_load): by the typing thread, which shares them
  * with the main thread (main_vars), or by the main thread alone. */
 static void image_init(struct ind_image *im, struct cg_image *img, struct sp_graph *g,
-		       Dwarf_Debug dbg, struct sp_graph *strs, struct ind_keys *keys, bool data)
+		       Dwarf_Debug dbg, struct dw_reader *reader, struct sp_graph *strs,
+		       struct ind_keys *keys, bool data)
 {
 	const struct sp_elf *elf = cg_elf(img);
 	uint8_t addr_size = elf->machine == EM_ARM || elf->machine == EM_386 ? 4 : 8;
@@ -478,8 +479,9 @@ static void image_init(struct ind_image *im, struct cg_image *img, struct sp_gra
 	im->elf = elf;
 	im->g = g;
 	im->dbg = dbg;
+	im->reader = reader;
 	im->cursor.dbg = dbg;
-	ind_types_init(&im->types, dbg, strs, keys, addr_size);
+	ind_types_init(&im->types, dbg, reader, strs, keys, addr_size);
 	ind_locs_init(&im->locs, dbg, &im->types, im->dw ? &im->dw->obj : NULL);
 	if (data)
 		ind_data_init(&im->data, elf, g);
@@ -552,6 +554,7 @@ static void close_typers(struct ind_run *r, size_t n)
 		Dwarf_Error derr = NULL;
 		Dwarf_Debug dbg = r->tims[i].dbg;
 
+		dw_reader_close(r->tims[i].reader);
 		image_release(&r->tims[i]);
 		dwarf_object_finish(dbg, &derr);
 		dw_drop_error(NULL, &derr);
@@ -584,7 +587,8 @@ static bool open_typers(struct ind_run *r, struct cg_image *const *imgs)
 			dw_drop_error(NULL, &derr);
 			break;
 		}
-		image_init(&r->tims[i], imgs[i], r->g, dbg, &r->tg, &r->tkeys, false);
+		image_init(&r->tims[i], imgs[i], r->g, dbg, dw_reader_open(cg_dwarf(imgs[i])),
+			   &r->tg, &r->tkeys, false);
 	}
 	if (i < r->nims) {
 		close_typers(r, i);
@@ -639,7 +643,8 @@ struct ind_run *ind_start(struct sp_graph *g, struct cg_image *const *imgs, size
 		/* its dbg, DIEs and sections stay until ind_finish(), across
 		 * the passes that would close them (cg_dwarf_done) */
 		dw_pin(cg_dwarf(imgs[i]));
-		image_init(&r->ims[i], imgs[i], g, cg_dwarf(imgs[i])->dbg, g, &r->keys, true);
+		image_init(&r->ims[i], imgs[i], g, cg_dwarf(imgs[i])->dbg,
+			   dw_reader(cg_dwarf(imgs[i])), g, &r->keys, true);
 		collect_stores(r, i);
 		collect_sites(r, i);
 	}

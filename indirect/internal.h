@@ -67,6 +67,7 @@ struct ind_keys;
 
 struct ind_types {
 	Dwarf_Debug dbg;
+	struct dw_reader *reader;	/* the same DWARF, for prototypes */
 	struct sp_graph *g;
 	struct ind_keys *keys;
 	struct ind_type *v;
@@ -83,8 +84,8 @@ struct ind_types {
 	int depth;			/* type_index's recursion, bounded */
 };
 
-void ind_types_init(struct ind_types *t, Dwarf_Debug dbg, struct sp_graph *g,
-		    struct ind_keys *keys, uint8_t addr_size);
+void ind_types_init(struct ind_types *t, Dwarf_Debug dbg, struct dw_reader *reader,
+		    struct sp_graph *g, struct ind_keys *keys, uint8_t addr_size);
 void ind_types_release(struct ind_types *t);
 /* Forget every type read: a unit's types are its own, so a reader going
  * unit after unit keeps one unit's (the keys stay). */
@@ -268,6 +269,7 @@ struct ind_image {
 	struct cg_image *img;
 	struct dw_image *dw;
 	Dwarf_Debug dbg;		/* dw's, or a typing thread's own over it */
+	struct dw_reader *reader;	/* likewise */
 	struct insn_image *code;
 	const struct sp_elf *elf;
 	struct sp_graph *g;

@@ -217,8 +217,9 @@ static bool union_targets(struct ind_run *r, const struct ind_site *s, const str
 {
 	struct ind_image *im = &r->ims[s->image];
 	const struct sp_func *f = &r->g->funcs[s->func];
-	const char *proto = f->die ? dw_func_proto(im->dbg, r->g, f->origin_die ?
-						   f->origin_die : f->die) : NULL;
+	const char *proto = f->die && im->reader ?
+			    dw_func_proto(im->reader, r->g, f->origin_die ? f->origin_die : f->die) :
+			    NULL;
 	const char *member = ind_union_member(&im->types, s->t.alts, proto);
 	struct sp_strbuf sb = { 0 };
 	uint32_t i;

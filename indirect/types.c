@@ -19,11 +19,12 @@
 #define MAX_DEPTH 16		/* structs inside structs */
 #define MAX_SLOTS 65536		/* function pointers of one type */
 
-void ind_types_init(struct ind_types *t, Dwarf_Debug dbg, struct sp_graph *g,
-		    struct ind_keys *keys, uint8_t addr_size)
+void ind_types_init(struct ind_types *t, Dwarf_Debug dbg, struct dw_reader *reader,
+		    struct sp_graph *g, struct ind_keys *keys, uint8_t addr_size)
 {
 	memset(t, 0, sizeof(*t));
 	t->dbg = dbg;
+	t->reader = reader;
 	t->g = g;
 	t->keys = keys;
 	t->addr_size = addr_size;
@@ -327,7 +328,7 @@ const char *ind_type_proto(struct ind_types *t, Dwarf_Off func)
 		return NULL;
 	if (i == SP_NONE) {
 		SP_ALLOC_GROW(t->protos, t->nprotos + 1, t->protos_cap);
-		t->protos[t->nprotos] = dw_call_proto(t->dbg, t->g, func);
+		t->protos[t->nprotos] = t->reader ? dw_call_proto(t->reader, t->g, func) : NULL;
 		i = (uint32_t)t->nprotos++;
 		sp_u64map_put(&t->proto_by_off, func, i);
 	}

@@ -4,6 +4,7 @@
 #ifndef SP_TEST_BYTES_H
 #define SP_TEST_BYTES_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -51,6 +52,35 @@ static inline void put_str(struct bytes *b, const char *s)
 {
 	memcpy(b->v + b->n, s, strlen(s) + 1);
 	b->n += strlen(s) + 1;
+}
+
+/* A 4-byte number at `at`, written over what is there (a length, an
+ * offset known once what follows it is written). */
+static inline void set_len(struct bytes *b, size_t at, uint64_t v)
+{
+	size_t n = b->n;
+
+	b->n = at;
+	put(b, v, 4);
+	b->n = n;
+}
+
+/* An abbreviation: code, tag, children, then (at, form) pairs, 0-ended. */
+static inline void abbrev(struct bytes *b, unsigned code, unsigned tag, bool children, ...)
+{
+	va_list ap;
+	unsigned at;
+
+	put_uleb(b, code);
+	put_uleb(b, tag);
+	put(b, children, 1);
+	va_start(ap, children);
+	while ((at = va_arg(ap, unsigned))) {
+		put_uleb(b, at);
+		put_uleb(b, va_arg(ap, unsigned));
+	}
+	va_end(ap);
+	put(b, 0, 2);
 }
 
 #endif

@@ -13,36 +13,10 @@
 #include "tests/unit/bytes.h"
 
 
-static void set_len(struct bytes *b, size_t at, uint64_t v)
-{
-	size_t i;
-
-	for (i = 0; i < 4; i++)
-		b->v[at + i] = (unsigned char)(v >> (8 * i));
-}
-
 static void sec(struct dw_section *s, const struct bytes *b)
 {
 	s->data = b->v;
 	s->size = b->n;
-}
-
-/* abbreviation: code, tag, children, then (at, form) pairs, 0-ended */
-static void abbrev(struct bytes *b, unsigned code, unsigned tag, bool children, ...)
-{
-	va_list ap;
-	unsigned at;
-
-	put_uleb(b, code);
-	put_uleb(b, tag);
-	put(b, children, 1);
-	va_start(ap, children);
-	while ((at = va_arg(ap, unsigned))) {
-		put_uleb(b, at);
-		put_uleb(b, va_arg(ap, unsigned));
-	}
-	va_end(ap);
-	put(b, 0, 2);
 }
 
 /*
