@@ -45,6 +45,8 @@ void dw_secs_init(const struct dw_obj *o, struct dw_secs *s)
 	dw_obj_section(o, ".debug_addr", &s->addr);
 	dw_obj_section(o, ".debug_ranges", &s->ranges);
 	dw_obj_section(o, ".debug_rnglists", &s->rnglists);
+	dw_obj_section(o, ".debug_loc", &s->loc);
+	dw_obj_section(o, ".debug_loclists", &s->loclists);
 	dw_obj_section(o, ".debug_line", &s->line);
 }
 
@@ -531,9 +533,8 @@ static const char *str_at(const struct dw_section *s, uint64_t off)
 	return (const char *)s->data + off;
 }
 
-/* Entry i of a table of size-byte entries from base in section s. */
-static bool table_entry(const struct dw_unit *u, const struct dw_section *s, uint64_t base,
-			uint64_t i, unsigned size, uint64_t *out)
+bool dw_table_entry(const struct dw_unit *u, const struct dw_section *s, uint64_t base,
+		    uint64_t i, unsigned size, uint64_t *out)
 {
 	if (!s->data || i > (UINT64_MAX - base) / size || !in_sec(s, base + i * size, size))
 		return false;
@@ -555,7 +556,7 @@ const char *dw_val_string(const struct dw_unit *u, const struct dw_val *v)
 		return str_at(&s->line_str, v->u);
 	case DW_FORM_strx: case DW_FORM_strx1: case DW_FORM_strx2: case DW_FORM_strx3:
 	case DW_FORM_strx4: case DW_FORM_GNU_str_index:
-		if (!table_entry(u, &s->str_offsets, u->str_offsets_base, v->u, u->off_size,
+		if (!dw_table_entry(u, &s->str_offsets, u->str_offsets_base, v->u, u->off_size,
 				 &off))
 			return NULL;
 		return str_at(&s->str, off);
@@ -571,7 +572,7 @@ bool dw_val_addr(const struct dw_unit *u, const struct dw_val *v, uint64_t *addr
 		return true;
 	case DW_FORM_addrx: case DW_FORM_addrx1: case DW_FORM_addrx2: case DW_FORM_addrx3:
 	case DW_FORM_addrx4: case DW_FORM_GNU_addr_index:
-		return table_entry(u, &u->secs->addr, u->addr_base, v->u, u->addr_size, addr);
+		return dw_table_entry(u, &u->secs->addr, u->addr_base, v->u, u->addr_size, addr);
 	}
 	return false;
 }
@@ -649,118 +650,4 @@ bool dw_val_offset(const struct dw_val *v, uint64_t *off)
 		return true;
 	}
 	return false;
-}
-
-/* ---- range lists ---- */
-
-/* DWARF 2-4's .debug_ranges: pairs of addresses, offsets from the base
- * address, which an entry of the largest address first sets. */
-static int ranges4(const struct dw_unit *u, uint64_t off, dw_range_fn add, void *ctx)
-{
-	const struct dw_section *s = &u->secs->ranges;
-	unsigned a = u->addr_size;
-	uint64_t base = u->base, max = a == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * a)) - 1;
-
-	for (; in_sec(s, off, 2 * a); off += 2 * a) {
-		uint64_t lo = rd(u, s->data + off, a), hi = rd(u, s->data + off + a, a);
-
-		if (!lo && !hi)
-			return 0;
-		if (lo == max)
-			base = hi;
-		else
-			add(ctx, base + lo, base + hi);
-	}
-	return -1;
-}
-
-/* One DWARF 5 range list entry at *p: false at its end or when cut. */
-static bool rle(const struct dw_unit *u, const unsigned char **p, const unsigned char *end,
-		uint64_t *base, dw_range_fn add, void *ctx)
-{
-	const struct dw_section *addr = &u->secs->addr;
-	unsigned a = u->addr_size;
-	uint64_t x, y, lo, hi;
-	unsigned kind;
-
-	if (*p >= end)
-		return false;
-	kind = *(*p)++;
-	switch (kind) {
-	case DW_RLE_base_addressx:
-		return dw_uleb(p, end, &x) && table_entry(u, addr, u->addr_base, x, a, base);
-	case DW_RLE_startx_endx:
-	case DW_RLE_startx_length:
-		if (!dw_uleb(p, end, &x) || !dw_uleb(p, end, &y))
-			return false;
-		if (table_entry(u, addr, u->addr_base, x, a, &lo)) {
-			hi = kind == DW_RLE_startx_length ? lo + y :
-			     table_entry(u, addr, u->addr_base, y, a, &hi) ? hi : lo;
-			add(ctx, lo, hi);
-		}
-		return true;
-	case DW_RLE_offset_pair:
-		if (!dw_uleb(p, end, &x) || !dw_uleb(p, end, &y))
-			return false;
-		add(ctx, *base + x, *base + y);
-		return true;
-	case DW_RLE_base_address:
-		if (end - *p < a)
-			return false;
-		*base = rd(u, *p, a);
-		*p += a;
-		return true;
-	case DW_RLE_start_end:
-	case DW_RLE_start_length:
-		if (end - *p < a)
-			return false;
-		lo = rd(u, *p, a);
-		*p += a;
-		if (kind == DW_RLE_start_length) {
-			if (!dw_uleb(p, end, &y))
-				return false;
-			add(ctx, lo, lo + y);
-			return true;
-		}
-		if (end - *p < a)
-			return false;
-		add(ctx, lo, rd(u, *p, a));
-		*p += a;
-		return true;
-	}
-	return false;	/* DW_RLE_end_of_list, or no kind at all */
-}
-
-static int ranges5(const struct dw_unit *u, const struct dw_val *v, dw_range_fn add,
-		   void *ctx)
-{
-	const struct dw_section *s = &u->secs->rnglists;
-	const unsigned char *p, *end;
-	uint64_t off, base = u->base;
-
-	if (v->form == DW_FORM_rnglistx) {
-		if (!table_entry(u, s, u->rnglists_base, v->u, u->off_size, &off) ||
-		    off > UINT64_MAX - u->rnglists_base)
-			return -1;
-		off += u->rnglists_base;
-	} else if (!dw_val_offset(v, &off)) {
-		return -1;
-	}
-	if (!s->data || off >= s->size)
-		return -1;
-	p = s->data + off;
-	end = s->data + s->size;
-	while (rle(u, &p, end, &base, add, ctx))
-		;
-	return 0;
-}
-
-int dw_val_ranges(const struct dw_unit *u, const struct dw_val *v, dw_range_fn add,
-		  void *ctx)
-{
-	uint64_t off;
-
-	if (u->version >= 5)
-		return ranges5(u, v, add, ctx);
-	return dw_val_offset(v, &off) ? ranges4(u, off, add, ctx) : -1;
 }

@@ -134,6 +134,7 @@ void dw_obj_drop(const struct dw_obj *o);
 /* The sections a unit's DIEs and their values are in (none may be). */
 struct dw_secs {
 	struct dw_section info, abbrev, str, line_str, str_offsets, addr, ranges, rnglists;
+	struct dw_section loc, loclists;
 	struct dw_section line;	/* the units' file names (lines.c) */
 	bool msb;
 };
@@ -529,6 +530,27 @@ const char *dw_func_proto(struct dw_reader *r, struct sp_graph *g, uint64_t off)
 /* The same for the type an indirect call site names (a subroutine type,
  * maybe behind typedefs, qualifiers and a pointer). */
 const char *dw_call_proto(struct dw_reader *r, struct sp_graph *g, uint64_t off);
+
+/* ---- what --indirect=types asks (locs.c) ---- */
+
+/* The type of the variable, parameter or subprogram at off: its
+ * DW_AT_type, or its abstract origin's or specification's; 0 for none. */
+uint64_t dw_decl_type(struct dw_reader *r, uint64_t off);
+
+/* Which variables to locate, and where they are. */
+struct dw_reg_vars {
+	/* Is a variable of the type at DIE type worth locating? */
+	bool (*wanted)(void *ctx, uint64_t type);
+	/* It is in DWARF register reg over [lo, hi). */
+	void (*found)(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, uint64_t type);
+	void *ctx;
+};
+/* The parameters and variables that are a register (DW_OP_regN,
+ * DW_OP_regx, or DW_OP_bregN 0 as a value) in the function whose DIE is
+ * at die: its own, and those of the blocks and inlined calls that hold
+ * one of pcs[0..npcs) (the only ones asked about), in DIE order. */
+void dw_func_reg_vars(struct dw_reader *r, uint64_t die, const uint64_t *pcs, size_t npcs,
+		      const struct dw_reg_vars *q);
 
 /* ---- the two-thread walk (split.c), set up by walk.c ---- */
 

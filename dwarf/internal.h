@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/u64map.h"
 #include "dwarf/dwarf.h"
 
 /* ---- numbers (read.c) ---- */
@@ -154,6 +155,11 @@ struct dw_reader {
 	uint32_t here;
 	uint64_t lo, hi;
 	uint32_t moves;
+	int depth;		/* questions being answered (dw_reader_begin) */
+	/* var_type's: abstract origin -> types_of index */
+	struct sp_u64map origin_type;
+	uint64_t *types_of;
+	size_t ntypes_of, types_of_cap;
 };
 
 /* A DIE, and the unit it is in (open until the reader's next question
@@ -165,8 +171,10 @@ struct dw_entry {
 	struct dw_die d;
 };
 
-/* A question begins: no DIE read before is in use, and units may close. */
+/* A question begins: unless another is being answered, no DIE read
+ * before is in use, and units may close.  Each has its dw_reader_end. */
 void dw_reader_begin(struct dw_reader *r);
+void dw_reader_end(struct dw_reader *r);
 /* The graph CU of the unit holding the DIE at off, SP_NONE if none. */
 uint32_t dw_cu_of_offset(const struct dw_image *dw, uint64_t off);
 /* The DIE at off; false when none is there (or a null entry). */
@@ -222,5 +230,28 @@ bool dw_is_qualifier(uint16_t tag);
  * read, or a chain longer than DW_MAX_TYPE_HOPS. */
 bool dw_type_strip(struct dw_reader *r, uint64_t off, struct dw_entry *e,
 		   const char **typedef_name);
+
+/* ---- range and location lists (lists.c) ---- */
+
+/* Entry i of a table of size-byte entries from base in section s (of
+ * .debug_addr, .debug_str_offsets, a list table's offsets). */
+bool dw_table_entry(const struct dw_unit *u, const struct dw_section *s, uint64_t base,
+		    uint64_t i, unsigned size, uint64_t *out);
+
+/* One entry of a range or location list: [lo, hi), unless its addresses
+ * cannot be had (known false); a location's expression. */
+struct dw_span {
+	uint64_t lo, hi;
+	bool known;
+	const unsigned char *expr;
+	uint64_t len;
+};
+typedef void dw_span_fn(void *ctx, const struct dw_span *s);
+/* Each entry of the location description a DW_AT_location value gives
+ * to fn: one expression over all addresses, or a list's entries; 0, or
+ * -1 when the list cannot be found or read to its end (the entries
+ * before are given). */
+int dw_val_locations(const struct dw_unit *u, const struct dw_val *v, dw_span_fn *fn,
+		     void *ctx);
 
 #endif

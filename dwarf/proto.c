@@ -168,13 +168,12 @@ static const char *finish(struct namer *n, struct sp_graph *g)
 
 /* The call site's type: a subroutine type, maybe behind typedefs,
  * qualifiers and a pointer. */
-const char *dw_call_proto(struct dw_reader *r, struct sp_graph *g, uint64_t off)
+static const char *call_proto(struct dw_reader *r, struct sp_graph *g, uint64_t off)
 {
 	struct namer n = { .r = r };
 	struct dw_entry e;
 	int hops;
 
-	dw_reader_begin(r);
 	for (hops = 0; off && hops < DW_MAX_TYPE_HOPS && dw_entry_at(r, off, &e); hops++) {
 		uint16_t tag = e.d.ab->tag;
 
@@ -188,16 +187,29 @@ const char *dw_call_proto(struct dw_reader *r, struct sp_graph *g, uint64_t off)
 	return NULL;
 }
 
+const char *dw_call_proto(struct dw_reader *r, struct sp_graph *g, uint64_t off)
+{
+	const char *s;
+
+	dw_reader_begin(r);
+	s = call_proto(r, g, off);
+	dw_reader_end(r);
+	return s;
+}
+
 /* A function's prototype, from the DIE its origin and specification
  * chain ends at: out-of-line copies' parameters have no types. */
 const char *dw_func_proto(struct dw_reader *r, struct sp_graph *g, uint64_t off)
 {
 	struct namer n = { .r = r };
+	const char *s = NULL;
 	struct dw_entry e;
 
 	dw_reader_begin(r);
-	if (!off || dw_entry_follow(r, off, 0, &e) != 1 || e.d.ab->tag != DW_TAG_subprogram)
-		return NULL;
-	name_proto(&n, &e, 0);
-	return finish(&n, g);
+	if (off && dw_entry_follow(r, off, 0, &e) == 1 && e.d.ab->tag == DW_TAG_subprogram) {
+		name_proto(&n, &e, 0);
+		s = finish(&n, g);
+	}
+	dw_reader_end(r);
+	return s;
 }

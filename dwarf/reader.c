@@ -8,7 +8,9 @@
  * so that a reader going through the DIEs in offset order parses each
  * unit's table once.  The units a question opened stay open until the
  * next question begins (a DIE's unit must outlive the reading of its
- * children), when all but the last DW_READER_KEEP used are closed.
+ * children), when all but the last DW_READER_KEEP used are closed:
+ * every question the stage answers is bracketed by dw_reader_begin and
+ * dw_reader_end.
  * Each thread reads through a reader of its own.
  */
 #include "dwarf/internal.h"
@@ -49,6 +51,9 @@ void dw_reader_close(struct dw_reader *r)
 	for (i = 0; i < r->nopen; i++)
 		close_unit(r->open[i]);
 	free(r->open);
+	if (r->origin_type.nslots)
+		sp_u64map_release(&r->origin_type);
+	free(r->types_of);
 	free(r);
 }
 
@@ -77,12 +82,20 @@ void dw_reader_begin(struct dw_reader *r)
 {
 	size_t i;
 
-	if (r->nopen <= DW_READER_KEEP)
+	/* a question asked while another is being answered (a callback of
+	 * the caller's) may not close the units the other reads */
+	if (r->depth++ || r->nopen <= DW_READER_KEEP)
 		return;
 	qsort(r->open, r->nopen, sizeof(*r->open), by_use);
 	for (i = DW_READER_KEEP; i < r->nopen; i++)
 		close_unit(r->open[i]);
 	r->nopen = DW_READER_KEEP;
+}
+
+void dw_reader_end(struct dw_reader *r)
+{
+	if (r->depth)
+		r->depth--;
 }
 
 /* The open unit of graph CU cu, opened now if need be; NULL when it

@@ -74,8 +74,11 @@ static bool params_are_handlers(struct dw_reader *r, const struct dw_entry *fn)
 bool dw_is_irq_handler(struct dw_reader *r, uint64_t off)
 {
 	struct dw_entry e;
+	bool yes;
 
 	dw_reader_begin(r);
-	return dw_entry_at(r, off, &e) && type_is(r, &e, DW_TAG_typedef, "irqreturn_t") &&
-	       params_are_handlers(r, &e);
+	yes = dw_entry_at(r, off, &e) && type_is(r, &e, DW_TAG_typedef, "irqreturn_t") &&
+	      params_are_handlers(r, &e);
+	dw_reader_end(r);
+	return yes;
 }

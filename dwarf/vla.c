@@ -232,14 +232,16 @@ bool dw_func_vlas(struct dw_image *dw, uint32_t i, dw_vla_fn *fn, void *ctx)
 	const struct sp_func *f = &dw->g->funcs[i];
 	struct dw_reader *r;
 	struct dw_entry e;
+	bool found;
 
 	if (!f->die || f->cu == SP_NONE || !(r = dw_reader(dw)))
 		return false;
 	dw_reader_begin(r);
-	if (!dw_entry_at(r, f->die, &e))
-		return false;
-	walk_vlas(dw, r, i, f->cu, &e, 0, fn, ctx);
-	return true;
+	found = dw_entry_at(r, f->die, &e);
+	if (found)
+		walk_vlas(dw, r, i, f->cu, &e, 0, fn, ctx);
+	dw_reader_end(r);
+	return found;
 }
 
 void dw_done_reading(const struct dw_image *dw)

@@ -789,11 +789,13 @@ uint32_t dw_sub_at(struct dw_image *dw, Dwarf_Off off)
 	if (idx != SP_NONE || !off || !(r = dw_reader(dw)))
 		return idx;
 	dw_reader_begin(r);
-	if (!dw_entry_at(r, off, &e) || e.d.ab->tag != DW_TAG_subprogram)
-		return SP_NONE;
-	wc.cu = e.cu;
-	wc.u = e.u;
-	return read_sub(dw, &wc, &e.d, &end, NULL);
+	if (dw_entry_at(r, off, &e) && e.d.ab->tag == DW_TAG_subprogram) {
+		wc.cu = e.cu;
+		wc.u = e.u;
+		idx = read_sub(dw, &wc, &e.d, &end, NULL);
+	}
+	dw_reader_end(r);
+	return idx;
 }
 
 void dw_sub_resolve(struct dw_image *dw, uint32_t idx, struct dw_decl *out)

@@ -482,7 +482,7 @@ static void image_init(struct ind_image *im, struct cg_image *img, struct sp_gra
 	im->reader = reader;
 	im->cursor.dbg = dbg;
 	ind_types_init(&im->types, dbg, reader, strs, keys, addr_size);
-	ind_locs_init(&im->locs, dbg, &im->types, im->dw ? &im->dw->obj : NULL);
+	ind_locs_init(&im->locs, reader, &im->types);
 	if (data)
 		ind_data_init(&im->data, elf, g);
 }

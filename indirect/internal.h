@@ -195,7 +195,7 @@ struct ind_loc {
 };
 
 struct ind_locs {
-	Dwarf_Debug dbg;
+	struct dw_reader *reader;
 	struct ind_types *types;
 	uint32_t func;		/* whose locations v holds, SP_NONE */
 	/* the function whose locations are read when first asked for
@@ -207,25 +207,12 @@ struct ind_locs {
 	size_t npcs;
 	struct ind_loc *v;
 	size_t n, cap;
-	/* .debug_loclists, read here for the lists of a DWARF 5 unit that
-	 * uses only the entries GCC writes there (see read_lists) */
-	struct dw_section lists;
-	bool have_lists;
-	Dwarf_Off unit;		/* the unit of the function read last */
-	bool unit_fast;		/* its lists are read here: base, addr_size */
-	uint64_t base;		/* its DW_AT_low_pc */
-	Dwarf_Half addr_size;
-	struct sp_u64map origin_type;	/* abstract origin -> types_of index */
-	Dwarf_Off *types_of;
-	size_t ntypes_of, types_of_cap;
 };
 
 /* The locations of function func's pointer parameters and variables
- * that are a register (DW_OP_regN, or DW_OP_bregN 0 as a value), read
- * from its DIE: those of the function, and of the blocks and inlined
- * calls that hold one of pcs[0..npcs) (the only ones asked about). */
-void ind_locs_init(struct ind_locs *l, Dwarf_Debug dbg, struct ind_types *types,
-		   const struct dw_obj *obj);	/* obj: dbg's sections, or NULL */
+ * that are a register, as dw_func_reg_vars gives them for pcs[0..npcs)
+ * (the only ones asked about). */
+void ind_locs_init(struct ind_locs *l, struct dw_reader *reader, struct ind_types *types);
 void ind_locs_load(struct ind_locs *l, const struct sp_func *f, uint32_t func,
 		   const uint64_t *pcs, size_t npcs);
 /* As ind_locs_load, but read when ind_locs_get first asks (pcs stays

@@ -1,0 +1,171 @@
+/*
+ * locs.c - which parameter or variable a register holds, by pc: the
+ * locations of one function's DIE subtree (its own, and those of the
+ * functions inlined into it), and the type a declaration has.
+ *
+ * Only a location that is the register itself counts (dw_expr_reg).  A
+ * location list that cannot be read to its end, or one of whose
+ * expressions does not read, locates nothing; an entry whose addresses
+ * cannot be had is left out; nothing else changes.
+ */
+#include "dwarf/internal.h"
+
+#include <stdlib.h>
+
+#include "common/xalloc.h"
+
+#define MAX_SCOPE_DEPTH 64	/* lexical blocks and inlined subroutines */
+
+uint64_t dw_decl_type(struct dw_reader *r, uint64_t off)
+{
+	struct dw_entry e;
+	uint64_t type;
+
+	dw_reader_begin(r);
+	type = dw_entry_follow(r, off, DW_AT_type, &e) == 1 ? dw_entry_ref(&e, DW_AT_type) : 0;
+	dw_reader_end(r);
+	return type;
+}
+
+/* A variable's type: its own DW_AT_type, or its abstract origin's (the
+ * same for every copy inlined: kept by the reader). */
+static uint64_t var_type(struct dw_reader *r, const struct dw_entry *e)
+{
+	uint64_t type = dw_entry_ref(e, DW_AT_type), origin;
+	struct dw_entry decl;
+	uint32_t k;
+
+	if (type)
+		return type;
+	origin = dw_entry_ref(e, DW_AT_abstract_origin);
+	if (!origin)
+		return 0;
+	if (!r->origin_type.nslots)
+		sp_u64map_init(&r->origin_type, 4096);
+	k = sp_u64map_get(&r->origin_type, origin);
+	if (k != SP_NONE)
+		return r->types_of[k];
+	type = dw_entry_follow(r, origin, DW_AT_type, &decl) == 1 ?
+	       dw_entry_ref(&decl, DW_AT_type) : 0;
+	SP_ALLOC_GROW(r->types_of, r->ntypes_of + 1, r->types_of_cap);
+	r->types_of[r->ntypes_of] = type;
+	sp_u64map_put(&r->origin_type, origin, (uint32_t)r->ntypes_of++);
+	return type;
+}
+
+/* The entries of one location description, kept until it is known to
+ * read to its end. */
+struct spans {
+	struct dw_span *v;
+	size_t n, cap;
+	struct dw_opsizes z;
+	bool bad;
+};
+
+static void keep_span(void *ctx, const struct dw_span *s)
+{
+	struct spans *l = ctx;
+
+	if (!dw_expr_valid(s->expr, s->len, &l->z))
+		l->bad = true;
+	SP_ALLOC_GROW(l->v, l->n + 1, l->cap);
+	l->v[l->n++] = *s;
+}
+
+/* Where the variable e (of type type) is a register, to q. */
+static void locate(const struct dw_entry *e, uint64_t type, const struct dw_reg_vars *q,
+		   struct spans *l)
+{
+	struct dw_val v;
+	size_t i;
+
+	if (!dw_entry_attr(e, DW_AT_location, &v))
+		return;
+	l->n = 0;
+	l->bad = false;
+	l->z = dw_unit_opsizes(e->u);
+	if (dw_val_locations(e->u, &v, keep_span, l) || l->bad)
+		return;
+	for (i = 0; i < l->n; i++) {
+		const struct dw_span *s = &l->v[i];
+		uint8_t reg;
+
+		if (s->known && s->hi > s->lo &&
+		    (reg = dw_expr_reg(s->expr, s->len, &l->z)) != DW_REG_NONE)
+			q->found(q->ctx, s->lo, s->hi, reg, type);
+	}
+}
+
+/* Does a block or an inlined call hold one of the pcs asked about?  Its
+ * variables live only there.  One with DW_AT_ranges is entered. */
+static bool scope_wanted(const struct dw_entry *e, const uint64_t *pcs, size_t n)
+{
+	struct dw_val v;
+	uint64_t lo, hi;
+	size_t i;
+
+	if (!dw_entry_attr(e, DW_AT_low_pc, &v) || !dw_val_addr(e->u, &v, &lo) ||
+	    !dw_entry_attr(e, DW_AT_high_pc, &v))
+		return true;
+	if (dw_val_udata(&v, &hi))
+		hi += lo;	/* a constant: the size */
+	else if (!dw_val_addr(e->u, &v, &hi))
+		return true;
+	for (i = 0; i < n; i++)
+		if (pcs[i] >= lo && pcs[i] < hi)
+			return true;
+	return false;
+}
+
+struct scope {
+	struct dw_reader *r;
+	const uint64_t *pcs;
+	size_t npcs;
+	const struct dw_reg_vars *q;
+	struct spans spans;
+};
+
+/* The variables of scope and of the scopes in it that hold the pcs;
+ * past scope's children into *end, 0 when they were not read to it. */
+static void read_scope(struct scope *s, const struct dw_entry *scope, int depth,
+		       uint64_t *end)
+{
+	struct dw_kids k;
+	struct dw_entry c;
+	uint64_t type;
+
+	*end = 0;
+	if (depth > MAX_SCOPE_DEPTH)
+		return;
+	dw_kids_begin(scope, &k);
+	while (dw_kids_next(&k, &c) > 0) {
+		switch (c.d.ab->tag) {
+		case DW_TAG_formal_parameter:
+		case DW_TAG_variable:
+			type = var_type(s->r, &c);
+			if (type && s->q->wanted(s->q->ctx, type))
+				locate(&c, type, s->q, &s->spans);
+			break;
+		case DW_TAG_lexical_block:
+		case DW_TAG_inlined_subroutine:
+			if (scope_wanted(&c, s->pcs, s->npcs))
+				read_scope(s, &c, depth + 1, &k.after);
+			break;
+		}
+	}
+	*end = k.state == 0 ? k.end : 0;
+}
+
+void dw_func_reg_vars(struct dw_reader *r, uint64_t die, const uint64_t *pcs, size_t npcs,
+		      const struct dw_reg_vars *q)
+{
+	struct scope s = { .r = r, .pcs = pcs, .npcs = npcs, .q = q };
+	struct dw_entry e;
+	uint64_t end;
+
+	dw_reader_begin(r);
+	if (dw_entry_at(r, die, &e))
+		read_scope(&s, &e, 0, &end);
+	dw_reader_end(r);
+	free(s.spans.v);
+}
