@@ -17,7 +17,7 @@
 /* The DIEs of the unit, by what they are. */
 enum {
 	D_INT, D_IRQRET, D_VOIDP, D_CONST, D_VOLATILE, D_HANDLER, D_PARAM0, D_CONCRETE,
-	D_CYCLE, D_FNTYPE, D_FNPTR, D_CB, D_LOOP, D__COUNT
+	D_CYCLE, D_FNTYPE, D_FNPTR, D_CB, D_LOOP, D_FUNC, D__COUNT
 };
 
 struct unit {
@@ -29,7 +29,7 @@ struct unit {
 };
 
 enum { A_CU = 1, A_BASE, A_TYPEDEF, A_PTR, A_VOIDPTR, A_CONST, A_VOLATILE, A_SUB,
-       A_PARAM, A_CONCRETE, A_FNTYPE, A_UNSPEC };
+       A_PARAM, A_CONCRETE, A_FNTYPE, A_UNSPEC, A_FUNC, A_LOCATED, A_BLOCK, A_ORIGIN };
 
 static void abbrevs(struct bytes *b)
 {
@@ -50,6 +50,13 @@ static void abbrevs(struct bytes *b)
 	abbrev(b, A_FNTYPE, DW_TAG_subroutine_type, true, DW_AT_prototyped,
 	       DW_FORM_flag_present, DW_AT_type, DW_FORM_ref4, 0);
 	abbrev(b, A_UNSPEC, DW_TAG_unspecified_parameters, false, 0);
+	abbrev(b, A_FUNC, DW_TAG_subprogram, true, DW_AT_name, DW_FORM_string, 0);
+	abbrev(b, A_LOCATED, DW_TAG_variable, false, DW_AT_type, DW_FORM_ref4,
+	       DW_AT_location, DW_FORM_exprloc, 0);
+	abbrev(b, A_BLOCK, DW_TAG_lexical_block, true, DW_AT_low_pc, DW_FORM_addr,
+	       DW_AT_high_pc, DW_FORM_data4, 0);
+	abbrev(b, A_ORIGIN, DW_TAG_formal_parameter, false, DW_AT_abstract_origin,
+	       DW_FORM_ref4, DW_AT_location, DW_FORM_exprloc, 0);
 	put(b, 0, 1);
 }
 
@@ -126,6 +133,38 @@ static void build(struct unit *t, bool msb)
 	die(t, D_LOOP, A_TYPEDEF);
 	put_str(&t->info, "loop");
 	ref(t, fixes, &nfix, D_LOOP);
+	/* a function: a pointer in r5 all along, a function pointer in r3
+	 * (its value) in the block at 0x100, r2 in the one at 0x200, and a
+	 * parameter typed by its abstract origin in r1 */
+	die(t, D_FUNC, A_FUNC);
+	put_str(&t->info, "f");
+	die(t, -1, A_LOCATED);
+	ref(t, fixes, &nfix, D_VOIDP);
+	put_uleb(&t->info, 1);
+	put(&t->info, DW_OP_reg5, 1);
+	die(t, -1, A_BLOCK);
+	put(&t->info, 0x100, 8);
+	put(&t->info, 0x10, 4);
+	die(t, -1, A_LOCATED);
+	ref(t, fixes, &nfix, D_FNPTR);
+	put_uleb(&t->info, 3);
+	put(&t->info, DW_OP_breg3, 1);
+	put(&t->info, 0, 1);
+	put(&t->info, DW_OP_stack_value, 1);
+	put(&t->info, 0, 1);
+	die(t, -1, A_BLOCK);
+	put(&t->info, 0x200, 8);
+	put(&t->info, 0x10, 4);
+	die(t, -1, A_LOCATED);
+	ref(t, fixes, &nfix, D_FNPTR);
+	put_uleb(&t->info, 1);
+	put(&t->info, DW_OP_reg2, 1);
+	put(&t->info, 0, 1);
+	die(t, -1, A_ORIGIN);
+	ref(t, fixes, &nfix, D_PARAM0);
+	put_uleb(&t->info, 1);
+	put(&t->info, DW_OP_reg1, 1);
+	put(&t->info, 0, 1);
 	put(&t->info, 0, 1);
 	set_len(&t->info, 0, t->info.n - 4);
 	for (i = 0; i < nfix; i++)
@@ -241,12 +280,74 @@ static void test_questions_msb(void **state)
 	check_questions(true);
 }
 
+struct located {
+	uint64_t type[8], lo[8], hi[8];
+	uint8_t reg[8];
+	int n;
+	uint64_t skip;		/* a type not wanted */
+};
+
+static bool want(void *ctx, uint64_t type)
+{
+	return type != ((struct located *)ctx)->skip;
+}
+
+static void found(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, uint64_t type)
+{
+	struct located *l = ctx;
+
+	l->lo[l->n] = lo;
+	l->hi[l->n] = hi;
+	l->reg[l->n] = reg;
+	l->type[l->n++] = type;
+}
+
+/* The registers a function's variables are in, for a pc in one block. */
+static void check_reg_vars(bool msb)
+{
+	struct unit t;
+	struct dw_reader *r;
+	struct located l = { 0 };
+	const struct dw_reg_vars q = { want, found, &l };
+	uint64_t pc = 0x108;
+
+	build(&t, msb);
+	r = dw_reader(&t.dw);
+	dw_func_reg_vars(r, t.off[D_FUNC], &pc, 1, &q);
+	assert_int_equal(l.n, 3);
+	assert_int_equal(l.reg[0], 5);
+	assert_int_equal(l.type[0], t.off[D_VOIDP]);
+	assert_int_equal(l.lo[0], 0);
+	assert_int_equal(l.hi[0], UINT64_MAX);
+	assert_int_equal(l.reg[1], 3);
+	assert_int_equal(l.type[1], t.off[D_FNPTR]);
+	assert_int_equal(l.reg[2], 1);
+	assert_int_equal(l.type[2], t.off[D_INT]);
+	assert_int_equal(dw_decl_type(r, t.off[D_CONCRETE]), t.off[D_IRQRET]);
+	/* a type the caller does not want is not located */
+	l.n = 0;
+	l.skip = t.off[D_INT];
+	pc = 0x208;
+	dw_func_reg_vars(r, t.off[D_FUNC], &pc, 1, &q);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.reg[1], 2);
+	release(&t);
+}
+
+static void test_reg_vars(void **state)
+{
+	(void)state;
+	check_reg_vars(false);
+	check_reg_vars(true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_entries),
 		cmocka_unit_test(test_questions),
 		cmocka_unit_test(test_questions_msb),
+		cmocka_unit_test(test_reg_vars),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
