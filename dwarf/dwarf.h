@@ -531,7 +531,45 @@ const char *dw_func_proto(struct dw_reader *r, struct sp_graph *g, uint64_t off)
  * maybe behind typedefs, qualifiers and a pointer). */
 const char *dw_call_proto(struct dw_reader *r, struct sp_graph *g, uint64_t off);
 
-/* ---- what --indirect=types asks (locs.c) ---- */
+/* ---- what --indirect=types asks (types.c, locs.c) ---- */
+
+enum dw_type_kind {
+	DW_TYPE_OTHER = 0,	/* base, enum, void, unknown */
+	DW_TYPE_STRUCT,		/* struct, class or union */
+	DW_TYPE_POINTER,	/* a pointer or a reference */
+	DW_TYPE_ARRAY,
+	DW_TYPE_FUNC,		/* a subroutine type */
+};
+
+/* A type, seen through its typedefs and qualifiers. */
+struct dw_type {
+	uint8_t kind;		/* enum dw_type_kind */
+	bool is_union;
+	uint64_t die;		/* the DIE under the typedefs and qualifiers */
+	const char *name;	/* STRUCT: its tag, or the first typedef's name
+				 * on the way (an anonymous struct's); interned */
+	uint64_t size;		/* DW_AT_byte_size, 0 when none */
+	uint64_t target;	/* POINTER: the pointee's DIE; ARRAY: the element's */
+	uint64_t count;		/* ARRAY: the elements, 0 when unknown */
+};
+/* The type at DIE off, names interned in g; false for off 0 (void), or
+ * when no type can be read there. */
+bool dw_type_of(struct dw_reader *r, struct sp_graph *g, uint64_t off, struct dw_type *out);
+
+/* A member of a struct, class or union (or a base class). */
+struct dw_member {
+	uint64_t off;		/* its offset in the struct */
+	uint64_t type;		/* its type's DIE */
+	const char *name;	/* interned, NULL when none */
+};
+typedef void dw_member_fn(void *ctx, const struct dw_member *m);
+/* The members of the struct whose DIE (a dw_type's die) is at die, bit
+ * fields aside, in order to fn; false when one's offset cannot be read
+ * or the list is cut (the others are given all the same). */
+bool dw_type_members(struct dw_reader *r, struct sp_graph *g, uint64_t die, dw_member_fn *fn,
+		     void *ctx);
+/* The DW_AT_name of the DIE at off, interned in g; NULL when none. */
+const char *dw_die_name(struct dw_reader *r, struct sp_graph *g, uint64_t off);
 
 /* The type of the variable, parameter or subprogram at off: its
  * DW_AT_type, or its abstract origin's or specification's; 0 for none. */

@@ -82,3 +82,159 @@ bool dw_is_irq_handler(struct dw_reader *r, uint64_t off)
 	dw_reader_end(r);
 	return yes;
 }
+
+/* ---- types as --indirect=types reads them ---- */
+
+/* A constant that is not a location: an attribute whose form is a
+ * block, an expression or a section offset gives none; any other form
+ * gives its unsigned value, or 0 when it is not a number. */
+static bool constant(const struct dw_entry *e, uint16_t at, uint64_t *n)
+{
+	struct dw_val v;
+
+	if (!dw_entry_attr(e, at, &v) || v.form == DW_FORM_exprloc ||
+	    v.form == DW_FORM_block1 || v.form == DW_FORM_sec_offset)
+		return false;
+	if (!dw_val_udata(&v, n))
+		*n = 0;
+	return true;
+}
+
+/* An array's element count: the product of its subranges' counts. */
+static uint64_t array_count(const struct dw_entry *array)
+{
+	uint64_t count = 1, n, lower;
+	struct dw_kids k;
+	struct dw_entry c;
+	int res = 0;
+
+	dw_kids_begin(array, &k);
+	while (count && (res = dw_kids_next(&k, &c)) > 0) {
+		if (c.d.ab->tag != DW_TAG_subrange_type)
+			continue;
+		if (constant(&c, DW_AT_count, &n))
+			;
+		else if (constant(&c, DW_AT_upper_bound, &n) && n < UINT32_MAX)
+			n = n + 1 - (constant(&c, DW_AT_lower_bound, &lower) && lower <= n ?
+				     lower : 0);
+		else
+			n = 0;	/* a flexible array, or a bound computed at run time */
+		count = n && count <= UINT64_MAX / n ? count * n : 0;
+	}
+	return res < 0 ? 0 : count;
+}
+
+static const char *intern(struct sp_graph *g, const char *s)
+{
+	return s ? sp_intern(g, s) : NULL;
+}
+
+bool dw_type_of(struct dw_reader *r, struct sp_graph *g, uint64_t off, struct dw_type *out)
+{
+	const char *typedef_name;
+	struct dw_entry e;
+	bool ok;
+
+	memset(out, 0, sizeof(*out));
+	dw_reader_begin(r);
+	ok = dw_type_strip(r, off, &e, &typedef_name);
+	if (ok) {
+		uint16_t tag = e.d.ab->tag;
+
+		out->die = e.d.off;
+		constant(&e, DW_AT_byte_size, &out->size);
+		if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+		    tag == DW_TAG_union_type) {
+			out->kind = DW_TYPE_STRUCT;
+			out->is_union = tag == DW_TAG_union_type;
+			out->name = intern(g, dw_entry_name(&e));
+			if (!out->name)
+				out->name = intern(g, typedef_name);
+		} else if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+			   tag == DW_TAG_rvalue_reference_type) {
+			out->kind = DW_TYPE_POINTER;
+			out->target = dw_entry_ref(&e, DW_AT_type);
+		} else if (tag == DW_TAG_array_type) {
+			out->kind = DW_TYPE_ARRAY;
+			out->target = dw_entry_ref(&e, DW_AT_type);
+			out->count = array_count(&e);
+		} else if (tag == DW_TAG_subroutine_type) {
+			out->kind = DW_TYPE_FUNC;
+		}
+	}
+	dw_reader_end(r);
+	return ok;
+}
+
+/* DW_AT_data_member_location: a constant, or DW_OP_plus_uconst N
+ * (DWARF 2's expression); 0 when absent (a union's members). */
+static bool member_offset(const struct dw_entry *e, uint64_t *off)
+{
+	struct dw_opsizes z = dw_unit_opsizes(e->u);
+	const unsigned char *p;
+	struct dw_val v;
+	uint64_t len;
+
+	*off = 0;
+	if (!dw_entry_attr(e, DW_AT_data_member_location, &v))
+		return true;
+	if (dw_val_block(&v, &p, &len))
+		return dw_expr_plus_uconst(p, len, &z, off);
+	if (!dw_val_udata(&v, off))
+		*off = 0;
+	return true;
+}
+
+/* The members of a struct (bit fields aside: no pointer is one). */
+static bool members(struct dw_reader *r, struct sp_graph *g, uint64_t die, dw_member_fn *fn,
+		    void *ctx)
+{
+	struct dw_entry e, c;
+	struct dw_kids k;
+	struct dw_val v;
+	bool ok = true;
+	int res;
+
+	if (!dw_entry_at(r, die, &e))
+		return false;
+	dw_kids_begin(&e, &k);
+	while ((res = dw_kids_next(&k, &c)) > 0) {
+		struct dw_member m;
+
+		if ((c.d.ab->tag != DW_TAG_member && c.d.ab->tag != DW_TAG_inheritance) ||
+		    dw_entry_attr(&c, DW_AT_bit_size, &v) ||
+		    dw_entry_attr(&c, DW_AT_data_bit_offset, &v))
+			continue;
+		if (!member_offset(&c, &m.off)) {
+			ok = false;
+			continue;
+		}
+		m.type = dw_entry_ref(&c, DW_AT_type);
+		m.name = intern(g, dw_entry_name(&c));
+		fn(ctx, &m);
+	}
+	return ok && res == 0;
+}
+
+bool dw_type_members(struct dw_reader *r, struct sp_graph *g, uint64_t die, dw_member_fn *fn,
+		     void *ctx)
+{
+	bool ok;
+
+	dw_reader_begin(r);
+	ok = members(r, g, die, fn, ctx);
+	dw_reader_end(r);
+	return ok;
+}
+
+const char *dw_die_name(struct dw_reader *r, struct sp_graph *g, uint64_t off)
+{
+	struct dw_entry e;
+	const char *name = NULL;
+
+	dw_reader_begin(r);
+	if (dw_entry_at(r, off, &e))
+		name = intern(g, dw_entry_name(&e));
+	dw_reader_end(r);
+	return name;
+}

@@ -25,7 +25,7 @@
 /* What the value of a link is, as far as known. */
 struct tval {
 	enum { TV_NONE, TV_PTR, TV_ADDR } kind;
-	Dwarf_Off type;		/* TV_PTR: the pointer type's DIE */
+	uint64_t type;		/* TV_PTR: the pointer type's DIE */
 	uint64_t addr;		/* TV_ADDR: a constant address */
 };
 
@@ -42,7 +42,7 @@ const struct ind_var *ind_var_at(const struct ind_image *im, uint64_t addr)
 	       NULL;
 }
 
-static void set_proto(struct ind_image *im, Dwarf_Off func, struct ind_target *out)
+static void set_proto(struct ind_image *im, uint64_t func, struct ind_target *out)
 {
 	out->proto = ind_type_proto(&im->types, func);
 }
@@ -90,7 +90,7 @@ static bool load(struct ind_image *im, const struct insn_link *l, bool last, str
 {
 	const struct ind_type *ptr, *pointee;
 	struct ind_place p;
-	Dwarf_Off target;
+	uint64_t target;
 
 	if (v->kind == TV_ADDR)
 		return load_fixed(im, v->addr + (uint64_t)l->disp, l->scale, last, v, out);
@@ -157,22 +157,22 @@ static bool forward(struct ind_image *im, const struct insn_link *links, int k, 
 }
 
 /* The function whose return value rax holds, typed by its DWARF: only
- * when its DIE is in the unit being read (reading another unit's types
- * makes libdwarf look for its unit, at length; the variable that keeps
- * the value is typed from the caller's unit anyway). */
-static Dwarf_Off return_type(struct ind_image *im, uint64_t addr)
+ * when its DIE is in the unit being read (another unit's types would be
+ * read for it alone; the variable that keeps the value is typed from the
+ * caller's unit anyway). */
+static uint64_t return_type(struct ind_image *im, uint64_t addr)
 {
 	uint32_t id = cg_func_at(im->img, addr);
 	const struct sp_func *f;
-	Dwarf_Off die;
+	uint64_t die;
 
-	if (id == SP_NONE || id >= im->g->nfuncs)
+	if (id == SP_NONE || id >= im->g->nfuncs || !im->reader)
 		return 0;
 	f = &im->g->funcs[id];
 	die = f->origin_die ? f->origin_die : f->die;
-	if (!die || die < im->cursor.lo || die >= im->cursor.hi)
+	if (!die || !dw_reader_here(im->reader, die))
 		return 0;
-	return ind_decl_type(im->dbg, die);
+	return dw_decl_type(im->reader, die);
 }
 
 /* A root's own meaning, without DWARF's locations. */

@@ -34,11 +34,13 @@ static int var_cmp(const void *pa, const void *pb)
 }
 
 /* Move to the unit of the DIE at off, and forget the last unit's types. */
-static void seek_unit(struct ind_image *im, Dwarf_Off off)
+static void seek_unit(struct ind_image *im, uint64_t off)
 {
-	dw_cursor_seek_dropping(&im->cursor, im->dw, off);
-	if (im->cursor.units != im->types_unit) {
-		im->types_unit = im->cursor.units;
+	if (!im->reader)
+		return;
+	dw_reader_seek(im->reader, off);
+	if (dw_reader_moves(im->reader) != im->types_unit) {
+		im->types_unit = dw_reader_moves(im->reader);
 		ind_types_reset(&im->types);
 	}
 }
@@ -50,12 +52,12 @@ void ind_vars_load(struct ind_image *im, const struct ind_data *data)
 	uint64_t size;
 
 	im->vars = sp_xmalloc((dw->nvars ? dw->nvars : 1) * sizeof(*im->vars));
-	for (i = 0; i < dw->nvars; i++) {
-		Dwarf_Off type;
+	for (i = 0; i < dw->nvars && im->reader; i++) {
+		uint64_t type;
 		const struct ind_type *t;
 
 		seek_unit(im, dw->vars[i].die);
-		type = ind_decl_type(im->dbg, dw->vars[i].die);
+		type = dw_decl_type(im->reader, dw->vars[i].die);
 		t = ind_type_at(&im->types, type);
 
 		/* a size the linker's symbol does not give is DWARF's mistake:
@@ -119,7 +121,7 @@ static void scan_var(struct ind_run *r, struct ind_image *im, const struct ind_v
 	const struct ind_type *t, *e;
 	const struct ind_slot *s;
 	uint64_t end, esize, count, i;
-	Dwarf_Off elem;
+	uint64_t elem;
 	int32_t n;
 
 	if (!sec || !sec->bytes || !(t = ind_type_at(&im->types, v->type)))
@@ -291,9 +293,9 @@ struct pcs {
 	size_t n, cap;
 };
 
-/* A chain to type, in DIE order: libdwarf 20210528 finds a DIE's unit by
- * walking its list of units from the last one used, so a walk that goes
- * unit after unit is linear, and one at random quadratic. */
+/* A chain to type, in DIE order: a reader keeps the units it read open,
+ * so that a walk that goes unit after unit reads each unit's
+ * abbreviations once, and each unit's types are read together. */
 struct work {
 	uint64_t die;
 	uint32_t index;		/* into r->sites, or r->stores | STORE_BIT */
@@ -480,8 +482,7 @@ static void image_init(struct ind_image *im, struct cg_image *img, struct sp_gra
 	im->g = g;
 	im->dbg = dbg;
 	im->reader = reader;
-	im->cursor.dbg = dbg;
-	ind_types_init(&im->types, dbg, reader, strs, keys, addr_size);
+	ind_types_init(&im->types, reader, strs, keys, addr_size);
 	ind_locs_init(&im->locs, reader, &im->types);
 	if (data)
 		ind_data_init(&im->data, elf, g);
@@ -498,7 +499,7 @@ static void image_release(struct ind_image *im)
 /* ---- the typing thread ---- */
 
 /* The variables the thread loaded, copied to the main thread's images:
- * they are DIE offsets and addresses, the same whichever Dwarf_Debug
+ * they are DIE offsets and addresses, the same whichever reader
  * reads them. */
 static void share_vars(struct ind_run *r)
 {
@@ -551,13 +552,8 @@ static void close_typers(struct ind_run *r, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		Dwarf_Error derr = NULL;
-		Dwarf_Debug dbg = r->tims[i].dbg;
-
 		dw_reader_close(r->tims[i].reader);
 		image_release(&r->tims[i]);
-		dwarf_object_finish(dbg, &derr);
-		dw_drop_error(NULL, &derr);
 	}
 	free(r->tims);
 	r->tims = NULL;
@@ -565,36 +561,18 @@ static void close_typers(struct ind_run *r, size_t n)
 	sp_graph_release(&r->tg);
 }
 
-/* A Dwarf_Debug of its own for each image, when all are linked images
- * (an object's relocated sections are not for sharing): else false, and
- * the main thread types the chains. */
-static bool open_typers(struct ind_run *r, struct cg_image *const *imgs)
+/* A reader of its own for each image (the sections are read-only once
+ * the main thread's reader set them up). */
+static void open_typers(struct ind_run *r, struct cg_image *const *imgs)
 {
 	size_t i;
 
-	for (i = 0; i < r->nims; i++)
-		if (cg_elf(imgs[i])->type == ET_REL || !cg_dwarf(imgs[i])->obj.map)
-			return false;
 	sp_graph_init(&r->tg);
 	ind_keys_init(&r->tkeys);
 	r->tims = sp_xcalloc(r->nims, sizeof(*r->tims));
-	for (i = 0; i < r->nims; i++) {
-		/* the second walker's, when it was kept: its units are set up */
-		Dwarf_Debug dbg = dw_take_spare(cg_dwarf(imgs[i]));
-		Dwarf_Error derr = NULL;
-
-		if (!dbg && dw_obj_open_again(&cg_dwarf(imgs[i])->obj, &dbg, &derr) != DW_DLV_OK) {
-			dw_drop_error(NULL, &derr);
-			break;
-		}
-		image_init(&r->tims[i], imgs[i], r->g, dbg, dw_reader_open(cg_dwarf(imgs[i])),
+	for (i = 0; i < r->nims; i++)
+		image_init(&r->tims[i], imgs[i], r->g, NULL, dw_reader_open(cg_dwarf(imgs[i])),
 			   &r->tg, &r->tkeys, false);
-	}
-	if (i < r->nims) {
-		close_typers(r, i);
-		return false;
-	}
-	return true;
 }
 
 /* The thread's keys and prototypes, interned in its own graph, made the
@@ -649,9 +627,10 @@ struct ind_run *ind_start(struct sp_graph *g, struct cg_image *const *imgs, size
 		collect_sites(r, i);
 	}
 	make_work(r);
-	if (open_typers(r, imgs) && !pthread_create(&r->thread, NULL, typing_thread, r))
+	open_typers(r, imgs);
+	if (!pthread_create(&r->thread, NULL, typing_thread, r))
 		r->threaded = true;
-	else if (r->tims)
+	else
 		close_typers(r, r->nims);
 	return r;
 }

@@ -47,9 +47,8 @@ struct ind_run;
 
 /* Start resolving the indirect calls of every image of g (loaded with
  * cg_options.typed, linked): their chains are typed on a thread of its
- * own, while the caller goes on (frames, address-taken functions; not
- * the images' own Dwarf_Debug, which this leaves alone until
- * ind_finish).  With lines, each site gets its source line (a line table
+ * own, while the caller goes on (frames, address-taken functions: the
+ * images' DWARF stays open, dw_pin, until ind_finish).  With lines, each site gets its source line (a line table
  * read per unit). */
 struct ind_run *ind_start(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
 			  bool lines);

@@ -7,18 +7,6 @@
 #include "indirect/indirect.h"
 #include "insn/passes.h"
 
-/* ---- DIEs (die.c): what dwarf/ does not read, errors meaning "absent" ---- */
-
-/* An unsigned constant attribute; false when absent or not one. */
-bool ind_udata(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at, uint64_t *out);
-/* Does die have the attribute (DW_AT_declaration, DW_AT_bit_size...)? */
-bool ind_has(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at);
-/* DW_AT_name, interned in g; NULL when none. */
-const char *ind_name(Dwarf_Debug dbg, struct sp_graph *g, Dwarf_Die die);
-/* The DW_AT_type of a variable, parameter or subprogram, through its
- * abstract origin or specification when it has none itself. */
-Dwarf_Off ind_decl_type(Dwarf_Debug dbg, Dwarf_Off off);
-
 /* ---- types (types.c) ---- */
 
 enum ind_kind {
@@ -31,7 +19,7 @@ enum ind_kind {
 
 struct ind_member {
 	uint64_t off;
-	Dwarf_Off type;
+	uint64_t type;
 	const char *name;
 };
 
@@ -43,7 +31,7 @@ struct ind_slot {
 	uint64_t key_off;	/* the offset its key names, from the type's start */
 	uint32_t key;		/* SP_NONE: no named struct of the type holds it */
 	const char *member;	/* its member's name, for a key made later */
-	Dwarf_Off func;		/* its subroutine type */
+	uint64_t func;		/* its subroutine type */
 };
 
 /* A type, seen through its typedefs and qualifiers. */
@@ -53,11 +41,11 @@ struct ind_type {
 	bool bad;		/* overlapping members, a loop: not trusted */
 	bool members_read;	/* STRUCT: member, nmembers are read */
 	uint8_t checked;	/* STRUCT: overlap checked (1), and bad (2) */
-	Dwarf_Off die;		/* the DIE under the typedefs and qualifiers */
+	uint64_t die;		/* the DIE under the typedefs and qualifiers */
 	const char *name;	/* STRUCT: the tag, or the typedef naming it */
 	uint64_t size;		/* bytes, 0 when unknown */
-	Dwarf_Off target;	/* POINTER: the pointee; ARRAY: the element */
-	Dwarf_Off func;		/* POINTER to a function: its subroutine type */
+	uint64_t target;	/* POINTER: the pointee; ARRAY: the element */
+	uint64_t func;		/* POINTER to a function: its subroutine type */
 	uint64_t count;		/* ARRAY: the elements, 0 when unknown */
 	uint32_t member, nmembers;	/* STRUCT: in ind_types.members, once read */
 	int32_t slot, nslots;	/* its function pointers, -1 until flattened */
@@ -66,8 +54,7 @@ struct ind_type {
 struct ind_keys;
 
 struct ind_types {
-	Dwarf_Debug dbg;
-	struct dw_reader *reader;	/* the same DWARF, for prototypes */
+	struct dw_reader *reader;
 	struct sp_graph *g;
 	struct ind_keys *keys;
 	struct ind_type *v;
@@ -84,37 +71,37 @@ struct ind_types {
 	int depth;			/* type_index's recursion, bounded */
 };
 
-void ind_types_init(struct ind_types *t, Dwarf_Debug dbg, struct dw_reader *reader,
-		    struct sp_graph *g, struct ind_keys *keys, uint8_t addr_size);
+void ind_types_init(struct ind_types *t, struct dw_reader *reader, struct sp_graph *g,
+		    struct ind_keys *keys, uint8_t addr_size);
 void ind_types_release(struct ind_types *t);
 /* Forget every type read: a unit's types are its own, so a reader going
  * unit after unit keeps one unit's (the keys stay). */
 void ind_types_reset(struct ind_types *t);
 /* The type at DIE off; NULL when off is 0 or no type.  Valid until the
  * next call (the array may move). */
-const struct ind_type *ind_type_at(struct ind_types *t, Dwarf_Off off);
+const struct ind_type *ind_type_at(struct ind_types *t, uint64_t off);
 /* The pointer-to-function slots of the type at off: *n of them, offsets
  * from its start (arrays inside it expanded); NULL when none.  Valid
  * until the next call. */
-const struct ind_slot *ind_type_slots(struct ind_types *t, Dwarf_Off off, int32_t *n);
+const struct ind_slot *ind_type_slots(struct ind_types *t, uint64_t off, int32_t *n);
 /* The prototype of the subroutine type at func, interned; NULL unknown. */
-const char *ind_type_proto(struct ind_types *t, Dwarf_Off func);
+const char *ind_type_proto(struct ind_types *t, uint64_t func);
 
 /* What a pointer-sized word at an offset into a type is. */
 struct ind_place {
-	Dwarf_Off type;		/* the word's type (a pointer), 0 when none */
+	uint64_t type;		/* the word's type (a pointer), 0 when none */
 	uint32_t key;		/* when a function pointer: its key, SP_NONE when
 				 * no named struct holds it */
-	Dwarf_Off func;		/* when a function pointer: its subroutine type */
-	Dwarf_Off alts;		/* a union whose members there are several
+	uint64_t func;		/* when a function pointer: its subroutine type */
+	uint64_t alts;		/* a union whose members there are several
 				 * function pointers: its DIE, else 0 */
 };
 /* The word at byte off of an object of the type at DIE type (through
  * nested structs, unions and arrays); false when no pointer is there. */
-bool ind_type_place(struct ind_types *t, Dwarf_Off type, uint64_t off, struct ind_place *out);
+bool ind_type_place(struct ind_types *t, uint64_t type, uint64_t off, struct ind_place *out);
 /* The member of the union at DIE alts (a place's) that is a pointer to a
  * function of prototype proto, NULL when none is. */
-const char *ind_union_member(struct ind_types *t, Dwarf_Off alts, const char *proto);
+const char *ind_union_member(struct ind_types *t, uint64_t alts, const char *proto);
 
 /* ---- keys (keys.c): the function pointers of one struct member ---- */
 
@@ -190,7 +177,7 @@ uint64_t ind_data_object_size(const struct ind_data *d, uint64_t addr);
 
 struct ind_loc {
 	uint64_t lo, hi;	/* [lo, hi): the variable is in reg */
-	Dwarf_Off type;
+	uint64_t type;
 	uint8_t reg;
 };
 
@@ -228,8 +215,8 @@ void ind_locs_release(struct ind_locs *l);
 /* A variable at a fixed address, its size from its type. */
 struct ind_var {
 	uint64_t addr, size;
-	Dwarf_Off type;
-	Dwarf_Off die;		/* for its name, in the report */
+	uint64_t type;
+	uint64_t die;		/* for its name, in the report */
 };
 
 /* A store's or a site's typed meaning. */
@@ -249,19 +236,18 @@ struct ind_target {
 	uint64_t var;		/* WORD, TABLE: the variable's address */
 	const char *proto;	/* the function type when known */
 	const char *desc;	/* "struct file_operations.read_iter", "ops[]" */
-	Dwarf_Off alts;		/* KEY: a union of several function types there */
+	uint64_t alts;		/* KEY: a union of several function types there */
 };
 
 struct ind_image {
 	struct cg_image *img;
 	struct dw_image *dw;
 	Dwarf_Debug dbg;		/* dw's, or a typing thread's own over it */
-	struct dw_reader *reader;	/* likewise */
+	struct dw_reader *reader;	/* dw's, or the typing thread's */
 	struct insn_image *code;
 	const struct sp_elf *elf;
 	struct sp_graph *g;
-	struct dw_cursor cursor;
-	uint32_t types_unit;		/* cursor.units when types was last reset */
+	uint32_t types_unit;		/* dw_reader_moves when types was last reset */
 	struct ind_types types;
 	struct ind_locs locs;
 	struct ind_data data;

@@ -62,8 +62,8 @@ struct ind_run {
 	struct ind_store *stores;
 	size_t nstores, stores_cap;
 	bool lines;		/* find each site's source line */
-	/* the chains are typed on a thread of their own, with a Dwarf_Debug
-	 * per image of their own, its names interned in tg and its keys in
+	/* the chains are typed on a thread of their own, with a DWARF reader
+	 * per image of its own, its names interned in tg and its keys in
 	 * tkeys (merged into g's and keys when it ends) */
 	struct work *work;	/* every chain to type, in DIE order */
 	size_t nwork;

@@ -184,12 +184,8 @@ static const char *var_name(const struct ind_run *r, uint32_t image, uint64_t ad
 {
 	const struct ind_image *im = &r->ims[image];
 	const struct ind_var *v = ind_var_at(im, addr);
-	Dwarf_Die die = v ? dw_die_at(im->dbg, v->die) : NULL;
-	const char *name = die ? ind_name(im->dbg, r->g, die) : NULL;
 
-	if (die)
-		dwarf_dealloc_die(die);
-	return name;
+	return v && im->reader ? dw_die_name(im->reader, r->g, v->die) : NULL;
 }
 
 static const char *key_desc(struct ind_run *r, uint32_t key)

@@ -3,27 +3,27 @@
  * their members' offsets, pointers, arrays, function types; read on
  * demand by DIE offset and kept.
  *
- * Only what the sites, the stores and the initialised variables reach is
- * read: at kernel scale, a few thousand of the million type DIEs.  A
- * struct whose members overlap, or that holds itself, is marked bad: its
- * pointers are not trusted, and a site that needs it falls back.
+ * The types are dwarf/'s answers (dw_type_of, dw_type_members), kept by
+ * DIE offset.  Only what the sites, the stores and the initialised
+ * variables reach is read: at kernel scale, a few thousand of the million
+ * type DIEs.  A struct whose members overlap, or that holds itself, is
+ * marked bad: its pointers are not trusted, and a site that needs it
+ * falls back.
  */
 #include "indirect/internal.h"
 
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "dwarf/internal.h"
 
-#define MAX_TYPE_HOPS 32	/* typedef and qualifier chains; longer is a loop */
+#define MAX_TYPE_HOPS 32	/* pointers to pointers; longer is a loop */
 #define MAX_DEPTH 16		/* structs inside structs */
 #define MAX_SLOTS 65536		/* function pointers of one type */
 
-void ind_types_init(struct ind_types *t, Dwarf_Debug dbg, struct dw_reader *reader,
-		    struct sp_graph *g, struct ind_keys *keys, uint8_t addr_size)
+void ind_types_init(struct ind_types *t, struct dw_reader *reader, struct sp_graph *g,
+		    struct ind_keys *keys, uint8_t addr_size)
 {
 	memset(t, 0, sizeof(*t));
-	t->dbg = dbg;
 	t->reader = reader;
 	t->g = g;
 	t->keys = keys;
@@ -52,199 +52,53 @@ void ind_types_reset(struct ind_types *t)
 	sp_u64map_init(&t->proto_by_off, 1024);
 }
 
-static bool is_qualifier(Dwarf_Half tag)
+static void add_member(void *ctx, const struct dw_member *m)
 {
-	return tag == DW_TAG_typedef || tag == DW_TAG_const_type ||
-	       tag == DW_TAG_volatile_type || tag == DW_TAG_restrict_type ||
-	       tag == DW_TAG_atomic_type;
-}
+	struct ind_types *t = ctx;
 
-/* The DIE under typedefs and qualifiers (caller frees), and the first
- * typedef's name on the way (an anonymous struct's name). */
-static Dwarf_Die strip(struct ind_types *t, Dwarf_Off off, const char **typedef_name)
-{
-	Dwarf_Die die = NULL;
-	int hops;
-
-	*typedef_name = NULL;
-	for (hops = 0; off && hops < MAX_TYPE_HOPS; hops++) {
-		Dwarf_Half tag;
-
-		if (!(die = dw_die_at(t->dbg, off)))
-			return NULL;
-		tag = dw_tag(t->dbg, die);
-		if (!is_qualifier(tag))
-			return die;
-		if (tag == DW_TAG_typedef && !*typedef_name)
-			*typedef_name = ind_name(t->dbg, t->g, die);
-		off = dw_ref(t->dbg, die, DW_AT_type);
-		dwarf_dealloc_die(die);
-		die = NULL;
-	}
-	return NULL;
-}
-
-/* DW_AT_data_member_location: a constant, or DW_OP_plus_uconst N
- * (DWARF 2); 0 when absent (a union's members). */
-static bool member_offset(Dwarf_Debug dbg, Dwarf_Die die, uint64_t *off)
-{
-	Dwarf_Attribute a = NULL;
-	Dwarf_Error derr = NULL;
-	Dwarf_Unsigned len = 0;
-	Dwarf_Ptr p = NULL;
-	Dwarf_Half form = 0;
-	bool ok = true;
-
-	*off = 0;
-	if (dwarf_attr(die, DW_AT_data_member_location, &a, &derr) != DW_DLV_OK) {
-		dw_drop_error(dbg, &derr);
-		return true;
-	}
-	if (dwarf_whatform(a, &form, &derr) != DW_DLV_OK) {
-		ok = false;
-	} else if (form == DW_FORM_exprloc) {
-		/* an offset's operand has no address or offset size */
-		struct dw_opsizes z = { .addr = 8, .off = 4, .version = 5 };
-
-		ok = dwarf_formexprloc(a, &len, &p, &derr) == DW_DLV_OK &&
-		     dw_expr_plus_uconst(p, len, &z, off);
-	} else {
-		*off = dw_attr_udata(dbg, a);
-	}
-	dwarf_dealloc(dbg, a, DW_DLA_ATTR);
-	dw_drop_error(dbg, &derr);
-	return ok;
-}
-
-static void add_member(struct ind_types *t, uint64_t off, Dwarf_Off type, const char *name)
-{
 	SP_ALLOC_GROW(t->members, t->nmembers + 1, t->members_cap);
-	t->members[t->nmembers].off = off;
-	t->members[t->nmembers].type = type;
-	t->members[t->nmembers++].name = name;
+	t->members[t->nmembers].off = m->off;
+	t->members[t->nmembers].type = m->type;
+	t->members[t->nmembers++].name = m->name;
 }
 
-/* The members of a struct (bit fields aside: no pointer is one). */
-static void read_members(struct ind_types *t, Dwarf_Die die, struct ind_type *ty)
-{
-	Dwarf_Die c = NULL, next = NULL;
-	Dwarf_Error derr = NULL;
-	int res;
-
-	ty->member = (uint32_t)t->nmembers;
-	res = dwarf_child(die, &c, &derr);
-	while (res == DW_DLV_OK) {
-		Dwarf_Half tag = dw_tag(t->dbg, c);
-		uint64_t off;
-
-		if ((tag == DW_TAG_member || tag == DW_TAG_inheritance) &&
-		    !ind_has(t->dbg, c, DW_AT_bit_size) && !ind_has(t->dbg, c, DW_AT_data_bit_offset)) {
-			if (member_offset(t->dbg, c, &off))
-				add_member(t, off, dw_ref(t->dbg, c, DW_AT_type),
-					   ind_name(t->dbg, t->g, c));
-			else
-				ty->bad = true;
-		}
-		res = dw_sibling(t->dbg, c, &next, &derr);
-		dwarf_dealloc_die(c);
-		c = res == DW_DLV_OK ? next : NULL;
-	}
-	if (res == DW_DLV_ERROR)
-		ty->bad = true;
-	dw_drop_error(t->dbg, &derr);
-	ty->nmembers = (uint32_t)(t->nmembers - ty->member);
-}
-
-/* An array's element count: the product of its subranges' counts. */
-static uint64_t array_count(struct ind_types *t, Dwarf_Die die)
-{
-	Dwarf_Die c = NULL, next = NULL;
-	Dwarf_Error derr = NULL;
-	uint64_t count = 1, n, lower;
-	int res = dwarf_child(die, &c, &derr);
-
-	while (res == DW_DLV_OK && count) {
-		if (dw_tag(t->dbg, c) == DW_TAG_subrange_type) {
-			if (ind_udata(t->dbg, c, DW_AT_count, &n))
-				;
-			else if (ind_udata(t->dbg, c, DW_AT_upper_bound, &n) && n < UINT32_MAX)
-				n = n + 1 - (ind_udata(t->dbg, c, DW_AT_lower_bound, &lower) &&
-					     lower <= n ? lower : 0);
-			else
-				n = 0;	/* a flexible array, or a bound computed at run time */
-			count = n && count <= UINT64_MAX / n ? count * n : 0;
-		}
-		res = dw_sibling(t->dbg, c, &next, &derr);
-		dwarf_dealloc_die(c);
-		c = res == DW_DLV_OK ? next : NULL;
-	}
-	dw_drop_error(t->dbg, &derr);
-	return res == DW_DLV_ERROR ? 0 : count;
-}
-
-static uint32_t type_index(struct ind_types *t, Dwarf_Off off);
+static uint32_t type_index(struct ind_types *t, uint64_t off);
 
 /* A struct's members, read when first asked for: most structs a pointer
  * points to are never looked into. */
 static void members_of(struct ind_types *t, uint32_t i)
 {
 	struct ind_type ty = t->v[i];
-	Dwarf_Die die;
 
 	if (ty.members_read || ty.kind != IND_STRUCT)
 		return;
 	ty.members_read = true;
-	if ((die = dw_die_at(t->dbg, ty.die))) {
-		read_members(t, die, &ty);
-		dwarf_dealloc_die(die);
-	} else {
+	ty.member = (uint32_t)t->nmembers;
+	if (!t->reader || !dw_type_members(t->reader, t->g, ty.die, add_member, t))
 		ty.bad = true;
-	}
+	ty.nmembers = (uint32_t)(t->nmembers - ty.member);
 	t->v[i] = ty;
 }
 
-/* Fill ty from the stripped DIE. */
-static void read_type(struct ind_types *t, Dwarf_Die die, const char *typedef_name,
-		      struct ind_type *ty)
+/* What dwarf/ says the type is, as the typing sees it. */
+static void read_type(struct ind_types *t, const struct dw_type *dt, struct ind_type *ty)
 {
-	Dwarf_Half tag = dw_tag(t->dbg, die);
-	Dwarf_Error derr = NULL;
-	uint64_t size = 0;
+	static const uint8_t kinds[] = {
+		[DW_TYPE_OTHER] = IND_OTHER, [DW_TYPE_STRUCT] = IND_STRUCT,
+		[DW_TYPE_POINTER] = IND_POINTER, [DW_TYPE_ARRAY] = IND_ARRAY,
+		[DW_TYPE_FUNC] = IND_FUNC,
+	};
 
 	ty->slot = ty->nslots = -1;
-	if (dwarf_dieoffset(die, &ty->die, &derr) != DW_DLV_OK)
-		ty->die = 0;
-	dw_drop_error(t->dbg, &derr);
-	ind_udata(t->dbg, die, DW_AT_byte_size, &size);
-	ty->size = size;
-	switch (tag) {
-	case DW_TAG_structure_type:
-	case DW_TAG_class_type:
-	case DW_TAG_union_type:
-		ty->kind = IND_STRUCT;
-		ty->is_union = tag == DW_TAG_union_type;
-		ty->name = ind_name(t->dbg, t->g, die);
-		if (!ty->name)
-			ty->name = typedef_name;
-		return;
-	case DW_TAG_pointer_type:
-	case DW_TAG_reference_type:
-	case DW_TAG_rvalue_reference_type:
-		ty->kind = IND_POINTER;
-		ty->target = dw_ref(t->dbg, die, DW_AT_type);
-		if (!ty->size)
-			ty->size = t->addr_size;
-		return;
-	case DW_TAG_array_type:
-		ty->kind = IND_ARRAY;
-		ty->target = dw_ref(t->dbg, die, DW_AT_type);
-		ty->count = array_count(t, die);
-		return;
-	case DW_TAG_subroutine_type:
-		ty->kind = IND_FUNC;
-		return;
-	}
-	ty->kind = IND_OTHER;
+	ty->kind = kinds[dt->kind];
+	ty->is_union = dt->is_union;
+	ty->die = dt->die;
+	ty->name = dt->name;
+	ty->size = dt->size;
+	ty->target = dt->target;
+	ty->count = dt->count;
+	if (ty->kind == IND_POINTER && !ty->size)
+		ty->size = t->addr_size;
 }
 
 /* What a pointer's pointee and an array's element are: a function type
@@ -266,37 +120,25 @@ static void complete(struct ind_types *t, uint32_t i)
 }
 
 /* A function type's DIE is not stripped (its parameters are read from
- * it by proto.c): its own offset stands for it. */
-static Dwarf_Off func_die(struct ind_types *t, Dwarf_Off off)
+ * it by dw_call_proto): its own offset stands for it. */
+static uint64_t func_die(struct ind_types *t, uint64_t off)
 {
-	const char *name;
-	Dwarf_Die die = strip(t, off, &name);
-	Dwarf_Off at = 0;
-	Dwarf_Error derr = NULL;
+	struct dw_type dt;
 
-	if (!die)
-		return 0;
-	if (dw_tag(t->dbg, die) == DW_TAG_subroutine_type &&
-	    dwarf_dieoffset(die, &at, &derr) != DW_DLV_OK)
-		at = 0;
-	dw_drop_error(t->dbg, &derr);
-	dwarf_dealloc_die(die);
-	return at;
+	return dw_type_of(t->reader, t->g, off, &dt) && dt.kind == DW_TYPE_FUNC ? dt.die : 0;
 }
 
-static uint32_t type_index(struct ind_types *t, Dwarf_Off off)
+static uint32_t type_index(struct ind_types *t, uint64_t off)
 {
 	uint32_t i = off ? sp_u64map_get(&t->by_off, off) : SP_NONE;
 	struct ind_type ty = { 0 };
-	const char *typedef_name;
-	Dwarf_Die die;
+	struct dw_type dt;
 
 	if (i != SP_NONE || !off)
 		return i;
-	if (!(die = strip(t, off, &typedef_name)))
+	if (!t->reader || !dw_type_of(t->reader, t->g, off, &dt))
 		return SP_NONE;
-	read_type(t, die, typedef_name, &ty);
-	dwarf_dealloc_die(die);
+	read_type(t, &dt, &ty);
 	SP_ALLOC_GROW(t->v, t->n + 1, t->cap);
 	i = (uint32_t)t->n++;
 	t->v[i] = ty;
@@ -313,14 +155,14 @@ static uint32_t type_index(struct ind_types *t, Dwarf_Off off)
 	return i;
 }
 
-const struct ind_type *ind_type_at(struct ind_types *t, Dwarf_Off off)
+const struct ind_type *ind_type_at(struct ind_types *t, uint64_t off)
 {
 	uint32_t i = type_index(t, off);
 
 	return i == SP_NONE ? NULL : &t->v[i];
 }
 
-const char *ind_type_proto(struct ind_types *t, Dwarf_Off func)
+const char *ind_type_proto(struct ind_types *t, uint64_t func)
 {
 	uint32_t i = func ? sp_u64map_get(&t->proto_by_off, func) : SP_NONE;
 
@@ -357,7 +199,7 @@ static int32_t slots_of(struct ind_types *t, uint32_t i, int depth);
 
 /* The slots of the type at off put at base (key_base for the keys) into
  * struct named name (NULL: none yet). */
-static void embed(struct ind_types *t, struct flat *f, Dwarf_Off off, uint64_t base,
+static void embed(struct ind_types *t, struct flat *f, uint64_t off, uint64_t base,
 		  uint64_t key_base, const char *name, const char *member, int depth)
 {
 	uint32_t k = type_index(t, off);
@@ -474,7 +316,7 @@ static int32_t slots_of(struct ind_types *t, uint32_t i, int depth)
 	return t->v[i].nslots;
 }
 
-const struct ind_slot *ind_type_slots(struct ind_types *t, Dwarf_Off off, int32_t *n)
+const struct ind_slot *ind_type_slots(struct ind_types *t, uint64_t off, int32_t *n)
 {
 	uint32_t i = type_index(t, off);
 
@@ -493,7 +335,7 @@ struct walk {
 	const char *member;
 };
 
-static bool place_in(struct ind_types *t, Dwarf_Off type, uint64_t off, struct walk w,
+static bool place_in(struct ind_types *t, uint64_t type, uint64_t off, struct walk w,
 		     int depth, struct ind_place *out);
 
 /* The member of struct i holding off, into out. */
@@ -538,7 +380,7 @@ static bool place_in_struct(struct ind_types *t, uint32_t i, uint64_t off, struc
 	return found;
 }
 
-const char *ind_union_member(struct ind_types *t, Dwarf_Off alts, const char *proto)
+const char *ind_union_member(struct ind_types *t, uint64_t alts, const char *proto)
 {
 	uint32_t i = type_index(t, alts), m;
 
@@ -555,7 +397,7 @@ const char *ind_union_member(struct ind_types *t, Dwarf_Off alts, const char *pr
 	return NULL;
 }
 
-static bool place_in(struct ind_types *t, Dwarf_Off type, uint64_t off, struct walk w,
+static bool place_in(struct ind_types *t, uint64_t type, uint64_t off, struct walk w,
 		     int depth, struct ind_place *out)
 {
 	uint32_t i = type_index(t, type), e;
@@ -586,7 +428,7 @@ static bool place_in(struct ind_types *t, Dwarf_Off type, uint64_t off, struct w
 	return false;
 }
 
-bool ind_type_place(struct ind_types *t, Dwarf_Off type, uint64_t off, struct ind_place *out)
+bool ind_type_place(struct ind_types *t, uint64_t type, uint64_t off, struct ind_place *out)
 {
 	struct walk w = { 0 };
 
