@@ -590,6 +590,28 @@ struct dw_reg_vars {
 void dw_func_reg_vars(struct dw_reader *r, uint64_t die, const uint64_t *pcs, size_t npcs,
 		      const struct dw_reg_vars *q);
 
+/* The source lines of a unit's code (lines.c): the rows its line
+ * table's program makes, by address. */
+struct dw_line_row {
+	uint64_t addr;
+	uint32_t line;		/* 0: the end of a sequence, no line after it */
+	uint32_t file;		/* the unit's file number (dw_cu_file) */
+};
+struct dw_lines {
+	const struct dw_image *dw;
+	uint32_t cu;
+	struct dw_line_row *v;
+	size_t n, cap;
+};
+/* The rows of graph CU cu's line table into l (whose memory is reused;
+ * zeroed the first time): 0, or -1 when the unit has none that reads. */
+int dw_lines_read(struct dw_reader *r, uint32_t cu, struct dw_lines *l);
+/* The line and file of the code at addr: the row at or before it;
+ * false when there is none, or it ends a sequence. */
+bool dw_lines_find(const struct dw_lines *l, uint64_t addr, uint32_t *line,
+		   const char **file);
+void dw_lines_release(struct dw_lines *l);
+
 /* ---- the two-thread walk (split.c), set up by walk.c ---- */
 
 /* One walker's stretch of .debug_info. */

@@ -1,7 +1,8 @@
 /*
  * lines.c - the line tables of .debug_line: each unit's file names, read
- * from its header, and a look over the DWARF 5 headers before libdwarf
- * reads them.
+ * from its header, the rows its line number program makes (the source
+ * line of an address), and a look over the DWARF 5 headers before
+ * libdwarf reads them.
  *
  * The check: libdwarf 20210528's dwarf_srcfiles reads one past its
  * include directory array when a file entry's directory index equals the
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/search.h"
 #include "common/strbuf.h"
 #include "common/xalloc.h"
 
@@ -25,6 +27,12 @@ struct header {
 	struct dw_bytes b;	/* the table, read up to where the header is */
 	uint16_t version;
 	unsigned offsize;	/* 4, or 8 in 64-bit DWARF */
+	/* what the line number program is run with (read_fields) */
+	const unsigned char *program;	/* its first opcode */
+	uint8_t addr_size;		/* DWARF 5's; before, 0: the unit's */
+	uint8_t min_inst, max_ops, line_range, opcode_base;
+	int8_t line_base;
+	const unsigned char *opcode_lengths;	/* of the standard opcodes 1.. */
 };
 
 /* The table at off of the section [p, p + size): its unit length and
@@ -43,24 +51,26 @@ static bool header_open(struct header *h, const unsigned char *p, uint64_t size,
 	return !h->b.bad;
 }
 
-/* The standard_opcode_lengths: opcode_base - 1 bytes after it. */
-static void skip_opcode_lengths(struct dw_bytes *b)
+/* From after the version to the directories: the fields the program is
+ * run with. */
+static void read_fields(struct header *h)
 {
-	uint64_t opcode_base = dw_bytes_uint(b, 1);
+	struct dw_bytes *b = &h->b;
+	uint64_t len;
 
-	if (opcode_base)
-		dw_bytes_skip(b, opcode_base - 1);
-}
-
-/* From after the version to the directories: the fields the file names
- * do not need. */
-static void skip_fields(struct header *h)
-{
-	if (h->version >= 5)
-		dw_bytes_skip(&h->b, 2);		/* address size, segment selector size */
-	dw_bytes_skip(&h->b, h->offsize);		/* header_length */
-	dw_bytes_skip(&h->b, h->version >= 4 ? 5 : 4);	/* min_inst_length .. line_range */
-	skip_opcode_lengths(&h->b);
+	if (h->version >= 5) {
+		h->addr_size = (uint8_t)dw_bytes_uint(b, 1);
+		dw_bytes_skip(b, 1);			/* segment selector size */
+	}
+	len = dw_bytes_uint(b, h->offsize);		/* header_length */
+	h->program = dw_bytes_left(b) >= len ? b->p + len : NULL;
+	h->min_inst = (uint8_t)dw_bytes_uint(b, 1);
+	h->max_ops = h->version >= 4 ? (uint8_t)dw_bytes_uint(b, 1) : 1;
+	dw_bytes_skip(b, 1);				/* default_is_stmt */
+	h->line_base = (int8_t)dw_bytes_sint(b, 1);
+	h->line_range = (uint8_t)dw_bytes_uint(b, 1);
+	h->opcode_base = (uint8_t)dw_bytes_uint(b, 1);
+	h->opcode_lengths = h->opcode_base ? dw_bytes_skip(b, h->opcode_base - 1u) : b->p;
 }
 
 /* Read one value of form; false for a form not known here.  Constants
@@ -138,7 +148,7 @@ static bool header_ok(struct header *h)
 
 	if (h->version != 5)
 		return true;
-	skip_fields(h);
+	read_fields(h);
 	read_format(h, &ef);
 	ndirs = dw_bytes_uleb(&h->b);
 	if (!skip_entries(h, &ef, ndirs, NULL) || h->b.bad)
@@ -323,9 +333,207 @@ int dw_line_files(const struct dw_secs *s, uint64_t off, const char *comp_dir,
 	if (!s->line.data || !header_open(&h, s->line.data, s->line.size, off, s->msb) ||
 	    h.version < 2 || h.version > 5)
 		return -1;
-	skip_fields(&h);
+	read_fields(&h);
 	ok = h.version == 5 ? read_v5(&h, &n) : read_v4(&h, &n);
 	free(n.dirs);
 	free(n.path.buf);
 	return ok ? 0 : -1;
+}
+
+/* ---- the line number program ---- */
+
+/* The state machine's registers that make a row. */
+struct regs {
+	uint64_t addr, file, line;
+	uint64_t op_index;
+};
+
+/* DWARF 5 numbers the files from 0: its file register starts at 0, as
+ * libdwarf and the reports before this reader took it (the standard
+ * says 1, and says 0 is the unit's primary file; GCC writes its
+ * DW_LNS_set_file before most rows either way). */
+static void regs_reset(struct regs *r, uint16_t version)
+{
+	r->addr = 0;
+	r->op_index = 0;
+	r->file = version >= 5 ? 0 : 1;
+	r->line = 1;
+}
+
+static void add_row(struct dw_lines *l, const struct regs *r, bool end)
+{
+	SP_ALLOC_GROW(l->v, l->n + 1, l->cap);
+	l->v[l->n].addr = r->addr;
+	l->v[l->n].line = end ? 0 : (uint32_t)r->line;	/* nothing after an end */
+	l->v[l->n++].file = (uint32_t)r->file;
+}
+
+/* The address moved on by ops operations. */
+static void advance(const struct header *h, struct regs *r, uint64_t ops)
+{
+	if (h->max_ops < 2) {
+		r->addr += h->min_inst * ops;
+		return;
+	}
+	r->addr += h->min_inst * ((r->op_index + ops) / h->max_ops);
+	r->op_index = (r->op_index + ops) % h->max_ops;
+}
+
+/* An extended opcode (after its 0): its length, then what it is. */
+static void extended(struct header *h, struct regs *r, struct dw_lines *l)
+{
+	struct dw_bytes *b = &h->b;
+	uint64_t len = dw_bytes_uleb(b);
+	const unsigned char *op = dw_bytes_skip(b, len);
+	struct dw_bytes x;
+
+	if (!op || !len)
+		return;
+	dw_bytes_init(&x, op + 1, len - 1, b->msb);
+	switch (op[0]) {
+	case DW_LNE_end_sequence:
+		add_row(l, r, true);
+		regs_reset(r, h->version);
+		break;
+	case DW_LNE_set_address:
+		if (len - 1 > 8 || len < 2)
+			b->bad = true;
+		r->addr = dw_bytes_uint(&x, (unsigned)(len - 1));
+		r->op_index = 0;
+		break;
+	}
+}
+
+/* A standard opcode other than 0. */
+static void standard(struct header *h, struct regs *r, struct dw_lines *l, uint8_t op)
+{
+	struct dw_bytes *b = &h->b;
+	uint64_t i;
+
+	switch (op) {
+	case DW_LNS_copy:
+		add_row(l, r, false);
+		return;
+	case DW_LNS_advance_pc:
+		advance(h, r, dw_bytes_uleb(b));
+		return;
+	case DW_LNS_advance_line:
+		r->line += (uint64_t)dw_bytes_sleb(b);
+		return;
+	case DW_LNS_set_file:
+		r->file = dw_bytes_uleb(b);
+		return;
+	case DW_LNS_const_add_pc:
+		advance(h, r, (255u - h->opcode_base) / h->line_range);
+		return;
+	case DW_LNS_fixed_advance_pc:
+		r->addr += dw_bytes_uint(b, 2);
+		r->op_index = 0;
+		return;
+	case DW_LNS_negate_stmt: case DW_LNS_set_basic_block:
+	case DW_LNS_set_prologue_end: case DW_LNS_set_epilogue_begin:
+		return;
+	}
+	/* DW_LNS_set_column, DW_LNS_set_isa, and an opcode of a later
+	 * version: as many LEB128 operands as the header says */
+	for (i = 0; i < h->opcode_lengths[op - 1] && !b->bad; i++)
+		dw_bytes_uleb(b);
+}
+
+/* The rows of the program of the table h: false when it is cut. */
+static bool run_program(struct header *h, struct dw_lines *l)
+{
+	struct dw_bytes *b = &h->b;
+	struct regs r;
+
+	if (!h->program || !h->line_range || !h->opcode_base || h->b.bad)
+		return false;
+	b->p = h->program;
+	regs_reset(&r, h->version);
+	while (dw_bytes_left(b)) {
+		uint8_t op = (uint8_t)dw_bytes_uint(b, 1);
+
+		if (op >= h->opcode_base) {	/* a special opcode */
+			unsigned adjusted = op - h->opcode_base;
+
+			advance(h, &r, adjusted / h->line_range);
+			r.line += (uint64_t)(int64_t)(h->line_base + (int)(adjusted % h->line_range));
+			add_row(l, &r, false);
+		} else if (!op) {
+			extended(h, &r, l);
+		} else {
+			standard(h, &r, l, op);
+		}
+	}
+	return !b->bad;
+}
+
+static int by_addr(const void *pa, const void *pb)
+{
+	const struct dw_line_row *a = pa, *b = pb;
+
+	return (a->addr > b->addr) - (a->addr < b->addr);
+}
+
+static int read_rows(const struct dw_entry *cu, struct dw_lines *l)
+{
+	const struct dw_section *line = &cu->u->secs->line;
+	struct header h;
+	struct dw_val v;
+	uint64_t off;
+
+	if (!dw_entry_attr(cu, DW_AT_stmt_list, &v) || !dw_val_offset(&v, &off) ||
+	    !line->data || !header_open(&h, line->data, line->size, off, cu->u->secs->msb) ||
+	    h.version < 2 || h.version > 5)
+		return -1;
+	read_fields(&h);
+	if (!run_program(&h, l)) {
+		l->n = 0;
+		return -1;
+	}
+	/* in the order the program made them, where addresses are equal */
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), by_addr);
+	return 0;
+}
+
+int dw_lines_read(struct dw_reader *r, uint32_t cu, struct dw_lines *l)
+{
+	struct dw_image *dw = r->dw;
+	struct dw_entry e;
+	int res = -1;
+
+	l->dw = dw;
+	l->cu = cu;
+	l->n = 0;
+	if (cu < dw->cu_first || cu - dw->cu_first >= dw->ncus)
+		return -1;
+	dw_reader_begin(r);
+	if (dw_entry_at(r, dw->cu_die_off[cu - dw->cu_first], &e))
+		res = read_rows(&e, l);
+	dw_reader_end(r);
+	return res;
+}
+
+static uint64_t row_addr(const void *base, size_t i)
+{
+	return ((const struct dw_line_row *)base)[i].addr;
+}
+
+bool dw_lines_find(const struct dw_lines *l, uint64_t addr, uint32_t *line,
+		   const char **file)
+{
+	size_t k = sp_search_last_le(l->v, l->n, row_addr, addr);
+
+	if (k >= l->n || !l->v[k].line)
+		return false;
+	*line = l->v[k].line;
+	*file = dw_cu_file(l->dw, l->cu, l->v[k].file);
+	return true;
+}
+
+void dw_lines_release(struct dw_lines *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
 }

@@ -463,13 +463,13 @@ static void smear(struct ind_run *r)
 	}
 }
 
-/* An image of graph g, its typing state over dbg with names interned in
+/* An image of graph g, its typing state read through reader, names in
  * strs and keys in keys; with its data when data.  Its variables are
  * loaded apart (ind_vars_load): by the typing thread, which shares them
  * with the main thread (main_vars), or by the main thread alone. */
 static void image_init(struct ind_image *im, struct cg_image *img, struct sp_graph *g,
-		       Dwarf_Debug dbg, struct dw_reader *reader, struct sp_graph *strs,
-		       struct ind_keys *keys, bool data)
+		       struct dw_reader *reader, struct sp_graph *strs, struct ind_keys *keys,
+		       bool data)
 {
 	const struct sp_elf *elf = cg_elf(img);
 	uint8_t addr_size = elf->machine == EM_ARM || elf->machine == EM_386 ? 4 : 8;
@@ -480,7 +480,6 @@ static void image_init(struct ind_image *im, struct cg_image *img, struct sp_gra
 	im->code = cg_code(img);
 	im->elf = elf;
 	im->g = g;
-	im->dbg = dbg;
 	im->reader = reader;
 	ind_types_init(&im->types, reader, strs, keys, addr_size);
 	ind_locs_init(&im->locs, reader, &im->types);
@@ -571,7 +570,7 @@ static void open_typers(struct ind_run *r, struct cg_image *const *imgs)
 	ind_keys_init(&r->tkeys);
 	r->tims = sp_xcalloc(r->nims, sizeof(*r->tims));
 	for (i = 0; i < r->nims; i++)
-		image_init(&r->tims[i], imgs[i], r->g, NULL, dw_reader_open(cg_dwarf(imgs[i])),
+		image_init(&r->tims[i], imgs[i], r->g, dw_reader_open(cg_dwarf(imgs[i])),
 			   &r->tg, &r->tkeys, false);
 }
 
@@ -618,11 +617,11 @@ struct ind_run *ind_start(struct sp_graph *g, struct cg_image *const *imgs, size
 	ind_keys_init(&r->keys);
 	r->ims = sp_xcalloc(n ? n : 1, sizeof(*r->ims));
 	for (i = 0; i < n; i++) {
-		/* its dbg, DIEs and sections stay until ind_finish(), across
-		 * the passes that would close them (cg_dwarf_done) */
+		/* its DWARF's sections and reader stay until ind_finish(),
+		 * across the passes that would close them (cg_dwarf_done) */
 		dw_pin(cg_dwarf(imgs[i]));
-		image_init(&r->ims[i], imgs[i], g, cg_dwarf(imgs[i])->dbg,
-			   dw_reader(cg_dwarf(imgs[i])), g, &r->keys, true);
+		image_init(&r->ims[i], imgs[i], g, dw_reader(cg_dwarf(imgs[i])), g, &r->keys,
+			   true);
 		collect_stores(r, i);
 		collect_sites(r, i);
 	}

@@ -242,7 +242,6 @@ struct ind_target {
 struct ind_image {
 	struct cg_image *img;
 	struct dw_image *dw;
-	Dwarf_Debug dbg;		/* dw's, or a typing thread's own over it */
 	struct dw_reader *reader;	/* dw's, or the typing thread's */
 	struct insn_image *code;
 	const struct sp_elf *elf;
