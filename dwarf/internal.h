@@ -254,4 +254,11 @@ typedef void dw_span_fn(void *ctx, const struct dw_span *s);
 int dw_val_locations(const struct dw_unit *u, const struct dw_val *v, dw_span_fn *fn,
 		     void *ctx);
 
+/* ---- line tables (lines.c) ---- */
+
+/* The rows of the line table at off of s->line into l, by address (the
+ * program's order where addresses are equal): 0, or -1 when it does not
+ * read (no rows). */
+int dw_line_rows(const struct dw_secs *s, uint64_t off, struct dw_lines *l);
+
 #endif

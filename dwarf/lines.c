@@ -475,15 +475,12 @@ static int by_addr(const void *pa, const void *pb)
 	return (a->addr > b->addr) - (a->addr < b->addr);
 }
 
-static int read_rows(const struct dw_entry *cu, struct dw_lines *l)
+int dw_line_rows(const struct dw_secs *s, uint64_t off, struct dw_lines *l)
 {
-	const struct dw_section *line = &cu->u->secs->line;
 	struct header h;
-	struct dw_val v;
-	uint64_t off;
 
-	if (!dw_entry_attr(cu, DW_AT_stmt_list, &v) || !dw_val_offset(&v, &off) ||
-	    !line->data || !header_open(&h, line->data, line->size, off, cu->u->secs->msb) ||
+	l->n = 0;
+	if (!s->line.data || !header_open(&h, s->line.data, s->line.size, off, s->msb) ||
 	    h.version < 2 || h.version > 5)
 		return -1;
 	read_fields(&h);
@@ -501,6 +498,8 @@ int dw_lines_read(struct dw_reader *r, uint32_t cu, struct dw_lines *l)
 {
 	struct dw_image *dw = r->dw;
 	struct dw_entry e;
+	struct dw_val v;
+	uint64_t off;
 	int res = -1;
 
 	l->dw = dw;
@@ -509,8 +508,9 @@ int dw_lines_read(struct dw_reader *r, uint32_t cu, struct dw_lines *l)
 	if (cu < dw->cu_first || cu - dw->cu_first >= dw->ncus)
 		return -1;
 	dw_reader_begin(r);
-	if (dw_entry_at(r, dw->cu_die_off[cu - dw->cu_first], &e))
-		res = read_rows(&e, l);
+	if (dw_entry_at(r, dw->cu_die_off[cu - dw->cu_first], &e) &&
+	    dw_entry_attr(&e, DW_AT_stmt_list, &v) && dw_val_offset(&v, &off))
+		res = dw_line_rows(e.u->secs, off, l);
 	dw_reader_end(r);
 	return res;
 }

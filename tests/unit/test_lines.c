@@ -186,6 +186,132 @@ static void test_v4(void **state)
 	assert_int_equal(read_names(&b, NULL, &l), -1);
 }
 
+/*
+ * A line number program after a DWARF 4 header (opcode_base 13,
+ * line_base -5, line_range 14, min_inst_length 1): two sequences, the
+ * second at lower addresses, every kind of opcode GCC writes.
+ */
+static void program(struct bytes *b, bool cut)
+{
+	size_t hlen_at;
+	unsigned i;
+
+	b->n = 4;
+	put(b, 4, 2);
+	hlen_at = b->n;
+	put(b, 0, 4);		/* header_length, patched below */
+	put(b, 1, 1);		/* min_inst_length */
+	put(b, 1, 1);		/* max_ops_per_inst */
+	put(b, 1, 1);		/* default_is_stmt */
+	put(b, (uint8_t)-5, 1);	/* line_base */
+	put(b, 14, 1);
+	put(b, 13, 1);
+	for (i = 1; i < 13; i++)	/* standard_opcode_lengths */
+		put(b, i == DW_LNS_advance_pc || i == DW_LNS_advance_line ||
+		       i == DW_LNS_set_file || i == DW_LNS_set_column || i == DW_LNS_set_isa, 1);
+	put_str(b, "");
+	put_str(b, "a.c");
+	put(b, 0, 3);
+	put_str(b, "");
+	set_len(b, hlen_at, b->n - hlen_at - 4);
+	put(b, 0, 1);		/* DW_LNE_set_address 0x1000 */
+	put_uleb(b, 9);
+	put(b, DW_LNE_set_address, 1);
+	put(b, 0x1000, 8);
+	put(b, 13 + (8 - -5) + 14 * 0, 1);	/* special: line 9, addr +0 */
+	put(b, DW_LNS_advance_line, 1);
+	put_sleb(b, -3);
+	put(b, DW_LNS_advance_pc, 1);
+	put_uleb(b, 4);
+	put(b, DW_LNS_copy, 1);			/* line 6 at 0x1004 */
+	put(b, DW_LNS_set_column, 1);
+	put_uleb(b, 7);
+	put(b, DW_LNS_const_add_pc, 1);		/* (255 - 13) / 14 = 17 */
+	put(b, DW_LNS_fixed_advance_pc, 1);
+	put(b, 3, 2);
+	put(b, DW_LNS_set_file, 1);
+	put_uleb(b, 2);
+	put(b, 13 + (1 - -5) + 14 * 2, 1);	/* special: line 7 at 0x101a */
+	put(b, 0, 1);				/* a discriminator: nothing */
+	put_uleb(b, 2);
+	put(b, DW_LNE_set_discriminator, 1);
+	put(b, 1, 1);
+	put(b, DW_LNS_advance_pc, 1);
+	put_uleb(b, 8);
+	put(b, 0, 1);				/* DW_LNE_end_sequence */
+	put_uleb(b, 1);
+	put(b, DW_LNE_end_sequence, 1);
+	put(b, 0, 1);
+	put_uleb(b, 9);
+	put(b, DW_LNE_set_address, 1);
+	put(b, 0x800, 8);
+	put(b, DW_LNS_copy, 1);			/* line 1 at 0x800, file 1 again */
+	if (!cut) {
+		put(b, 0, 1);
+		put_uleb(b, 1);
+		put(b, DW_LNE_end_sequence, 1);
+	} else {
+		put(b, DW_LNS_advance_pc, 1);
+		put(b, 0x80, 1);		/* a LEB128 the table's end cuts */
+	}
+	close_unit(b);
+}
+
+static void check_rows(bool msb)
+{
+	static const struct dw_line_row want[] = {
+		{ 0x800, 1, 1 }, { 0x800, 0, 1 }, { 0x1000, 9, 1 }, { 0x1004, 6, 1 },
+		{ 0x101a, 7, 2 }, { 0x1022, 0, 2 },
+	};
+	struct bytes b = { .msb = msb };
+	struct dw_secs s = { .msb = msb };
+	struct dw_lines l = { 0 };
+	size_t i;
+
+	program(&b, false);
+	s.line.data = b.v;
+	s.line.size = b.n;
+	assert_int_equal(dw_line_rows(&s, 0, &l), 0);
+	assert_int_equal(l.n, sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < l.n; i++) {
+		assert_int_equal(l.v[i].addr, want[i].addr);
+		assert_int_equal(l.v[i].line, want[i].line);
+		assert_int_equal(l.v[i].file, want[i].file);
+	}
+	/* a program cut short gives no rows */
+	program(&b, true);
+	s.line.size = b.n;
+	assert_int_equal(dw_line_rows(&s, 0, &l), -1);
+	assert_int_equal(l.n, 0);
+	dw_lines_release(&l);
+}
+
+static void test_program(void **state)
+{
+	struct dw_secs s = { 0 };
+	struct dw_lines l = { 0 };
+	struct bytes b = { 0 }, strs = { 0 };
+
+	(void)state;
+	check_rows(false);
+	check_rows(true);
+	/* DWARF 5: a row before any DW_LNS_set_file is file 0's */
+	v5_header(&b, &strs, 0);
+	set_len(&b, 8, b.n - 12);	/* header_length: the program follows */
+	put(&b, DW_LNS_copy, 1);
+	put(&b, 0, 1);
+	put_uleb(&b, 1);
+	put(&b, DW_LNE_end_sequence, 1);
+	close_unit(&b);
+	s.line.data = b.v;
+	s.line.size = b.n;
+	assert_int_equal(dw_line_rows(&s, 0, &l), 0);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.v[0].file, 0);
+	assert_int_equal(l.v[0].line, 1);
+	dw_lines_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_v5_bad),
 		cmocka_unit_test(test_msb),
 		cmocka_unit_test(test_v4),
+		cmocka_unit_test(test_program),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
