@@ -113,7 +113,7 @@ static bool addr_is_linked(const struct cg_image *img, uint64_t addr)
 
 static void note_copy(struct cg_image *img, uint32_t abstract, uint32_t func)
 {
-	Dwarf_Off off = img->dw.subs[abstract].off;
+	uint64_t off = img->dw.subs[abstract].off;
 
 	/* the first copy stands for all: the call instruction, tried first,
 	 * picks the right clone wherever it can be decoded */
@@ -331,7 +331,7 @@ static uint32_t by_decl_name(struct resolver *r, const struct dw_decl *d)
 /* The function a DW_AT_call_origin names.  An abstract origin may have
  * several concrete copies (clones): then only the instruction can tell, and
  * the caller has already tried it. */
-static uint32_t resolve_origin(struct resolver *r, Dwarf_Off off)
+static uint32_t resolve_origin(struct resolver *r, uint64_t off)
 {
 	struct cg_image *img = r->img;
 	uint32_t si = dw_sub_at(&img->dw, off), id;

@@ -154,7 +154,6 @@ const struct sp_elf *cg_elf(const struct cg_image *img)
 
 struct dw_image *cg_dwarf(struct cg_image *img)
 {
-	dw_resume(&img->dw);
 	return &img->dw;
 }
 

@@ -68,11 +68,12 @@ const struct cg_stats *cg_stats(const struct cg_image *img);
 /* What the later stages read of a loaded image. */
 const char *cg_path(const struct cg_image *img);
 const struct sp_elf *cg_elf(const struct cg_image *img);
-/* The image's DWARF, opened again when its loading or a pass before
- * closed it (dw_park: an image keeps little of it open between passes). */
+/* The image's DWARF (after its loading or a pass closed it, dw_park, the
+ * reader that reads it sets it up again: an image keeps little of it
+ * open between passes). */
 struct dw_image *cg_dwarf(struct cg_image *img);
-/* A pass that read much of it is done: close it until the next
- * cg_dwarf(), so that images are read one at a time. */
+/* A pass that read much of it is done: close it, so that images are
+ * read one at a time. */
 void cg_dwarf_done(struct cg_image *img);
 struct insn_image *cg_code(struct cg_image *img);
 /* The graph functions the image added: [*first, *end). */

@@ -17,7 +17,7 @@ struct cg_range {
 /* An indirect call site with a DW_AT_type, for proto.c. */
 struct cg_icall {
 	uint32_t func;		/* the caller */
-	Dwarf_Off type;
+	uint64_t type;
 };
 
 struct cg_image {

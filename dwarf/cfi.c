@@ -22,14 +22,169 @@
  * .eh_frame_hdr's sorted table and libdwarf is shown a window of
  * .eh_frame holding just that FDE and a copy of its CIE, placed so that
  * the FDE keeps its address (its pc-relative fields still mean the same).
+ *
+ * libdwarf reads the CFI, here and nowhere else in the tree: the CIEs,
+ * FDEs and the rows of their CFA programs.  It is shown an image's
+ * .debug_frame and .eh_frame through its object-access interface (an
+ * object's relocated by object.c), and no other section.
  */
 #include "dwarf/internal.h"
 
+#include <libdwarf.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/search.h"
 #include "common/xalloc.h"
+
+/* ---- what libdwarf is shown ---- */
+
+/* An image's CFI sections, one of them maybe a window (below). */
+struct cfi_obj {
+	struct dw_obj *o;
+	struct dw_section win;		/* bytes shown as section win.ndx, or none */
+	Dwarf_Obj_Access_Interface iface;
+};
+
+/* Free *derr, if any: the one way a Dwarf_Error dies.  With no dbg,
+ * libdwarf malloc'ed the error on its own: ours to free all the same
+ * (found by fuzz_elf). */
+static void drop_error(Dwarf_Debug dbg, Dwarf_Error *derr)
+{
+	if (*derr)
+		dwarf_dealloc_error(dbg, *derr);
+	*derr = NULL;
+}
+
+static bool cfi_section(const struct dw_secinfo *h)
+{
+	return !strcmp(h->name, ".debug_frame") || !strcmp(h->name, ".eh_frame");
+}
+
+static int get_section_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *out,
+			    int *error)
+{
+	struct cfi_obj *c = obj;
+	struct dw_secinfo h;
+
+	(void)error;
+	memset(out, 0, sizeof(*out));
+	out->name = "";		/* any other section: nothing libdwarf knows */
+	if (!dw_obj_section_header(c->o, i, &h))
+		return DW_DLV_NO_ENTRY;
+	if (!cfi_section(&h))
+		return DW_DLV_OK;
+	out->addr = h.s.addr;
+	out->size = h.s.size;
+	if (c->win.data && i == c->win.ndx) {
+		out->addr = c->win.addr;
+		out->size = c->win.size;
+	}
+	out->name = h.name;
+	out->type = h.type;
+	out->link = h.link;
+	out->info = h.info;
+	out->entrysize = h.entsize;
+	return DW_DLV_OK;
+}
+
+static Dwarf_Endianness get_byte_order(void *obj)
+{
+	return ((struct cfi_obj *)obj)->o->msb ? DW_OBJECT_MSB : DW_OBJECT_LSB;
+}
+
+static Dwarf_Small get_length_size(void *obj)
+{
+	(void)obj;
+	return 4;	/* 32-bit DWARF offsets, as libdwarf's own ELF reader says */
+}
+
+static Dwarf_Small get_pointer_size(void *obj)
+{
+	return ((struct cfi_obj *)obj)->o->elf64 ? 8 : 4;
+}
+
+static Dwarf_Unsigned get_section_count(void *obj)
+{
+	return ((struct cfi_obj *)obj)->o->nsec;
+}
+
+static int load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *error)
+{
+	struct cfi_obj *c = obj;
+	struct dw_secinfo h;
+	const unsigned char *p;
+
+	(void)error;
+	if (c->win.data && i == c->win.ndx) {
+		*data = (Dwarf_Small *)c->win.data;
+		return DW_DLV_OK;
+	}
+	if (!dw_obj_section_header(c->o, i, &h) || !cfi_section(&h) ||
+	    !(p = dw_obj_load(c->o, i)))
+		return DW_DLV_NO_ENTRY;
+	*data = (Dwarf_Small *)p;
+	return DW_DLV_OK;
+}
+
+static const Dwarf_Obj_Access_Methods methods = {
+	get_section_info, get_byte_order, get_length_size, get_pointer_size,
+	get_section_count, load_section, NULL,
+};
+
+/*
+ * libdwarf 20210528 asks a process-wide hook for section flags while it
+ * sets up any object, and its own ELF reader (dwarf_init_b) points the
+ * hook at itself: an object set up after an executable would be read as
+ * that reader's.  Point it at this object's sections for the setup.  Weak:
+ * later libdwarf releases have no such hook.
+ */
+extern int (*_dwarf_get_elf_flags_func_ptr)(void *obj, Dwarf_Half i,
+					     Dwarf_Unsigned *flags,
+					     Dwarf_Unsigned *align, int *error)
+	__attribute__((weak));
+
+static int get_section_flags(void *obj, Dwarf_Half i, Dwarf_Unsigned *flags,
+			     Dwarf_Unsigned *align, int *error)
+{
+	struct dw_secinfo h;
+
+	(void)error;
+	*flags = *align = 0;
+	if (dw_obj_section_header(((struct cfi_obj *)obj)->o, i, &h)) {
+		*flags = h.flags;
+		*align = h.align;
+	}
+	return DW_DLV_OK;
+}
+
+/* A Dwarf_Debug over c's sections; NULL when there is no CFI to read. */
+static Dwarf_Debug cfi_dwarf(struct cfi_obj *c)
+{
+	Dwarf_Debug dbg = NULL;
+	Dwarf_Error derr = NULL;
+
+	c->iface.object = c;
+	c->iface.methods = &methods;
+	if (&_dwarf_get_elf_flags_func_ptr)
+		_dwarf_get_elf_flags_func_ptr = get_section_flags;
+	if (dwarf_object_init_b(&c->iface, NULL, NULL, DW_GROUPNUMBER_ANY, &dbg, &derr) !=
+	    DW_DLV_OK) {
+		drop_error(NULL, &derr);
+		return NULL;
+	}
+	return dbg;
+}
+
+static void cfi_dwarf_close(Dwarf_Debug dbg)
+{
+	Dwarf_Error derr = NULL;
+
+	dwarf_object_finish(dbg, &derr);
+	drop_error(NULL, &derr);
+}
+
+/* ---- the frames ---- */
 
 struct cfi_list {
 	Dwarf_Cie *cies;
@@ -65,7 +220,7 @@ static bool load_list(Dwarf_Debug dbg, bool eh, struct cfi_list *l)
 	if (res == DW_DLV_OK)
 		return true;
 	/* unreadable CFI gives no frames: those functions stay unknown */
-	dw_drop_error(dbg, &derr);
+	drop_error(dbg, &derr);
 	memset(l, 0, sizeof(*l));
 	return false;
 }
@@ -91,7 +246,7 @@ static bool fde_frame(Dwarf_Debug dbg, Dwarf_Fde fde, Dwarf_Addr lo, Dwarf_Addr 
 		if (dwarf_get_fde_info_for_cfa_reg3_b(fde, pc, &type, &relevant, &reg, &off,
 						      &block, &row, &more, &next,
 						      &derr) != DW_DLV_OK) {
-			dw_drop_error(dbg, &derr);
+			drop_error(dbg, &derr);
 			return false;
 		}
 		if (type != DW_EXPR_OFFSET || !relevant || reg != sp || off < 0)
@@ -120,7 +275,7 @@ static bool frame_at(Dwarf_Debug dbg, const struct cfi_list *l, uint64_t addr,
 		return false;
 	res = dwarf_get_fde_at_pc(l->fdes, addr, &fde, &lo, &hi, &derr);
 	if (res != DW_DLV_OK) {
-		dw_drop_error(dbg, &derr);
+		drop_error(dbg, &derr);
 		return false;
 	}
 	/* an FDE of the function around addr says nothing of addr's own */
@@ -144,7 +299,7 @@ static uint32_t u32_at(const struct eh_index *x, const unsigned char *p)
 
 /* The table GNU ld writes: version 1, a 4-byte .eh_frame pointer and
  * count, then (start, FDE) pairs relative to the header, by start. */
-static bool eh_index_open(const struct dw_obj *o, struct eh_index *x)
+static bool eh_index_open(struct dw_obj *o, struct eh_index *x)
 {
 	const unsigned char *h;
 
@@ -233,37 +388,33 @@ static bool eh_window(const struct eh_index *x, uint64_t fde, struct dw_section 
 
 /* The CFI frame of the function at addr from .eh_frame, libdwarf shown
  * only the FDE that starts there. */
-static bool eh_frame_at(const struct dw_obj *o, const struct eh_index *x, uint64_t addr,
+static bool eh_frame_at(struct dw_obj *o, const struct eh_index *x, uint64_t addr,
 			Dwarf_Signed sp, uint64_t *frame)
 {
-	struct dw_section win;
-	struct dw_obj view;
+	struct cfi_obj view = { .o = o };
 	struct cfi_list l;
-	Dwarf_Debug dbg = NULL;
-	Dwarf_Error derr = NULL;
+	Dwarf_Debug dbg;
 	bool found = false;
 	uint64_t fde = eh_fde_of(x, addr);
 
-	if (fde == UINT64_MAX || !eh_window(x, fde, &win))
+	if (fde == UINT64_MAX || !eh_window(x, fde, &view.win))
 		return false;
-	if (dw_obj_open_window(o, &view, &win, &dbg, &derr) == DW_DLV_OK) {
+	if ((dbg = cfi_dwarf(&view))) {
 		if (load_list(dbg, true, &l)) {
 			found = frame_at(dbg, &l, addr, sp, frame);
 			dwarf_fde_cie_list_dealloc(dbg, l.cies, l.ncies, l.fdes, l.nfdes);
 		}
-		dwarf_object_finish(dbg, &derr);
-	} else if (derr) {
-		dw_drop_error(NULL, &derr);
+		cfi_dwarf_close(dbg);
 	}
-	free((void *)win.data);
+	free((void *)view.win.data);
 	return found;
 }
 
 /* ---- the source ---- */
 
 struct dw_cfi {
+	struct cfi_obj view;		/* the image's CFI sections, whole */
 	Dwarf_Debug dbg;
-	const struct dw_obj *obj;
 	Dwarf_Signed sp;
 	struct cfi_list lists[2];	/* .debug_frame, .eh_frame */
 	struct eh_index eh;
@@ -275,7 +426,7 @@ struct dw_cfi {
  * list about 1 us an FDE: while fewer than an eighth of the FDEs are
  * wanted.  *x is then open.
  */
-static bool one_by_one(const struct dw_image *dw, size_t wanted, enum dw_cfi_lookup how,
+static bool one_by_one(struct dw_image *dw, size_t wanted, enum dw_cfi_lookup how,
 		       struct eh_index *x)
 {
 	/* an object's .eh_frame is not relocated: its addresses would lie */
@@ -289,17 +440,20 @@ struct dw_cfi *dw_cfi_open(struct dw_image *dw, size_t wanted, enum dw_cfi_looku
 	Dwarf_Signed sp = sp_regno(dw->elf->machine);
 	struct dw_cfi *c;
 
-	if (sp < 0 || !dw->dbg)
+	if (sp < 0)
 		return NULL;
 	c = sp_xcalloc(1, sizeof(*c));
-	c->dbg = dw->dbg;
-	c->obj = &dw->obj;
+	c->view.o = &dw->obj;
+	if (!(c->dbg = cfi_dwarf(&c->view))) {
+		free(c);
+		return NULL;
+	}
 	c->sp = sp;
-	load_list(dw->dbg, false, &c->lists[0]);
+	load_list(c->dbg, false, &c->lists[0]);
 	c->eh_each = one_by_one(dw, wanted, how, &c->eh);
 	/* an object's .eh_frame is not relocated: its addresses would lie */
 	if (dw->elf->type != ET_REL && !c->eh_each)
-		load_list(dw->dbg, true, &c->lists[1]);
+		load_list(c->dbg, true, &c->lists[1]);
 	return c;
 }
 
@@ -307,7 +461,7 @@ bool dw_cfi_frame(struct dw_cfi *c, uint64_t addr, uint64_t *frame)
 {
 	if (frame_at(c->dbg, &c->lists[0], addr, c->sp, frame))
 		return true;
-	return c->eh_each ? eh_frame_at(c->obj, &c->eh, addr, c->sp, frame) :
+	return c->eh_each ? eh_frame_at(c->view.o, &c->eh, addr, c->sp, frame) :
 	       frame_at(c->dbg, &c->lists[1], addr, c->sp, frame);
 }
 
@@ -321,5 +475,6 @@ void dw_cfi_close(struct dw_cfi *c)
 		if (c->lists[k].nfdes || c->lists[k].ncies)
 			dwarf_fde_cie_list_dealloc(c->dbg, c->lists[k].cies, c->lists[k].ncies,
 						   c->lists[k].fdes, c->lists[k].nfdes);
+	cfi_dwarf_close(c->dbg);
 	free(c);
 }

@@ -33,7 +33,7 @@ static uint64_t rd(const struct dw_unit *u, const unsigned char *p, unsigned n)
 	return dw_read_uint(p, n, u->secs->msb);
 }
 
-void dw_secs_init(const struct dw_obj *o, struct dw_secs *s)
+void dw_secs_init(struct dw_obj *o, struct dw_secs *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->msb = o->msb;

@@ -22,7 +22,6 @@
 #define SP_DWARF_H
 
 #include <dwarf.h>
-#include <libdwarf.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -32,43 +31,13 @@
 #include "elf/elf.h"
 #include "stackprof.h"
 
-/* ---- libdwarf's errors, references and attributes (attr.c) ---- */
-
 /* abstract_origin/specification chains are short: a longer one is a
  * reference cycle */
 #define DW_MAX_ORIGIN_HOPS 16
 
-/* Free *derr, if any, and forget it: the one way a Dwarf_Error dies. */
-void dw_drop_error(Dwarf_Debug dbg, Dwarf_Error *derr);
-/* "'PATH': what: libdwarf's message" in err, *derr dropped; returns -1. */
-int dw_error(const char *path, Dwarf_Debug dbg, Dwarf_Error *derr, struct sp_err *err,
-	     const char *what);
-/* The offset an attribute of die holds (a reference, a section offset),
- * which may be 0; false when die has none or it cannot be read. */
-bool dw_attr_offset(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at, uint64_t *off);
-/* The DIE offset a reference attribute of die names, 0 when none. */
-Dwarf_Off dw_ref(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at);
-/* The offset a reference attribute holds, 0 when unreadable. */
-Dwarf_Off dw_attr_ref(Dwarf_Debug dbg, Dwarf_Attribute a);
-/* The DIE at off (dwarf_dealloc_die() it), NULL when none is there. */
-Dwarf_Die dw_die_at(Dwarf_Debug dbg, Dwarf_Off off);
-/* dw_die_at(dw_ref(...)): the DIE a reference attribute names. */
-Dwarf_Die dw_ref_die(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at);
-/* die's tag, 0 when unreadable. */
-Dwarf_Half dw_tag(Dwarf_Debug dbg, Dwarf_Die die);
-/* An unsigned constant of any form (implicit_const included), 0 if none. */
-uint64_t dw_attr_udata(Dwarf_Debug dbg, Dwarf_Attribute a);
-/* dwarf_siblingof_b(dbg, die, true, ...) that also refuses a sibling not
- * after die: DW_DLV_ERROR with *derr NULL.  Every DIE loop uses it. */
-int dw_sibling(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *next, Dwarf_Error *derr);
-/* dw_sibling, once the caller stepped over every child of die with it
- * (checked): die's subtree is not walked again to be known safe. */
-int dw_sibling_checked(Dwarf_Debug dbg, Dwarf_Die die, bool checked, Dwarf_Die *next,
-		       Dwarf_Error *derr);
+/* ---- an image's sections (object.c) ---- */
 
-/* ---- the sections libdwarf reads (object.c) ---- */
-
-/* Bytes libdwarf is to see as section ndx, at address addr. */
+/* Bytes a reader is to see as section ndx, at address addr. */
 struct dw_section {
 	size_t ndx;
 	const unsigned char *data;
@@ -84,41 +53,42 @@ struct dw_obj {
 	uint64_t *sym_values;	/* by symbol index, once a section is relocated */
 	size_t nsym_values;
 	bool msb, elf64;
-	Dwarf_Obj_Access_Interface iface;
 	/* the file mapped read-only, sections served from it (a relocatable
 	 * object's relocated from it): page cache that can be handed back */
 	unsigned char *map;
 	size_t map_len;
 	size_t info_ndx;		/* .debug_info's section index, 0 if none */
 	uint64_t info_off, info_size;	/* its place in the file */
-	struct dw_section win;		/* dw_obj_open_window's, else no data */
 };
 
-/* dwarf_object_init_b over e's sections, its DWARF relocated to e's
- * layout (each section when libdwarf first loads it). */
-int dw_obj_init(struct dw_obj *o, const struct sp_elf *e, Dwarf_Debug *dbg,
-		Dwarf_Error *derr);
-/* A second Dwarf_Debug over the same sections, for another thread: in
- * the main thread (libdwarf's ELF hook is process-wide during init). */
-int dw_obj_open_again(struct dw_obj *o, Dwarf_Debug *dbg, Dwarf_Error *derr);
-/* A Dwarf_Debug over o's sections, but with win's bytes and address as
- * section win->ndx: a few records of .eh_frame, so that libdwarf parses
- * those and not all of them.  view (a copy of o) is what it reads through
- * and must outlive *dbg; it owns nothing, and is not released. */
-int dw_obj_open_window(const struct dw_obj *o, struct dw_obj *view,
-		       const struct dw_section *win, Dwarf_Debug *dbg, Dwarf_Error *derr);
-/* The section named name as libdwarf is given it (out: index, contents,
- * size, address); false when there is none. */
-bool dw_obj_section(const struct dw_obj *o, const char *name, struct dw_section *out);
+/* o over e's sections, its DWARF relocated to e's layout (each section
+ * when it is first loaded). */
+void dw_obj_open(struct dw_obj *o, const struct sp_elf *e);
+/* Has e any of the sections DWARF is in (.eh_frame counts)? */
+bool dw_obj_has_dwarf(const struct dw_obj *o);
+/* The header of section i as the readers are to see it: its address in
+ * the ELF stage's layout, no data (dw_obj_load loads it). */
+struct dw_secinfo {
+	const char *name;
+	uint32_t type;
+	uint64_t flags, align, entsize, link, info;
+	struct dw_section s;
+};
+bool dw_obj_section_header(const struct dw_obj *o, size_t i, struct dw_secinfo *out);
+/* The bytes of section i (relocated now if it is an object's DWARF);
+ * NULL when it has none. */
+const unsigned char *dw_obj_load(struct dw_obj *o, size_t i);
+/* The section named name, loaded; false when there is none. */
+bool dw_obj_section(struct dw_obj *o, const char *name, struct dw_section *out);
 void dw_obj_release(struct dw_obj *o);
-/* Free the relocated copies (no Dwarf_Debug may read them any more):
+/* Free the relocated copies (no reader may read them any more):
  * they are made again when a new one loads them. */
 void dw_obj_free_copies(struct dw_obj *o);
 /* The compile units in .debug_info, counted from their headers alone. */
-uint32_t dw_obj_count_units(const struct dw_obj *o);
+uint32_t dw_obj_count_units(struct dw_obj *o);
 /* The unit header nearest the middle of .debug_info, from the headers
  * alone; 0 when the first unit is the only one. */
-uint64_t dw_obj_middle_unit(const struct dw_obj *o);
+uint64_t dw_obj_middle_unit(struct dw_obj *o);
 /* A walk is past offset `upto` of .debug_info: drop the pages from
  * *dropped (its mark, moved to upto) on from the process (a later read
  * faults them back in from the page cache). */
@@ -138,7 +108,7 @@ struct dw_secs {
 	struct dw_section line;	/* the units' file names (lines.c) */
 	bool msb;
 };
-void dw_secs_init(const struct dw_obj *o, struct dw_secs *s);
+void dw_secs_init(struct dw_obj *o, struct dw_secs *s);
 
 struct dw_attr_spec {
 	uint16_t at, form;
@@ -255,34 +225,20 @@ typedef void (*dw_range_fn)(void *ctx, uint64_t lo, uint64_t hi);
 int dw_val_ranges(const struct dw_unit *u, const struct dw_val *v, dw_range_fn add,
 		  void *ctx);
 
-/* Refuse a .debug_rnglists/.debug_loclists table header that does not fit
- * (libdwarf 20210528 frees twice on one), or a DWARF 5 .debug_line file
- * entry naming a directory past the table's end (its dwarf_srcfiles
- * reads one past the array): "'PATH': corrupt SECTION section". */
-int dw_check_lists(const struct sp_elf *e, const char *path, struct sp_err *err);
-/* The same of a relocatable object's tables once relocated, as libdwarf
- * reads them (a relocation may land in a header). */
-int dw_check_relocated_lists(const struct dw_obj *o, const char *path, struct sp_err *err);
-
 typedef void (*dw_file_fn)(void *ctx, const char *path);
 /* The file names of the line table at off of s->line, in the order
  * DW_AT_decl_file numbers them (from 0 in DWARF 5, from 1 before), each
  * joined with its directory and comp_dir as dwarf_srcfiles joins them,
- * to add; -1 when the header cannot be read (some may have been added)
- * and for a big-endian object, which is left to libdwarf. */
+ * to add; -1 when the header cannot be read (some may have been added). */
 int dw_line_files(const struct dw_secs *s, uint64_t off, const char *comp_dir,
 		  dw_file_fn add, void *ctx);
-/* lines.c: false when a DWARF 5 line table header in the
- * .debug_line contents p names a directory it does not have */
-bool dw_lines_ok(const unsigned char *p, uint64_t size);
-
 /* ---- the walk's records (walk.c) ---- */
 
 /* One DW_TAG_subprogram DIE (concrete, abstract or declaration). */
 struct dw_sub {
-	Dwarf_Off off;
-	Dwarf_Off origin;	/* DW_AT_abstract_origin, 0 if none */
-	Dwarf_Off spec;		/* DW_AT_specification, 0 if none */
+	uint64_t off;
+	uint64_t origin;	/* DW_AT_abstract_origin, 0 if none */
+	uint64_t spec;		/* DW_AT_specification, 0 if none */
 	const char *name, *linkage;
 	const char *file;
 	uint32_t line, col;
@@ -299,9 +255,9 @@ struct dw_sub {
 struct dw_site {
 	uint64_t ret_pc;	/* return address (DW_AT_call_return_pc / low_pc) */
 	uint64_t call_pc;	/* DW_AT_call_pc: the call itself (Clang's tail calls) */
-	Dwarf_Off origin;	/* callee DIE, 0 if none */
+	uint64_t origin;	/* callee DIE, 0 if none */
 	uint64_t target;	/* constant target address, 0 if none */
-	Dwarf_Off type;		/* DW_AT_type: the called function's type, 0 if none */
+	uint64_t type;		/* DW_AT_type: the called function's type, 0 if none */
 	uint32_t sub;		/* enclosing subprogram record */
 	bool tail;
 	bool computed;		/* DW_AT_call_target is an expression: indirect */
@@ -316,12 +272,12 @@ struct dw_range {
  * --indirect=types: what the data holding function pointers is. */
 struct dw_var {
 	uint64_t addr;
-	Dwarf_Off die;
+	uint64_t die;
 };
 
 struct dw_cu_files {		/* decl_file table of one CU */
-	const char **names;	/* interned: libdwarf's copies are freed at once */
-	Dwarf_Signed count;
+	const char **names;	/* interned */
+	uint32_t count;
 	int base;		/* 0 for DWARF 5, 1 before */
 };
 
@@ -343,20 +299,12 @@ struct dw_image {
 	const char *path;
 	const struct sp_elf *elf;
 	struct sp_graph *g;		/* compile units and interned names go here */
-	Dwarf_Debug dbg;
 	struct dw_obj obj;
 	struct dw_walk_opts opts;
-	/* while two threads walk: held around dwarf_srcfiles(), which
-	 * builds each path in static buffers of libdwarf's; else NULL */
-	pthread_mutex_t *srcfiles_lock;
 	uint32_t cu_first;		/* graph CU index of files[0], cu_die_off[0] */
 	uint32_t ncus;			/* CUs this image added */
-	bool parked;			/* dbg closed by dw_park(), not yet resumed */
-	uint32_t pins;			/* readers holding dbg open across passes:
-					 * dw_park() leaves it open while any */
-	/* opts.vars: the second walker's Dwarf_Debug, kept for a reader of
-	 * its own (dw_take_spare): libdwarf has set up its units already */
-	Dwarf_Debug spare;
+	uint32_t pins;			/* readers holding the sections across passes:
+					 * dw_park() leaves them while any */
 
 	struct dw_sub *subs;
 	size_t nsubs, subs_cap;
@@ -373,7 +321,7 @@ struct dw_image {
 	struct dw_var *vars;		/* dw_walk_opts.vars: by DIE offset */
 	size_t nvars, vars_cap;
 	struct dw_cu_files *files;	/* per graph CU */
-	Dwarf_Off *cu_die_off;		/* per graph CU: CU DIE offset */
+	uint64_t *cu_die_off;		/* per graph CU: CU DIE offset */
 	uint64_t *cu_unit_off;		/* per graph CU: its unit header's offset */
 	struct dw_secs secs;		/* where the walk reads DIEs (die.c) */
 	bool secs_ready;		/* ... set up (not since dw_park) */
@@ -386,8 +334,8 @@ struct dw_image {
 /* How many subprogram DIEs info_bytes of .debug_info hold, about: the
  * size of the maps by DIE offset. */
 size_t dw_subs_expected(uint64_t info_bytes);
-/* libdwarf over e's DWARF (its lists checked first: libdwarf 20210528
- * trusts them).  "'PATH': no DWARF debug information (build with -g)". */
+/* The DWARF of e, its sections set up (not read yet).  "'PATH': no DWARF
+ * debug information (build with -g)" when it has none. */
 int dw_open(struct dw_image *dw, const char *path, const struct sp_elf *e,
 	    struct sp_graph *g, struct sp_err *err);
 /* Read every compile unit into dw's records and g's CUs, on two cores
@@ -401,13 +349,14 @@ void dw_release_records(struct dw_image *dw);
  * while the others load.  The decl_file tables and CU offsets, which
  * later readers use, stay.  Idempotent. */
 void dw_release_walk(struct dw_image *dw);
-/* Close libdwarf, free the relocated copies and hand the file's pages
- * back (dw_obj_drop) until dw_resume(): what
- * an image read is in its records and the graph, and later readers
- * need little of its DWARF (its CFI, a few DIEs), while a thousand
- * kernel modules kept open hold 1.8 times their .debug_info. */
+/* Close the main thread's reader, free the relocated copies and hand the
+ * file's pages back (dw_obj_drop): what an image read is in its records
+ * and the graph, and later readers need little of its DWARF (its CFI, a
+ * few DIEs), while a thousand kernel modules kept open hold 1.8 times
+ * their .debug_info.  A later reader sets the sections up again
+ * (dw_load_sections). */
 void dw_park(struct dw_image *dw);
-/* A reader that keeps dbg, its DIEs or its sections past other passes
+/* A reader that keeps its DIEs or the sections past other passes
  * (--indirect=types from before the frames to after them) pins it. */
 static inline void dw_pin(struct dw_image *dw)
 {
@@ -418,18 +367,12 @@ static inline void dw_unpin(struct dw_image *dw)
 	if (dw->pins)
 		dw->pins--;
 }
-/* The second walker's Dwarf_Debug over the same sections (the caller
- * finishes it), NULL when none was kept: a linked image walked in two
- * with opts.vars keeps it. */
-Dwarf_Debug dw_take_spare(struct dw_image *dw);
-/* Open libdwarf again after dw_park(); dbg stays NULL if it fails. */
-void dw_resume(struct dw_image *dw);
 void dw_close(struct dw_image *dw);
 
 /* The record index for a DIE offset, reading the DIE on demand when the
  * walk skipped it (members of a class).  SP_NONE if it is no subprogram.
  * May move dw->subs. */
-uint32_t dw_sub_at(struct dw_image *dw, Dwarf_Off off);
+uint32_t dw_sub_at(struct dw_image *dw, uint64_t off);
 
 /* What a concrete subprogram's abstract_origin/specification chain says. */
 struct dw_decl {
@@ -439,7 +382,7 @@ struct dw_decl {
 };
 void dw_sub_resolve(struct dw_image *dw, uint32_t idx, struct dw_decl *out);
 /* Entry n of a CU's decl_file table, interned; NULL if out of range. */
-const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, Dwarf_Unsigned n);
+const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, uint64_t n);
 
 /* ---- DIEs by offset, after the walk (reader.c) ---- */
 
@@ -469,20 +412,6 @@ int dw_load_sections(struct dw_image *dw);
 /* vars.c: keep the variable d of unit u when DWARF places it at a fixed
  * address. */
 void dw_read_var(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d);
-
-/* Reading many DIEs by offset through libdwarf, in offset order (cursor.c): seek the unit
- * of off first, and dwarf_offdie_b finds it at once. */
-struct dw_cursor {
-	Dwarf_Debug dbg;
-	uint64_t lo, hi;	/* the DIEs of the unit it is at */
-	uint32_t units;		/* units moved to so far */
-	bool broken;		/* the headers cannot be walked: no more seeks */
-};
-void dw_cursor_seek(struct dw_cursor *c, Dwarf_Off off);
-/* dw_cursor_seek, and every 64 units the .debug_info pages read handed
- * back (dw_done_reading): a reader over the whole section would
- * otherwise hold all of it. */
-void dw_cursor_seek_dropping(struct dw_cursor *c, const struct dw_image *dw, Dwarf_Off off);
 
 /* ---- frames from the call frame information (cfi.c) ---- */
 

@@ -1,17 +1,8 @@
 /*
  * lines.c - the line tables of .debug_line: each unit's file names, read
- * from its header, the rows its line number program makes (the source
- * line of an address), and a look over the DWARF 5 headers before
- * libdwarf reads them.
- *
- * The check: libdwarf 20210528's dwarf_srcfiles reads one past its
- * include directory array when a file entry's directory index equals the
- * directory count (found by fuzz_elf: strlen on a wild pointer), so a
- * file naming a directory that does not exist makes the section corrupt
- * here.  Only what can be decoded is judged: a header that does not fit,
- * or a form this does not know, is left to libdwarf, which reports those
- * itself.  Versions 2-4 are left to libdwarf too (it checks their
- * directory index).
+ * from its header, and the rows its line number program makes (the
+ * source line of an address).  A file naming a directory its table does
+ * not have, a header or a program cut short, give nothing of the table.
  */
 #include "dwarf/internal.h"
 
@@ -115,63 +106,6 @@ static void read_format(struct header *h, struct entry_format *ef)
 		ef->type[i] = dw_bytes_uleb(&h->b);
 		ef->form[i] = dw_bytes_uleb(&h->b);
 	}
-}
-
-/* ---- the check before libdwarf ---- */
-
-/* Step over count entries of format ef.  With max_dir, false when an
- * entry's directory index is max_dir or more; a form not known stops
- * the walk (bad set), true. */
-static bool skip_entries(struct header *h, const struct entry_format *ef, uint64_t count,
-			 const uint64_t *max_dir)
-{
-	uint64_t i, v;
-	unsigned k;
-
-	for (i = 0; i < count && !h->b.bad; i++)
-		for (k = 0; k < ef->n && !h->b.bad; k++) {
-			if (!read_form(h, ef->form[k], &v))
-				h->b.bad = true;
-			else if (max_dir && ef->type[k] == DW_LNCT_directory_index &&
-				 !h->b.bad && v >= *max_dir)
-				return false;
-		}
-	return true;
-}
-
-/* False when a version 5 header names a directory past the end of its
- * directory table. */
-static bool header_ok(struct header *h)
-{
-	struct entry_format ef;
-	uint64_t ndirs, nfiles;
-
-	if (h->version != 5)
-		return true;
-	read_fields(h);
-	read_format(h, &ef);
-	ndirs = dw_bytes_uleb(&h->b);
-	if (!skip_entries(h, &ef, ndirs, NULL) || h->b.bad)
-		return true;
-	read_format(h, &ef);
-	nfiles = dw_bytes_uleb(&h->b);
-	return skip_entries(h, &ef, nfiles, &ndirs);
-}
-
-bool dw_lines_ok(const unsigned char *p, uint64_t size)
-{
-	uint64_t off = 0;
-
-	while (off < size) {
-		struct header h;
-
-		if (!header_open(&h, p, size, off, false))
-			return true;	/* libdwarf reports a table that does not fit */
-		off = (uint64_t)(h.b.end - p);
-		if (!header_ok(&h))
-			return false;
-	}
-	return true;
 }
 
 /* ---- the file names ---- */

@@ -1,13 +1,15 @@
 /*
- * reloc.c - the DWARF of a relocatable object (.o, .ko), relocated.
+ * object.c - an image's sections as the DWARF readers see them: served
+ * from the file mapped read-only, and a relocatable object's (.o, .ko)
+ * relocated.
  *
  * In an object built with -ffunction-sections (or with .init.text,
  * .exit.text... as every kernel module has) each code section starts at
  * 0, so DW_AT_low_pc and call return addresses of different functions
  * collide.  elf.c lays the allocated sections out one after the other;
  * here every .debug_* section that has a .rela/.rel section is copied
- * and relocated against that layout, and libdwarf reads the copies
- * through its object-access interface instead of reading the file.
+ * and relocated against that layout when it is first loaded, and the
+ * readers (and libdwarf, for the CFI) read the copies.
  */
 #include "dwarf/internal.h"
 
@@ -17,103 +19,53 @@
 
 #include "common/xalloc.h"
 
-static struct dw_obj *dwobj_of(void *obj)
+bool dw_obj_section_header(const struct dw_obj *o, size_t i, struct dw_secinfo *out)
 {
-	return obj;
-}
-
-static int get_section_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *out,
-			    int *error)
-{
-	struct dw_obj *o = dwobj_of(obj);
 	Elf_Scn *scn = elf_getscn(o->elf->elf, i);
 	GElf_Shdr sh;
 
-	(void)error;
-	if (!scn || !gelf_getshdr(scn, &sh))
-		return DW_DLV_NO_ENTRY;
 	memset(out, 0, sizeof(*out));
-	out->addr = i < o->elf->nsec ? o->elf->sec_base[i] :
-		    o->elf->type == ET_REL ? 0 : sh.sh_addr;
-	out->type = sh.sh_type;
-	out->size = sh.sh_size;
-	if (o->win.data && i == o->win.ndx) {
-		out->addr = o->win.addr;
-		out->size = o->win.size;
-	}
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return false;
+	out->s.ndx = i;
+	out->s.addr = i < o->elf->nsec ? o->elf->sec_base[i] :
+		      o->elf->type == ET_REL ? 0 : sh.sh_addr;
+	out->s.size = sh.sh_size;
 	out->name = elf_strptr(o->elf->elf, o->shstrndx, sh.sh_name);
 	if (!out->name)
 		out->name = "";
-	/* the relocations are applied here: libdwarf must not see them as such */
-	if (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL) {
-		out->link = sh.sh_link;
-		out->info = sh.sh_info;
-	}
-	out->entrysize = sh.sh_entsize;
-	return DW_DLV_OK;
-}
-
-static Dwarf_Endianness get_byte_order(void *obj)
-{
-	return dwobj_of(obj)->msb ? DW_OBJECT_MSB : DW_OBJECT_LSB;
-}
-
-static Dwarf_Small get_length_size(void *obj)
-{
-	(void)obj;
-	return 4;	/* 32-bit DWARF offsets, as libdwarf's own ELF reader says */
-}
-
-static Dwarf_Small get_pointer_size(void *obj)
-{
-	return dwobj_of(obj)->elf64 ? 8 : 4;
-}
-
-static Dwarf_Unsigned get_section_count(void *obj)
-{
-	return dwobj_of(obj)->nsec;
+	out->type = sh.sh_type;
+	out->flags = sh.sh_flags;
+	out->align = sh.sh_addralign;
+	out->entsize = sh.sh_entsize;
+	out->link = sh.sh_link;
+	out->info = sh.sh_info;
+	return true;
 }
 
 static void relocate(struct dw_obj *o, size_t target);
 
-static int load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *error)
+const unsigned char *dw_obj_load(struct dw_obj *o, size_t i)
 {
-	struct dw_obj *o = dwobj_of(obj);
 	Elf_Scn *scn;
 	Elf_Data *d;
 
-	(void)error;
-	if (o->win.data && i == o->win.ndx) {
-		*data = (Dwarf_Small *)o->win.data;
-		return DW_DLV_OK;
-	}
 	if (i < o->nsec && !o->copies[i] && o->rel_of[i])
 		relocate(o, i);
-	if (i < o->nsec && o->copies[i]) {
-		*data = o->copies[i];
-		return DW_DLV_OK;
-	}
+	if (i < o->nsec && o->copies[i])
+		return o->copies[i];
 	scn = elf_getscn(o->elf->elf, i);
 	if (o->map && scn) {
 		GElf_Shdr sh;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || !sh.sh_size ||
 		    sh.sh_offset > o->map_len || sh.sh_size > o->map_len - sh.sh_offset)
-			return DW_DLV_NO_ENTRY;
-		*data = o->map + sh.sh_offset;
-		return DW_DLV_OK;
+			return NULL;
+		return o->map + sh.sh_offset;
 	}
 	d = scn ? elf_rawdata(scn, NULL) : NULL;
-	if (!d || !d->d_buf || !d->d_size)
-		return DW_DLV_NO_ENTRY;
-	*data = d->d_buf;
-	return DW_DLV_OK;
+	return d && d->d_buf && d->d_size ? d->d_buf : NULL;
 }
-
-static const Dwarf_Obj_Access_Methods methods = {
-	get_section_info, get_byte_order, get_length_size, get_pointer_size,
-	get_section_count, load_section, NULL,
-};
 
 /* Absolute relocations as GCC emits them in .debug_*: size 8 or 4, or 0
  * for a type that is not applied (TLS offsets of variables, ...). */
@@ -297,9 +249,9 @@ static void relocate_section(struct dw_obj *o, Elf_Scn *rel, const GElf_Shdr *sh
 	}
 }
 
-/* The copy of section target, relocated: made when libdwarf first asks
- * for it, so that a Dwarf_Debug opened again for the CFI alone
- * relocates .debug_frame alone. */
+/* The copy of section target, relocated: made when it is first loaded,
+ * so that a parked image asked for its CFI alone (cfi.c) relocates
+ * .debug_frame alone. */
 static void relocate(struct dw_obj *o, size_t target)
 {
 	Elf_Scn *rel = elf_getscn(o->elf->elf, o->rel_of[target]);
@@ -352,7 +304,7 @@ static void find_debug_info(struct dw_obj *o, const struct sp_elf *e)
 }
 
 /* The offset of the unit after the one at off, 0 when none fits. */
-static uint64_t next_unit(const struct dw_obj *o, const Dwarf_Small *data, uint64_t off)
+static uint64_t next_unit(const struct dw_obj *o, const unsigned char *data, uint64_t off)
 {
 	uint64_t len;
 	unsigned hdr;
@@ -361,20 +313,14 @@ static uint64_t next_unit(const struct dw_obj *o, const Dwarf_Small *data, uint6
 	       off + hdr + len : 0;
 }
 
-static const Dwarf_Small *info_data(const struct dw_obj *o)
+static const unsigned char *info_data(struct dw_obj *o)
 {
-	Dwarf_Small *data = NULL;
-	int error = 0;
-
-	if (!o->info_ndx || load_section((void *)o, (Dwarf_Half)o->info_ndx, &data,
-					 &error) != DW_DLV_OK)
-		return NULL;
-	return data;
+	return o->info_ndx ? dw_obj_load(o, o->info_ndx) : NULL;
 }
 
-uint32_t dw_obj_count_units(const struct dw_obj *o)
+uint32_t dw_obj_count_units(struct dw_obj *o)
 {
-	const Dwarf_Small *data = info_data(o);
+	const unsigned char *data = info_data(o);
 	uint64_t off = 0;
 	uint32_t n = 0;
 
@@ -383,9 +329,9 @@ uint32_t dw_obj_count_units(const struct dw_obj *o)
 	return n;
 }
 
-uint64_t dw_obj_middle_unit(const struct dw_obj *o)
+uint64_t dw_obj_middle_unit(struct dw_obj *o)
 {
-	const Dwarf_Small *data = info_data(o);
+	const unsigned char *data = info_data(o);
 	uint64_t half = o->info_size / 2, off = 0, before = 0;
 
 	while (data && (off = next_unit(o, data, off)) && off < o->info_size) {
@@ -427,12 +373,13 @@ void dw_obj_drop(const struct dw_obj *o)
 		madvise(o->map, o->map_len, MADV_DONTNEED);
 }
 
-static void dwobj_setup(struct dw_obj *o, const struct sp_elf *e)
+void dw_obj_open(struct dw_obj *o, const struct sp_elf *e)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
 	GElf_Shdr sh;
 
+	memset(o, 0, sizeof(*o));
 	o->elf = e;
 	o->nsec = e->nsec;
 	if (e->type != ET_REL && elf_getshdrnum(e->elf, &o->nsec))
@@ -452,85 +399,40 @@ static void dwobj_setup(struct dw_obj *o, const struct sp_elf *e)
 		    sh.sh_info < o->nsec && !o->rel_of[sh.sh_info])
 			o->rel_of[sh.sh_info] = elf_ndxscn(scn);
 	find_debug_info(o, e);
-	o->iface.object = o;
-	o->iface.methods = &methods;
 }
 
-/*
- * libdwarf 20210528 asks a process-wide hook for section flags while it
- * sets up any object, and its own ELF reader (dwarf_init_b) points the
- * hook at itself: an object set up after an executable would be read as
- * that reader's.  Point it at this object's sections for the setup.  Weak:
- * later libdwarf releases have no such hook.
- */
-extern int (*_dwarf_get_elf_flags_func_ptr)(void *obj, Dwarf_Half i,
-					     Dwarf_Unsigned *flags,
-					     Dwarf_Unsigned *align, int *error)
-	__attribute__((weak));
-
-static int get_section_flags(void *obj, Dwarf_Half i, Dwarf_Unsigned *flags,
-			     Dwarf_Unsigned *align, int *error)
+bool dw_obj_has_dwarf(const struct dw_obj *o)
 {
-	struct dw_obj *o = dwobj_of(obj);
-	Elf_Scn *scn = elf_getscn(o->elf->elf, i);
-	GElf_Shdr sh;
+	/* the sections that say an ELF file has DWARF, as libdwarf counts
+	 * them (.eh_frame too: a program built without -g is told it has no
+	 * compile units, one without any of these that it has no DWARF) */
+	static const char *const names[] = {
+		".debug_info", ".debug_types", ".debug_abbrev", ".debug_line",
+		".debug_frame", ".eh_frame", ".debug_macinfo", ".debug_macro",
+		".debug_ranges", ".debug_sup", ".debug_addr",
+	};
+	struct dw_secinfo h;
+	size_t i, k;
 
-	(void)error;
-	*flags = *align = 0;
-	if (scn && gelf_getshdr(scn, &sh)) {
-		*flags = sh.sh_flags;
-		*align = sh.sh_addralign;
-	}
-	return DW_DLV_OK;
+	for (i = 1; i < o->nsec; i++)
+		for (k = 0; dw_obj_section_header(o, i, &h) && k < sizeof(names) / sizeof(*names);
+		     k++)
+			if (!strcmp(h.name, names[k]))
+				return true;
+	return false;
 }
 
-int dw_obj_init(struct dw_obj *o, const struct sp_elf *e, Dwarf_Debug *dbg,
-		  Dwarf_Error *derr)
+bool dw_obj_section(struct dw_obj *o, const char *name, struct dw_section *out)
 {
-	dwobj_setup(o, e);
-	if (&_dwarf_get_elf_flags_func_ptr)
-		_dwarf_get_elf_flags_func_ptr = get_section_flags;
-	return dwarf_object_init_b(&o->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, derr);
-}
-
-int dw_obj_open_again(struct dw_obj *o, Dwarf_Debug *dbg, Dwarf_Error *derr)
-{
-	if (&_dwarf_get_elf_flags_func_ptr)
-		_dwarf_get_elf_flags_func_ptr = get_section_flags;
-	return dwarf_object_init_b(&o->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, derr);
-}
-
-int dw_obj_open_window(const struct dw_obj *o, struct dw_obj *view,
-			 const struct dw_section *win, Dwarf_Debug *dbg,
-			 Dwarf_Error *derr)
-{
-	*view = *o;
-	view->win = *win;
-	view->iface.object = view;
-	if (&_dwarf_get_elf_flags_func_ptr)
-		_dwarf_get_elf_flags_func_ptr = get_section_flags;
-	return dwarf_object_init_b(&view->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, derr);
-}
-
-bool dw_obj_section(const struct dw_obj *o, const char *name,
-		      struct dw_section *out)
-{
-	Dwarf_Obj_Access_Section info;
-	Dwarf_Small *data = NULL;
-	Dwarf_Half i;
-	int error = 0;
+	struct dw_secinfo h;
+	size_t i;
 
 	for (i = 1; i < o->nsec; i++) {
-		if (get_section_info((void *)o, i, &info, &error) != DW_DLV_OK ||
-		    strcmp(info.name, name))
+		if (!dw_obj_section_header(o, i, &h) || strcmp(h.name, name))
 			continue;
-		if (info.type == SHT_NOBITS ||
-		    load_section((void *)o, i, &data, &error) != DW_DLV_OK)
+		if (h.type == SHT_NOBITS || !(h.s.data = dw_obj_load(o, i)))
 			return false;
-		out->ndx = i;
-		out->data = data;
-		out->size = info.size;
-		out->addr = info.addr;
+		*out = h.s;
 		return true;
 	}
 	return false;

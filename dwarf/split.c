@@ -3,10 +3,8 @@
  *
  * A second thread walks the later units of .debug_info, read from the
  * same mapped sections (die.c), into a shadow image: its own records,
- * and a graph of its own for the CUs and the strings it interns.  It
- * has a Dwarf_Debug of its own (libdwarf's are not to be shared between
- * threads) for the rare unit whose line table only libdwarf reads.  When both are done, its
- * records are appended to the image's with their indices moved and
+ * and a graph of its own for the CUs and the strings it interns.  When
+ * both are done, its records are appended to the image's with their indices moved and
  * their strings interned in the image's graph, so that the result is the
  * one a single walk in unit order gives.
  */
@@ -21,8 +19,6 @@
 struct dw_split {
 	struct dw_image shadow;	/* the thread's records; shadow.g is &g */
 	struct sp_graph g;
-	pthread_mutex_t srcfiles_lock;	/* dw's and the shadow's */
-	struct dw_image *dw;
 	struct dw_units units;
 	struct sp_err err;
 	int res;
@@ -39,17 +35,8 @@ static void *split_thread(void *arg)
 
 static void split_release(struct dw_split *w)
 {
-	struct dw_image *s = &w->shadow;
-	Dwarf_Error derr = NULL;
-
-	dw_release_records(s);
-	if (s->dbg)
-		dwarf_object_finish(s->dbg, &derr);
+	dw_release_records(&w->shadow);
 	sp_graph_release(&w->g);
-	if (w->dw) {
-		w->dw->srcfiles_lock = NULL;
-		pthread_mutex_destroy(&w->srcfiles_lock);
-	}
 	free(w);
 }
 
@@ -57,7 +44,6 @@ struct dw_split *dw_split_start(struct dw_image *dw, uint64_t from)
 {
 	struct dw_split *w = sp_xcalloc(1, sizeof(*w));
 	struct dw_image *s = &w->shadow;
-	Dwarf_Error derr = NULL;
 
 	sp_graph_init(&w->g);
 	s->path = dw->path;
@@ -71,15 +57,6 @@ struct dw_split *dw_split_start(struct dw_image *dw, uint64_t from)
 	w->units.to = UINT64_MAX;
 	w->units.obj = &dw->obj;
 	w->units.dropped = from;
-	if (dw_obj_open_again(&dw->obj, &s->dbg, &derr) != DW_DLV_OK) {
-		dw_drop_error(NULL, &derr);
-		s->dbg = NULL;
-		split_release(w);
-		return NULL;
-	}
-	pthread_mutex_init(&w->srcfiles_lock, NULL);
-	w->dw = dw;
-	dw->srcfiles_lock = s->srcfiles_lock = &w->srcfiles_lock;
 	if (pthread_create(&w->thread, NULL, split_thread, w)) {
 		split_release(w);
 		return NULL;
@@ -108,7 +85,7 @@ static void merge_cus(struct dw_image *dw, struct dw_split *w)
 	struct dw_image *s = &w->shadow;
 	struct sp_graph *g = dw->g;
 	uint32_t i, own = dw->ncus + s->ncus;
-	Dwarf_Signed k;
+	uint32_t k;
 
 	dw->files = sp_xrealloc(dw->files, (own ? own : 1) * sizeof(*dw->files));
 	dw->cu_die_off = sp_xrealloc(dw->cu_die_off,
@@ -202,13 +179,6 @@ int dw_split_finish(struct dw_split *w, struct dw_image *dw, struct sp_err *err)
 	merge_sites(dw, s, sub_base);
 	dw->call_sites += s->call_sites;
 	dw->split_units += s->ncus;
-	/* --indirect=types opens a Dwarf_Debug for its thread: this one is
-	 * open already (an object is never walked in two: its relocated
-	 * copies go with dw_park) */
-	if (dw->opts.vars && !dw->spare) {
-		dw->spare = s->dbg;
-		s->dbg = NULL;
-	}
 	split_release(w);
 	/* what the thread allocated, freed now, stays in its own malloc
 	 * arena, where the main thread's allocations never go: hand it back

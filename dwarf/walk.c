@@ -5,9 +5,9 @@
  * inlined subroutines, lexical blocks, namespaces); types and variables are
  * skipped with their whole subtree.  DIEs skipped this way that turn out to
  * be needed (a member function's declaration, a DIE in another unit) are
- * read on demand by dw_sub_at().  The DIEs are read from the section
- * bytes (die.c), not through libdwarf.  A large image's units are shared
- * out between two threads (split.c).
+ * read on demand by dw_sub_at() (reader.c).  The DIEs are read from the
+ * section bytes (die.c).  A large image's units are shared out between
+ * two threads (split.c).
  */
 #include "dwarf/internal.h"
 
@@ -17,7 +17,6 @@
 #include "common/path.h"
 #include "common/search.h"
 #include "common/xalloc.h"
-#include "dwarf/compat.h"
 
 /* The unit a walk is in. */
 struct walk_cu {
@@ -25,19 +24,19 @@ struct walk_cu {
 	const struct dw_unit *u;
 };
 
-const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, Dwarf_Unsigned n)
+const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, uint64_t n)
 {
 	const struct dw_cu_files *f;
-	Dwarf_Unsigned i;
+	uint64_t i;
 
 	if (cu < dw->cu_first || cu - dw->cu_first >= dw->ncus)
 		return NULL;
 	f = &dw->files[cu - dw->cu_first];
-	if (!f->names || n < (Dwarf_Unsigned)f->base || f->count <= 0)
+	if (!f->names || n < (uint64_t)f->base || !f->count)
 		return NULL;
-	/* unsigned: a DW_AT_decl_file near 2^64 must not wrap to a negative index */
-	i = n - (Dwarf_Unsigned)f->base;
-	if (i >= (Dwarf_Unsigned)f->count)
+	/* unsigned: a DW_AT_decl_file near 2^64 must not wrap */
+	i = n - (uint64_t)f->base;
+	if (i >= f->count)
 		return NULL;
 	return f->names[i];
 }
@@ -428,57 +427,21 @@ static void add_file(void *ctx, const char *path)
 	l->f->names[l->f->count++] = sp_intern(l->dw->g, sp_path_in_dir(path, l->comp_dir));
 }
 
-/* The unit's file names from its line table header, read by lines.c;
- * false when that cannot (libdwarf then tries, and says what is wrong). */
-static bool read_line_files(struct dw_image *dw, const struct cu_die *c,
+/* The unit's file names from its line table header (lines.c): none
+ * when it cannot be read. */
+static void read_line_files(struct dw_image *dw, const struct cu_die *c,
 			    struct dw_cu_files *f, const char *comp_dir)
 {
 	struct file_list l = { .dw = dw, .f = f, .comp_dir = comp_dir };
 
 	if (!dw_line_files(&dw->secs, c->stmt_list, comp_dir, add_file, &l))
-		return true;
+		return;
 	free(f->names);
 	f->names = NULL;
 	f->count = 0;
-	return false;
 }
 
-/* libdwarf's names of the files of the unit whose DIE is at off. */
-static void libdwarf_files(struct dw_image *dw, uint64_t off, struct dw_cu_files *f,
-			   const char *comp_dir)
-{
-	Dwarf_Die cu_die = dw_die_at(dw->dbg, off);
-	Dwarf_Error derr = NULL;
-	Dwarf_Signed i;
-	char **names = NULL;
-	int res = DW_DLV_NO_ENTRY;
-
-	if (dw->srcfiles_lock)
-		pthread_mutex_lock(dw->srcfiles_lock);
-	if (cu_die)
-		res = dwarf_srcfiles(cu_die, &names, &f->count, &derr);
-	if (dw->srcfiles_lock)
-		pthread_mutex_unlock(dw->srcfiles_lock);
-	if (cu_die)
-		dwarf_dealloc_die(cu_die);
-	if (res != DW_DLV_OK) {
-		dw_drop_error(dw->dbg, &derr);
-		f->count = 0;
-		return;
-	}
-	/* libdwarf's list and line-table context would live to dwarf_finish:
-	 * 12 MB on a kernel; the interned names are shared across CUs.
-	 * libdwarf joins comp_dir to every relative name, so that a kernel
-	 * built with O= reads "debian/build/build_amd64/net/socket.c" where
-	 * the build says "net/socket.c": the reports show the latter. */
-	f->names = sp_xmalloc((size_t)(f->count ? f->count : 1) * sizeof(*f->names));
-	for (i = 0; i < f->count; i++)
-		f->names[i] = sp_intern(dw->g, sp_path_in_dir(names[i], comp_dir));
-	dw_dealloc_srcfiles(dw->dbg, names, f->count);
-}
-
-static void read_cu_files(struct dw_image *dw, const struct walk_cu *wc, const struct cu_die *c,
-			  uint64_t die_off)
+static void read_cu_files(struct dw_image *dw, const struct walk_cu *wc, const struct cu_die *c)
 {
 	const char *comp_dir = dw->g->cus[wc->cu].comp_dir;
 	struct dw_cu_files *f = &dw->files[wc->cu - dw->cu_first];
@@ -486,9 +449,8 @@ static void read_cu_files(struct dw_image *dw, const struct walk_cu *wc, const s
 	f->base = wc->u->version >= 5 ? 0 : 1;
 	f->names = NULL;
 	f->count = 0;
-	if (!c->has_stmt_list || read_line_files(dw, c, f, comp_dir))
-		return;
-	libdwarf_files(dw, die_off, f, comp_dir);
+	if (c->has_stmt_list)
+		read_line_files(dw, c, f, comp_dir);
 }
 
 static void begin_cu(struct dw_image *dw, const struct dw_die *d, const struct cu_die *c,
@@ -509,7 +471,7 @@ static void begin_cu(struct dw_image *dw, const struct dw_die *d, const struct c
 	dw->cu_die_off[i] = d->off;
 	dw->cu_unit_off[i] = u->off;
 	wc->cu = cu;
-	read_cu_files(dw, wc, c, d->off);
+	read_cu_files(dw, wc, c);
 }
 
 static int corrupt_unit(const struct dw_image *dw, uint64_t off, struct sp_err *err)
@@ -560,13 +522,13 @@ int dw_walk_units(struct dw_image *dw, struct dw_units *u, struct sp_err *err)
 }
 
 /* .debug_info from which a second thread walks the later units: below
- * it, starting the thread and a second libdwarf costs more than it saves */
+ * it, starting the thread costs more than it saves */
 #define SPLIT_WALK_DEFAULT (16u << 20)
 
 /* Where the second walker starts, 0 for one walker. */
-static uint64_t split_point(const struct dw_image *dw)
+static uint64_t split_point(struct dw_image *dw)
 {
-	const struct dw_obj *o = &dw->obj;
+	struct dw_obj *o = &dw->obj;
 	uint64_t min = dw->opts.split_min ? dw->opts.split_min :
 		       SPLIT_WALK_DEFAULT;
 
@@ -627,35 +589,17 @@ size_t dw_subs_expected(uint64_t info_bytes)
 int dw_open(struct dw_image *dw, const char *path, const struct sp_elf *e,
 	    struct sp_graph *g, struct sp_err *err)
 {
-	Dwarf_Error derr = NULL;
-	int res;
-
 	memset(dw, 0, sizeof(*dw));
 	dw->path = path;
 	dw->elf = e;
 	dw->g = g;
 	dw->cu_first = g->ncus;
-	if (dw_check_lists(e, path, err))
-		return -1;
-	/* every image through the object interface: libdwarf then reads the
+	/* every image through the object interface: the readers read the
 	 * sections where they are mapped instead of copying them to the heap
-	 * (ET_REL objects get relocated copies).  libdwarf's record of every
-	 * object it hands out stays on: dwarf_set_de_alloc_flag(0) would
-	 * speed the readers after the walk (which reads the bytes itself),
-	 * but libdwarf 20210528 then leaks the errors it makes and drops
-	 * itself on corrupt DWARF, which only dwarf_finish reclaims */
-	res = dw_obj_init(&dw->obj, e, &dw->dbg, &derr);
-	if (res == DW_DLV_NO_ENTRY)
+	 * (ET_REL objects get relocated copies) */
+	dw_obj_open(&dw->obj, e);
+	if (!dw_obj_has_dwarf(&dw->obj))
 		return sp_err_set(err, "'%s': no DWARF debug information (build with -g)", path);
-	if (res != DW_DLV_OK) {
-		dw->dbg = NULL;
-		sp_err_set(err, "'%s': cannot read DWARF: %s", path,
-			   derr ? dwarf_errmsg(derr) : "unknown error");
-		dw_drop_error(NULL, &derr);
-		return -1;
-	}
-	if (dw_check_relocated_lists(&dw->obj, path, err))
-		return -1;
 	sp_u64map_init(&dw->sub_by_off, dw_subs_expected(dw->obj.map_len &&
 		       dw->obj.info_size > dw->obj.map_len ? dw->obj.map_len : dw->obj.info_size));
 	return 0;
@@ -693,14 +637,8 @@ void dw_release_records(struct dw_image *dw)
 
 void dw_park(struct dw_image *dw)
 {
-	Dwarf_Error derr = NULL;
-
-	if (!dw->dbg || dw->pins)
+	if (dw->pins)
 		return;
-	dwarf_object_finish(dw->dbg, &derr);
-	dw_drop_error(NULL, &derr);
-	dw->dbg = NULL;
-	dw->parked = true;
 	dw_reader_close(dw->reader);
 	dw->reader = NULL;
 	dw->secs_ready = false;
@@ -724,41 +662,10 @@ struct dw_reader *dw_reader(struct dw_image *dw)
 	return dw->reader;
 }
 
-void dw_resume(struct dw_image *dw)
-{
-	Dwarf_Error derr = NULL;
-
-	if (!dw->parked)
-		return;
-	dw->parked = false;
-	/* it opened before over the same bytes: a failure now leaves the
-	 * image without DWARF, as a corrupt one, and its readers cope */
-	if (dw_obj_open_again(&dw->obj, &dw->dbg, &derr) != DW_DLV_OK) {
-		dw->dbg = NULL;
-		dw_drop_error(NULL, &derr);
-	}
-}
-
-Dwarf_Debug dw_take_spare(struct dw_image *dw)
-{
-	Dwarf_Debug dbg = dw->spare;
-
-	dw->spare = NULL;
-	return dbg;
-}
-
 void dw_close(struct dw_image *dw)
 {
-	Dwarf_Error derr = NULL;
-
 	dw_release_records(dw);
 	dw_reader_close(dw->reader);
-	if (dw->dbg)
-		dwarf_object_finish(dw->dbg, &derr);
-	dw_drop_error(NULL, &derr);
-	if (dw->spare)
-		dwarf_object_finish(dw->spare, &derr);
-	dw_drop_error(NULL, &derr);
 	dw_obj_release(&dw->obj);
 	memset(dw, 0, sizeof(*dw));
 }
@@ -766,7 +673,7 @@ void dw_close(struct dw_image *dw)
 /* ---- on-demand reads ---- */
 
 /* The subs index of the DIE at off, SP_NONE when not read. */
-static uint32_t sub_index(const struct dw_image *dw, Dwarf_Off off)
+static uint32_t sub_index(const struct dw_image *dw, uint64_t off)
 {
 	uint32_t idx;
 
@@ -778,7 +685,7 @@ static uint32_t sub_index(const struct dw_image *dw, Dwarf_Off off)
 	return sp_u64map_get(&dw->sub_by_off, off);
 }
 
-uint32_t dw_sub_at(struct dw_image *dw, Dwarf_Off off)
+uint32_t dw_sub_at(struct dw_image *dw, uint64_t off)
 {
 	uint32_t idx = sub_index(dw, off);
 	struct dw_reader *r;
@@ -808,7 +715,7 @@ void dw_sub_resolve(struct dw_image *dw, uint32_t idx, struct dw_decl *out)
 		out->abstract = dw_sub_at(dw, dw->subs[idx].origin);
 	for (hops = 0; idx != SP_NONE && hops < DW_MAX_ORIGIN_HOPS; hops++) {
 		const struct dw_sub *s = &dw->subs[idx];
-		Dwarf_Off up = s->origin ? s->origin : s->spec;
+		uint64_t up = s->origin ? s->origin : s->spec;
 
 		if (!out->name)
 			out->name = s->name;
