@@ -1,7 +1,10 @@
 /*
  * internal.h - what the files of dwarf/ share and no other stage sees:
- * the one reader of DWARF's numbers (read.c) and of its expressions
- * (expr.c), in either byte order.
+ * an image's sections (object.c), its units, DIEs and values (die.c),
+ * the stage's state of an image and the walk on two threads (walk.c,
+ * split.c), and the one reader of each kind of DWARF data: numbers
+ * (read.c), expressions (expr.c), DIEs by offset (reader.c), range and
+ * location lists (lists.c), types (types.c), line tables (lines.c).
  */
 #ifndef SP_DWARF_INTERNAL_H
 #define SP_DWARF_INTERNAL_H
@@ -10,8 +13,256 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <dwarf.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "common/u64map.h"
 #include "dwarf/dwarf.h"
+
+/* ---- an image's sections (object.c) ---- */
+
+/* Bytes a reader is to see as section ndx, at address addr. */
+struct dw_section {
+	size_t ndx;
+	const unsigned char *data;
+	uint64_t size, addr;
+};
+
+struct dw_obj {
+	const struct sp_elf *elf;
+	size_t nsec, shstrndx;
+	unsigned char **copies;	/* by section index: relocated .debug_* or NULL */
+	size_t *rel_of;		/* by section index: the section relocating it, 0 if
+				 * none (a relocatable object's .debug_*) */
+	uint64_t *sym_values;	/* by symbol index, once a section is relocated */
+	size_t nsym_values;
+	bool msb, elf64;
+	/* the file mapped read-only, sections served from it (a relocatable
+	 * object's relocated from it): page cache that can be handed back */
+	unsigned char *map;
+	size_t map_len;
+	size_t info_ndx;		/* .debug_info's section index, 0 if none */
+	uint64_t info_off, info_size;	/* its place in the file */
+};
+
+/* o over e's sections, its DWARF relocated to e's layout (each section
+ * when it is first loaded). */
+void dw_obj_open(struct dw_obj *o, const struct sp_elf *e);
+/* Has e any of the sections DWARF is in (.eh_frame counts)? */
+bool dw_obj_has_dwarf(const struct dw_obj *o);
+/* The header of section i as the readers are to see it: its address in
+ * the ELF stage's layout, no data (dw_obj_load loads it). */
+struct dw_secinfo {
+	const char *name;
+	uint32_t type;
+	uint64_t flags, align, entsize, link, info;
+	struct dw_section s;
+};
+bool dw_obj_section_header(const struct dw_obj *o, size_t i, struct dw_secinfo *out);
+/* The bytes of section i (relocated now if it is an object's DWARF);
+ * NULL when it has none. */
+const unsigned char *dw_obj_load(struct dw_obj *o, size_t i);
+/* The section named name, loaded; false when there is none. */
+bool dw_obj_section(struct dw_obj *o, const char *name, struct dw_section *out);
+void dw_obj_release(struct dw_obj *o);
+/* Free the relocated copies (no reader may read them any more):
+ * they are made again when a new one loads them. */
+void dw_obj_free_copies(struct dw_obj *o);
+/* The compile units in .debug_info, counted from their headers alone. */
+uint32_t dw_obj_count_units(struct dw_obj *o);
+/* The unit header nearest the middle of .debug_info, from the headers
+ * alone; 0 when the first unit is the only one. */
+uint64_t dw_obj_middle_unit(struct dw_obj *o);
+/* A walk is past offset `upto` of .debug_info: drop the pages from
+ * *dropped (its mark, moved to upto) on from the process (a later read
+ * faults them back in from the page cache). */
+void dw_obj_info_done(const struct dw_obj *o, uint64_t *dropped, uint64_t upto);
+/* The image is loaded: hand every page of the file mapping back (what
+ * later readers use faults back in from the page cache). */
+void dw_obj_drop(const struct dw_obj *o);
+
+/* ---- DIEs read from the section bytes (die.c), for the walk ---- */
+
+#define DW_MAX_DIE_DEPTH 256	/* hostile input: nesting deeper than any compiler's */
+
+/* The sections a unit's DIEs and their values are in (none may be). */
+struct dw_secs {
+	struct dw_section info, abbrev, str, line_str, str_offsets, addr, ranges, rnglists;
+	struct dw_section loc, loclists;
+	struct dw_section line;	/* the units' file names (lines.c) */
+	bool msb;
+};
+void dw_secs_init(struct dw_obj *o, struct dw_secs *s);
+
+struct dw_attr_spec {
+	uint16_t at, form;
+	int64_t implicit;	/* DW_FORM_implicit_const's value */
+};
+
+struct dw_abbrev {
+	uint64_t code;
+	uint16_t tag;
+	bool children;
+	int32_t sibling;	/* index of DW_AT_sibling among the specs, -1 if none */
+	uint32_t first, n;	/* the specs, in dw_abbrevs.specs */
+};
+
+struct dw_abbrevs {
+	struct dw_abbrev *list;
+	size_t n, cap;
+	uint32_t *by_code;	/* code -> list index + 1, 0 for none; ncodes of them */
+	size_t ncodes;
+	const struct dw_abbrev **big;	/* the codes past by_code's, sorted */
+	size_t nbig;
+	struct dw_attr_spec *specs;
+	size_t nspecs, specs_cap;
+};
+
+/* One unit of .debug_info: its header, abbreviations and bases. */
+struct dw_unit {
+	const struct dw_secs *secs;
+	uint64_t off, end;	/* the header's offset, the offset past the unit */
+	uint64_t first_die;
+	uint16_t version;
+	uint8_t type, addr_size, off_size;
+	uint64_t abbrev_off;
+	/* from the unit's DIE, which the reader of that DIE sets */
+	uint64_t str_offsets_base, addr_base, rnglists_base, loclists_base;
+	uint64_t base;		/* DW_AT_low_pc: the lists' base address */
+	bool has_base;		/* ... which the unit's DIE gives */
+	struct dw_abbrevs ab;
+};
+
+/* A DIE: where it is, and its abbreviation (NULL for a null entry). */
+struct dw_die {
+	uint64_t off;
+	uint64_t attrs;		/* its first attribute's offset */
+	const struct dw_abbrev *ab;
+};
+
+/* One attribute value, undecoded beyond its form. */
+struct dw_val {
+	uint16_t at, form;
+	uint64_t u;		/* a number, address, offset or index */
+	int64_t s;		/* DW_FORM_sdata, DW_FORM_implicit_const */
+	const unsigned char *block;	/* a block or an inline string */
+	uint64_t len;
+};
+
+struct dw_attr_iter {
+	const struct dw_unit *u;
+	const struct dw_abbrev *ab;
+	uint32_t i;
+	const unsigned char *p, *end;
+};
+
+/* The initial length of a unit or table at p, of which avail bytes are
+ * there: the length after the field into *len, the field's own size (4,
+ * or 12 in 64-bit DWARF) into *hdr; false when either does not fit. */
+bool dw_unit_length(const unsigned char *p, uint64_t avail, bool msb, uint64_t *len,
+		    unsigned *hdr);
+/* The unit whose header is at off of .debug_info: 0, 1 at the end of
+ * the section, -1 when its header or abbreviations are corrupt. */
+int dw_unit_open(const struct dw_secs *s, uint64_t off, struct dw_unit *u);
+void dw_unit_close(struct dw_unit *u);
+/* A value of the unit's own DIE that gives one of u's bases (of
+ * .debug_str_offsets, .debug_addr, .debug_rnglists, .debug_loclists)
+ * into u; false for another attribute. */
+bool dw_unit_take_base(struct dw_unit *u, const struct dw_val *v);
+/* The unit's DW_AT_low_pc, the lists' base address, once every other
+ * base is known (an addrx form reads .debug_addr). */
+void dw_unit_take_low_pc(struct dw_unit *u, const struct dw_val *v);
+/* u's bases from its DIE, for a reader that does not walk it: 0, or -1
+ * when the DIE cannot be read. */
+int dw_unit_read_bases(struct dw_unit *u);
+/* The DIE at off of u: 0, or -1 when off is no DIE of u. */
+int dw_die_read(const struct dw_unit *u, uint64_t off, struct dw_die *d);
+/* d's attribute values in order: dw_attrs_next gives 1 for each, 0 after
+ * the last (dw_attrs_end is then past d's attributes), -1 when one is cut
+ * or of no known form. */
+void dw_attrs_begin(struct dw_attr_iter *it, const struct dw_unit *u, const struct dw_die *d);
+int dw_attrs_next(struct dw_attr_iter *it, struct dw_val *v);
+uint64_t dw_attrs_end(const struct dw_attr_iter *it);
+/* Past all of d's attributes (where its first child, or its sibling,
+ * is) into *end: 0, or -1 when one is cut or of no known form. */
+int dw_die_attrs_end(const struct dw_unit *u, const struct dw_die *d, uint64_t *end);
+/* The offset past d and its subtree: by d's DW_AT_sibling, which must
+ * point past d and inside u (else -2, also for one in the subtree), else
+ * children_end when the caller walked d's children (the offset past their
+ * null entry), else by stepping over the subtree; -1 when that cannot be
+ * read. */
+int dw_die_next(const struct dw_unit *u, const struct dw_die *d, uint64_t children_end,
+		uint64_t *next, int depth);
+/* What a value says, when its form says it: */
+const char *dw_val_string(const struct dw_unit *u, const struct dw_val *v);
+bool dw_val_addr(const struct dw_unit *u, const struct dw_val *v, uint64_t *addr);
+bool dw_val_udata(const struct dw_val *v, uint64_t *out);
+/* A constant read as signed: a data form's bits sign-extended. */
+bool dw_val_sdata(const struct dw_val *v, int64_t *out);
+uint64_t dw_val_ref(const struct dw_unit *u, const struct dw_val *v);	/* 0: none */
+bool dw_val_flag(const struct dw_val *v);
+bool dw_val_block(const struct dw_val *v, const unsigned char **p, uint64_t *len);
+bool dw_val_offset(const struct dw_val *v, uint64_t *off);
+typedef void (*dw_range_fn)(void *ctx, uint64_t lo, uint64_t hi);
+/* Each range of the list a DW_AT_ranges value names, to add; -1 when the
+ * list cannot be found (a cut list ends where it is cut). */
+int dw_val_ranges(const struct dw_unit *u, const struct dw_val *v, dw_range_fn add,
+		  void *ctx);
+
+typedef void (*dw_file_fn)(void *ctx, const char *path);
+/* The file names of the line table at off of s->line, in the order
+ * DW_AT_decl_file numbers them (from 0 in DWARF 5, from 1 before), each
+ * joined with its directory and comp_dir as dwarf_srcfiles joins them,
+ * to add; -1 when the header cannot be read (some may have been added). */
+int dw_line_files(const struct dw_secs *s, uint64_t off, const char *comp_dir,
+		  dw_file_fn add, void *ctx);
+
+/* ---- an image, as the stage keeps it (walk.c) ---- */
+
+/* abstract_origin/specification chains are short: a longer one is a
+ * reference cycle */
+#define DW_MAX_ORIGIN_HOPS 16
+
+/* decl_file table of one CU */
+struct dw_cu_files {
+	const char **names;	/* interned */
+	uint32_t count;
+	int base;		/* 0 for DWARF 5, 1 before */
+};
+
+/* What the stage keeps of an image besides the walk's records. */
+struct dw_state {
+	struct dw_obj obj;
+	struct dw_secs secs;		/* where the readers read DIEs (die.c) */
+	bool secs_ready;		/* ... set up (not since dw_park) */
+	struct dw_reader *reader;	/* the main thread's (dw_reader) */
+	struct dw_walk_opts opts;
+	uint32_t pins;			/* dw_pin()s held */
+	struct dw_cu_files *files;	/* per graph CU of the image */
+	uint64_t *cu_die_off;		/* per graph CU: its DIE's offset */
+	uint64_t *cu_unit_off;		/* per graph CU: its unit header's offset */
+	struct sp_u64map sub_by_off;	/* DIE offset -> subs index */
+	/* a split walk's second walker kept its own map, for the DIEs from
+	 * split_off on (its units); its indices are split_base lower */
+	struct sp_u64map split_by_off;
+	uint64_t split_off;
+	size_t split_base;
+};
+
+/* How many subprogram DIEs info_bytes of .debug_info hold, about: the
+ * size of the maps by DIE offset. */
+size_t dw_subs_expected(uint64_t info_bytes);
+/* Free what the walk filled (files, CU offsets, subs, sites, extra
+ * ranges, the DIE offset maps). */
+void dw_release_records(struct dw_image *dw);
+/* The sections the readers read, set up again after dw_park (a
+ * relocatable object's relocated anew): 0, -1 when there is no
+ * .debug_info. */
+int dw_load_sections(struct dw_image *dw);
+/* vars.c: keep the variable d of unit u when DWARF places it at a fixed
+ * address. */
+void dw_read_var(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d);
 
 /* ---- numbers (read.c) ---- */
 
@@ -260,5 +511,29 @@ int dw_val_locations(const struct dw_unit *u, const struct dw_val *v, dw_span_fn
  * program's order where addresses are equal): 0, or -1 when it does not
  * read (no rows). */
 int dw_line_rows(const struct dw_secs *s, uint64_t off, struct dw_lines *l);
+
+/* ---- the two-thread walk (split.c), set up by walk.c ---- */
+
+/* One walker's stretch of .debug_info. */
+struct dw_units {
+	uint64_t from, to;		/* the units whose headers start in [from, to) */
+	const struct dw_obj *obj;	/* whose .debug_info pages it drops */
+	uint64_t dropped;		/* pages before this are dropped */
+	_Atomic uint32_t done;		/* units walked (the other thread reads it) */
+	const _Atomic uint32_t *other;	/* the other walker's count, or NULL */
+	uint32_t total;			/* for the progress line, 0: none */
+};
+int dw_walk_units(struct dw_image *dw, struct dw_units *u, struct sp_err *err);
+
+/* The second walker, over the units from `from` on.  Returns NULL when
+ * it did not start (the caller then walks them all). */
+struct dw_split;
+struct dw_split *dw_split_start(struct dw_image *dw, uint64_t from);
+/* Wait for it and append its records to dw's (whose walk ended just
+ * before its first unit); -1 with its error when it failed. */
+int dw_split_finish(struct dw_split *w, struct dw_image *dw, struct sp_err *err);
+/* Wait for it and drop what it read (dw's walk failed). */
+void dw_split_abandon(struct dw_split *w);
+const _Atomic uint32_t *dw_split_done(const struct dw_split *w);
 
 #endif

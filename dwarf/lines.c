@@ -442,7 +442,7 @@ int dw_lines_read(struct dw_reader *r, uint32_t cu, struct dw_lines *l)
 	if (cu < dw->cu_first || cu - dw->cu_first >= dw->ncus)
 		return -1;
 	dw_reader_begin(r);
-	if (dw_entry_at(r, dw->cu_die_off[cu - dw->cu_first], &e) &&
+	if (dw_entry_at(r, dw->st->cu_die_off[cu - dw->cu_first], &e) &&
 	    dw_entry_attr(&e, DW_AT_stmt_list, &v) && dw_val_offset(&v, &off))
 		res = dw_line_rows(e.u->secs, off, l);
 	dw_reader_end(r);

@@ -65,7 +65,7 @@ static uint64_t unit_off_at(const void *base, size_t i)
 uint32_t dw_cu_of_offset(const struct dw_image *dw, uint64_t off)
 {
 	/* units start at increasing offsets in walk order */
-	size_t i = sp_search_first_ge(dw->cu_unit_off, dw->ncus, unit_off_at, off + 1);
+	size_t i = sp_search_first_ge(dw->st->cu_unit_off, dw->ncus, unit_off_at, off + 1);
 
 	return i ? dw->cu_first + (uint32_t)(i - 1) : SP_NONE;
 }
@@ -112,7 +112,7 @@ static struct dw_open_unit *open_unit(struct dw_reader *r, uint32_t cu)
 			return r->open[i];
 		}
 	o = sp_xcalloc(1, sizeof(*o));
-	if (dw_unit_open(&dw->secs, dw->cu_unit_off[cu - dw->cu_first], &o->u) ||
+	if (dw_unit_open(&dw->st->secs, dw->st->cu_unit_off[cu - dw->cu_first], &o->u) ||
 	    dw_unit_read_bases(&o->u)) {
 		close_unit(o);
 		return NULL;
@@ -162,8 +162,8 @@ void dw_reader_seek(struct dw_reader *r, uint64_t off)
 	if (cu == SP_NONE)
 		return;
 	r->here = cu;
-	r->lo = dw->cu_unit_off[cu - dw->cu_first];
-	r->hi = cu + 1 < dw->cu_first + dw->ncus ? dw->cu_unit_off[cu + 1 - dw->cu_first] :
+	r->lo = dw->st->cu_unit_off[cu - dw->cu_first];
+	r->hi = cu + 1 < dw->cu_first + dw->ncus ? dw->st->cu_unit_off[cu + 1 - dw->cu_first] :
 		UINT64_MAX;
 	/* a reader over the whole of .debug_info would hold all of it */
 	if (++r->moves % 64 == 0)

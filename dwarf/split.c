@@ -18,6 +18,7 @@
 
 struct dw_split {
 	struct dw_image shadow;	/* the thread's records; shadow.g is &g */
+	struct dw_state shadow_st;
 	struct sp_graph g;
 	struct dw_units units;
 	struct sp_err err;
@@ -46,16 +47,17 @@ struct dw_split *dw_split_start(struct dw_image *dw, uint64_t from)
 	struct dw_image *s = &w->shadow;
 
 	sp_graph_init(&w->g);
+	s->st = &w->shadow_st;
 	s->path = dw->path;
-	s->opts = dw->opts;
-	s->opts.progress = NULL;	/* the main thread reports both */
+	s->st->opts = dw->st->opts;
+	s->st->opts.progress = NULL;	/* the main thread reports both */
 	s->elf = dw->elf;		/* read only: the code, for Clang's tail calls */
-	s->secs = dw->secs;		/* mapped, read only */
+	s->st->secs = dw->st->secs;	/* mapped, read only */
 	s->g = &w->g;
-	sp_u64map_init(&s->sub_by_off, dw_subs_expected(dw->obj.info_size - from));
+	sp_u64map_init(&s->st->sub_by_off, dw_subs_expected(dw->st->obj.info_size - from));
 	w->units.from = from;
 	w->units.to = UINT64_MAX;
-	w->units.obj = &dw->obj;
+	w->units.obj = &dw->st->obj;
 	w->units.dropped = from;
 	if (pthread_create(&w->thread, NULL, split_thread, w)) {
 		split_release(w);
@@ -87,24 +89,24 @@ static void merge_cus(struct dw_image *dw, struct dw_split *w)
 	uint32_t i, own = dw->ncus + s->ncus;
 	uint32_t k;
 
-	dw->files = sp_xrealloc(dw->files, (own ? own : 1) * sizeof(*dw->files));
-	dw->cu_die_off = sp_xrealloc(dw->cu_die_off,
-				      (own ? own : 1) * sizeof(*dw->cu_die_off));
-	dw->cu_unit_off = sp_xrealloc(dw->cu_unit_off,
-				       (own ? own : 1) * sizeof(*dw->cu_unit_off));
+	dw->st->files = sp_xrealloc(dw->st->files, (own ? own : 1) * sizeof(*dw->st->files));
+	dw->st->cu_die_off = sp_xrealloc(dw->st->cu_die_off,
+				      (own ? own : 1) * sizeof(*dw->st->cu_die_off));
+	dw->st->cu_unit_off = sp_xrealloc(dw->st->cu_unit_off,
+				       (own ? own : 1) * sizeof(*dw->st->cu_unit_off));
 	for (i = 0; i < s->ncus; i++) {
 		const struct sp_cu *from = &w->g.cus[i];
 		uint32_t cu = sp_graph_add_cu(g);
-		struct dw_cu_files *f = &dw->files[dw->ncus + i];
+		struct dw_cu_files *f = &dw->st->files[dw->ncus + i];
 
 		g->cus[cu].name = reintern(g, from->name);
 		g->cus[cu].comp_dir = reintern(g, from->comp_dir);
 		g->cus[cu].producer = reintern(g, from->producer);
 		g->cus[cu].dwarf_version = from->dwarf_version;
-		dw->cu_die_off[dw->ncus + i] = s->cu_die_off[i];
-		dw->cu_unit_off[dw->ncus + i] = s->cu_unit_off[i];
-		*f = s->files[i];	/* the names array changes hands */
-		s->files[i].names = NULL;
+		dw->st->cu_die_off[dw->ncus + i] = s->st->cu_die_off[i];
+		dw->st->cu_unit_off[dw->ncus + i] = s->st->cu_unit_off[i];
+		*f = s->st->files[i];	/* the names array changes hands */
+		s->st->files[i].names = NULL;
 		for (k = 0; f->names && k < f->count; k++)
 			f->names[k] = reintern(g, f->names[k]);
 	}
@@ -132,10 +134,10 @@ static void merge_subs(struct dw_image *dw, struct dw_image *s, uint64_t split_o
 		d->file = reintern(dw->g, d->file);
 	}
 	dw->nsubs = base + s->nsubs;
-	dw->split_by_off = s->sub_by_off;
-	dw->split_off = split_off;
-	dw->split_base = base;
-	memset(&s->sub_by_off, 0, sizeof(s->sub_by_off));
+	dw->st->split_by_off = s->st->sub_by_off;
+	dw->st->split_off = split_off;
+	dw->st->split_base = base;
+	memset(&s->st->sub_by_off, 0, sizeof(s->st->sub_by_off));
 }
 
 static void merge_sites(struct dw_image *dw, const struct dw_image *s, uint32_t sub_base)

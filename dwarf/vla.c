@@ -248,5 +248,5 @@ void dw_done_reading(const struct dw_image *dw)
 {
 	uint64_t from = 0;
 
-	dw_obj_info_done(&dw->obj, &from, dw->obj.info_size);
+	dw_obj_info_done(&dw->st->obj, &from, dw->st->obj.info_size);
 }

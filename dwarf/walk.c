@@ -31,7 +31,7 @@ const char *dw_cu_file(const struct dw_image *dw, uint32_t cu, uint64_t n)
 
 	if (cu < dw->cu_first || cu - dw->cu_first >= dw->ncus)
 		return NULL;
-	f = &dw->files[cu - dw->cu_first];
+	f = &dw->st->files[cu - dw->cu_first];
 	if (!f->names || n < (uint64_t)f->base || !f->count)
 		return NULL;
 	/* unsigned: a DW_AT_decl_file near 2^64 must not wrap */
@@ -183,7 +183,7 @@ static uint32_t read_sub(struct dw_image *dw, const struct walk_cu *wc, const st
 		s->lo = dw->xranges[s->range_first].lo;
 		s->hi = dw->xranges[s->range_first].hi;
 	}
-	sp_u64map_put(&dw->sub_by_off, d->off, idx);
+	sp_u64map_put(&dw->st->sub_by_off, d->off, idx);
 	return idx;
 }
 
@@ -290,7 +290,7 @@ static int visit(struct dw_image *dw, const struct walk_cu *wc, const struct dw_
 	case DW_TAG_GNU_call_site:
 		return read_site(dw, wc, d, sub, err);
 	case DW_TAG_variable:
-		if (dw->opts.vars)
+		if (dw->st->opts.vars)
 			dw_read_var(dw, wc->u, d);
 		return 0;
 	case DW_TAG_inlined_subroutine:
@@ -347,13 +347,13 @@ static void report_progress(const struct dw_image *dw, const struct dw_units *u,
 {
 	uint32_t done = atomic_load(&u->done);
 
-	if (!dw->opts.progress || !u->total)
+	if (!dw->st->opts.progress || !u->total)
 		return;
 	if (u->other)
 		done += atomic_load(u->other);
 	if (end || done > u->total)
 		done = u->total;
-	dw->opts.progress(dw->opts.progress_arg, dw->path, done, u->total);
+	dw->st->opts.progress(dw->st->opts.progress_arg, dw->path, done, u->total);
 }
 
 /* ---- units ---- */
@@ -434,7 +434,7 @@ static void read_line_files(struct dw_image *dw, const struct cu_die *c,
 {
 	struct file_list l = { .dw = dw, .f = f, .comp_dir = comp_dir };
 
-	if (!dw_line_files(&dw->secs, c->stmt_list, comp_dir, add_file, &l))
+	if (!dw_line_files(&dw->st->secs, c->stmt_list, comp_dir, add_file, &l))
 		return;
 	free(f->names);
 	f->names = NULL;
@@ -444,7 +444,7 @@ static void read_line_files(struct dw_image *dw, const struct cu_die *c,
 static void read_cu_files(struct dw_image *dw, const struct walk_cu *wc, const struct cu_die *c)
 {
 	const char *comp_dir = dw->g->cus[wc->cu].comp_dir;
-	struct dw_cu_files *f = &dw->files[wc->cu - dw->cu_first];
+	struct dw_cu_files *f = &dw->st->files[wc->cu - dw->cu_first];
 
 	f->base = wc->u->version >= 5 ? 0 : 1;
 	f->names = NULL;
@@ -465,11 +465,11 @@ static void begin_cu(struct dw_image *dw, const struct dw_die *d, const struct c
 	g->cus[cu].producer = val_string(dw, u, &c->producer);
 	g->cus[cu].dwarf_version = u->version;
 	dw->ncus = i + 1;
-	dw->files = sp_xrealloc(dw->files, dw->ncus * sizeof(*dw->files));
-	dw->cu_die_off = sp_xrealloc(dw->cu_die_off, dw->ncus * sizeof(*dw->cu_die_off));
-	dw->cu_unit_off = sp_xrealloc(dw->cu_unit_off, dw->ncus * sizeof(*dw->cu_unit_off));
-	dw->cu_die_off[i] = d->off;
-	dw->cu_unit_off[i] = u->off;
+	dw->st->files = sp_xrealloc(dw->st->files, dw->ncus * sizeof(*dw->st->files));
+	dw->st->cu_die_off = sp_xrealloc(dw->st->cu_die_off, dw->ncus * sizeof(*dw->st->cu_die_off));
+	dw->st->cu_unit_off = sp_xrealloc(dw->st->cu_unit_off, dw->ncus * sizeof(*dw->st->cu_unit_off));
+	dw->st->cu_die_off[i] = d->off;
+	dw->st->cu_unit_off[i] = u->off;
 	wc->cu = cu;
 	read_cu_files(dw, wc, c);
 }
@@ -488,7 +488,7 @@ static int walk_unit(struct dw_image *dw, uint64_t off, uint64_t *next, struct s
 	struct cu_die c;
 	struct dw_die d;
 	uint64_t end;
-	int res = dw_unit_open(&dw->secs, off, &u);
+	int res = dw_unit_open(&dw->st->secs, off, &u);
 
 	*next = 0;
 	if (res > 0)
@@ -528,8 +528,8 @@ int dw_walk_units(struct dw_image *dw, struct dw_units *u, struct sp_err *err)
 /* Where the second walker starts, 0 for one walker. */
 static uint64_t split_point(struct dw_image *dw)
 {
-	struct dw_obj *o = &dw->obj;
-	uint64_t min = dw->opts.split_min ? dw->opts.split_min :
+	struct dw_obj *o = &dw->st->obj;
+	uint64_t min = dw->st->opts.split_min ? dw->st->opts.split_min :
 		       SPLIT_WALK_DEFAULT;
 
 	/* two threads share only read-only mapped sections: an object's
@@ -541,17 +541,17 @@ static uint64_t split_point(struct dw_image *dw)
 
 int dw_walk(struct dw_image *dw, const struct dw_walk_opts *opts, struct sp_err *err)
 {
-	struct dw_units u = { .to = UINT64_MAX, .obj = &dw->obj };
+	struct dw_units u = { .to = UINT64_MAX, .obj = &dw->st->obj };
 	struct dw_split *w = NULL;
 	uint64_t split;
 
-	dw->opts = *opts;
+	dw->st->opts = *opts;
 	split = split_point(dw);
-	dw_secs_init(&dw->obj, &dw->secs);
-	dw->secs_ready = true;
+	dw_secs_init(&dw->st->obj, &dw->st->secs);
+	dw->st->secs_ready = true;
 
-	if (dw->opts.progress)
-		u.total = dw_obj_count_units(&dw->obj);
+	if (dw->st->opts.progress)
+		u.total = dw_obj_count_units(&dw->st->obj);
 	if (split)
 		w = dw_split_start(dw, split);
 	if (w) {
@@ -589,19 +589,23 @@ size_t dw_subs_expected(uint64_t info_bytes)
 int dw_open(struct dw_image *dw, const char *path, const struct sp_elf *e,
 	    struct sp_graph *g, struct sp_err *err)
 {
+	struct dw_obj *o;
+
 	memset(dw, 0, sizeof(*dw));
 	dw->path = path;
 	dw->elf = e;
 	dw->g = g;
 	dw->cu_first = g->ncus;
+	dw->st = sp_xcalloc(1, sizeof(*dw->st));
+	o = &dw->st->obj;
 	/* every image through the object interface: the readers read the
 	 * sections where they are mapped instead of copying them to the heap
 	 * (ET_REL objects get relocated copies) */
-	dw_obj_open(&dw->obj, e);
-	if (!dw_obj_has_dwarf(&dw->obj))
+	dw_obj_open(o, e);
+	if (!dw_obj_has_dwarf(o))
 		return sp_err_set(err, "'%s': no DWARF debug information (build with -g)", path);
-	sp_u64map_init(&dw->sub_by_off, dw_subs_expected(dw->obj.map_len &&
-		       dw->obj.info_size > dw->obj.map_len ? dw->obj.map_len : dw->obj.info_size));
+	sp_u64map_init(&dw->st->sub_by_off, dw_subs_expected(o->map_len &&
+		       o->info_size > o->map_len ? o->map_len : o->info_size));
 	return 0;
 }
 
@@ -616,57 +620,79 @@ void dw_release_walk(struct dw_image *dw)
 	free(dw->xranges);
 	dw->xranges = NULL;
 	dw->nxranges = dw->xranges_cap = 0;
-	if (dw->sub_by_off.nslots)
-		sp_u64map_release(&dw->sub_by_off);
-	if (dw->split_by_off.nslots)
-		sp_u64map_release(&dw->split_by_off);
+	if (!dw->st)		/* never opened */
+		return;
+	if (dw->st->sub_by_off.nslots)
+		sp_u64map_release(&dw->st->sub_by_off);
+	if (dw->st->split_by_off.nslots)
+		sp_u64map_release(&dw->st->split_by_off);
 }
 
 void dw_release_records(struct dw_image *dw)
 {
 	uint32_t i;
 
-	for (i = 0; dw->files && i < dw->ncus; i++)
-		free(dw->files[i].names);
-	free(dw->files);
-	free(dw->cu_die_off);
-	free(dw->cu_unit_off);
 	free(dw->vars);
+	dw->vars = NULL;
+	dw->nvars = dw->vars_cap = 0;
 	dw_release_walk(dw);
+	if (!dw->st)
+		return;
+	for (i = 0; dw->st->files && i < dw->ncus; i++)
+		free(dw->st->files[i].names);
+	free(dw->st->files);
+	free(dw->st->cu_die_off);
+	free(dw->st->cu_unit_off);
+	dw->st->files = NULL;
+	dw->st->cu_die_off = dw->st->cu_unit_off = NULL;
 }
 
 void dw_park(struct dw_image *dw)
 {
-	if (dw->pins)
+	if (dw->st->pins)
 		return;
-	dw_reader_close(dw->reader);
-	dw->reader = NULL;
-	dw->secs_ready = false;
-	dw_obj_free_copies(&dw->obj);
-	dw_obj_drop(&dw->obj);
+	dw_reader_close(dw->st->reader);
+	dw->st->reader = NULL;
+	dw->st->secs_ready = false;
+	dw_obj_free_copies(&dw->st->obj);
+	dw_obj_drop(&dw->st->obj);
 }
 
 int dw_load_sections(struct dw_image *dw)
 {
-	if (!dw->secs_ready) {
-		dw_secs_init(&dw->obj, &dw->secs);
-		dw->secs_ready = true;
+	if (!dw->st->secs_ready) {
+		dw_secs_init(&dw->st->obj, &dw->st->secs);
+		dw->st->secs_ready = true;
 	}
-	return dw->secs.info.data && dw->ncus ? 0 : -1;
+	return dw->st->secs.info.data && dw->ncus ? 0 : -1;
 }
 
 struct dw_reader *dw_reader(struct dw_image *dw)
 {
-	if (!dw->reader)
-		dw->reader = dw_reader_open(dw);
-	return dw->reader;
+	if (!dw->st->reader)
+		dw->st->reader = dw_reader_open(dw);
+	return dw->st->reader;
+}
+
+void dw_pin(struct dw_image *dw)
+{
+	dw->st->pins++;
+}
+
+void dw_unpin(struct dw_image *dw)
+{
+	if (dw->st->pins)
+		dw->st->pins--;
 }
 
 void dw_close(struct dw_image *dw)
 {
-	dw_release_records(dw);
-	dw_reader_close(dw->reader);
-	dw_obj_release(&dw->obj);
+	if (dw->st) {
+		dw_release_records(dw);
+		dw_reader_close(dw->st->reader);
+		dw_obj_release(&dw->st->obj);
+		free(dw->st);
+	}
 	memset(dw, 0, sizeof(*dw));
 }
 
@@ -677,12 +703,12 @@ static uint32_t sub_index(const struct dw_image *dw, uint64_t off)
 {
 	uint32_t idx;
 
-	if (dw->split_by_off.nslots && off >= dw->split_off) {
-		idx = sp_u64map_get(&dw->split_by_off, off);
+	if (dw->st->split_by_off.nslots && off >= dw->st->split_off) {
+		idx = sp_u64map_get(&dw->st->split_by_off, off);
 		if (idx != SP_NONE)
-			return (uint32_t)(dw->split_base + idx);
+			return (uint32_t)(dw->st->split_base + idx);
 	}
-	return sp_u64map_get(&dw->sub_by_off, off);
+	return sp_u64map_get(&dw->st->sub_by_off, off);
 }
 
 uint32_t dw_sub_at(struct dw_image *dw, uint64_t off)

@@ -24,6 +24,7 @@ struct unit {
 	struct bytes info, abbrev;
 	uint64_t off[D__COUNT];
 	struct dw_image dw;
+	struct dw_state st;
 	struct sp_graph g;
 	uint64_t unit_off;
 };
@@ -172,19 +173,20 @@ static void build(struct unit *t, bool msb)
 
 	sp_graph_init(&t->g);
 	t->dw.g = &t->g;
-	t->dw.secs.msb = msb;
-	t->dw.secs.info.data = t->info.v;
-	t->dw.secs.info.size = t->info.n;
-	t->dw.secs.abbrev.data = t->abbrev.v;
-	t->dw.secs.abbrev.size = t->abbrev.n;
-	t->dw.secs_ready = true;
+	t->dw.st = &t->st;
+	t->st.secs.msb = msb;
+	t->st.secs.info.data = t->info.v;
+	t->st.secs.info.size = t->info.n;
+	t->st.secs.abbrev.data = t->abbrev.v;
+	t->st.secs.abbrev.size = t->abbrev.n;
+	t->st.secs_ready = true;
 	t->dw.ncus = 1;
-	t->dw.cu_unit_off = &t->unit_off;
+	t->st.cu_unit_off = &t->unit_off;
 }
 
 static void release(struct unit *t)
 {
-	dw_reader_close(t->dw.reader);
+	dw_reader_close(t->st.reader);
 	sp_graph_release(&t->g);
 }
 
