@@ -27,7 +27,7 @@ DWARF_LIBS   := -ldwarf -lz
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I. -Iinclude \
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I. -Imodel \
 	     $(PKG_CFLAGS) $(DWARF_CFLAGS) -DSTACKPROF_VERSION='"$(VERSION)"' -MMD -MP \
 	     -DSTACKPROF_SRCDIR='"$(CURDIR)"'
 LIBS     := $(DWARF_LIBS) $(PKG_LIBS) -lpthread

@@ -1,4 +1,4 @@
-/* graph.c - lifecycle of the shared model (include/stackprof.h). */
+/* graph.c - lifecycle of the shared model (model/stackprof.h). */
 #include "stackprof.h"
 
 #include <stdlib.h>
