@@ -212,9 +212,11 @@ int dw_val_ranges(const struct dw_unit *u, const struct dw_val *v, dw_range_fn a
 
 typedef void (*dw_file_fn)(void *ctx, const char *path);
 /* The file names of the line table at off of s->line, in the order
- * DW_AT_decl_file numbers them (from 0 in DWARF 5, from 1 before), each
- * joined with its directory and comp_dir as dwarf_srcfiles joins them,
- * to add; -1 when the header cannot be read (some may have been added). */
+ * DW_AT_decl_file numbers them, each joined with its directory and
+ * comp_dir as dwarf_srcfiles joins them, to add; the number of the first
+ * (0 in a version 5 table, 1 before: the table's version decides, not
+ * its unit's), or -1 when the header cannot be read (some may have been
+ * added). */
 int dw_line_files(const struct dw_secs *s, uint64_t off, const char *comp_dir,
 		  dw_file_fn add, void *ctx);
 
@@ -228,7 +230,7 @@ int dw_line_files(const struct dw_secs *s, uint64_t off, const char *comp_dir,
 struct dw_cu_files {
 	const char **names;	/* interned */
 	uint32_t count;
-	int base;		/* 0 for DWARF 5, 1 before */
+	int base;		/* 0 for a DWARF 5 line table, 1 before */
 };
 
 /* What the stage keeps of an image besides the walk's records. */

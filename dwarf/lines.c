@@ -271,7 +271,7 @@ int dw_line_files(const struct dw_secs *s, uint64_t off, const char *comp_dir,
 	ok = h.version == 5 ? read_v5(&h, &n) : read_v4(&h, &n);
 	free(n.dirs);
 	free(n.path.buf);
-	return ok ? 0 : -1;
+	return !ok ? -1 : h.version == 5 ? 0 : 1;
 }
 
 /* ---- the line number program ---- */

@@ -427,15 +427,20 @@ static void add_file(void *ctx, const char *path)
 	l->f->names[l->f->count++] = sp_intern(l->dw->g, sp_path_in_dir(path, l->comp_dir));
 }
 
-/* The unit's file names from its line table header (lines.c): none
- * when it cannot be read. */
+/* The unit's file names from its line table header (lines.c), numbered
+ * as the table numbers them: arm-none-eabi-gcc 12 writes DWARF 5 units
+ * whose line tables (from binutils' as) are version 3, counted from 1.
+ * None when the header cannot be read. */
 static void read_line_files(struct dw_image *dw, const struct cu_die *c,
 			    struct dw_cu_files *f, const char *comp_dir)
 {
 	struct file_list l = { .dw = dw, .f = f, .comp_dir = comp_dir };
+	int first = dw_line_files(&dw->st->secs, c->stmt_list, comp_dir, add_file, &l);
 
-	if (!dw_line_files(&dw->st->secs, c->stmt_list, comp_dir, add_file, &l))
+	if (first >= 0) {
+		f->base = first;
 		return;
+	}
 	free(f->names);
 	f->names = NULL;
 	f->count = 0;

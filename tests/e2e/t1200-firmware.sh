@@ -63,4 +63,28 @@ expect_eq "memcpy's frame from its code" \
 	"$(jget "$OUT/memcpy.json" '[[f["frame_source"], f["self"]] for f in fns("memcpy") if f["symbol"]]')" \
 	"[[\"code\", $mpush]]"
 expect_eq "Reset_Handler complete" "$(jget "$OUT/both.json" 'fn("Reset_Handler")["partial"]')" false
+
+# A function's file is its DW_AT_decl_file counted as its unit's line
+# table counts: arm-none-eabi-gcc 12's DWARF 5 units have version 3
+# tables (binutils' as), whose files start at 1.  No .su here, so the
+# file and line are DWARF's alone.
+mkdir -p "$OUT/files"
+printf 'static __attribute__((noinline)) int hf(volatile int *p) { return *p + 1; }\n' \
+	>"$OUT/files/h.h"
+printf '#include "h.h"\nint g(int x);\nint g(int x) { return hf(&x) + 1; }\n' >"$OUT/files/m.c"
+printf 'void _start(void) { g(3); for (;;); }\n' >>"$OUT/files/m.c"
+if ! (cd "$OUT/files" && arm-none-eabi-gcc -g -O2 -mcpu=cortex-m3 -mthumb -nostdlib -o m.elf m.c); then
+	fail "arm-none-eabi-gcc could not build the decl_file program"
+else
+	uv=$(readelf --debug-dump=info "$OUT/files/m.elf" | awk '/ Version:/ { print $2; exit }')
+	lv=$(readelf --debug-dump=rawline "$OUT/files/m.elf" | awk '/DWARF Version:/ { print $3; exit }')
+	if [ "$uv" = 5 ] && [ "$lv" -lt 5 ]; then
+		"$SP" --json "$OUT/files/m.elf" >"$OUT/files.json"
+		expect_eq "files numbered by the version $lv line table of a DWARF 5 unit" \
+			"$(jget "$OUT/files.json" '[[f["name"], f["file"].split("/")[-1], f["line"]] for f in sorted(j["functions"], key=lambda f: f["name"])]')" \
+			'[["_start", "m.c", 4], ["g", "m.c", 3], ["hf", "h.h", 1]]'
+	else
+		skip_part "this arm-none-eabi-gcc writes DWARF $uv units with version $lv line tables"
+	fi
+fi
 finish

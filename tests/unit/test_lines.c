@@ -95,7 +95,7 @@ static void test_v5(void **state)
 
 	(void)state;
 	v5_header(&b, &strs, 0);
-	assert_int_equal(read_names(&b, &strs, &l), 0);
+	assert_int_equal(read_names(&b, &strs, &l), 0);	/* DW_AT_decl_file 0 is a.c */
 	assert_int_equal(l.n, 4);
 	assert_string_equal(l.v[0], "/abs/comp/a.c");
 	/* a relative directory goes under comp_dir, one '/' after "inc/" */
@@ -105,7 +105,7 @@ static void test_v5(void **state)
 }
 
 /* A file naming a directory past the table, a string outside
- * .debug_line_str, a header cut short: -1, for libdwarf to judge. */
+ * .debug_line_str, a header cut short: -1 (the unit has no file names). */
 static void test_v5_bad(void **state)
 {
 	struct bytes b = { 0 }, strs = { 0 };
@@ -143,14 +143,18 @@ static void test_msb(void **state)
 	assert_int_equal(read_names(&b, &strs, &l), -1);
 }
 
-static void v4_header(struct bytes *b, unsigned last_dir)
+/* A header of version 4, or of 3 (no maximum_operations_per_instruction). */
+static void v4_header(struct bytes *b, unsigned version, unsigned last_dir)
 {
 	unsigned i;
 
 	b->n = 4;
-	put(b, 4, 2);
+	put(b, version, 2);
 	put(b, 0, 4);		/* header_length, not read */
-	put(b, 0x0101fb01, 4);	/* min_inst_length .. line_base */
+	if (version >= 4)
+		put(b, 0x0101fb01, 4);	/* min_inst_length .. line_base */
+	else
+		put(b, 0xfb0101, 3);	/* min_inst_length, default_is_stmt, line_base */
 	put(b, 14, 1);
 	put(b, 13, 1);
 	for (i = 1; i < 13; i++)
@@ -176,14 +180,29 @@ static void test_v4(void **state)
 	struct names l;
 
 	(void)state;
-	v4_header(&b, 2);
-	assert_int_equal(read_names(&b, NULL, &l), 0);
+	v4_header(&b, 4, 2);
+	assert_int_equal(read_names(&b, NULL, &l), 1);	/* DW_AT_decl_file 1 is a.c */
 	assert_int_equal(l.n, 3);
 	assert_string_equal(l.v[0], "/abs/comp/a.c");
 	assert_string_equal(l.v[1], "/abs/comp/inc/b.h");
 	assert_string_equal(l.v[2], "/usr/include/c.h");
-	v4_header(&b, 3);	/* two include directories: 3 is none */
+	v4_header(&b, 4, 3);	/* two include directories: 3 is none */
 	assert_int_equal(read_names(&b, NULL, &l), -1);
+}
+
+/* A version 3 table counts its files from 1 whatever its unit's version
+ * (arm-none-eabi-gcc 12's DWARF 5 units have such tables). */
+static void test_v3(void **state)
+{
+	struct bytes b = { 0 };
+	struct names l;
+
+	(void)state;
+	v4_header(&b, 3, 2);
+	assert_int_equal(read_names(&b, NULL, &l), 1);
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.v[0], "/abs/comp/a.c");
+	assert_string_equal(l.v[2], "/usr/include/c.h");
 }
 
 /*
@@ -319,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_v5_bad),
 		cmocka_unit_test(test_msb),
 		cmocka_unit_test(test_v4),
+		cmocka_unit_test(test_v3),
 		cmocka_unit_test(test_program),
 	};
 
