@@ -7,10 +7,12 @@
 #ifndef SP_ANALYSIS_H
 #define SP_ANALYSIS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "common/error.h"
+#include "common/strbuf.h"
 #include "stackprof.h"
 
 /*
@@ -49,6 +51,16 @@ size_t sp_assumed_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *ou
  */
 size_t sp_reasons(const struct sp_graph *g, uint32_t id,
 		  void (*emit)(void *ctx, const char *reason), void *ctx);
+
+/*
+ * One of those reasons, appended to t: cause c's (0 <= c < SP_CAUSE__COUNT),
+ * or with c == SP_CAUSE__COUNT that the sum overflows.  Returns false,
+ * appending nothing, when id has no such reason.  A cause's reason
+ * depends only on the cause and its witness (res.witness[c]): functions
+ * that share a witness share the text, which a report of many functions
+ * makes once (report/reasons.h).
+ */
+bool sp_reason_text(const struct sp_graph *g, uint32_t id, int c, struct sp_strbuf *t);
 
 /*
  * Resolve an --entry spec, "NAME" or "FILE:NAME" (FILE matches a suffix of

@@ -227,28 +227,36 @@ static void overflow_reason(const struct sp_graph *g, uint32_t id, struct sp_str
 		       (unsigned long long)UINT64_MAX);
 }
 
+bool sp_reason_text(const struct sp_graph *g, uint32_t id, int c, struct sp_strbuf *t)
+{
+	const struct sp_result *r;
+
+	if (id >= g->nfuncs || c < 0 || c > SP_CAUSE__COUNT)
+		return false;
+	r = &g->funcs[id].res;
+	if (c == SP_CAUSE__COUNT) {
+		if (!r->overflow)
+			return false;
+		overflow_reason(g, id, t);
+		return true;
+	}
+	if (r->witness[c] >= g->nfuncs)
+		return false;
+	describe(g, (enum sp_cause)c, r->witness[c], t);
+	return true;
+}
+
 size_t sp_reasons(const struct sp_graph *g, uint32_t id,
 		  void (*emit)(void *ctx, const char *reason), void *ctx)
 {
-	const struct sp_result *r;
 	struct sp_strbuf t = { NULL, 0, 0 };
 	size_t count = 0;
 	int c;
 
-	if (id >= g->nfuncs)
-		return 0;
-	r = &g->funcs[id].res;
-	for (c = 0; c < SP_CAUSE__COUNT; c++) {
-		if (r->witness[c] >= g->nfuncs)
+	for (c = 0; c <= SP_CAUSE__COUNT; c++) {
+		t.len = 0;
+		if (!sp_reason_text(g, id, c, &t))
 			continue;
-		t.len = 0;
-		describe(g, (enum sp_cause)c, r->witness[c], &t);
-		emit(ctx, t.buf);
-		count++;
-	}
-	if (r->overflow) {
-		t.len = 0;
-		overflow_reason(g, id, &t);
 		emit(ctx, t.buf);
 		count++;
 	}

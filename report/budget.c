@@ -9,6 +9,7 @@
 
 #include "analysis/analysis.h"
 #include "common/xalloc.h"
+#include "report/reasons.h"
 
 /* 32 bytes: glibc's qsort moves elements up to that size itself, and
  * sorts larger ones through an array of pointers (a million rows: 10 %
@@ -91,11 +92,38 @@ static bool default_root(const struct sp_func *f)
 	       (f->qual != SP_QUAL_UNKNOWN && !sp_frame_src_read(f->src));
 }
 
+/* Sort n keys, keeping each id once (an entry named twice sorts next to
+ * itself), into ids; returns how many. */
+static size_t sort_keys(const struct sp_graph *g, struct select_key *keys, size_t n,
+			uint32_t *ids)
+{
+	size_t i, out = 0;
+
+	if (n)
+		qsort_r(keys, n, sizeof(*keys), select_cmp, (void *)g);
+	for (i = 0; i < n; i++)
+		if (!out || keys[i].id != ids[out - 1])
+			ids[out++] = keys[i].id;
+	return out;
+}
+
+size_t sp_report_sort(const struct sp_graph *g, uint32_t *ids, size_t n)
+{
+	struct select_key *keys = sp_xmalloc((n ? n : 1) * sizeof(*keys));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		key_of(g, ids[i], &keys[i]);
+	n = sort_keys(g, keys, n, ids);
+	free(keys);
+	return n;
+}
+
 size_t sp_report_select(const struct sp_graph *g, const struct sp_report_opts *o,
 			uint32_t **ids)
 {
 	struct select_key *keys;
-	size_t i, n = 0, out = 0;
+	size_t i, n = 0, out;
 	bool entries = o && o->entries && o->nentries;
 	size_t max = entries ? o->nentries : g->nfuncs;
 
@@ -112,18 +140,13 @@ size_t sp_report_select(const struct sp_graph *g, const struct sp_report_opts *o
 			continue;
 		key_of(g, id, &keys[n++]);
 	}
-	if (n)
-		qsort_r(keys, n, sizeof(*keys), select_cmp, (void *)g);
-	/* an entry named twice sorts next to itself: keep it once */
-	for (i = 0; i < n; i++)
-		if (!out || keys[i].id != keys[i - 1].id)
-			keys[out++] = keys[i];
-	if (out) {
-		*ids = sp_xmalloc(out * sizeof(**ids));
-		for (i = 0; i < out; i++)
-			(*ids)[i] = keys[i].id;
-	}
+	*ids = sp_xmalloc((n ? n : 1) * sizeof(**ids));
+	out = sort_keys(g, keys, n, *ids);
 	free(keys);
+	if (!out) {
+		free(*ids);
+		*ids = NULL;
+	}
 	return out;
 }
 
@@ -151,36 +174,25 @@ static void print_via(const struct sp_graph *g, uint32_t id, FILE *diag)
 	free(path);
 }
 
-/* Collects the first want reasons, joined by "; ". */
-struct reason_join {
-	FILE *diag;
-	size_t want, seen;
-};
-
-static void join_reason(void *ctx, const char *reason)
-{
-	struct reason_join *j = ctx;
-
-	if (j->seen < j->want)
-		fprintf(j->diag, "%s%s", j->seen ? "; " : "", reason);
-	j->seen++;
-}
-
 /*
- * sp_reasons() lists the unbounded causes (DYNAMIC, RECURSION, INDIRECT)
- * first, so the first as many reasons as there are such witnesses are
- * exactly why the total has no bound.
+ * Why the total has no bound: the unbounded causes (DYNAMIC, RECURSION,
+ * INDIRECT) in sp_reasons()'s order, joined by "; ".
  */
-static void print_unbounded_reasons(const struct sp_graph *g, uint32_t id, FILE *diag)
+static void print_unbounded_reasons(const struct sp_graph *g, uint32_t id,
+				    struct sp_reason_cache *rc, FILE *diag)
 {
-	const struct sp_result *r = &g->funcs[id].res;
-	struct reason_join j = { diag, 0, 0 };
+	const char *sep = "";
 	int c;
 
-	for (c = 0; c < SP_CAUSE__COUNT; c++)
-		if (sp_cause_unbounded((enum sp_cause)c) && r->witness[c] != SP_NONE)
-			j.want++;
-	sp_reasons(g, id, join_reason, &j);
+	for (c = 0; c < SP_CAUSE__COUNT; c++) {
+		const char *text;
+
+		if (!sp_cause_unbounded((enum sp_cause)c) ||
+		    !(text = sp_reason_cached(rc, g, id, c)))
+			continue;
+		fprintf(diag, "%s%s", sep, text);
+		sep = "; ";
+	}
 }
 
 /* An annotated entry's own budget replaces --budget for it. */
@@ -207,7 +219,7 @@ bool sp_report_over_budget(const struct sp_func *f, const struct sp_report_opts 
 }
 
 void sp_report_budget_message(const struct sp_graph *g, const struct sp_report_opts *o,
-			      uint32_t id, FILE *diag)
+			      uint32_t id, struct sp_reason_cache *rc, FILE *diag)
 {
 	const struct sp_func *f = &g->funcs[id];
 	uint64_t budget;
@@ -215,7 +227,7 @@ void sp_report_budget_message(const struct sp_graph *g, const struct sp_report_o
 	budget_of(f, o, &budget);
 	if (!f->res.bounded && !o->allow_unbounded) {
 		fputs("stack usage unbounded (", diag);
-		print_unbounded_reasons(g, id, diag);
+		print_unbounded_reasons(g, id, rc, diag);
 		fprintf(diag, "), at least %llu bytes", (unsigned long long)f->res.total);
 	} else {
 		fprintf(diag, "stack budget exceeded: %llu > %llu bytes",
@@ -261,23 +273,51 @@ static size_t budget_ids(const struct sp_graph *g, const struct sp_report_opts *
 	return n;
 }
 
+/*
+ * The diagnostics go through a buffer of ours: diag is stderr, which
+ * stdio does not buffer, and a kernel's tens of thousands of offenders,
+ * each with its path, were millions of write calls.
+ */
+#define DIAG_CHUNK (1u << 16)
+
+static void flush_diag(FILE *mem, char **buf, size_t *len, FILE *diag)
+{
+	fflush(mem);
+	fwrite(*buf, 1, *len, diag);
+	rewind(mem);
+}
+
 size_t sp_report_budget(const struct sp_graph *g, const struct sp_report_opts *o,
 			FILE *diag)
 {
+	struct sp_reason_cache rc;
 	uint32_t *ids;
-	size_t n = budget_ids(g, o, &ids), i, over = 0;
+	size_t n = budget_ids(g, o, &ids), i, over = 0, len = 0;
+	char *buf = NULL;
+	FILE *mem;
 
+	if (!n)
+		return 0;
+	if (!(mem = open_memstream(&buf, &len)))
+		sp_die_oom();
+	sp_reason_cache_init(&rc);
 	for (i = 0; i < n; i++) {
 		const struct sp_func *f = &g->funcs[ids[i]];
 
 		if (!sp_report_over_budget(f, o))
 			continue;
 		over++;
-		print_where(g, f, diag);
-		fputs("error: ", diag);
-		sp_report_budget_message(g, o, ids[i], diag);
-		fputc('\n', diag);
+		print_where(g, f, mem);
+		fputs("error: ", mem);
+		sp_report_budget_message(g, o, ids[i], &rc, mem);
+		fputc('\n', mem);
+		if (ftell(mem) >= DIAG_CHUNK)
+			flush_diag(mem, &buf, &len, diag);
 	}
+	flush_diag(mem, &buf, &len, diag);
+	fclose(mem);
+	free(buf);
+	sp_reason_cache_release(&rc);
 	free(ids);
 	return over;
 }

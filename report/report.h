@@ -34,6 +34,8 @@ struct sp_report_opts {
  */
 size_t sp_report_select(const struct sp_graph *g, const struct sp_report_opts *o,
 			uint32_t **ids);
+/* ids[0..n) in the same order, each id once; returns how many are left. */
+size_t sp_report_sort(const struct sp_graph *g, uint32_t *ids, size_t n);
 
 /* A table of every selected function, then the top worst paths. */
 int sp_report_text(const struct sp_graph *g, const struct sp_report_opts *o,
@@ -67,8 +69,9 @@ size_t sp_report_budget(const struct sp_graph *g, const struct sp_report_opts *o
 bool sp_report_over_budget(const struct sp_func *f, const struct sp_report_opts *o);
 /* The diagnostic's text after "error: ": "stack budget exceeded: N > B
  * bytes via main -> ..." or "stack usage unbounded (...), at least N bytes via ...". */
+struct sp_reason_cache;
 void sp_report_budget_message(const struct sp_graph *g, const struct sp_report_opts *o,
-			      uint32_t id, FILE *diag);
+			      uint32_t id, struct sp_reason_cache *rc, FILE *diag);
 
 /*
  * SARIF 2.1.0 via json-c, for code-scanning UIs: one result per selected

@@ -14,9 +14,10 @@
 
 #include "analysis/analysis.h"
 #include "common/xalloc.h"
+#include "report/jsonw.h"
+#include "report/reasons.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
-#define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 enum { RULE_BUDGET, RULE_DYNAMIC };
 
@@ -133,23 +134,24 @@ static json_object *result(const struct sp_graph *g, const struct sp_func *f, in
 	return r;
 }
 
-static void add_budget_result(const struct sp_graph *g, const struct sp_report_opts *o,
-			      uint32_t id, json_object *results)
+static json_object *budget_result(const struct sp_graph *g, const struct sp_report_opts *o,
+				  uint32_t id, struct sp_reason_cache *rc)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
+	json_object *r;
 
 	if (!mem)
 		sp_die_oom();
-	sp_report_budget_message(g, o, id, mem);
+	sp_report_budget_message(g, o, id, rc, mem);
 	fclose(mem);
-	json_object_array_add(results, result(g, &g->funcs[id], RULE_BUDGET, "error", text));
+	r = result(g, &g->funcs[id], RULE_BUDGET, "error", text);
 	free(text);
+	return r;
 }
 
-static void add_dynamic_result(const struct sp_graph *g, const struct sp_func *f,
-			       json_object *results)
+static json_object *dynamic_result(const struct sp_graph *g, const struct sp_func *f)
 {
 	char text[1024];
 	bool bounded = f->qual == SP_QUAL_BOUNDED;
@@ -158,27 +160,17 @@ static void add_dynamic_result(const struct sp_graph *g, const struct sp_func *f
 		 bounded ? "bounded dynamic" : "dynamic", sp_func_label(f),
 		 bounded ? "at most " : "at least ", (unsigned long long)f->self,
 		 f->dyn_cause ? f->dyn_cause : "cause not found in DWARF");
-	json_object_array_add(results, result(g, f, RULE_DYNAMIC,
-					      bounded ? "note" : "warning", text));
+	return result(g, f, RULE_DYNAMIC, bounded ? "note" : "warning", text);
 }
 
-int sp_report_sarif(const struct sp_graph *g, const struct sp_report_opts *o,
-		    FILE *out, struct sp_err *err)
+/* The log with an empty "results" but for its marker (report/jsonw.h). */
+static json_object *envelope(void)
 {
 	json_object *root = json_object_new_object(), *runs = json_object_new_array();
 	json_object *run = json_object_new_object(), *tool = json_object_new_object();
 	json_object *results = json_object_new_array();
-	uint32_t *ids;
-	size_t n = sp_report_select(g, o, &ids), i;
 
-	for (i = 0; i < n; i++) {
-		const struct sp_func *f = &g->funcs[ids[i]];
-
-		if (sp_report_over_budget(f, o))
-			add_budget_result(g, o, ids[i], results);
-		if (f->qual == SP_QUAL_DYNAMIC || f->qual == SP_QUAL_BOUNDED)
-			add_dynamic_result(g, f, results);
-	}
+	json_object_array_add(results, sp_jsonw_marker());
 	json_object_object_add(tool, "driver", driver());
 	json_object_object_add(run, "tool", tool);
 	json_object_object_add(run, "results", results);
@@ -186,9 +178,31 @@ int sp_report_sarif(const struct sp_graph *g, const struct sp_report_opts *o,
 	json_object_object_add(root, "$schema", json_object_new_string(SARIF_SCHEMA));
 	json_object_object_add(root, "version", json_object_new_string("2.1.0"));
 	json_object_object_add(root, "runs", runs);
-	fputs(json_object_to_json_string_ext(root, JSON_FLAGS), out);
-	fputc('\n', out);
-	json_object_put(root);
+	return root;
+}
+
+/* A kernel has tens of thousands of offenders: each result is printed
+ * on its own line as it is made. */
+int sp_report_sarif(const struct sp_graph *g, const struct sp_report_opts *o,
+		    FILE *out, struct sp_err *err)
+{
+	struct sp_reason_cache rc;
+	struct sp_jsonw w;
+	uint32_t *ids;
+	size_t n = sp_report_select(g, o, &ids), i;
+
+	sp_reason_cache_init(&rc);
+	sp_jsonw_begin(&w, envelope(), out);
+	for (i = 0; i < n; i++) {
+		const struct sp_func *f = &g->funcs[ids[i]];
+
+		if (sp_report_over_budget(f, o))
+			sp_jsonw_add(&w, budget_result(g, o, ids[i], &rc));
+		if (f->qual == SP_QUAL_DYNAMIC || f->qual == SP_QUAL_BOUNDED)
+			sp_jsonw_add(&w, dynamic_result(g, f));
+	}
+	sp_jsonw_end(&w);
+	sp_reason_cache_release(&rc);
 	free(ids);
 	if (ferror(out))
 		return sp_err_set(err, "cannot write the SARIF report");
