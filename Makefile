@@ -6,7 +6,8 @@
 #   make demo       build the samples and analyse them
 #   make bench      time stackprof on a kernel against its peers (bench/run.sh)
 #   make install    PREFIX=/usr/local DESTDIR= (binary, man page, stackprof.mk,
-#                   annotations/*.ann, the CMake package in lib/cmake/stackprof)
+#                   annotations/*.ann, the JSON schema, the CMake package in
+#                   lib/cmake/stackprof)
 #   make uninstall  the same PREFIX and DESTDIR
 #   make V=1        show the commands
 #   make fuzz       libFuzzer campaigns, FUZZ_TIME seconds each (clang)
@@ -109,6 +110,7 @@ install: stackprof $(O)/cmake/stackprofConfigVersion.cmake
 	install -m 644 doc/stackprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/stackprof.1
 	install -d $(DESTDIR)$(PREFIX)/share/stackprof
 	install -m 644 stackprof.mk $(DESTDIR)$(PREFIX)/share/stackprof/stackprof.mk
+	install -m 644 doc/stackprof.schema.json $(DESTDIR)$(PREFIX)/share/stackprof/
 	install -m 644 $(ANNOTATIONS) $(DESTDIR)$(PREFIX)/share/stackprof/
 	install -d $(DESTDIR)$(CMAKE_DIR)
 	install -m 644 cmake/stackprofConfig.cmake $(O)/cmake/stackprofConfigVersion.cmake \
@@ -119,6 +121,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/stackprof \
 	      $(DESTDIR)$(PREFIX)/share/man/man1/stackprof.1 \
 	      $(DESTDIR)$(PREFIX)/share/stackprof/stackprof.mk \
+	      $(DESTDIR)$(PREFIX)/share/stackprof/stackprof.schema.json \
 	      $(ANNOTATIONS:annotations/%=$(DESTDIR)$(PREFIX)/share/stackprof/%) \
 	      $(CMAKE_FILES:%=$(DESTDIR)$(CMAKE_DIR)/%)
 	rmdir $(DESTDIR)$(PREFIX)/share/stackprof 2>/dev/null || true

@@ -1,5 +1,6 @@
 /*
- * diff.c - two --json reports side by side, read with json-c.
+ * diff.c - two --json reports (version 1 or 2, in any pair) side by
+ * side, read with json-c's tokenizer a function at a time (jsonr.h).
  *
  * Functions pair by (name, file): both lists are sorted on that key and
  * walked together, so a name defined twice in one file (two static
@@ -13,11 +14,17 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "report/jsonr.h"
 
 struct entry {
-	const char *name, *file;	/* owned by the json-c tree */
+	char *name, *file;	/* owned */
 	size_t order;
 	struct sp_diff_side side;
+};
+
+struct entries {
+	struct entry *v;
+	size_t n, cap;
 };
 
 void sp_diff_init(struct sp_diff *d)
@@ -35,6 +42,17 @@ void sp_diff_release(struct sp_diff *d)
 	}
 	free(d->rows);
 	sp_diff_init(d);
+}
+
+static void entries_release(struct entries *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		free(l->v[i].name);
+		free(l->v[i].file);
+	}
+	free(l->v);
 }
 
 static int strcmp_null(const char *a, const char *b)
@@ -68,17 +86,29 @@ static bool get_bool(json_object *o, const char *key)
 	return json_object_get_boolean(json_object_object_get(o, key));
 }
 
-/* A function object: it must have a name and a numeric lower_bound. */
-static bool read_entry(json_object *o, size_t order, struct entry *e)
+/*
+ * A function object: it must have a name and a numeric lower_bound.
+ * Versions 1 and 2 give the same fields the diff reads; version 2 also
+ * lists the functions the selected ones reach ("selected": false),
+ * which version 1 left out, so they are left out here.
+ */
+static bool read_entry(json_object *o, size_t order, struct entries *l)
 {
 	json_object *lb = json_object_object_get(o, "lower_bound");
 	json_object *self = json_object_object_get(o, "self");
-	const char *q = get_str(o, "qualifier");
+	json_object *sel = json_object_object_get(o, "selected");
+	const char *q = get_str(o, "qualifier"), *name = get_str(o, "name");
+	const char *file = get_str(o, "file");
+	struct entry *e;
 
-	e->name = get_str(o, "name");
-	e->file = get_str(o, "file");
-	if (!e->name || !json_object_is_type(lb, json_type_int))
+	if (!name || !json_object_is_type(lb, json_type_int))
 		return false;
+	if (sel && !json_object_get_boolean(sel))
+		return true;
+	SP_ALLOC_GROW(l->v, l->n + 1, l->cap);
+	e = &l->v[l->n++];
+	e->name = sp_xstrdup(name);
+	e->file = file ? sp_xstrdup(file) : NULL;
 	e->order = order;
 	e->side.present = true;
 	e->side.total = json_object_get_int64(lb);
@@ -90,35 +120,105 @@ static bool read_entry(json_object *o, size_t order, struct entry *e)
 	return true;
 }
 
-static int read_report(const char *path, json_object **root, struct entry **out,
-		       size_t *n, struct sp_err *err)
+static int not_report(const char *path, struct sp_err *err)
 {
-	json_object *funcs;
-	size_t i;
+	return sp_err_set(err, "'%s': not a stackprof JSON report (version 1 or 2)", path);
+}
 
-	*out = NULL;
-	*n = 0;
-	*root = json_object_from_file(path);
-	if (!*root) {
-		const char *why = json_util_get_last_err();
-		int len = why ? (int)strcspn(why, "\n") : 0;
+/* "functions": [ ... ], an element at a time. */
+static int read_functions(struct sp_jsonr *r, struct entries *l, struct sp_err *err)
+{
+	size_t order = 0;
 
-		return sp_err_set(err, "'%s': cannot read JSON: %.*s", path, len,
-				  why ? why : "");
+	if (!sp_jsonr_eat(r, '['))
+		return not_report(r->path, err);
+	if (sp_jsonr_eat(r, ']'))
+		return 0;
+	do {
+		json_object *f;
+		bool ok;
+
+		if (sp_jsonr_value(r, &f, err))
+			return -1;
+		ok = json_object_is_type(f, json_type_object) && read_entry(f, order, l);
+		json_object_put(f);
+		if (!ok)
+			return sp_err_set(err, "'%s': function %zu has no name or lower_bound",
+					  r->path, order);
+		order++;
+	} while (sp_jsonr_eat(r, ','));
+	if (!sp_jsonr_eat(r, ']'))
+		return sp_err_set(err, "'%s': cannot read JSON: no ']' after function %zu",
+				  r->path, order - 1);
+	return 0;
+}
+
+/*
+ * The report's members in any order: "functions" read element by
+ * element, "version" kept, the others (the kernel summary, a kernel's
+ * indirect calls) parsed and dropped.
+ */
+static int read_members(struct sp_jsonr *r, struct entries *l, int *version,
+			bool *functions, struct sp_err *err)
+{
+	if (!sp_jsonr_eat(r, '{')) {
+		json_object *v;
+
+		/* what it is instead, or why it is no JSON at all */
+		if (sp_jsonr_value(r, &v, err))
+			return -1;
+		json_object_put(v);
+		return not_report(r->path, err);
 	}
-	if (!json_object_is_type(*root, json_type_object) ||
-	    json_object_get_int(json_object_object_get(*root, "version")) != 1 ||
-	    !json_object_is_type(funcs = json_object_object_get(*root, "functions"),
-				 json_type_array))
-		return sp_err_set(err, "'%s': not a stackprof JSON report (version 1)",
-				  path);
-	*n = json_object_array_length(funcs);
-	*out = sp_xcalloc(*n ? *n : 1, sizeof(**out));
-	for (i = 0; i < *n; i++)
-		if (!read_entry(json_object_array_get_idx(funcs, i), i, &(*out)[i]))
-			return sp_err_set(err, "'%s': function %zu has no name or "
-					  "lower_bound", path, i);
-	qsort(*out, *n, sizeof(**out), entry_cmp);
+	if (sp_jsonr_eat(r, '}'))
+		return 0;
+	do {
+		json_object *key, *v;
+		int ret = 0;
+
+		if (sp_jsonr_value(r, &key, err))
+			return -1;
+		if (!json_object_is_type(key, json_type_string) || !sp_jsonr_eat(r, ':')) {
+			json_object_put(key);
+			return sp_err_set(err, "'%s': cannot read JSON: a member without a "
+					  "name", r->path);
+		}
+		if (!strcmp(json_object_get_string(key), "functions")) {
+			*functions = true;
+			ret = read_functions(r, l, err);
+		} else if (!(ret = sp_jsonr_value(r, &v, err))) {
+			if (!strcmp(json_object_get_string(key), "version") &&
+			    json_object_is_type(v, json_type_int))
+				*version = json_object_get_int(v);
+			json_object_put(v);
+		}
+		json_object_put(key);
+		if (ret)
+			return -1;
+	} while (sp_jsonr_eat(r, ','));
+	if (!sp_jsonr_eat(r, '}'))
+		return sp_err_set(err, "'%s': cannot read JSON: no '}' after a member", r->path);
+	return 0;
+}
+
+static int read_report(const char *path, struct entries *l, struct sp_err *err)
+{
+	struct sp_jsonr r;
+	int version = 0, ret;
+	bool functions = false;
+
+	if (sp_jsonr_open(&r, path, err))
+		return -1;
+	ret = read_members(&r, l, &version, &functions, err);
+	if (!ret && sp_jsonr_peek(&r) != EOF)
+		ret = sp_err_set(err, "'%s': cannot read JSON: more after the report", path);
+	sp_jsonr_close(&r);
+	if (ret)
+		return -1;
+	if ((version != 1 && version != 2) || !functions)
+		return not_report(path, err);
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), entry_cmp);
 	return 0;
 }
 
@@ -198,21 +298,16 @@ static void merge(struct sp_diff *d, const struct entry *o, size_t no,
 int sp_diff_load(struct sp_diff *d, const char *old_path, const char *new_path,
 		 struct sp_err *err)
 {
-	json_object *oroot = NULL, *nroot = NULL;
-	struct entry *o = NULL, *n = NULL;
-	size_t no = 0, nn = 0;
+	struct entries o = { 0 }, n = { 0 };
 	int ret = -1;
 
-	if (read_report(old_path, &oroot, &o, &no, err) ||
-	    read_report(new_path, &nroot, &n, &nn, err))
+	if (read_report(old_path, &o, err) || read_report(new_path, &n, err))
 		goto out;
-	merge(d, o, no, n, nn);
+	merge(d, o.v, o.n, n.v, n.n);
 	ret = 0;
 out:
-	free(o);
-	free(n);
-	json_object_put(oroot);
-	json_object_put(nroot);
+	entries_release(&o);
+	entries_release(&n);
 	return ret;
 }
 

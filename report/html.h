@@ -25,4 +25,9 @@ int sp_report_html(struct sp_gv *gv, const struct sp_graph *g,
 		   const struct sp_report_opts *ro, const struct sp_gv_opts *go,
 		   FILE *out, struct sp_err *err);
 
+/* The page's data (the format is in html_data.c): the functions the
+ * JSON report lists, by the same ids, a row each. */
+void sp_report_html_data(const struct sp_graph *g, const struct sp_report_opts *o,
+			 FILE *out);
+
 #endif

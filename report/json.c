@@ -1,11 +1,21 @@
 /*
- * json.c - the machine report, built and serialized by json-c.
+ * json.c - the machine report, version 2 (doc/stackprof.schema.json),
+ * built and printed by json-c.
  *
- * A kernel has ~10^5 functions with paths dozens of frames deep: as one
- * json-c tree that is gigabytes.  So json-c serializes the envelope with
- * an empty "functions" array, and then each function object on its own,
- * which is spliced into that array re-indented exactly as json-c would
- * have printed the whole tree.
+ * A function names the next function of its worst path ("worst_callee",
+ * and "worst_call", the edge in its "calls") instead of carrying the
+ * path: a kernel's 42,859 functions with paths 49 frames deep were
+ * 687 MB, nearly all of it the same paths again and again.  Below a
+ * once/nest function the path is not its callees' own (analysis/nest.c
+ * cuts calls back into it), so such a function names its segment, whose
+ * steps are listed once in "segments".  The whole path is written only
+ * for the functions the report shows (sp_report_opts.all_paths: all).
+ *
+ * Functions are named by their index in "functions": the report's own
+ * (the selection of sp_report_select, "selected") first, then the
+ * functions they reach, so that every id a call, path or site holds is
+ * listed.  Each function object is built, printed and freed in turn
+ * (report/jsonw.h).
  */
 #include "report/report.h"
 
@@ -15,16 +25,18 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "common/xalloc.h"
+#include "report/jsonw.h"
+#include "report/listing.h"
 #include "report/path.h"
+#include "report/reasons.h"
 
-#define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)
-/* how json-c pretty-prints the last member when it is an empty array */
-#define EMPTY_TAIL "[\n  ]\n}"
-
-static json_object *json_str(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;	/* NULL is JSON null */
-}
+struct jreport {
+	const struct sp_graph *g;
+	const struct sp_report_opts *o;
+	struct sp_listing l;	/* the functions, by their JSON ids */
+	struct sp_reason_cache rc;
+};
 
 /* The entry address, as hex text (JSON numbers lose a kernel address's
  * low bits in many readers); in a relocatable object, the offset in its
@@ -44,22 +56,22 @@ static json_object *json_self(const struct sp_func *f)
 	return f->qual == SP_QUAL_UNKNOWN ? NULL : json_object_new_uint64(f->self);
 }
 
-/* How the path reached a frame: null for a call the binary shows. */
-static json_object *via_name(uint8_t flags)
+/* An edge by its callee's id; "tail", "via" and "resolved_by" only when
+ * not false or null, as a kernel has hundreds of thousands of calls. */
+static json_object *edge_object(const struct jreport *jr, uint32_t to, uint8_t kind,
+				uint8_t flags, uint8_t how)
 {
-	if (flags & SP_EDGE_F_ASSUMED)
-		return json_object_new_string("assumed");
-	if (flags & SP_EDGE_F_ANNOTATED)
-		return json_object_new_string("annotated");
-	if (flags & SP_EDGE_F_EXCEPTION)
-		return json_object_new_string("exception");
-	return NULL;
-}
+	json_object *o = json_object_new_object();
+	const char *via = sp_json_via(flags), *res = sp_json_resolved_by(flags, how);
 
-static json_object *resolved_by(uint8_t flags, uint8_t how)
-{
-	return flags & SP_EDGE_F_ASSUMED ? json_str(sp_resolved_name((enum sp_resolved)how)) :
-	       NULL;
+	sp_json_put(o, "id", json_object_new_int64(jr->l.id[to]));
+	if (kind == SP_EDGE_TAIL)
+		sp_json_put(o, "tail", json_object_new_boolean(true));
+	if (via)
+		sp_json_put(o, "via", json_object_new_string(via));
+	if (res)
+		sp_json_put(o, "resolved_by", json_object_new_string(res));
+	return o;
 }
 
 static json_object *path_frame(const struct sp_func *f, bool tail, uint8_t flags,
@@ -67,15 +79,15 @@ static json_object *path_frame(const struct sp_func *f, bool tail, uint8_t flags
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "name", json_str(sp_func_label(f)));
-	json_object_object_add(o, "file", json_str(f->file));
-	json_object_object_add(o, "line", json_object_new_int64(f->line));
-	json_object_object_add(o, "self", json_self(f));
-	json_object_object_add(o, "frame_source", json_str(sp_frame_src_name(f->src)));
-	json_object_object_add(o, "red_zone", json_object_new_int64(f->red_zone));
-	json_object_object_add(o, "tail", json_object_new_boolean(tail));
-	json_object_object_add(o, "via", via_name(flags));
-	json_object_object_add(o, "resolved_by", resolved_by(flags, how));
+	sp_json_put(o, "name", sp_json_str(sp_func_label(f)));
+	sp_json_put(o, "file", sp_json_str(f->file));
+	sp_json_put(o, "line", json_object_new_int64(f->line));
+	sp_json_put(o, "self", json_self(f));
+	sp_json_put(o, "frame_source", sp_json_str(sp_frame_src_name(f->src)));
+	sp_json_put(o, "red_zone", json_object_new_int64(f->red_zone));
+	sp_json_put(o, "tail", json_object_new_boolean(tail));
+	sp_json_put(o, "via", sp_json_str(sp_json_via(flags)));
+	sp_json_put(o, "resolved_by", sp_json_str(sp_json_resolved_by(flags, how)));
 	return o;
 }
 
@@ -99,11 +111,12 @@ static void add_path(const struct sp_graph *g, uint32_t id, const char *prefix,
 	for (i = 0; i < p.n; i++) {
 		const struct sp_func *f = &g->funcs[p.ids[i]];
 
-		json_object_array_add(path, json_str(sp_func_label(f)));
+		json_object_array_add(path, sp_json_str(sp_func_label(f)));
 		json_object_array_add(detail, path_frame(f, p.kinds[i] == SP_EDGE_TAIL,
 							 p.flags[i], p.hows[i]));
 		red_zone += f->red_zone;
 	}
+	/* keys made here: json-c copies them */
 	snprintf(key, sizeof(key), "%spath", prefix);
 	json_object_object_add(o, key, path);
 	snprintf(key, sizeof(key), "%spath_detail", prefix);
@@ -128,37 +141,44 @@ static void add_paths(const struct sp_graph *g, uint32_t id, json_object *o)
 
 /* Every edge out of the function, one per callee and kind (the graph
  * merged DWARF's and the code's), so that a reader can check the graph. */
-static json_object *calls_array(const struct sp_graph *g, const struct sp_func *f)
+static json_object *calls_array(const struct jreport *jr, const struct sp_func *f)
 {
 	json_object *a = json_object_new_array_ext((int)f->edge_count);
+	const struct sp_edge *e;
 	uint32_t i;
 
-	for (i = f->edge_first; i < f->edge_first + f->edge_count; i++) {
-		const struct sp_edge *e = &g->edges[i];
-		json_object *c = json_object_new_object();
-
-		json_object_object_add(c, "name", json_str(sp_func_label(&g->funcs[e->to])));
-		json_object_object_add(c, "file", json_str(g->funcs[e->to].file));
-		json_object_object_add(c, "tail", json_object_new_boolean(e->kind == SP_EDGE_TAIL));
-		json_object_object_add(c, "via", via_name(e->flags));
-		json_object_object_add(c, "resolved_by", resolved_by(e->flags, e->how));
-		json_object_array_add(a, c);
-	}
-	for (i = 0; i < g->nswitches; i++) {
-		const struct sp_edge *e = &g->switches[i];
+	sp_func_for_each_edge(jr->g, f, e)
+		json_object_array_add(a, edge_object(jr, e->to, e->kind, e->flags, e->how));
+	/* a call made on another stack: no part of the total */
+	for (i = 0; i < jr->g->nswitches; i++) {
+		const struct sp_edge *s = &jr->g->switches[i];
 		json_object *c;
 
-		if (&g->funcs[e->from] != f)
+		if (&jr->g->funcs[s->from] != f)
 			continue;
 		c = json_object_new_object();
-		json_object_object_add(c, "name", json_str(sp_func_label(&g->funcs[e->to])));
-		json_object_object_add(c, "file", json_str(g->funcs[e->to].file));
-		json_object_object_add(c, "tail", json_object_new_boolean(false));
-		json_object_object_add(c, "via", json_object_new_string("stack-switch"));
-		json_object_object_add(c, "resolved_by", NULL);
+		sp_json_put(c, "id", json_object_new_int64(jr->l.id[s->to]));
+		sp_json_put(c, "via", json_object_new_string("stack-switch"));
 		json_object_array_add(a, c);
 	}
 	return a;
+}
+
+/* "worst_callee" and "worst_call": the second frame of the worst path
+ * and its edge in "calls". */
+static void add_worst(const struct jreport *jr, uint32_t id, json_object *o)
+{
+	uint32_t next;
+	uint8_t kind;
+	int64_t call;
+
+	if (!sp_listing_worst(jr->g, id, &next, &kind, &call)) {
+		sp_json_put(o, "worst_callee", NULL);
+		sp_json_put(o, "worst_call", NULL);
+		return;
+	}
+	sp_json_put(o, "worst_callee", json_object_new_int64(jr->l.id[next]));
+	sp_json_put(o, "worst_call", call < 0 ? NULL : json_object_new_int64(call));
 }
 
 static void add_reason(void *ctx, const char *reason)
@@ -166,116 +186,122 @@ static void add_reason(void *ctx, const char *reason)
 	json_object_array_add(ctx, json_object_new_string(reason));
 }
 
-static json_object *func_object(const struct sp_graph *g, uint32_t id)
+static json_object *func_object(struct jreport *jr, uint32_t jid)
 {
+	const struct sp_graph *g = jr->g;
+	uint32_t id = jr->l.order[jid];
 	const struct sp_func *f = &g->funcs[id];
 	const struct sp_result *r = &f->res;
 	json_object *o = json_object_new_object(), *reasons = json_object_new_array();
 
-	json_object_object_add(o, "name", json_str(sp_func_label(f)));
-	json_object_object_add(o, "symbol", json_str(f->symbol));
-	json_object_object_add(o, "address", json_address(f));
-	json_object_object_add(o, "file", json_str(f->file));
-	json_object_object_add(o, "line", json_object_new_int64(f->line));
-	json_object_object_add(o, "col", json_object_new_int64(f->col));
-	json_object_object_add(o, "self", json_self(f));
-	json_object_object_add(o, "qualifier", json_str(sp_qual_name(f->qual)));
-	json_object_object_add(o, "frame_source", json_str(sp_frame_src_name(f->src)));
-	json_object_object_add(o, "red_zone", json_object_new_int64(f->red_zone));
-	json_object_object_add(o, "dynamic_cause", json_str(f->dyn_cause));
-	json_object_object_add(o, "total",
+	sp_json_put(o, "id", json_object_new_int64(jid));
+	sp_json_put(o, "name", sp_json_str(sp_func_label(f)));
+	sp_json_put(o, "symbol", sp_json_str(f->symbol));
+	sp_json_put(o, "address", json_address(f));
+	sp_json_put(o, "file", sp_json_str(f->file));
+	sp_json_put(o, "line", json_object_new_int64(f->line));
+	sp_json_put(o, "col", json_object_new_int64(f->col));
+	sp_json_put(o, "self", json_self(f));
+	sp_json_put(o, "qualifier", sp_json_str(sp_qual_name(f->qual)));
+	sp_json_put(o, "frame_source", sp_json_str(sp_frame_src_name(f->src)));
+	sp_json_put(o, "red_zone", json_object_new_int64(f->red_zone));
+	sp_json_put(o, "dynamic_cause", sp_json_str(f->dyn_cause));
+	sp_json_put(o, "total",
 			       r->bounded ? json_object_new_uint64(r->total) : NULL);
-	json_object_object_add(o, "lower_bound", json_object_new_uint64(r->total));
-	json_object_object_add(o, "bounded", json_object_new_boolean(r->bounded));
-	json_object_object_add(o, "partial", json_object_new_boolean(r->partial));
-	json_object_object_add(o, "recursive",
+	sp_json_put(o, "lower_bound", json_object_new_uint64(r->total));
+	sp_json_put(o, "bounded", json_object_new_boolean(r->bounded));
+	sp_json_put(o, "partial", json_object_new_boolean(r->partial));
+	sp_json_put(o, "recursive",
 			       json_object_new_boolean(f->flags & SP_F_RECURSIVE));
-	json_object_object_add(o, "assumed", json_object_new_boolean(r->assumed));
-	add_paths(g, id, o);
-	json_object_object_add(o, "calls", calls_array(g, f));
-	sp_reasons(g, id, add_reason, reasons);
-	json_object_object_add(o, "reasons", reasons);
+	sp_json_put(o, "assumed", json_object_new_boolean(r->assumed));
+	sp_json_put(o, "selected", json_object_new_boolean(jid < jr->l.nselected));
+	/* a bound on its cycle that no single path reaches */
+	if (f->flags & SP_F_DEPTH_BOUNDED)
+		sp_json_put(o, "depth_bounded", json_object_new_boolean(true));
+	add_worst(jr, id, o);
+	if (r->seg < g->nsegs && jr->l.seg_id[r->seg] != SP_NONE)
+		sp_json_put(o, "segment", json_object_new_int64(jr->l.seg_id[r->seg]));
+	sp_json_put(o, "calls", calls_array(jr, f));
+	sp_reason_cache_each(&jr->rc, g, id, add_reason, reasons);
+	sp_json_put(o, "reasons", reasons);
+	if (jr->l.shown[id])
+		add_paths(g, id, o);
 	return o;
 }
 
-static json_object *envelope(const struct sp_graph *g, const struct sp_report_opts *o)
+static json_object *segments_array(const struct jreport *jr)
 {
+	const struct sp_graph *g = jr->g;
+	json_object *a = json_object_new_array_ext((int)jr->l.nsegs);
+	uint32_t i, k;
+
+	for (i = 0; i < jr->l.nsegs; i++) {
+		const struct sp_path_seg *seg = &g->segs[jr->l.segs[i]];
+		json_object *o = json_object_new_object();
+		json_object *steps = json_object_new_array_ext((int)seg->n);
+
+		for (k = 0; k < seg->n; k++) {
+			const struct sp_path_step *st = &g->steps[seg->first + k];
+
+			json_object_array_add(steps, edge_object(jr, st->func, st->kind,
+								 st->flags, st->how));
+		}
+		sp_json_put(o, "steps", steps);
+		sp_json_put(o, "next", seg->cont < g->nsegs ?
+				       json_object_new_int64(jr->l.seg_id[seg->cont]) : NULL);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static json_object *envelope(const struct jreport *jr)
+{
+	const struct sp_graph *g = jr->g;
 	json_object *root = json_object_new_object(), *su = json_object_new_object();
+	json_object *funcs = json_object_new_array();
 
-	json_object_object_add(su, "files", json_object_new_int64(g->su_files));
-	json_object_object_add(su, "rows", json_object_new_int64(g->su_rows));
-	json_object_object_add(su, "matched", json_object_new_int64(g->su_matched));
-	json_object_object_add(root, "version", json_object_new_int(1));
-	json_object_object_add(root, "binary", json_str(g->binary));
-	json_object_object_add(root, "su", su);
-	if (o->kernel_summary)
-		json_object_object_add(root, "kernel", sp_report_kernel_json(g));
-	if (g->indirect_typed)
-		json_object_object_add(root, "indirect_calls", sp_report_indirect_json(g, o));
-	/* last, so that its serialization ends the text: see EMPTY_TAIL */
-	json_object_object_add(root, "functions", json_object_new_array());
+	sp_json_put(su, "files", json_object_new_int64(g->su_files));
+	sp_json_put(su, "rows", json_object_new_int64(g->su_rows));
+	sp_json_put(su, "matched", json_object_new_int64(g->su_matched));
+	sp_json_put(root, "version", json_object_new_int(SP_JSON_VERSION));
+	sp_json_put(root, "binary", sp_json_str(g->binary));
+	sp_json_put(root, "su", su);
+	sp_json_put(root, "paths",
+			       json_object_new_string(jr->o->all_paths ? "all" : "shown"));
+	if (jr->o->kernel_summary)
+		sp_json_put(root, "kernel", sp_report_kernel_json(g, &jr->l.kernel, jr->l.id));
+	if (g->indirect_typed) {
+		json_object *sites = json_object_new_array();
+
+		json_object_array_add(sites, sp_jsonw_marker());
+		sp_json_put(root, "indirect_calls", sites);
+	}
+	sp_json_put(root, "segments", segments_array(jr));
+	json_object_array_add(funcs, sp_jsonw_marker());
+	sp_json_put(root, "functions", funcs);
 	return root;
-}
-
-/* Pretty output never has a raw newline inside a string (json-c escapes
- * it), so every '\n' is structure and takes the extra indentation. */
-static void put_indented(const char *s, const char *indent, FILE *out)
-{
-	const char *nl;
-
-	while ((nl = strchr(s, '\n'))) {
-		fwrite(s, 1, (size_t)(nl - s) + 1, out);
-		fputs(indent, out);
-		s = nl + 1;
-	}
-	fputs(s, out);
-}
-
-static void put_functions(const struct sp_graph *g, const uint32_t *ids, size_t n,
-			  FILE *out)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		json_object *o = func_object(g, ids[i]);
-
-		fputs(i ? ",\n    " : "\n    ", out);
-		put_indented(json_object_to_json_string_ext(o, JSON_FLAGS), "    ", out);
-		json_object_put(o);
-	}
-}
-
-/* The fallback if json-c ever prints an empty array differently. */
-static void put_whole_tree(const struct sp_graph *g, json_object *root,
-			   const uint32_t *ids, size_t n, FILE *out)
-{
-	json_object *funcs = json_object_object_get(root, "functions");
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		json_object_array_add(funcs, func_object(g, ids[i]));
-	fputs(json_object_to_json_string_ext(root, JSON_FLAGS), out);
 }
 
 int sp_report_json(const struct sp_graph *g, const struct sp_report_opts *o,
 		   FILE *out, struct sp_err *err)
 {
-	uint32_t *ids;
-	size_t n = sp_report_select(g, o, &ids);
-	json_object *root = envelope(g, o);
-	const char *text = json_object_to_json_string_ext(root, JSON_FLAGS);
-	size_t len = strlen(text), tail = strlen(EMPTY_TAIL);
+	struct jreport jr = { .g = g, .o = o };
+	struct sp_jsonw w;
+	uint32_t i;
 
-	if (len > tail && !strcmp(text + len - tail, EMPTY_TAIL)) {
-		fwrite(text, 1, len - tail + 1, out);	/* up to and with '[' */
-		put_functions(g, ids, n, out);
-		fputs(text + len - tail + 1, out);
-	} else {
-		put_whole_tree(g, root, ids, n, out);
-	}
-	fputc('\n', out);
-	json_object_put(root);
-	free(ids);
+	sp_listing_init(&jr.l, g, o);
+	sp_reason_cache_init(&jr.rc);
+	sp_jsonw_begin(&w, envelope(&jr), out);
+	for (i = 0; g->indirect_typed && i < g->nisites; i++)
+		if (jr.l.id[g->isites[i].func] != SP_NONE)
+			sp_jsonw_add(&w, sp_report_isite_json(g, &g->isites[i], jr.l.id));
+	if (g->indirect_typed)
+		sp_jsonw_next(&w);
+	for (i = 0; i < jr.l.n; i++)
+		sp_jsonw_add(&w, func_object(&jr, i));
+	sp_jsonw_end(&w);
+	sp_reason_cache_release(&jr.rc);
+	sp_listing_release(&jr.l);
 	if (ferror(out))
 		return sp_err_set(err, "cannot write the JSON report");
 	return 0;

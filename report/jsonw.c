@@ -15,6 +15,8 @@ const char *sp_json_via(uint8_t flags)
 		return "assumed";
 	if (flags & SP_EDGE_F_ANNOTATED)
 		return "annotated";
+	if (flags & SP_EDGE_F_EXCEPTION)
+		return "exception";
 	return NULL;
 }
 

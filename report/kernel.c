@@ -13,6 +13,7 @@
 #include "analysis/analysis.h"
 #include "common/xalloc.h"
 #include "report/cells.h"
+#include "report/jsonw.h"
 
 #define CELL 48
 
@@ -120,50 +121,42 @@ int sp_report_kernel_text(const struct sp_graph *g, const struct sp_report_opts 
 	return 0;
 }
 
-static json_object *entry_object(const struct sp_graph *g, uint32_t id)
+static json_object *entry_object(const struct sp_graph *g, uint32_t id, const uint32_t *jid)
 {
 	const struct sp_func *f = &g->funcs[id];
-	size_t n = sp_worst_path(g, id, NULL, NULL, SIZE_MAX), i;
-	uint32_t *ids = sp_xmalloc((n ? n : 1) * sizeof(*ids));
-	json_object *o = json_object_new_object(), *path = json_object_new_array();
+	json_object *o = json_object_new_object();
 
-	n = sp_worst_path(g, id, ids, NULL, n);
-	for (i = 0; i < n; i++)
-		json_object_array_add(path, json_object_new_string(sp_func_label(&g->funcs[ids[i]])));
-	json_object_object_add(o, "name", json_object_new_string(sp_func_label(f)));
-	json_object_object_add(o, "file", f->file ? json_object_new_string(f->file) : NULL);
-	json_object_object_add(o, "line", json_object_new_int64(f->line));
-	json_object_object_add(o, "total",
+	sp_json_put(o, "id", json_object_new_int64(jid[id]));
+	sp_json_put(o, "name", json_object_new_string(sp_func_label(f)));
+	sp_json_put(o, "file", f->file ? json_object_new_string(f->file) : NULL);
+	sp_json_put(o, "line", json_object_new_int64(f->line));
+	sp_json_put(o, "total",
 			       f->res.bounded ? json_object_new_uint64(f->res.total) : NULL);
-	json_object_object_add(o, "lower_bound", json_object_new_uint64(f->res.total));
-	json_object_object_add(o, "bounded", json_object_new_boolean(f->res.bounded));
-	json_object_object_add(o, "partial", json_object_new_boolean(f->res.partial));
-	json_object_object_add(o, "path", path);
-	free(ids);
+	sp_json_put(o, "lower_bound", json_object_new_uint64(f->res.total));
+	sp_json_put(o, "bounded", json_object_new_boolean(f->res.bounded));
+	sp_json_put(o, "partial", json_object_new_boolean(f->res.partial));
 	return o;
 }
 
-json_object *sp_report_kernel_json(const struct sp_graph *g)
+json_object *sp_report_kernel_json(const struct sp_graph *g, const struct sp_kernel_entries *k,
+				   const uint32_t *jid)
 {
-	struct sp_kernel_entries k;
 	json_object *root = json_object_new_object();
 	int c;
 
-	sp_kernel_entries(g, &k);
 	for (c = SP_KCLASS_SYSCALL; c < SP_KCLASS__COUNT; c++) {
 		json_object *cls = json_object_new_object(), *arr = json_object_new_array();
 		size_t i;
 
-		for (i = 0; i < k.n[c]; i++)
-			json_object_array_add(arr, entry_object(g, k.ids[c][i]));
-		json_object_object_add(cls, "stack",
+		for (i = 0; i < k->n[c]; i++)
+			json_object_array_add(arr, entry_object(g, k->ids[c][i], jid));
+		sp_json_put(cls, "stack",
 				       json_object_new_string(sp_kclass_stack((enum sp_kclass)c)));
-		json_object_object_add(cls, "count", json_object_new_int64((int64_t)k.n[c]));
-		json_object_object_add(cls, "bounded",
-				       json_object_new_int64((int64_t)count_bounded(g, &k, c)));
-		json_object_object_add(cls, "entries", arr);
-		json_object_object_add(root, sp_kclass_name((enum sp_kclass)c), cls);
+		sp_json_put(cls, "count", json_object_new_int64((int64_t)k->n[c]));
+		sp_json_put(cls, "bounded",
+				       json_object_new_int64((int64_t)count_bounded(g, k, c)));
+		sp_json_put(cls, "entries", arr);
+		sp_json_put(root, sp_kclass_name((enum sp_kclass)c), cls);
 	}
-	sp_kernel_entries_release(&k);
 	return root;
 }

@@ -23,7 +23,11 @@ struct sp_report_opts {
 	const uint32_t *entries;	/* roots to report; NULL/0: all functions */
 	size_t nentries;
 	bool kernel_summary;		/* --kernel-summary: entry points by class */
+	bool all_paths;			/* --json-paths=all: every function's path */
 };
+
+/* The "version" of the JSON report (doc/stackprof.schema.json). */
+#define SP_JSON_VERSION 2
 
 /*
  * The functions a report covers: the entries (each once), or else every
@@ -41,7 +45,13 @@ size_t sp_report_sort(const struct sp_graph *g, uint32_t *ids, size_t n);
 int sp_report_text(const struct sp_graph *g, const struct sp_report_opts *o,
 		   FILE *out, struct sp_err *err);
 
-/* {"version":1, "binary", "su", "functions":[...]} via json-c. */
+/*
+ * {"version": 2, "binary", "su", "paths", "segments", "functions": [...]}
+ * via json-c, as doc/stackprof.schema.json describes it: every function
+ * names its worst callee by id; the whole worst path only for those the
+ * report shows (the entries, else the --top first; the --top first of
+ * each kernel class), or for all with o->all_paths.
+ */
 int sp_report_json(const struct sp_graph *g, const struct sp_report_opts *o,
 		   FILE *out, struct sp_err *err);
 
@@ -49,15 +59,19 @@ int sp_report_json(const struct sp_graph *g, const struct sp_report_opts *o,
  * exception entries) the o->top worst entries and the worst one's path. */
 int sp_report_kernel_text(const struct sp_graph *g, const struct sp_report_opts *o,
 			  FILE *out, struct sp_err *err);
-/* ... in JSON: {"syscall": {"stack", "count", "entries": [...]}, "irq", ...},
+struct sp_kernel_entries;
+/* ... in JSON: {"syscall": {"stack", "count", "bounded", "entries":
+ * [...]}, "irq", ...}, each entry naming its function by jid[function id];
  * a json_object (json-c) the caller owns. */
-struct json_object *sp_report_kernel_json(const struct sp_graph *g);
+struct json_object *sp_report_kernel_json(const struct sp_graph *g,
+					  const struct sp_kernel_entries *k,
+					  const uint32_t *jid);
 
-/* --indirect=types: "indirect_calls", one object per indirect call site
- * (of the functions the entries reach, when entries are given), a
- * json_object the caller owns. */
-struct json_object *sp_report_indirect_json(const struct sp_graph *g,
-					    const struct sp_report_opts *o);
+/* --indirect=types: an element of "indirect_calls", the call site s, its
+ * function and its targets named by jid[function id]; a json_object the
+ * caller owns. */
+struct json_object *sp_report_isite_json(const struct sp_graph *g, const struct sp_isite *s,
+					 const uint32_t *jid);
 
 /*
  * One GCC-style "FILE:LINE:COL: error: ..." line on diag for each selected

@@ -60,6 +60,7 @@ struct options {
 	enum sp_gv_view view;	/* --graph=column|calls */
 	bool view_given;
 	bool json, keep_going, verbose, allow_unbounded, all;
+	bool json_paths_all;	/* --json-paths=all */
 	bool no_su;		/* --no-su: frames from the binary alone */
 	bool has_budget;
 	const char **entry_globs;	/* --entry-glob patterns */
@@ -128,7 +129,10 @@ static const char usage_text[] =
 "Report formats\n"
 "  -o, --output FILE    write the report to FILE instead of standard output\n"
 "      --top N          worst paths shown in the text report (default 10)\n"
-"      --json           JSON report instead of text\n"
+"      --json           JSON report instead of text (version 2: each function\n"
+"                       names its worst callee; doc/stackprof.schema.json)\n"
+"      --json-paths=WHICH  shown (default): whole worst paths in JSON for the\n"
+"                       functions the report shows; all: for every function\n"
 "      --vla[=FORMAT]   list every variable-length array and alloca() user\n"
 "                       (run-time, accidental: folded to a constant, or bound\n"
 "                       read from the frame at -O0) with its function's worst\n"
@@ -196,6 +200,7 @@ enum {
 	OPT_VLA,
 	OPT_GRAPH, OPT_FOLDED,
 	OPT_NO_SU,
+	OPT_JSON_PATHS,
 };
 
 /* in the order of --help's groups */
@@ -211,6 +216,7 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "json-paths", required_argument, NULL, OPT_JSON_PATHS },
 	{ "vla", optional_argument, NULL, OPT_VLA },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "folded", required_argument, NULL, OPT_FOLDED },
@@ -298,6 +304,14 @@ static int parse_vla(const char *s, struct options *o)
 		o->vla_format = SP_VLA_WARNINGS;
 	else
 		return bad_usage("invalid --vla '%s' (table or warnings)", s);
+	return 0;
+}
+
+static int parse_json_paths(const char *s, struct options *o)
+{
+	if (strcmp(s, "shown") && strcmp(s, "all"))
+		return bad_usage("invalid --json-paths '%s' (shown or all)", s);
+	o->json_paths_all = !strcmp(s, "all");
 	return 0;
 }
 
@@ -413,6 +427,8 @@ static int parse_option(struct options *o, int c, const char *arg)
 	case OPT_FOLDED:
 		o->folded = arg;
 		return 0;
+	case OPT_JSON_PATHS:
+		return parse_json_paths(arg, o);
 	}
 	return bad_usage("%s", "invalid option");
 }
@@ -1020,6 +1036,7 @@ static int run(const struct options *o, struct sp_graph *g, struct sp_err *err)
 	struct sp_report_opts ro = {
 		.top = o->top, .has_budget = o->has_budget, .budget = o->budget,
 		.allow_unbounded = o->allow_unbounded, .kernel_summary = o->kernel_summary,
+		.all_paths = o->json_paths_all,
 	};
 	uint32_t *entries = NULL;
 	size_t nentries = 0, i;

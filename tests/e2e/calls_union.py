@@ -8,13 +8,15 @@ A function is its (name, file); a callee with no entry of its own (an
 external function) is its name alone, since only DWARF knows its header.
 With --need-both-sides each source must add an edge the other lacks, or
 the union tests nothing.  Prints what differs, exits 1 then."""
-import json
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sp_report  # noqa: E402
 
 
 def edges(path):
-    with open(path) as f:
-        rep = json.load(f)
+    rep = sp_report.load(path)
     defined = {(f["name"], f["file"]) for f in rep["functions"]}
     out = []
     for f in rep["functions"]:

@@ -24,9 +24,13 @@ when fewer than P percent (default 100) of the indirect pairs are held,
 2 on bad input.
 """
 import json
+import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sp_report  # noqa: E402
 
 INSN = re.compile(r'^\s*([0-9a-f]+):\s+(.*)$')
 INDIRECT = re.compile(r'\bcall\w*\s+(\*|[0-9a-f]+ <__x86_indirect_(call_)?thunk_)')
@@ -104,7 +108,7 @@ def main(argv):
         return 2
     elf, report, traces = args[0], args[1], args[2:]
     sites = {}
-    data = json.load(open(report))
+    data = sp_report.load(report)
     for s in data.get('indirect_calls', []):
         if s['address']:
             sites[int(s['address'], 16)] = s

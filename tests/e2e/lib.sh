@@ -20,10 +20,21 @@ fail()
 	failures=$((failures + 1))
 }
 
-# The test's exit status: run last.
+# The test's exit status: run last.  The JSON reports of run_sp are
+# checked here.
 finish()
 {
+	check_json_runs
 	[ "$failures" -eq 0 ]
+}
+
+check_json_runs()
+{
+	if [ "$json_runs" -gt 0 ]; then
+		check_json "$OUT"/json-runs/*.json
+		rm -rf "$OUT/json-runs"
+		json_runs=0
+	fi
 }
 
 # skip REASON: the test cannot run here (a missing browser, another
@@ -34,6 +45,7 @@ SKIP_STATUS=77
 skip()
 {
 	echo "skip: $*"
+	check_json_runs
 	[ "$failures" -eq 0 ] || exit 1
 	exit $SKIP_STATUS
 }
@@ -71,12 +83,44 @@ built_samples()
 	echo $_list
 }
 
-# run_sp ARGS...: ./stackprof with stdout, stderr and status in $OUT
+# run_sp ARGS...: ./stackprof with stdout, stderr and status in $OUT; a
+# JSON report it wrote (--json, to stdout or -o FILE) is kept to be
+# checked by finish (check_json), all in one go
 run_sp()
 {
 	"$SP" "$@" >"$OUT/stdout" 2>"$OUT/stderr"
 	rc=$?
+	_json=false _next= _out="$OUT/stdout"
+	for _a in "$@"; do
+		[ "$_next" = o ] && _out=$_a
+		_next=
+		case $_a in
+		--json) _json=true ;;
+		-o|--output) _next=o ;;
+		--output=*) _out=${_a#--output=} ;;
+		esac
+	done
+	if $_json && [ "$rc" -le 1 ] && [ -s "$_out" ]; then
+		json_runs=$((json_runs + 1))
+		mkdir -p "$OUT/json-runs"
+		cp "$_out" "$OUT/json-runs/$json_runs.json"
+	fi
 	return 0
+}
+json_runs=0
+
+# check_json FILE...: each file validates against the shipped schema
+# (doc/stackprof.schema.json) and holds together: every id listed, each
+# path that worst_callee rebuilds equal to the one written and adding up
+# to lower_bound (tests/e2e/sp_report.py)
+check_json()
+{
+	_py=$(schema_python)
+	if [ -z "$_py" ]; then
+		fail "no python3 with jsonschema (python3-jsonschema) to check $*"
+		return
+	fi
+	"$_py" tests/e2e/sp_report.py check "$@" || fail "JSON report $* (above)"
 }
 
 # expect_rc WANT DESC: the last run_sp's status
@@ -89,13 +133,21 @@ expect_rc()
 }
 
 # jget REPORT EXPR: evaluate the Python expression EXPR over the JSON
-# report and print it as JSON.  In EXPR, j is the report, fn(name, file)
-# the one function of that name (and file suffix), fns(name) all of them.
+# report, as tests/e2e/sp_report.py loads it (its ids and paths checked,
+# not its schema: check_json does that; expanded to every function's
+# path and every call's name), and print it as JSON.
+# In EXPR, j is the report, fn(name, file) the one function of that name
+# (and file suffix), fns(name) all of them.
 jget()
 {
 	python3 - "$1" "$2" <<'PY'
 import json, sys
-j = json.load(open(sys.argv[1]))
+sys.path.insert(0, "tests/e2e")
+import sp_report
+try:
+    j = sp_report.load(sys.argv[1], validate=False)
+except sp_report.ReportError as e:
+    sys.exit(f"jget: {e}")
 def fns(name, file=None):
     return [f for f in j["functions"] if f["name"] == name and
             (file is None or (f["file"] or "").endswith(file))]
@@ -126,6 +178,7 @@ cfi_ways()
 		STACKPROF_CFI=$_way "$SP" -v --json "$2" >"$OUT/$_way.json" 2>"$OUT/$_way.err"
 		grep '^stackprof: CFI' "$OUT/$_way.err" >"$OUT/$_way.cfi"
 	done
+	check_json "$OUT/list.json"
 	[ -s "$OUT/list.cfi" ] || fail "$1: no CFI line with -v"
 	cmp -s "$OUT/list.cfi" "$OUT/one-by-one.cfi" ||
 		fail "$1: CFI one by one: $(cat "$OUT/one-by-one.cfi"), list: $(cat "$OUT/list.cfi")"

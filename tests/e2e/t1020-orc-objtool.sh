@@ -55,6 +55,8 @@ check()
 {
 	python3 - "$OUT/oracle" "$2" "$1" "$3" "$b"/su/*.su >"$OUT/check" <<'PY' || fail "$1: no check"
 import json, sys
+sys.path.insert(0, "tests/e2e")
+import sp_report
 oracle_file, report, desc, least = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 oracle = {}
 for line in open(oracle_file):
@@ -68,7 +70,7 @@ for path in sys.argv[5:]:
         if qual == "static":
             su[where.rsplit(":", 1)[1]] = int(size)
 checked = 0
-for f in json.load(open(report))["functions"]:
+for f in sp_report.load(report)["functions"]:
     want = oracle.get(f["symbol"] or f["name"])
     if want is None:
         continue

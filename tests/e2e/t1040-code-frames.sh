@@ -24,7 +24,9 @@ check_build()
 	cat "$@" >"$_bin.su"
 	python3 - "$_bin.json" "$_bin.su" "$_desc" <<'PY' || failures=$((failures + 1))
 import json, sys
-report = json.load(open(sys.argv[1]))["functions"]
+sys.path.insert(0, "tests/e2e")
+import sp_report
+report = sp_report.load(sys.argv[1])["functions"]
 bad = 0
 for line in open(sys.argv[2]):
     where, size, qual = line.rstrip("\n").split("\t")

@@ -101,6 +101,7 @@ printf 'once chk_fail\nnest store 3\n' >"$OUT/linux"
 (cd "$OUT" && "$OLDPWD/$SP" --json --annotate linux kcycles kcycles.su >linux.json 2>linux.err) ||
 	fail "--annotate linux with a file named linux: $(cat "$OUT/linux.err")"
 expect_eq "a file named linux wins" "$(jget $OUT/linux.json 'fn("main")["total"]')" "$main"
+check_json "$OUT/linux.json"
 
 # installed: PREFIX/share/stackprof/linux.ann, found beside the binary
 # (outside the source tree, so the build tree's copy is not used)
@@ -110,6 +111,7 @@ MAKEFLAGS= make -s --no-print-directory install DESTDIR="$root" PREFIX=/usr >"$O
 cmp -s annotations/linux.ann "$root/usr/share/stackprof/linux.ann" || fail "linux.ann not installed"
 "$root/usr/bin/stackprof" --json --annotate linux $bin $su >"$OUT/installed.json" 2>"$OUT/installed.err" ||
 	fail "installed --annotate linux: $(cat "$OUT/installed.err")"
+check_json "$OUT/installed.json"
 "$root/usr/bin/stackprof" --annotate nosuch $bin $su 2>"$OUT/installed.err"
 grep -q "no '$root/usr/bin/../share/stackprof/nosuch.ann'" "$OUT/installed.err" ||
 	fail "installed: the message names '$(cat "$OUT/installed.err")'"

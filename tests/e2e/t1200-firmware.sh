@@ -59,6 +59,7 @@ mpush=$(arm-none-eabi-objdump -d "$elf" | awk '/^[0-9a-f]+ <memcpy>:/ { f = 1; n
 	f && /^$/ { exit } f && /push/ { sub(/.*\{/, ""); sub(/\}.*/, ""); n += split($0, r, ",") }
 	END { print 4 * n }')
 "$SP" --json --entry memcpy "$elf" >"$OUT/memcpy.json"
+check_json "$OUT/memcpy.json"
 expect_eq "memcpy's frame from its code" \
 	"$(jget "$OUT/memcpy.json" '[[f["frame_source"], f["self"]] for f in fns("memcpy") if f["symbol"]]')" \
 	"[[\"code\", $mpush]]"

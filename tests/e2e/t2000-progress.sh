@@ -16,6 +16,7 @@ STACKPROF_PROGRESS_DELAY=0 "$SP" -o "$OUT/report" $bin 2>&1 >/dev/null | cat >"$
 [ -s "$OUT/stderr.pipe" ] && fail "stderr to a pipe is not empty: $(cat "$OUT/stderr.pipe")"
 # the report is the same with and without a progress callback
 "$SP" --json $bin >"$OUT/plain.json" 2>/dev/null
+check_json "$OUT/plain.json"
 
 if ! command -v script >/dev/null; then
 	fail "script(1) is missing (bsdutils)"

@@ -44,7 +44,9 @@ expect_eq "dynamic frames" \
 # the check can fail: one bounded total off by 8 bytes
 python3 - "$OUT/synth.json" "$OUT/bad.json" <<'PY'
 import json, sys
-j = json.load(open(sys.argv[1]))
+sys.path.insert(0, "tests/e2e")
+import sp_report
+j = sp_report.load(sys.argv[1])
 f = next(f for f in j["functions"] if f["bounded"] and f["path"][1:])
 f["total"] += 8
 f["lower_bound"] += 8

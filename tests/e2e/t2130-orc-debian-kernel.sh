@@ -29,12 +29,14 @@ python3 $src/orc_dump.py "$vmlinux" >"$OUT/dump" &&
 
 python3 - "$OUT/oracle" "$OUT/vmlinux.json" >"$OUT/check" <<'PY' || fail "no check"
 import collections, json, sys
+sys.path.insert(0, "tests/e2e")
+import sp_report
 oracle = collections.defaultdict(set)
 for line in open(sys.argv[1]):
     name, what = line.split()
     if what != "undefined-inside":
         oracle[name].add(what)
-fns = json.load(open(sys.argv[2]))["functions"]
+fns = sp_report.load(sys.argv[2])["functions"]
 src = collections.Counter(f["frame_source"] for f in fns)
 seen = set()
 for f in fns:

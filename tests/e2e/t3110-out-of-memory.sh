@@ -34,6 +34,8 @@ for kb in 24000 32000 40000 48000 64000 80000 96000 128000; do
 	ls "$OUT" | grep -q '\.tmp' && fail "ulimit -v $kb: left a temporary file"
 done
 [ $oom -gt 0 ] || fail "no limit ran out of memory: the test proves nothing"
+# what a limit let through is a whole report
+[ -s "$OUT/report" ] && check_json "$OUT/report"
 echo "  $oom of 8 limits ran out of memory"
 rm -f "$OUT/many.su"
 finish

@@ -2,7 +2,9 @@
 # --diff OLD.json NEW.json: two builds of one program, the second with a
 # bigger buffer in leaf, a VLA in grow and a recursive walk; the growth
 # must equal what GCC's .su files say grew, and --fail-on-growth exits 1
-# just below that growth and 0 at it.
+# just below that growth and 0 at it.  Reports of version 1 (made by the
+# version 1 writer, kept in tests/data/json-v1) and version 2 of the same
+# binary compare equal, either way round; a change shows across versions.
 . tests/e2e/lib.sh
 
 cat >"$OUT/p.c" <<'C'
@@ -98,10 +100,61 @@ expect_eq "same report" "$(tail -1 "$OUT/stdout")" "0 functions changed, largest
 # bad input
 echo '{"version": 1, "functions": [ {"name": "x"} ]}' >"$OUT/nolb.json"
 expect_bad "no lower_bound" "nolb.json': function 0 has no name or lower_bound" --diff "$OUT/old.json" "$OUT/nolb.json"
-echo '{"version": 2, "functions": []}' >"$OUT/v2.json"
-expect_bad "version 2" "v2.json': not a stackprof JSON report" --diff "$OUT/v2.json" "$OUT/old.json"
+echo '{"version": 3, "functions": []}' >"$OUT/v3.json"
+expect_bad "version 3" "v3.json': not a stackprof JSON report" --diff "$OUT/v3.json" "$OUT/old.json"
+echo '[1, 2]' >"$OUT/array.json"
+expect_bad "an array" "array.json': not a stackprof JSON report" --diff "$OUT/array.json" "$OUT/old.json"
+printf '{"version": 2, "functions": [' >"$OUT/cut.json"
+expect_bad "cut short" "cut.json': cannot read JSON: unexpected end" --diff "$OUT/old.json" "$OUT/cut.json"
+: >"$OUT/empty.json"
+expect_bad "empty" "empty.json': cannot read JSON: unexpected end" --diff "$OUT/old.json" "$OUT/empty.json"
+echo '{"version": 2, "functions": [{"name": "x", "lower_bound": 1}] } x' >"$OUT/more.json"
+expect_bad "text after the report" "more.json': cannot read JSON: more after" --diff "$OUT/more.json" "$OUT/old.json"
+expect_bad "no such file" "nosuch.json': cannot read JSON: No such file" --diff "$OUT/nosuch.json" "$OUT/old.json"
 echo '{ broken' >"$OUT/broken.json"
 expect_bad "broken JSON" "broken.json': cannot read JSON" --diff "$OUT/broken.json" "$OUT/old.json"
+# version 1 against version 2: tests/data/json-v1 holds what the version 1
+# writer made of samples built by Debian 12's GCC; another compiler's
+# samples are other programs, which built-from tells apart
+v1=tests/data/json-v1
+while read -r s text su; do
+	need_sample "$s"
+	got_text=$(objcopy -O binary --only-section=.text "samples/$s/$s" /dev/stdout |
+		sha256sum | cut -c1-16)
+	got_su=$(cat samples/"$s"/*.su | sha256sum | cut -c1-16)
+	if [ "$got_text $got_su" != "$text $su" ]; then
+		skip_part "$s: samples/$s is not the build $v1/$s.json was made from (another compiler?)"
+		continue
+	fi
+	run_sp --json -o "$OUT/$s.v2.json" "samples/$s/$s"
+	expect_rc 0 "$s: --json"
+	for pair in "$v1/$s.json $OUT/$s.v2.json" "$OUT/$s.v2.json $v1/$s.json"; do
+		run_sp --diff $pair
+		expect_rc 0 "$s: --diff $pair"
+		expect_eq "$s: version 1 against version 2 ($pair)" "$(cat "$OUT/stdout")" \
+			"$(printf '%9s %9s %9s  %s\n%s' growth old new function \
+				"0 functions changed, largest growth +0 bytes")"
+	done
+	# the v2 report lists more functions (those reached, not selected)
+	# than the v1 report, which the diff leaves out: there must be some
+	expect_eq "$s: v1 lists the selected functions of v2" \
+		"$(jget "$OUT/$s.v2.json" 'len(j["functions"])')" \
+		"$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["functions"]))' "$v1/$s.json")"
+done <"$v1/built-from"
+# a change across versions: level5's frame annotated bigger in version 2
+if [ -s "$OUT/chain.v2.json" ]; then
+	echo "frame level5 400" >"$OUT/frame.ann"
+	run_sp --json --annotate "$OUT/frame.ann" -o "$OUT/chain.ann.json" samples/chain/chain
+	run_sp --diff "$v1/chain.json" "$OUT/chain.ann.json"
+	expect_rc 0 "v1 against an annotated v2"
+	grow=$((400 - $(su_self samples/chain/a.su level5)))
+	expect_eq "level5 grew by the annotation" \
+		"$(grep -E '  level5 \(chain/a\.c\)' "$OUT/stdout" | awk '{ print $1 }')" "+$grow"
+	expect_eq "main and the levels above grew as much" \
+		"$(awk '$1 == "+'$grow'" { print $4 }' "$OUT/stdout" | sort | tr '\n' ' ')" \
+		"level1 level2 level3 level4 level5 main "
+fi
+
 run_sp --diff "$OUT/old.json"
 expect_rc 2 "--diff with one file"
 grep -q '^stackprof: --diff needs two JSON reports' "$OUT/stderr" || fail "one file: $(cat "$OUT/stderr")"

@@ -25,6 +25,8 @@ check_graph()
 {
 	python3 - "$@" <<'PY'
 import json, re, sys
+sys.path.insert(0, "tests/e2e")
+import sp_report
 dump, report, mode = sys.argv[1:4]
 arg = sys.argv[4] if len(sys.argv) > 4 else None
 nodes, edges = {}, []
@@ -39,7 +41,7 @@ for line in open(dump):
     elif f[0] == "E":
         edges.append({"from": f[1], "to": f[2], "red": f[3] == "red",
                       "dotted": "dotted" in f[4]})
-j = json.load(open(report))
+j = sp_report.load(report)
 errors = []
 roots = [n for n in nodes if nodes[n]["root"]]
 if len(roots) != 1:

@@ -18,7 +18,9 @@ frames_of()
 {
 	python3 - "$1" <<'PY'
 import json, sys
-f = json.load(open(sys.argv[1]))["functions"][0]
+sys.path.insert(0, "tests/e2e")
+import sp_report
+f = sp_report.load(sys.argv[1])["functions"][0]
 for p in f["path_detail"]:
     print(p["name"], (p["self"] or 0) + p["red_zone"])
 PY

@@ -16,8 +16,10 @@ check_folded()
 {
 	python3 - "$@" <<'PY'
 import collections, json, sys
+sys.path.insert(0, "tests/e2e")
+import sp_report
 folded, report, roots_kind = sys.argv[1:4]
-j = json.load(open(report))
+j = sp_report.load(report)
 funcs = {f["name"]: f for f in j["functions"]}
 called = {c["name"] for f in j["functions"] for c in f["calls"] if c["name"] != f["name"]}
 weights, lines = collections.Counter(), collections.defaultdict(list)
@@ -90,8 +92,10 @@ for s in $samples glob; do
 		{ fail "$s: speedscope: $(head -2 "$OUT/$s.speedscope.err")"; continue; }
 	python3 - "$OUT/$s.speedscope" "$OUT/$s.folded" "$OUT/$s.json" <<'PY' ||
 import collections, json, sys
+sys.path.insert(0, "tests/e2e")
+import sp_report
 got = json.load(open(sys.argv[1]))
-funcs = {f["name"]: f["lower_bound"] for f in json.load(open(sys.argv[3]))["functions"]}
+funcs = {f["name"]: f["lower_bound"] for f in sp_report.load(sys.argv[3])["functions"]}
 roots = {l.rpartition(" ")[0].split(";")[0] for l in open(sys.argv[2]) if l.strip()}
 errors = []
 if got["format"] != "Importing as collapsed stack format":

@@ -78,7 +78,9 @@ oracle_check_sample()
 	python3 - "$OUT/$_s.json" "$OUT/$_s.peaks" "$OUT/$_s.entries" "$OPT" \
 		>"$OUT/$_s.cmp" <<'PY'
 import json, sys
-rep = json.load(open(sys.argv[1]))
+sys.path.insert(0, "tests/e2e")
+import sp_report
+rep = sp_report.load(sys.argv[1])
 peaks = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
 entries = [l.split() for l in open(sys.argv[3])]
 opt = sys.argv[4]

@@ -1,6 +1,6 @@
 /*
  * Unit tests of report/html.c: the page of a hand-built graph, read back
- * as text: the embedded JSON parses (json-c) to the names given, even
+ * as text: the embedded data parses (json-c) to the names given, even
  * names that would end a <script> element, and the SVG is inline.
  */
 #include <stdarg.h>
@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,11 +70,22 @@ static json_object *data_of(const char *page)
 	return o;
 }
 
+/* a row of the page's "functions" (report/html_data.c) */
+enum { ROW_NAME = 0, ROW_FILE = 1, ROW_TOTAL = 5, ROW_WORST = 9 };
+
+static const char *row_string(json_object *data, json_object *row, int field)
+{
+	int k = json_object_get_int(json_object_array_get_idx(row, field));
+
+	return json_object_get_string(json_object_array_get_idx(
+		json_object_object_get(data, "strings"), k));
+}
+
 static void test_hostile_names(void **state)
 {
 	struct sp_graph g;
 	char *page;
-	json_object *data, *funcs, *f, *path;
+	json_object *data, *funcs, *f, *worst;
 	const char *name;
 	size_t i, n;
 	bool found = false;
@@ -86,15 +98,17 @@ static void test_hostile_names(void **state)
 	assert_int_equal(n, 2);
 	for (i = 0; i < n; i++) {
 		f = json_object_array_get_idx(funcs, i);
-		name = json_object_get_string(json_object_object_get(f, "name"));
+		name = json_object_get_string(json_object_array_get_idx(f, ROW_NAME));
 		if (strcmp(name, "main"))
 			continue;
-		path = json_object_object_get(f, "path");
-		assert_int_equal(json_object_array_length(path), 2);
+		/* its worst callee: the hostile name, whose file is hostile too */
+		worst = json_object_array_get_idx(funcs, json_object_get_int(
+			json_object_array_get_idx(f, ROW_WORST)));
 		assert_string_equal(json_object_get_string(
-			json_object_array_get_idx(path, 1)), hostile);
+			json_object_array_get_idx(worst, ROW_NAME)), hostile);
+		assert_string_equal(row_string(data, worst, ROW_FILE), "dir</b>/x.c");
 		assert_int_equal(json_object_get_uint64(
-			json_object_object_get(f, "total")), 80);
+			json_object_array_get_idx(f, ROW_TOTAL)), 80);
 		found = true;
 	}
 	assert_true(found);

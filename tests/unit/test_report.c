@@ -238,59 +238,107 @@ static void check_json_others(json_object *funcs)
 	assert_string_equal(str_member(d, "name"), "even");
 }
 
+/* f's worst path by its worst_callee chain (no segments here), which
+ * must be the path it writes; the ids in funcs are the array's. */
+static void check_worst_chain(json_object *funcs, json_object *f)
+{
+	json_object *path = member(f, "path"), *at = f;
+	size_t i, n = json_object_array_length(path);
+
+	for (i = 0; i < n; i++) {
+		json_object *next = member(at, "worst_callee"), *call;
+
+		assert_string_equal(str_member(at, "name"),
+				    json_object_get_string(json_object_array_get_idx(path, i)));
+		if (i + 1 == n) {
+			assert_null(next);
+			assert_null_member(at, "worst_call");
+			break;
+		}
+		call = json_object_array_get_idx(member(at, "calls"), int_member(at, "worst_call"));
+		assert_int_equal(int_member(call, "id"), json_object_get_int64(next));
+		at = json_object_array_get_idx(funcs, json_object_get_int64(next));
+		assert_int_equal(int_member(at, "id"), json_object_get_int64(next));
+	}
+}
+
 static void test_json(void **state)
 {
 	struct fixture *fx = *state;
 	struct sp_report_opts o = { .top = 10 };
 	char *text = capture(sp_report_json, &fx->g, &o);
-	json_object *root = json_tokener_parse(text), *funcs, *su;
-	static const char *const order[] = { "big", "main", "even", "odd", "leaf" };
+	json_object *root = json_tokener_parse(text), *funcs, *su, *memset_;
+	static const char *const order[] = { "big", "main", "even", "odd", "leaf", "memset" };
 	size_t i;
 
 	assert_non_null(root);
-	assert_int_equal(int_member(root, "version"), 1);
+	assert_int_equal(int_member(root, "version"), 2);
 	assert_string_equal(str_member(root, "binary"), "bin/prog");
+	assert_string_equal(str_member(root, "paths"), "shown");
+	assert_int_equal(json_object_array_length(member(root, "segments")), 0);
 	su = member(root, "su");
 	assert_int_equal(int_member(su, "files"), 3);
 	assert_int_equal(int_member(su, "rows"), 9);
 	assert_int_equal(int_member(su, "matched"), 7);
 	funcs = member(root, "functions");
-	/* sorted by lower bound; memset and nocode have no code, _start
-	 * no source and no frame: left out */
-	assert_int_equal(json_object_array_length(funcs), 5);
-	for (i = 0; i < 5; i++)
-		assert_string_equal(str_member(json_object_array_get_idx(funcs, i), "name"),
-				    order[i]);
+	/* the selected ones sorted by lower bound, then what they reach:
+	 * memset has no code, so main's call lists it; nocode and _start
+	 * are neither selected nor reached */
+	assert_int_equal(json_object_array_length(funcs), 6);
+	for (i = 0; i < 6; i++) {
+		json_object *f = json_object_array_get_idx(funcs, i);
+
+		assert_string_equal(str_member(f, "name"), order[i]);
+		assert_int_equal(int_member(f, "id"), i);
+		assert_int_equal(bool_member(f, "selected"), i < 5);
+	}
 	check_json_main(func_named(funcs, "main"));
 	check_json_others(funcs);
+	for (i = 0; i < 5; i++)
+		check_worst_chain(funcs, json_object_array_get_idx(funcs, i));
+	/* a function that is only reached has no path written (--top 10
+	 * shows the five selected) */
+	memset_ = func_named(funcs, "memset");
+	assert_false(json_object_object_get_ex(memset_, "path", NULL));
 	json_object_put(root);
 	free(text);
 }
 
-/* The spliced stream must be exactly what json-c prints for the tree. */
-static void test_json_is_json_c_output(void **state)
+/* The report is JSON, each function one line that is json-c's plain
+ * printing of that function. */
+static void test_json_lines(void **state)
 {
 	struct fixture *fx = *state;
-	struct sp_report_opts all = { .top = 10 };
-	struct sp_report_opts none = { .top = 10 };
+	struct sp_report_opts o = { .top = 1 };
 	struct sp_graph empty;
 	char *text[2];
 	int i;
 
-	text[0] = capture(sp_report_json, &fx->g, &all);
+	text[0] = capture(sp_report_json, &fx->g, &o);
 	sp_graph_init(&empty);
-	text[1] = capture(sp_report_json, &empty, &none);
+	text[1] = capture(sp_report_json, &empty, &o);
 	for (i = 0; i < 2; i++) {
-		json_object *root = json_tokener_parse(text[i]);
-		const char *again;
-		size_t len = strlen(text[i]);
+		json_object *root = json_tokener_parse(text[i]), *funcs;
+		size_t k;
 
 		assert_non_null(root);
-		again = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-						       JSON_C_TO_STRING_NOSLASHESCAPE);
-		assert_true(len > 0 && text[i][len - 1] == '\n');
-		text[i][len - 1] = '\0';
-		assert_string_equal(text[i], again);
+		funcs = member(root, "functions");
+		assert_int_equal(json_object_array_length(funcs), i ? 0 : 6);
+		for (k = 0; k < json_object_array_length(funcs); k++) {
+			const char *line = json_object_to_json_string_ext(
+				json_object_array_get_idx(funcs, k),
+				JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+			char *want = malloc(strlen(line) + 8);
+
+			sprintf(want, "\n    %s%s\n", line,
+				k + 1 < json_object_array_length(funcs) ? "," : "");
+			assert_non_null(strstr(text[i], want));
+			free(want);
+		}
+		/* --top 1: only the first has its path */
+		for (k = 0; k < json_object_array_length(funcs); k++)
+			assert_int_equal(json_object_object_get_ex(json_object_array_get_idx(funcs, k),
+								   "path", NULL), k == 0);
 		json_object_put(root);
 		free(text[i]);
 	}
@@ -301,14 +349,15 @@ static void test_json_entries(void **state)
 {
 	struct fixture *fx = *state;
 	uint32_t entries[] = { fx->leaf, fx->memset_, fx->even, fx->leaf };
-	struct sp_report_opts o = { .top = 10, .entries = entries, .nentries = 4 };
+	struct sp_report_opts o = { .top = 1, .entries = entries, .nentries = 4 };
 	char *text = capture(sp_report_json, &fx->g, &o);
-	json_object *root = json_tokener_parse(text), *funcs, *ms;
+	json_object *root = json_tokener_parse(text), *funcs, *ms, *odd;
 
 	assert_non_null(root);
 	funcs = member(root, "functions");
-	/* each entry once, even without code, in report order */
-	assert_int_equal(json_object_array_length(funcs), 3);
+	/* each entry once, even without code, in report order; then odd,
+	 * which even reaches */
+	assert_int_equal(json_object_array_length(funcs), 4);
 	assert_string_equal(str_member(json_object_array_get_idx(funcs, 0), "name"), "even");
 	assert_string_equal(str_member(json_object_array_get_idx(funcs, 1), "name"), "leaf");
 	ms = json_object_array_get_idx(funcs, 2);
@@ -320,6 +369,14 @@ static void test_json_entries(void **state)
 	assert_int_equal(int_member(ms, "total"), 0);
 	assert_true(bool_member(ms, "bounded"));
 	assert_true(bool_member(ms, "partial"));
+	assert_true(bool_member(ms, "selected"));
+	odd = json_object_array_get_idx(funcs, 3);
+	assert_string_equal(str_member(odd, "name"), "odd");
+	assert_false(bool_member(odd, "selected"));
+	/* every entry has its path, whatever --top says; odd has none */
+	check_worst_chain(funcs, json_object_array_get_idx(funcs, 0));
+	assert_int_equal(json_object_array_length(member(ms, "path")), 1);
+	assert_false(json_object_object_get_ex(odd, "path", NULL));
 	json_object_put(root);
 	free(text);
 }
@@ -618,7 +675,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_json, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_json_is_json_c_output, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_entries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_budget_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_budget_unknown_file, setup, teardown),

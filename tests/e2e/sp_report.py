@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""sp_report.py - every JSON report a test reads goes through here.
+
+    load(PATH) -> the report, validated and checked, then expanded
+    python3 tests/e2e/sp_report.py check FILE...   (exit 1: what is wrong)
+    python3 tests/e2e/sp_report.py size FILE       (bytes per member)
+
+The checks: the file validates against doc/stackprof.schema.json (draft
+2020-12); in a report (version 2), each function's "id" is its index,
+every id a call, step, segment, site or kernel entry names is listed,
+worst_callee is the callee of calls[worst_call], and the path rebuilt by
+the schema's rule from worst_callee and the segments equals "path" and
+"path_detail" where the report writes them, and adds up to lower_bound
+(the rebuild is written here from the schema's description, not from
+stackprof's code).  A failed check raises ReportError.
+
+The expanded report is what version 1 gave, which the tests read:
+"functions" holds the selected functions only ("all_functions" every
+one), each with its "path", "path_detail" and "path_red_zone" (rebuilt
+where the report leaves them out), its calls and the indirect calls'
+targets by "name" as well as by id, the kernel entries with their path.
+"""
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCHEMA = os.path.join(ROOT, "doc", "stackprof.schema.json")
+SATURATED = 2 ** 64 - 1
+_validator = None
+
+
+class ReportError(Exception):
+    pass
+
+
+def validator():
+    global _validator
+    if _validator is None:
+        import jsonschema
+        with open(SCHEMA, encoding="utf-8") as f:
+            schema = json.load(f)
+        jsonschema.Draft202012Validator.check_schema(schema)
+        _validator = jsonschema.Draft202012Validator(schema)
+    return _validator
+
+
+def check_schema(doc, what):
+    errors = sorted(validator().iter_errors(doc), key=lambda e: list(e.absolute_path))
+    if errors:
+        e = errors[0]
+        where = "/".join(str(p) for p in e.absolute_path)
+        raise ReportError(f"{what}: does not validate against the schema "
+                          f"({len(errors)} errors), at /{where}: {e.message[:300]}")
+
+
+def edge_defaults(e):
+    return {"id": e["id"], "tail": e.get("tail", False), "via": e.get("via"),
+            "resolved_by": e.get("resolved_by")}
+
+
+def worst_path(rep, fid):
+    """The worst path of function fid as [(id, edge)], by the schema's
+    rule: worst_call until a function with a segment, then segments."""
+    funcs, segs = rep["functions"], rep["segments"]
+    out = [(fid, None)]
+    cur = fid
+    while True:
+        f = funcs[cur]
+        if "segment" in f:
+            seg, seen = f["segment"], set()
+            while seg is not None:
+                if seg in seen:
+                    raise ReportError(f"{f['name']}: the segments loop at {seg}")
+                seen.add(seg)
+                for st in segs[seg]["steps"]:
+                    out.append((st["id"], edge_defaults(st)))
+                seg = segs[seg]["next"]
+            return out
+        if f["worst_call"] is None:
+            if f["worst_callee"] is not None:
+                raise ReportError(f"{f['name']}: worst_callee without worst_call")
+            return out
+        e = f["calls"][f["worst_call"]] if f["worst_call"] < len(f["calls"]) else None
+        if e is None or e["id"] != f["worst_callee"]:
+            raise ReportError(f"{f['name']}: calls[worst_call] is not worst_callee")
+        cur = e["id"]
+        out.append((cur, edge_defaults(e)))
+        if len(out) > len(funcs) + 1:
+            raise ReportError(f"{funcs[fid]['name']}: worst_callee loops")
+
+
+def path_bytes(rep, path):
+    """What the path adds up to: a tail callee replaces its caller's
+    frame; a stack switch ends what counts; a depth-bounded function
+    adds its lower_bound and ends it."""
+    funcs = rep["functions"]
+    total = 0
+    for i, (fid, _) in enumerate(path):
+        if funcs[fid].get("depth_bounded"):
+            total += funcs[fid]["lower_bound"]
+            break
+        nxt = path[i + 1][1] if i + 1 < len(path) else None
+        if nxt and nxt["via"] == "stack-switch":
+            total += own(funcs[fid])
+            break
+        if nxt and nxt["tail"]:
+            continue
+        total += own(funcs[fid])
+    return min(total, SATURATED)
+
+
+def own(f):
+    return (f["self"] or 0) + f["red_zone"]
+
+
+def detail_of(rep, path):
+    funcs = rep["functions"]
+    out = []
+    for fid, e in path:
+        f = funcs[fid]
+        out.append({"name": f["name"], "file": f["file"], "line": f["line"],
+                    "self": f["self"], "frame_source": f["frame_source"],
+                    "red_zone": f["red_zone"], "tail": bool(e and e["tail"]),
+                    "via": e["via"] if e else None,
+                    "resolved_by": e["resolved_by"] if e else None})
+    return out
+
+
+def check_ids(rep):
+    funcs = rep["functions"]
+    n = len(funcs)
+
+    def known(i, what):
+        if i is not None and not 0 <= i < n:
+            raise ReportError(f"{what}: id {i} is not listed")
+    for i, f in enumerate(funcs):
+        if f["id"] != i:
+            raise ReportError(f"functions[{i}] has id {f['id']}")
+        for c in f["calls"]:
+            known(c["id"], f"{f['name']} calls")
+        known(f["worst_callee"], f"{f['name']} worst_callee")
+        if "segment" in f and not 0 <= f["segment"] < len(rep["segments"]):
+            raise ReportError(f"{f['name']}: no segment {f['segment']}")
+    selected = [f["selected"] for f in funcs]
+    if selected != sorted(selected, reverse=True):
+        raise ReportError("a function that is not selected comes before a selected one")
+    for k, s in enumerate(rep["segments"]):
+        for st in s["steps"]:
+            known(st["id"], f"segments[{k}]")
+        if s["next"] is not None and not 0 <= s["next"] < len(rep["segments"]):
+            raise ReportError(f"segments[{k}]: no segment {s['next']}")
+    for s in rep.get("indirect_calls", []):
+        known(s["function"], "an indirect call")
+        for t in s["targets"] or []:
+            known(t, "an indirect call's target")
+    for cls in rep.get("kernel", {}).values():
+        for e in cls["entries"]:
+            known(e["id"], "a kernel entry")
+            if funcs[e["id"]]["name"] != e["name"]:
+                raise ReportError(f"kernel entry {e['name']} names function {e['id']}")
+
+
+def check_paths(rep, what):
+    """Rebuilt paths against the written ones and lower_bound; returns
+    the rebuilt path of each function."""
+    funcs = rep["functions"]
+    paths = []
+    for i, f in enumerate(funcs):
+        p = worst_path(rep, i)
+        paths.append(p)
+        names = [funcs[x]["name"] for x, _ in p]
+        if "path" in f:
+            if f["path"] != names:
+                raise ReportError(f"{what}: {f['name']}: worst_callee rebuilds "
+                                  f"{names}, \"path\" is {f['path']}")
+            if f["path_detail"] != detail_of(rep, p):
+                raise ReportError(f"{what}: {f['name']}: path_detail is not the "
+                                  "rebuilt path's")
+            if f["path_red_zone"] != sum(funcs[x]["red_zone"] for x, _ in p):
+                raise ReportError(f"{what}: {f['name']}: path_red_zone")
+        if path_bytes(rep, p) != f["lower_bound"]:
+            raise ReportError(f"{what}: {f['name']}: the path {' -> '.join(names)} adds "
+                              f"up to {path_bytes(rep, p)}, lower_bound is "
+                              f"{f['lower_bound']}")
+    if rep["paths"] == "all" and any("path" not in f for f in funcs):
+        raise ReportError(f"{what}: \"paths\": \"all\", yet a function has no path")
+    return paths
+
+
+def expand(rep, paths):
+    """The view of version 1 that the tests read."""
+    funcs = rep["functions"]
+    for f, p in zip(funcs, paths):
+        f.setdefault("path", [funcs[x]["name"] for x, _ in p])
+        f.setdefault("path_detail", detail_of(rep, p))
+        f.setdefault("path_red_zone", sum(funcs[x]["red_zone"] for x, _ in p))
+        f["calls"] = [dict(edge_defaults(c), name=funcs[c["id"]]["name"],
+                           file=funcs[c["id"]]["file"]) for c in f["calls"]]
+    for s in rep.get("indirect_calls", []):
+        s["function_id"] = s["function"]
+        s["function"] = funcs[s["function"]]["name"]
+        s["target_ids"] = s["targets"]
+        if s["targets"] is not None:
+            s["targets"] = [funcs[t]["symbol"] or funcs[t]["name"] for t in s["targets"]]
+    for cls in rep.get("kernel", {}).values():
+        for e in cls["entries"]:
+            e["path"] = funcs[e["id"]]["path"]
+    rep["all_functions"] = funcs
+    rep["functions"] = [f for f in funcs if f["selected"]]
+    return rep
+
+
+def load(path, validate=True):
+    """PATH's report ('-': standard input), checked and expanded; without
+    validate, not against the schema (whose library takes long to load)."""
+    if path == "-":
+        rep = json.load(sys.stdin)
+    else:
+        with open(path, encoding="utf-8") as fp:
+            rep = json.load(fp)
+    if validate:
+        check_schema(rep, path)
+    if "vlas" in rep:
+        return rep
+    check_ids(rep)
+    return expand(rep, check_paths(rep, path))
+
+
+def sizes(path):
+    rep = json.load(open(path, encoding="utf-8"))
+    per = {}
+    for f in rep.get("functions", []):
+        for k, v in f.items():
+            per[k] = per.get(k, 0) + len(json.dumps(v, separators=(",", ":"))) + len(k) + 4
+    for k in ("indirect_calls", "segments", "kernel"):
+        if k in rep:
+            per["(" + k + ")"] = len(json.dumps(rep[k], separators=(",", ":")))
+    for k, v in sorted(per.items(), key=lambda kv: -kv[1]):
+        print(f"{v:12d}  {k}")
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] == "size":
+        sizes(argv[1])
+        return 0
+    if len(argv) < 2 or argv[0] != "check":
+        print(__doc__, file=sys.stderr)
+        return 2
+    bad = 0
+    for path in argv[1:]:
+        try:
+            load(path)
+        except (ReportError, ValueError, OSError) as e:
+            print(f"  {e}")
+            bad += 1
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
