@@ -271,15 +271,35 @@ static json_object *envelope(const struct jreport *jr)
 	if (jr->o->kernel_summary)
 		sp_json_put(root, "kernel", sp_report_kernel_json(g, &jr->l.kernel, jr->l.id));
 	if (g->indirect_typed) {
-		json_object *sites = json_object_new_array();
+		json_object *sites = json_object_new_array(), *sets = json_object_new_array();
 
 		json_object_array_add(sites, sp_jsonw_marker());
 		sp_json_put(root, "indirect_calls", sites);
+		json_object_array_add(sets, sp_jsonw_marker());
+		sp_json_put(root, "target_sets", sets);
 	}
 	sp_json_put(root, "segments", segments_array(jr));
 	json_object_array_add(funcs, sp_jsonw_marker());
 	sp_json_put(root, "functions", funcs);
 	return root;
+}
+
+/* "indirect_calls", then "target_sets" */
+static void put_sites(const struct jreport *jr, struct sp_jsonw *w)
+{
+	const struct sp_graph *g = jr->g;
+	struct sp_target_sets ts;
+	uint32_t i;
+
+	sp_target_sets_init(&ts, g, jr->l.id);
+	for (i = 0; i < g->nisites; i++)
+		if (jr->l.id[g->isites[i].func] != SP_NONE)
+			sp_jsonw_add(w, sp_report_isite_json(g, &ts, i, jr->l.id));
+	sp_jsonw_next(w);
+	for (i = 0; i < ts.n; i++)
+		sp_jsonw_add(w, sp_report_target_set_json(g, &ts, i, jr->l.id));
+	sp_jsonw_next(w);
+	sp_target_sets_release(&ts);
 }
 
 int sp_report_json(const struct sp_graph *g, const struct sp_report_opts *o,
@@ -292,11 +312,8 @@ int sp_report_json(const struct sp_graph *g, const struct sp_report_opts *o,
 	sp_listing_init(&jr.l, g, o);
 	sp_reason_cache_init(&jr.rc);
 	sp_jsonw_begin(&w, envelope(&jr), out);
-	for (i = 0; g->indirect_typed && i < g->nisites; i++)
-		if (jr.l.id[g->isites[i].func] != SP_NONE)
-			sp_jsonw_add(&w, sp_report_isite_json(g, &g->isites[i], jr.l.id));
 	if (g->indirect_typed)
-		sp_jsonw_next(&w);
+		put_sites(&jr, &w);
 	for (i = 0; i < jr.l.n; i++)
 		sp_jsonw_add(&w, func_object(&jr, i));
 	sp_jsonw_end(&w);

@@ -67,11 +67,28 @@ struct json_object *sp_report_kernel_json(const struct sp_graph *g,
 					  const struct sp_kernel_entries *k,
 					  const uint32_t *jid);
 
-/* --indirect=types: an element of "indirect_calls", the call site s, its
- * function and its targets named by jid[function id]; a json_object the
- * caller owns. */
-struct json_object *sp_report_isite_json(const struct sp_graph *g, const struct sp_isite *s,
-					 const uint32_t *jid);
+/*
+ * --indirect=types: the target lists of the sites of the functions jid
+ * lists (jid[function id], SP_NONE: not listed), each distinct list
+ * once ("target_sets"), and the sites naming their list
+ * ("indirect_calls").
+ */
+struct sp_target_sets {
+	uint32_t *of_site;	/* per site: its list, SP_NONE for none written */
+	uint32_t *site;		/* per list: a site that has it */
+	uint32_t n;
+};
+void sp_target_sets_init(struct sp_target_sets *ts, const struct sp_graph *g,
+			 const uint32_t *jid);
+void sp_target_sets_release(struct sp_target_sets *ts);
+/* List set as an array of ids, a json_object the caller owns. */
+struct json_object *sp_report_target_set_json(const struct sp_graph *g,
+					      const struct sp_target_sets *ts, uint32_t set,
+					      const uint32_t *jid);
+/* Site g->isites[i] as an element of "indirect_calls". */
+struct json_object *sp_report_isite_json(const struct sp_graph *g,
+					const struct sp_target_sets *ts, uint32_t i,
+					const uint32_t *jid);
 
 /*
  * One GCC-style "FILE:LINE:COL: error: ..." line on diag for each selected

@@ -150,10 +150,17 @@ def check_ids(rep):
             known(st["id"], f"segments[{k}]")
         if s["next"] is not None and not 0 <= s["next"] < len(rep["segments"]):
             raise ReportError(f"segments[{k}]: no segment {s['next']}")
+    sets = rep.get("target_sets", [])
     for s in rep.get("indirect_calls", []):
         known(s["function"], "an indirect call")
-        for t in s["targets"] or []:
-            known(t, "an indirect call's target")
+        if s["targets"] is not None:
+            if not 0 <= s["targets"] < len(sets):
+                raise ReportError(f"an indirect call names no target set {s['targets']}")
+            if len(sets[s["targets"]]) != s["ntargets"]:
+                raise ReportError("an indirect call's ntargets is not its set's length")
+    for k, t in enumerate(sets):
+        for x in t:
+            known(x, f"target_sets[{k}]")
     for cls in rep.get("kernel", {}).values():
         for e in cls["entries"]:
             known(e["id"], "a kernel entry")
@@ -200,9 +207,9 @@ def expand(rep, paths):
     for s in rep.get("indirect_calls", []):
         s["function_id"] = s["function"]
         s["function"] = funcs[s["function"]]["name"]
-        s["target_ids"] = s["targets"]
+        s["target_ids"] = None if s["targets"] is None else rep["target_sets"][s["targets"]]
         if s["targets"] is not None:
-            s["targets"] = [funcs[t]["symbol"] or funcs[t]["name"] for t in s["targets"]]
+            s["targets"] = [funcs[t]["symbol"] or funcs[t]["name"] for t in s["target_ids"]]
     for cls in rep.get("kernel", {}).values():
         for e in cls["entries"]:
             e["path"] = funcs[e["id"]]["path"]
