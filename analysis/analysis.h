@@ -43,6 +43,10 @@ size_t sp_worst_path(const struct sp_graph *g, uint32_t id, uint32_t *out,
  * res.assumed_lb when that is not 0. */
 size_t sp_assumed_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
 			     uint8_t *kinds, uint8_t *flags, uint8_t *hows, size_t max);
+/* The path over certain calls (res.certain_next) whatever the total: the
+ * way an unbounded caller's lower bound goes on through a bounded id. */
+size_t sp_certain_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
+			     uint8_t *kinds, uint8_t *flags, uint8_t *hows, size_t max);
 
 /*
  * Why id's total is unbounded or partial: one call of emit per cause kind

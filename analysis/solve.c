@@ -821,6 +821,12 @@ size_t sp_assumed_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *ou
 	return walk_path(g, id, false, out, kinds, flags, hows, max);
 }
 
+size_t sp_certain_path_flags(const struct sp_graph *g, uint32_t id, uint32_t *out,
+			     uint8_t *kinds, uint8_t *flags, uint8_t *hows, size_t max)
+{
+	return walk_path(g, id, true, out, kinds, flags, hows, max);
+}
+
 size_t sp_worst_path(const struct sp_graph *g, uint32_t id, uint32_t *out,
 		     uint8_t *kinds, size_t max)
 {

@@ -14,11 +14,15 @@
  *	  next] ...], "functions": [ROW ...], "strings": [...]}
  *	ROW: [name, file, line, self, red_zone, lower_bound, flags,
  *	      qualifier, dynamic_cause, worst_callee, tail, via, resolved_by,
- *	      segment, [reason ...]]
+ *	      segment, [reason ...], CERTAIN]
+ *	CERTAIN: -1, or [callee, tail, via, resolved_by, segment]
  *
  * A string field is an index into "strings", -1 for null; worst_callee
  * and segment -1 for none; flags as SP_HTML_F_* below.  tail, via and
- * resolved_by are those of the edge to worst_callee.
+ * resolved_by are those of the edge to worst_callee.  The path of an
+ * unbounded total (its lower bound) goes over certain calls only: where
+ * a bounded function's next step over them differs from its own, CERTAIN
+ * gives it.
  */
 #include "report/html.h"
 
@@ -128,16 +132,24 @@ static void add_reason(void *ctx, const char *reason)
 	json_object_array_add(((void **)ctx)[1], str_index(p, reason));
 }
 
+/* callee, tail, via, resolved_by and segment of a step, onto a */
+static void add_step(struct page *p, json_object *a, const struct sp_listing_step *st)
+{
+	json_object_array_add(a, id_or_none(st->next == SP_NONE ? SP_NONE :
+					    p->l.id[st->next]));
+	add_edge(p, a, st->kind, st->flags, st->how);
+	json_object_array_add(a, id_or_none(st->seg));
+}
+
 static json_object *row(struct page *p, uint32_t lid)
 {
 	const struct sp_graph *g = p->g;
-	uint32_t id = p->l.order[lid], next;
+	uint32_t id = p->l.order[lid];
 	const struct sp_func *f = &g->funcs[id];
-	json_object *r = json_object_new_array_ext(15), *why = json_object_new_array();
+	json_object *r = json_object_new_array_ext(16), *why = json_object_new_array();
+	json_object *certain = json_object_new_int(-1);
 	void *ctx[2] = { p, why };
-	uint8_t kind = SP_EDGE_CALL;
-	int64_t call;
-	const struct sp_edge *e = NULL;
+	struct sp_listing_step st, other;
 
 	json_object_array_add(r, json_object_new_string(sp_func_label(f)));
 	json_object_array_add(r, str_index(p, f->file));
@@ -149,18 +161,15 @@ static json_object *row(struct page *p, uint32_t lid)
 	json_object_array_add(r, json_object_new_int(row_flags(p, lid)));
 	json_object_array_add(r, str_index(p, sp_qual_name(f->qual)));
 	json_object_array_add(r, str_index(p, f->dyn_cause));
-	if (sp_listing_worst(g, id, &next, &kind, &call)) {
-		json_object_array_add(r, json_object_new_int64(p->l.id[next]));
-		if (call >= 0)
-			e = &g->edges[f->edge_first + call];
-	} else {
-		json_object_array_add(r, json_object_new_int(-1));
+	if (sp_listing_steps(&p->l, g, id, &st, &other) && f->res.bounded) {
+		json_object_put(certain);
+		certain = json_object_new_array_ext(5);
+		add_step(p, certain, &other);
 	}
-	add_edge(p, r, kind, e ? e->flags : 0, e ? e->how : SP_RES_NONE);
-	json_object_array_add(r, id_or_none(f->res.seg < g->nsegs ? p->l.seg_id[f->res.seg] :
-					    SP_NONE));
+	add_step(p, r, &st);
 	sp_reason_cache_each(&p->rc, g, id, add_reason, ctx);
 	json_object_array_add(r, why);
+	json_object_array_add(r, certain);
 	return r;
 }
 

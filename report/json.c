@@ -126,15 +126,13 @@ static void add_path(const struct sp_graph *g, uint32_t id, const char *prefix,
 	sp_path_release(&p);
 }
 
-/* An unbounded total's deeper path through an assumed call, apart from
- * its lower bound: null when there is none. */
+/* The path of lower_bound, and an unbounded total's deeper path through
+ * an assumed call when it has one. */
 static void add_paths(const struct sp_graph *g, uint32_t id, json_object *o)
 {
 	uint64_t assumed = g->funcs[id].res.assumed_lb;
 
 	add_path(g, id, "", o);
-	json_object_object_add(o, "assumed_lower_bound",
-			       assumed ? json_object_new_uint64(assumed) : NULL);
 	if (assumed)
 		add_path(g, id, "assumed_", o);
 }
@@ -164,21 +162,37 @@ static json_object *calls_array(const struct jreport *jr, const struct sp_func *
 	return a;
 }
 
-/* "worst_callee" and "worst_call": the second frame of the worst path
- * and its edge in "calls". */
-static void add_worst(const struct jreport *jr, uint32_t id, json_object *o)
+/* A way's next step: callee, call and segment under the keys keys[] */
+static void put_step(const struct jreport *jr, const struct sp_listing_step *st,
+		     const char *const keys[3], json_object *o)
 {
-	uint32_t next;
-	uint8_t kind;
-	int64_t call;
+	sp_json_put(o, keys[0], st->next == SP_NONE ? NULL :
+		    json_object_new_int64(jr->l.id[st->next]));
+	sp_json_put(o, keys[1], st->call < 0 ? NULL : json_object_new_int64(st->call));
+	if (st->seg != SP_NONE)
+		sp_json_put(o, keys[2], json_object_new_int64(st->seg));
+}
 
-	if (!sp_listing_worst(jr->g, id, &next, &kind, &call)) {
-		sp_json_put(o, "worst_callee", NULL);
-		sp_json_put(o, "worst_call", NULL);
-		return;
-	}
-	sp_json_put(o, "worst_callee", json_object_new_int64(jr->l.id[next]));
-	sp_json_put(o, "worst_call", call < 0 ? NULL : json_object_new_int64(call));
+/*
+ * "worst_callee", "worst_call" and "segment": the next step of the path
+ * of lower_bound.  Where the other way's step differs, it is given too:
+ * a bounded function's over certain calls ("certain_"), which the
+ * lower bound of an unbounded caller takes through it; an unbounded
+ * one's over every call ("assumed_"), which an assumed path takes.
+ */
+static void add_steps(const struct jreport *jr, uint32_t id, json_object *o)
+{
+	static const char *const own[3] = { "worst_callee", "worst_call", "segment" };
+	static const char *const certain[3] = { "certain_callee", "certain_call",
+						 "certain_segment" };
+	static const char *const assumed[3] = { "assumed_callee", "assumed_call",
+						 "assumed_segment" };
+	struct sp_listing_step st, other;
+	bool differs = sp_listing_steps(&jr->l, jr->g, id, &st, &other);
+
+	put_step(jr, &st, own, o);
+	if (differs)
+		put_step(jr, &other, jr->g->funcs[id].res.bounded ? certain : assumed, o);
 }
 
 static void add_reason(void *ctx, const char *reason)
@@ -218,9 +232,9 @@ static json_object *func_object(struct jreport *jr, uint32_t jid)
 	/* a bound on its cycle that no single path reaches */
 	if (f->flags & SP_F_DEPTH_BOUNDED)
 		sp_json_put(o, "depth_bounded", json_object_new_boolean(true));
-	add_worst(jr, id, o);
-	if (r->seg < g->nsegs && jr->l.seg_id[r->seg] != SP_NONE)
-		sp_json_put(o, "segment", json_object_new_int64(jr->l.seg_id[r->seg]));
+	add_steps(jr, id, o);
+	sp_json_put(o, "assumed_lower_bound",
+		    r->assumed_lb ? json_object_new_uint64(r->assumed_lb) : NULL);
 	sp_json_put(o, "calls", calls_array(jr, f));
 	sp_reason_cache_each(&jr->rc, g, id, add_reason, reasons);
 	sp_json_put(o, "reasons", reasons);

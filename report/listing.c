@@ -94,7 +94,17 @@ static void mark_shown(struct sp_listing *l, const struct sp_graph *g,
 			l->shown[l->kernel.ids[c][k]] = 1;
 }
 
-/* The segments the listed functions start, and those they go on to. */
+static void list_segment(struct sp_listing *l, const struct sp_graph *g, uint32_t s)
+{
+	while (s < g->nsegs && l->seg_id[s] == SP_NONE) {
+		l->seg_id[s] = l->nsegs;
+		l->segs[l->nsegs++] = s;
+		s = g->segs[s].cont;
+	}
+}
+
+/* The segments the listed functions start (either way), and those they
+ * go on to. */
 static void list_segments(struct sp_listing *l, const struct sp_graph *g)
 {
 	uint32_t i;
@@ -103,13 +113,10 @@ static void list_segments(struct sp_listing *l, const struct sp_graph *g)
 	l->segs = sp_xmalloc((g->nsegs + 1) * sizeof(*l->segs));
 	memset(l->seg_id, 0xff, (g->nsegs + 1) * sizeof(*l->seg_id));
 	for (i = 0; i < l->n; i++) {
-		uint32_t s = g->funcs[l->order[i]].res.seg;
+		const struct sp_result *r = &g->funcs[l->order[i]].res;
 
-		while (s < g->nsegs && l->seg_id[s] == SP_NONE) {
-			l->seg_id[s] = l->nsegs;
-			l->segs[l->nsegs++] = s;
-			s = g->segs[s].cont;
-		}
+		list_segment(l, g, r->seg);
+		list_segment(l, g, r->certain_seg);
 	}
 }
 
@@ -135,23 +142,39 @@ void sp_listing_release(struct sp_listing *l)
 	memset(l, 0, sizeof(*l));
 }
 
-bool sp_listing_worst(const struct sp_graph *g, uint32_t id, uint32_t *next,
-		      uint8_t *kind, int64_t *call)
+void sp_listing_step(const struct sp_listing *l, const struct sp_graph *g, uint32_t id,
+		     bool certain, struct sp_listing_step *st)
 {
 	const struct sp_func *f = &g->funcs[id];
 	const struct sp_edge *e;
-	uint32_t ids[2];
-	uint8_t kinds[2];
+	uint32_t ids[2], seg = certain ? f->res.certain_seg : f->res.seg;
+	uint8_t kinds[2], flags[2], hows[2];
+	size_t n = (certain ? sp_certain_path_flags : sp_assumed_path_flags)(g, id, ids, kinds,
+									     flags, hows, 2);
 
-	if (sp_worst_path_flags(g, id, ids, kinds, NULL, NULL, 2) < 2)
-		return false;
-	*next = ids[1];
-	*kind = kinds[1];
-	*call = -1;
+	memset(st, 0, sizeof(*st));
+	st->next = n < 2 ? SP_NONE : ids[1];
+	st->seg = seg < g->nsegs ? l->seg_id[seg] : SP_NONE;
+	st->call = -1;
+	if (n < 2)
+		return;
+	st->kind = kinds[1];
+	st->flags = flags[1];
+	st->how = hows[1];
 	sp_func_for_each_edge(g, f, e)
 		if (e->to == ids[1] && e->kind == kinds[1]) {
-			*call = e - (g->edges + f->edge_first);
+			st->call = e - (g->edges + f->edge_first);
 			break;
 		}
-	return true;
+}
+
+bool sp_listing_steps(const struct sp_listing *l, const struct sp_graph *g, uint32_t id,
+		      struct sp_listing_step *own, struct sp_listing_step *other)
+{
+	bool bounded = g->funcs[id].res.bounded;
+
+	sp_listing_step(l, g, id, !bounded, own);
+	sp_listing_step(l, g, id, bounded, other);
+	return own->next != other->next || own->seg != other->seg ||
+	       own->kind != other->kind || own->flags != other->flags || own->how != other->how;
 }

@@ -34,12 +34,25 @@ void sp_listing_init(struct sp_listing *l, const struct sp_graph *g,
 void sp_listing_release(struct sp_listing *l);
 
 /*
- * The second frame of id's worst path (for a once/nest function, the
- * first step of its segment) and the edge to it: false when the path
- * ends at id.  *call is the edge's index among id's edges, -1 if it has
- * none of that callee and kind.
+ * A function's next step on a path: the second frame and the edge to it
+ * (next SP_NONE when the path ends at the function; call: the edge's
+ * index among its edges, -1 if it has none of that callee and kind), or
+ * seg, the listed segment its path goes on with (a once/nest function),
+ * SP_NONE.  A path goes on either over every call (res.next: a bounded
+ * total's, and an unbounded one's assumed path) or over certain calls
+ * only (res.certain_next: an unbounded total's lower bound), through
+ * every function it meets.
  */
-bool sp_listing_worst(const struct sp_graph *g, uint32_t id, uint32_t *next,
-		      uint8_t *kind, int64_t *call);
+struct sp_listing_step {
+	uint32_t next, seg;
+	uint8_t kind, flags, how;
+	int64_t call;
+};
+void sp_listing_step(const struct sp_listing *l, const struct sp_graph *g, uint32_t id,
+		     bool certain, struct sp_listing_step *st);
+/* The step of id's own path (certain when its total is unbounded), and
+ * in *other the other way's when that differs: true then. */
+bool sp_listing_steps(const struct sp_listing *l, const struct sp_graph *g, uint32_t id,
+		      struct sp_listing_step *own, struct sp_listing_step *other);
 
 #endif

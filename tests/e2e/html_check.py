@@ -36,8 +36,8 @@ NAMESPACES = {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink",
 PAGE = 100
 problems = []
 # a row of the page's "functions" (report/html_data.c)
-NAME, FILE, LINE, SELF, RED, TOTAL, FLAGS, QUAL, DYN, WORST, TAIL, VIA, RES, SEGMENT, WHY = \
-    range(15)
+NAME, FILE, LINE, SELF, RED, TOTAL, FLAGS, QUAL, DYN, WORST, TAIL, VIA, RES, SEGMENT, WHY, \
+    CERTAIN = range(16)
 FLAG_BITS = {"bounded": 1, "partial": 2, "recursive": 4, "assumed": 8, "selected": 16}
 
 
@@ -55,22 +55,27 @@ def embedded_json(page):
 
 
 def page_path(data, i):
-    """The worst path of row i as [(id, tail, via)], by the schema's rule."""
+    """The worst path of row i as [(id, tail, via)], by the schema's rule:
+    an unbounded row's goes over certain calls, taking a bounded row's
+    CERTAIN step where it has one."""
     rows, segs, s = data["functions"], data["segments"], data["strings"]
     out = [(i, False, None)]
+    certain = not rows[i][FLAGS] & FLAG_BITS["bounded"]
     while True:
         r = rows[i]
-        if r[SEGMENT] >= 0:
-            seg = r[SEGMENT]
+        # callee, tail, via, resolved_by, segment
+        st = r[CERTAIN] if certain and r[CERTAIN] != -1 else r[WORST:SEGMENT + 1]
+        if st[4] >= 0:
+            seg = st[4]
             while seg >= 0:
-                out += [(st[0], st[1] == 1, s[st[2]] if st[2] >= 0 else None)
-                        for st in segs[seg][0]]
+                out += [(x[0], x[1] == 1, s[x[2]] if x[2] >= 0 else None)
+                        for x in segs[seg][0]]
                 seg = segs[seg][1]
             return out
-        if r[WORST] < 0 or len(out) > len(rows):
+        if st[0] < 0 or len(out) > len(rows):
             return out
-        out.append((r[WORST], r[TAIL] == 1, s[r[VIA]] if r[VIA] >= 0 else None))
-        i = r[WORST]
+        out.append((st[0], st[1] == 1, s[st[2]] if st[2] >= 0 else None))
+        i = st[0]
 
 
 def static(page_path_arg, report_path):

@@ -9,10 +9,12 @@ The checks: the file validates against doc/stackprof.schema.json (draft
 2020-12); in a report (version 2), each function's "id" is its index,
 every id a call, step, segment, site or kernel entry names is listed,
 worst_callee is the callee of calls[worst_call], and the path rebuilt by
-the schema's rule from worst_callee and the segments equals "path" and
+the schema's rule from worst_callee and the segments (certain_callee
+through a bounded function on an unbounded total's path, assumed_callee
+through an unbounded one on an assumed path) equals "path" and
 "path_detail" where the report writes them, and adds up to lower_bound
-(the rebuild is written here from the schema's description, not from
-stackprof's code).  A failed check raises ReportError.
+(assumed_path and assumed_lower_bound likewise; the rebuild is written
+here from the schema's description, not from stackprof's code).  A failed check raises ReportError.
 
 The expanded report is what version 1 gave, which the tests read:
 "functions" holds the selected functions only ("all_functions" every
@@ -59,16 +61,35 @@ def edge_defaults(e):
             "resolved_by": e.get("resolved_by")}
 
 
-def worst_path(rep, fid):
-    """The worst path of function fid as [(id, edge)], by the schema's
+OWN = ("worst_callee", "worst_call", "segment")
+WAYS = {"certain": ("certain_callee", "certain_call", "certain_segment"),
+        "assumed": ("assumed_callee", "assumed_call", "assumed_segment")}
+
+
+def step_keys(f, way):
+    """The keys of f's next step on a path that goes the way WAY: over
+    certain calls (an unbounded total's lower bound) or over every call
+    ("assumed": a bounded total's, an unbounded one's assumed path)."""
+    if way == "certain" and f["bounded"] and "certain_callee" in f:
+        return WAYS["certain"]
+    if way == "assumed" and not f["bounded"] and "assumed_callee" in f:
+        return WAYS["assumed"]
+    return OWN
+
+
+def worst_path(rep, fid, way=None):
+    """The path of function fid's lower_bound (way None) or of its
+    assumed_lower_bound (way "assumed") as [(id, edge)], by the schema's
     rule: worst_call until a function with a segment, then segments."""
     funcs, segs = rep["functions"], rep["segments"]
     out = [(fid, None)]
     cur = fid
+    way = way or ("assumed" if funcs[fid]["bounded"] else "certain")
     while True:
         f = funcs[cur]
-        if "segment" in f:
-            seg, seen = f["segment"], set()
+        callee, call, segment = step_keys(f, way)
+        if segment in f:
+            seg, seen = f[segment], set()
             while seg is not None:
                 if seg in seen:
                     raise ReportError(f"{f['name']}: the segments loop at {seg}")
@@ -77,17 +98,17 @@ def worst_path(rep, fid):
                     out.append((st["id"], edge_defaults(st)))
                 seg = segs[seg]["next"]
             return out
-        if f["worst_call"] is None:
-            if f["worst_callee"] is not None:
-                raise ReportError(f"{f['name']}: worst_callee without worst_call")
+        if f[call] is None:
+            if f[callee] is not None:
+                raise ReportError(f"{f['name']}: {callee} without {call}")
             return out
-        e = f["calls"][f["worst_call"]] if f["worst_call"] < len(f["calls"]) else None
-        if e is None or e["id"] != f["worst_callee"]:
-            raise ReportError(f"{f['name']}: calls[worst_call] is not worst_callee")
+        e = f["calls"][f[call]] if f[call] < len(f["calls"]) else None
+        if e is None or e["id"] != f[callee]:
+            raise ReportError(f"{f['name']}: calls[{call}] is not {callee}")
         cur = e["id"]
         out.append((cur, edge_defaults(e)))
         if len(out) > len(funcs) + 1:
-            raise ReportError(f"{funcs[fid]['name']}: worst_callee loops")
+            raise ReportError(f"{funcs[fid]['name']}: {callee} loops")
 
 
 def path_bytes(rep, path):
@@ -168,28 +189,39 @@ def check_ids(rep):
                 raise ReportError(f"kernel entry {e['name']} names function {e['id']}")
 
 
+def check_path(rep, what, f, p, prefix, bound):
+    """p against f's PREFIXpath where written, and against bound."""
+    funcs = rep["functions"]
+    names = [funcs[x]["name"] for x, _ in p]
+    if prefix + "path" in f:
+        if f[prefix + "path"] != names:
+            raise ReportError(f"{what}: {f['name']}: {prefix}worst_callee rebuilds "
+                              f"{names}, \"{prefix}path\" is {f[prefix + 'path']}")
+        if f[prefix + "path_detail"] != detail_of(rep, p):
+            raise ReportError(f"{what}: {f['name']}: {prefix}path_detail is not the "
+                              "rebuilt path's")
+        if f[prefix + "path_red_zone"] != sum(funcs[x]["red_zone"] for x, _ in p):
+            raise ReportError(f"{what}: {f['name']}: {prefix}path_red_zone")
+    if path_bytes(rep, p) != bound:
+        raise ReportError(f"{what}: {f['name']}: the {prefix}path {' -> '.join(names)} "
+                          f"adds up to {path_bytes(rep, p)}, {prefix}lower_bound is {bound}")
+
+
 def check_paths(rep, what):
-    """Rebuilt paths against the written ones and lower_bound; returns
-    the rebuilt path of each function."""
+    """Rebuilt paths against the written ones and lower_bound (and the
+    assumed ones against assumed_lower_bound); returns the rebuilt path
+    of each function."""
     funcs = rep["functions"]
     paths = []
     for i, f in enumerate(funcs):
-        p = worst_path(rep, i)
-        paths.append(p)
-        names = [funcs[x]["name"] for x, _ in p]
-        if "path" in f:
-            if f["path"] != names:
-                raise ReportError(f"{what}: {f['name']}: worst_callee rebuilds "
-                                  f"{names}, \"path\" is {f['path']}")
-            if f["path_detail"] != detail_of(rep, p):
-                raise ReportError(f"{what}: {f['name']}: path_detail is not the "
-                                  "rebuilt path's")
-            if f["path_red_zone"] != sum(funcs[x]["red_zone"] for x, _ in p):
-                raise ReportError(f"{what}: {f['name']}: path_red_zone")
-        if path_bytes(rep, p) != f["lower_bound"]:
-            raise ReportError(f"{what}: {f['name']}: the path {' -> '.join(names)} adds "
-                              f"up to {path_bytes(rep, p)}, lower_bound is "
-                              f"{f['lower_bound']}")
+        p, ap = worst_path(rep, i), None
+        check_path(rep, what, f, p, "", f["lower_bound"])
+        if f["assumed_lower_bound"] is not None:
+            ap = worst_path(rep, i, "assumed")
+            check_path(rep, what, f, ap, "assumed_", f["assumed_lower_bound"])
+        elif "assumed_path" in f:
+            raise ReportError(f"{what}: {f['name']}: an assumed_path without its bound")
+        paths.append((p, ap))
     if rep["paths"] == "all" and any("path" not in f for f in funcs):
         raise ReportError(f"{what}: \"paths\": \"all\", yet a function has no path")
     return paths
@@ -198,10 +230,13 @@ def check_paths(rep, what):
 def expand(rep, paths):
     """The view of version 1 that the tests read."""
     funcs = rep["functions"]
-    for f, p in zip(funcs, paths):
-        f.setdefault("path", [funcs[x]["name"] for x, _ in p])
-        f.setdefault("path_detail", detail_of(rep, p))
-        f.setdefault("path_red_zone", sum(funcs[x]["red_zone"] for x, _ in p))
+    for f, (p, ap) in zip(funcs, paths):
+        for prefix, q in (("", p), ("assumed_", ap)):
+            if q is None:
+                continue
+            f.setdefault(prefix + "path", [funcs[x]["name"] for x, _ in q])
+            f.setdefault(prefix + "path_detail", detail_of(rep, q))
+            f.setdefault(prefix + "path_red_zone", sum(funcs[x]["red_zone"] for x, _ in q))
         f["calls"] = [dict(edge_defaults(c), name=funcs[c["id"]]["name"],
                            file=funcs[c["id"]]["file"]) for c in f["calls"]]
     for s in rep.get("indirect_calls", []):

@@ -44,6 +44,12 @@ for mode in types address-taken; do
 	expect_eq "$mode: rec's assumed path ends in big" \
 		"$(jget $j 'fn("rec")["assumed_path"][-1]')" '"big"'
 	expect_eq "$mode: honest bounds" "$(honest $j)" '[]'
+	# the page builds rec's path over certain calls through apply, whose
+	# own worst path takes the assumed call
+	run_sp --indirect=$mode --html "$OUT/$mode.html" -o /dev/null "$elf" "$su"
+	expect_rc 0 "--indirect=$mode --html"
+	python3 tests/e2e/html_check.py static "$OUT/$mode.html" "$j" ||
+		fail "$mode: the page's paths (above)"
 	run_sp --indirect=$mode "$elf" "$su"
 	grep -q "^#[0-9]* rec: at least $certain bytes, unbounded$" "$OUT/stdout" ||
 		fail "$mode: text: $(grep ' rec:' "$OUT/stdout")"
