@@ -15,7 +15,8 @@
 # /tmp/debian-kernel, OTHER-VMLINUX (for --diff) to the generic 6.1
 # flavour's, unpacked under /tmp/debian-kernel-other (apt-get download
 # linux-image-6.1.0-47-amd64-dbg; dpkg-deb -x), RUNS to 3.  STACKPROF
-# names the binary (default: the build's).  With PAINT=1 the --html page
+# names the binary (default: the build's); KINDS the reports to run
+# (default "json html sarif types diff").  With PAINT=1 the --html page
 # is also opened RUNS times in headless chromium (bench/html_paint.py).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,7 +55,8 @@ run()
 	/usr/bin/time -f '%e %U %S %M' -o "$tmp/t" "$sp" $(opts "$1") "$vmlinux" \
 		>/dev/null 2>"$tmp/err" || [ $? -eq 1 ] ||
 		{ echo "$1: $(tail -1 "$tmp/err")" >&2; exit 1; }
-	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$tmp/t" >>"$2"
+	# the last line: GNU time says a non-zero exit status on one before
+	tail -1 "$tmp/t" | awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' >>"$2"
 }
 median()	# FIELD FILE
 {
@@ -72,31 +74,46 @@ row()	# KIND BASE
 		"$((m / 1024))" "$size"
 }
 
+kinds=${KINDS:-json html sarif types diff}
+has()	# KIND: asked for
+{
+	case " $kinds " in *" $1 "*) return 0 ;; esac
+	return 1
+}
 i=0
 while [ "$i" -lt "$runs" ]; do
 	for k in json html sarif; do
+		has "$k" || continue
 		run text "$tmp/text"
 		run "$k" "$tmp/$k"
 	done
-	run types-text "$tmp/types-text"
-	run types-json "$tmp/types-json"
+	if has types; then
+		run types-text "$tmp/types-text"
+		run types-json "$tmp/types-json"
+	fi
 	i=$((i + 1))
 done
+has diff && [ ! -s "$tmp/text" ] && run text "$tmp/text"
 echo "$(basename "$vmlinux"), medians of $runs runs (ratios to the text run of the same options):"
-row text text
+[ -s "$tmp/text" ] && row text text
 for k in json html sarif; do
-	row "$k" text
+	has "$k" && row "$k" text
 done
-row types-text types-text
-row types-json types-text
+if has types; then
+	row types-text types-text
+	row types-json types-text
+fi
 
-if [ -r "$other" ]; then
+if ! has diff; then
+	:
+elif [ -r "$other" ]; then
 	"$sp" --json -o "$tmp/other.json" "$other" 2>/dev/null
+	[ -s "$tmp/out.json" ] || "$sp" --json -o "$tmp/out.json" "$vmlinux" 2>/dev/null
 	i=0
 	while [ "$i" -lt "$runs" ]; do
 		/usr/bin/time -f '%e %U %S %M' -o "$tmp/t" "$sp" --diff "$tmp/out.json" \
 			"$tmp/other.json" >"$tmp/diff.out" || [ $? -eq 1 ]
-		awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$tmp/t" >>"$tmp/diff"
+		tail -1 "$tmp/t" | awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' >>"$tmp/diff"
 		i=$((i + 1))
 	done
 	printf '  %-12s %7s s %5sx  cpu %6s s %5sx  peak %5s MiB  (%s: %s)\n' diff \
@@ -106,6 +123,6 @@ if [ -r "$other" ]; then
 else
 	echo "  diff: no $other to compare with"
 fi
-if [ "${PAINT:-0}" = 1 ]; then
+if [ "${PAINT:-0}" = 1 ] && has html; then
 	python3 "$top/bench/html_paint.py" "$tmp/out.html" "$runs"
 fi
