@@ -4,7 +4,7 @@
  * its targets, functions named by their id in the report.
  *
  * The sites of one prototype all call the same thousand functions: a
- * kernel's 2,146 prototype sites were 2.4 million targets, of 2,152
+ * kernel's prototype sites were 2.4 million targets, of a few thousand
  * different lists in all.  So each list is written once, in
  * "target_sets", and a site names its list.
  */
