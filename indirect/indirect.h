@@ -5,7 +5,8 @@
  *	cg_options.typed = true;		the loader collects what is needed
  *	cg_load(...) for each image;
  *	cg_address_taken(...), cg_indirect_prototypes(...);	the fallbacks
- *	ind_resolve(g, imgs, n, taken, &stats, &err);
+ *	run = ind_start(g, imgs, n, lines);	on a thread, while the frames are decided
+ *	ind_finish(run, taken, &stats, &err);
  *
  * Each indirect call (and tail jump, and call through a retpoline thunk)
  * is typed from how the code computed its target (insn/icall.h) and what

@@ -57,7 +57,7 @@ enum insn_op {
 	INSN_OP_INVALID,	/* bytes the decoder cannot read (len 1) */
 };
 
-/* A branch as the call pass counts it (enum cg_insn's kinds). */
+/* A branch as the call pass counts it. */
 enum insn_branch {
 	INSN_BRANCH_NONE = 0,	/* no branch, a return, or a jump through a table */
 	INSN_BRANCH_CALL,	/* direct call: target */

@@ -196,7 +196,7 @@ enum sp_vla_kind {
 	SP_VLA_ALLOCA,		/* dynamic frame without any VLA: alloca() */
 };
 
-/* One VLA (or alloca user), found by cg_find_vlas(). */
+/* One VLA (or alloca user), found by frames_find_vlas(). */
 struct sp_vla {
 	uint32_t func;		/* the function whose frame holds it */
 	const char *name;	/* variable, NULL for SP_VLA_ALLOCA */
@@ -320,7 +320,7 @@ struct sp_graph {
 	uint32_t nswitches, switches_cap;
 	struct sp_cu *cus;
 	uint32_t ncus, cus_cap;
-	struct sp_vla *vlas;	/* filled only by cg_find_vlas() (--vla) */
+	struct sp_vla *vlas;	/* filled only by frames_find_vlas() (--vla) */
 	uint32_t nvlas, vlas_cap;
 	struct sp_icall *icalls;	/* --indirect=address-taken: typed sites */
 	uint32_t nicalls, icalls_cap;

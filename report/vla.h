@@ -1,6 +1,6 @@
 /*
  * vla.h - --vla: every variable-length array and alloca() user that
- * cg_find_vlas() put in graph->vlas, with the worst-case total of the
+ * frames_find_vlas() put in graph->vlas, with the worst-case total of the
  * function whose frame holds it.
  *
  * The function's total is the worst path through the array: the array

@@ -1103,10 +1103,9 @@ out:
  * glibc serves large blocks with mmap (from 128 KiB, a threshold that
  * rises to 32 MiB as they are freed) and unmaps them on free, so
  * every table that grows, every sort's scratch array and libdwarf's CFI
- * list come back as fresh pages the kernel must zero: at a million
- * functions that was 3 s of system time in a 14 s run (half of it
- * saved, wall 0.9x); a run of this size never returns memory it needs
- * again before it exits anyway.
+ * list would come back as fresh pages the kernel must zero (seconds of
+ * system time at a million functions); a run of this size never returns
+ * memory it needs again before it exits anyway.
  */
 static void keep_freed_memory(void)
 {
