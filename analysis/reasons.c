@@ -204,7 +204,11 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 	case SP_CAUSE__COUNT:
 		break;
 	}
-	sp_strbuf_addf(t, "calls not listed in DWARF in %s", sp_func_label(f));
+	if (f->lib)	/* no DWARF read: its code could not be read whole */
+		sp_strbuf_addf(t, "calls not all known in %s (%s: code not decoded whole)",
+			       sp_func_label(f), f->lib);
+	else
+		sp_strbuf_addf(t, "calls not listed in DWARF in %s", sp_func_label(f));
 }
 
 /* Where the worst path's sum first left 64 bits: the deepest function on

@@ -143,7 +143,7 @@ static uint32_t new_dwarf_func(struct cg_image *img, uint32_t si, uint64_t entry
 	f->addr = entry;
 	f->cu = img->dw.subs[si].cu;
 	f->die = img->dw.subs[si].off;
-	f->flags = SP_F_HAS_CODE;
+	f->flags = SP_F_HAS_CODE | (sym && sym->ifunc ? SP_F_IFUNC : 0);
 	if (!img->dw.subs[si].all_calls)
 		f->flags |= SP_F_CALLS_INCOMPLETE;
 	if (d.abstract != SP_NONE) {
@@ -225,7 +225,8 @@ static void make_symtab_funcs(struct cg_image *img, size_t *rcap)
 		f->addr = sym->addr;
 		f->size = sym->size;
 		/* no DWARF: its calls are unknown until its code is read */
-		f->flags = SP_F_HAS_CODE | SP_F_SYMTAB_ONLY | SP_F_CALLS_INCOMPLETE;
+		f->flags = SP_F_HAS_CODE | SP_F_SYMTAB_ONLY | SP_F_CALLS_INCOMPLETE |
+			   (sym->ifunc ? SP_F_IFUNC : 0);
 		si = sp_u64map_get(&by_name, (uintptr_t)sym->name);
 		if (si != SP_NONE) {
 			f->file = img->dw.subs[si].file;
@@ -284,12 +285,17 @@ static uint32_t callee_at(struct cg_image *img, uint64_t addr)
 {
 	uint32_t id = sp_u64map_get(&img->func_by_addr, addr);
 	const char *plt;
+	uint64_t irel;
 
 	/* ARM: a Thumb symbol has bit 0 set, its DWARF entry not */
 	if (id == SP_NONE && img->elf.machine == EM_ARM)
 		id = sp_u64map_get(&img->func_by_addr, addr ^ 1);
 	if (id == SP_NONE && (plt = sp_elf_plt_name(&img->elf, addr)))
 		id = extern_named(img, plt);
+	/* a library's call through its own IRELATIVE slot runs what the
+	 * IFUNC picks, as a call to the IFUNC does */
+	if (id == SP_NONE && (irel = sp_elf_plt_irelative(&img->elf, addr)))
+		id = sp_u64map_get(&img->func_by_addr, irel);
 	return id;
 }
 
@@ -492,7 +498,10 @@ static void merge_call(struct cg_image *img, const struct insn_call *c, struct m
 
 	m->range = range_index(img, m->range, c->site - 1);
 	caller = range_func(img, m->range, c->site - 1);
-	if (caller == SP_NONE || c->branch == INSN_BRANCH_NONE)
+	/* an IFUNC's resolver runs when the library is loaded, not when it
+	 * is called: its calls are none of its callers' (ifunc_edges) */
+	if (caller == SP_NONE || c->branch == INSN_BRANCH_NONE ||
+	    (img->g->funcs[caller].flags & SP_F_IFUNC))
 		return;
 	if (c->branch == INSN_BRANCH_CALL_DYNAMIC || c->branch == INSN_BRANCH_JUMP_DYNAMIC) {
 		if (wants_code_indirect(img, &img->g->funcs[caller]))
@@ -546,6 +555,37 @@ static void mark_complete(struct cg_image *img, const uint32_t *indirect)
 			f->flags &= ~SP_F_CALLS_INCOMPLETE;
 			img->stats.disasm_completed++;
 		}
+	}
+}
+
+/*
+ * A call to an IFUNC runs the implementation its resolver returned: a
+ * tail edge to each function the resolver's code loads (the choice is
+ * the CPU's), so that its total is the worst of them.  A resolver whose
+ * code names none is an indirect call: nothing is known of its choice.
+ */
+static void ifunc_edges(struct cg_image *img)
+{
+	const struct insn_ifuncs *l = &img->code.ifuncs;
+	size_t k;
+	uint32_t i;
+
+	for (i = img->func_first; i < img->g->nfuncs; i++) {
+		struct sp_func *f = &img->g->funcs[i];
+
+		if (f->flags & SP_F_IFUNC) {
+			f->flags &= ~SP_F_CALLS_INCOMPLETE;
+			f->n_indirect = 1;	/* until a target is known */
+		}
+	}
+	for (k = 0; k < l->n; k++) {
+		uint32_t from = func_at(img, l->v[k].resolver), to = func_at(img, l->v[k].target);
+
+		if (from == SP_NONE || to == SP_NONE || to == from ||
+		    !(img->g->funcs[from].flags & SP_F_IFUNC))
+			continue;
+		sp_graph_add_edge(img->g, from, to, SP_EDGE_TAIL, 0);
+		img->g->funcs[from].n_indirect = 0;
 	}
 }
 
@@ -646,7 +686,9 @@ void cg_build(struct cg_image *img)
 	} else {
 		/* functions without DWARF: their few instructions are their edges */
 		for (i = nfuncs; i < img->g->nfuncs; i++)
-			if (img->g->funcs[i].flags & SP_F_SYMTAB_ONLY)
+			if ((img->g->funcs[i].flags & (SP_F_SYMTAB_ONLY | SP_F_IFUNC)) ==
+			    SP_F_SYMTAB_ONLY)
 				scan_symtab_func(img, (uint32_t)i);
 	}
+	ifunc_edges(img);
 }

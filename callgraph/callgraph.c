@@ -36,6 +36,44 @@ static void release_build_state(struct cg_image *img)
 		sp_u64map_release(&img->copies);
 }
 
+/* How a caller knows a name: exported, then fewer leading '_' (libc's
+ * printf is also _IO_printf, its internal aliases __GI_...), unversioned. */
+static unsigned name_rank(const struct sp_elf_sym *sym)
+{
+	unsigned r = sym->bind == STB_LOCAL ? 1000 : 0;
+	const char *p = sym->name;
+
+	while (*p == '_')
+		p++, r++;
+	if (strchr(sym->name, '@'))
+		r += 100;
+	if (!strncmp(sym->name, "__GI_", 5))
+		r += 100;
+	return r;
+}
+
+/* A library's functions: marked with its name, and called by the name
+ * the program calls them by. */
+static void mark_library(struct cg_image *img)
+{
+	const struct sp_elf *e = &img->elf;
+	uint32_t i;
+
+	for (i = img->func_first; img->lib && i < img->func_end; i++) {
+		struct sp_func *f = &img->g->funcs[i];
+		uint32_t k = (f->flags & SP_F_HAS_CODE) ? sp_u64map_get(&e->sym_by_addr, f->addr) :
+			     SP_NONE;
+		const struct sp_elf_sym *best = NULL;
+
+		f->lib = img->lib;
+		for (; k != SP_NONE && k < e->nsyms && e->syms[k].addr == f->addr; k++)
+			if (!best || name_rank(&e->syms[k]) < name_rank(best))
+				best = &e->syms[k];
+		if (best && f->cu == SP_NONE)
+			f->name = best->name;
+	}
+}
+
 int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *opts,
 	    struct sp_err *err)
 {
@@ -47,8 +85,13 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 	img->g = g;
 	img->opts = *opts;
 	img->func_first = g->nfuncs;
-	if (sp_elf_open(&img->elf, g, img->path, err) ||
-	    dw_open(&img->dw, img->path, &img->elf, g, err))
+	if (sp_elf_open(&img->elf, g, img->path, err))
+		return -1;
+	/* a stripped library's own symbols are only its exports: its debug
+	 * file's name the functions they call */
+	if (img->debug_file && img->elf.stripped)
+		sp_elf_read_debug_syms(&img->elf, g, img->debug_file, NULL);
+	if (dw_open(&img->dw, img->path, &img->elf, g, err))
 		return -1;
 	/* no decoder: the call-site check and the code pass would be skipped
 	 * and calls DWARF does not list (tail calls, inline assembly) lost
@@ -66,14 +109,23 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 		return -1;
 	img->stats.call_sites = img->dw.call_sites;
 	img->stats.split_units = img->dw.split_units;
-	if (!img->dw.ncus)
+	if (!img->dw.ncus && !img->lib)
 		return sp_err_set(err, "'%s': no DWARF compile units (build with -g)",
 				  img->path);
 	cg_build(img);
 	img->func_end = g->nfuncs;
+	mark_library(img);
 	release_build_state(img);
 	dw_park(&img->dw);
 	return 0;
+}
+
+int cg_load_library(struct cg_image *img, struct sp_graph *g, const struct cg_options *opts,
+		    const char *name, const char *debug_file, struct sp_err *err)
+{
+	img->lib = sp_intern(g, name);
+	img->debug_file = debug_file;
+	return cg_load(img, g, opts, err);
 }
 
 static void index_exports(const struct cg_image *img, struct sp_u64map *by_name)

@@ -63,6 +63,25 @@ int cg_open(struct cg_image **img, const char *path, struct sp_err *err);
  * it is large: cg_options.split_walk_min). */
 int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *opts,
 	    struct sp_err *err);
+/*
+ * ... a shared library the inputs need (name: its DT_NEEDED name, which
+ * marks its functions, sp_func.lib): DWARF is not needed (its frames come
+ * from .eh_frame and its code), and when debug_file (NULL: none) is its
+ * separate debug file, the function symbols of a stripped library are
+ * that file's.
+ */
+int cg_load_library(struct cg_image *img, struct sp_graph *g, const struct cg_options *opts,
+		    const char *name, const char *debug_file, struct sp_err *err);
+/*
+ * The shared libraries that the n images of *imgs need (DT_NEEDED, then
+ * theirs), found as ld.so finds them under sysroot (NULL: "/") and
+ * loaded once each with cg_load_library, appended to *imgs (which grows,
+ * its capacity *n).  A library not found or not readable is a warning:
+ * the calls into it stay unknown.
+ */
+int cg_load_libs(struct cg_image ***imgs, size_t *n, struct sp_graph *g,
+		 const struct cg_options *opts, const char *sysroot, sp_warn_fn warn,
+		 void *warn_ctx);
 const struct cg_stats *cg_stats(const struct cg_image *img);
 
 /* What the later stages read of a loaded image. */

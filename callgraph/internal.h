@@ -27,6 +27,8 @@ struct cg_image {
 	struct dw_image dw;		/* its DWARF, and what the walk read of it */
 	struct insn_image code;		/* every function decoded once, its passes' results */
 	struct sp_graph *g;
+	const char *lib;		/* a library's name (interned), else NULL */
+	const char *debug_file;		/* a library's separate debug file, or NULL */
 	/* what this image added to the graph (several images share one) */
 	uint32_t func_first, func_end;
 	uint32_t edge_first;		/* g->nedges before cg_build added its edges */

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -136,8 +137,83 @@ static void drop_containers(struct sp_elf *e, size_t first, uint64_t *labels, si
 	e->nsyms = k;
 }
 
+/*
+ * Symbol versions.  A linked .symtab spells a default version
+ * "memcpy@@GLIBC_2.14" (callers link against "memcpy") and another one
+ * "memcpy@GLIBC_2.2.5"; .dynsym says it in .gnu.version, whose hidden
+ * bit marks the versions that are not the default.  Both become the same
+ * names: "memcpy" for the default, "memcpy@GLIBC_2.2.5" for the others,
+ * so that a call binds by name to the version a new link binds to.
+ */
+struct sym_versions {
+	Elf_Data *versym;	/* .gnu.version, NULL without */
+	const char **names;	/* by version index, from .gnu.version_d */
+	size_t nnames;
+};
+
+static void read_verdefs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct sym_versions *v)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t off = 0, k;
+
+	for (k = 0; d && k < sh->sh_info; k++) {
+		GElf_Verdef def;
+		GElf_Verdaux aux;
+		const char *name;
+
+		if (!gelf_getverdef(d, (int)off, &def) ||
+		    !gelf_getverdaux(d, (int)(off + def.vd_aux), &aux))
+			break;
+		name = elf_strptr(elf, sh->sh_link, aux.vda_name);
+		if (name && def.vd_ndx < 0x8000) {
+			if (def.vd_ndx >= v->nnames) {
+				size_t n = (size_t)def.vd_ndx + 1;
+
+				v->names = sp_xrealloc(v->names, n * sizeof(*v->names));
+				memset(v->names + v->nnames, 0, (n - v->nnames) * sizeof(*v->names));
+				v->nnames = n;
+			}
+			v->names[def.vd_ndx] = name;
+		}
+		if (!def.vd_next)
+			break;
+		off += def.vd_next;
+	}
+}
+
+static void find_versions(Elf *elf, struct sym_versions *v)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_GNU_versym)
+			v->versym = elf_getdata(scn, NULL);
+		else if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_GNU_verdef)
+			read_verdefs(elf, scn, &sh, v);
+}
+
+/* The name symbol i goes by (see struct sym_versions), interned. */
+static const char *versioned_name(struct sp_graph *g, const struct sym_versions *v,
+				  size_t i, const char *name)
+{
+	const char *at = strstr(name, "@@");
+	GElf_Versym ver;
+	char buf[512];
+
+	if (at) {
+		snprintf(buf, sizeof(buf), "%.*s", (int)(at - name), name);
+		return sp_intern(g, buf);
+	}
+	if (!v || !v->versym || !gelf_getversym(v->versym, (int)i, &ver) || !(ver & 0x8000) ||
+	    (ver & 0x7fff) >= v->nnames || !v->names[ver & 0x7fff])
+		return sp_intern(g, name);
+	snprintf(buf, sizeof(buf), "%s@%s", name, v->names[ver & 0x7fff]);
+	return sp_intern(g, buf);
+}
+
 static void elf_read_symtab(struct sp_elf *e, struct sp_graph *g, Elf_Scn *scn,
-			    const GElf_Shdr *sh, size_t *cap)
+			    const GElf_Shdr *sh, size_t *cap, const struct sym_versions *v)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	size_t i, n, map_cap = 0, first = e->nsyms, nlabels = 0, labels_cap = 0;
@@ -162,16 +238,17 @@ static void elf_read_symtab(struct sp_elf *e, struct sp_graph *g, Elf_Scn *scn,
 			SP_ALLOC_GROW(labels, nlabels + 1, labels_cap);
 			labels[nlabels++] = addr;
 		}
-		if (type != STT_FUNC && !(type == STT_NOTYPE && e->machine == EM_ARM) &&
-		    !(untyped && sym.st_size))
+		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
+		    !(type == STT_NOTYPE && e->machine == EM_ARM) && !(untyped && sym.st_size))
 			continue;
 		name = elf_strptr(e->elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
 		addr = sym.st_value + (sym.st_shndx < e->nsec ? e->sec_base[sym.st_shndx] : 0);
-		if (type == STT_FUNC || (untyped && !return_thunk(name))) {
-			elf_add_sym(e, g, &sym, addr, name, cap);
+		if (type == STT_FUNC || type == STT_GNU_IFUNC || (untyped && !return_thunk(name))) {
+			elf_add_sym(e, g, &sym, addr, versioned_name(g, v, i, name), cap);
 			e->syms[e->nsyms - 1].untyped = untyped;
+			e->syms[e->nsyms - 1].ifunc = type == STT_GNU_IFUNC;
 		} else if (map_kind(name)) {
 			elf_add_map(e, addr, map_kind(name), &map_cap);
 		}
@@ -200,6 +277,16 @@ static bool plt_layout(struct sp_elf *e, size_t n, uint64_t plt, uint64_t plt_si
 	       (plt_size - 32) % n == 0;
 }
 
+/* A slot the dynamic linker fills with what an IFUNC resolver returns,
+ * the resolver's address in the addend. */
+static bool is_irelative(uint16_t machine, uint64_t type)
+{
+	return (machine == EM_X86_64 && type == R_X86_64_IRELATIVE) ||
+	       (machine == EM_AARCH64 && type == R_AARCH64_IRELATIVE) ||
+	       (machine == EM_386 && type == R_386_IRELATIVE) ||
+	       (machine == EM_ARM && type == R_ARM_IRELATIVE);
+}
+
 static void elf_read_plt(struct sp_elf *e, struct sp_graph *g, Elf_Scn *rela,
 			 uint64_t plt, uint64_t plt_size, uint64_t plt_sec)
 {
@@ -218,14 +305,20 @@ static void elf_read_plt(struct sp_elf *e, struct sp_graph *g, Elf_Scn *rela,
 	if (!plt_layout(e, n, plt, plt_size, plt_sec))
 		return;
 	e->plt_names = sp_xcalloc(n, sizeof(*e->plt_names));
+	e->plt_irel = sp_xcalloc(n, sizeof(*e->plt_irel));
 	e->nplt = n;
 	for (i = 0; i < n; i++) {
 		GElf_Rela r;
 		GElf_Sym sym;
 		const char *name;
 
-		if (!gelf_getrela(d, (int)i, &r) ||
-		    !gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym))
+		if (!gelf_getrela(d, (int)i, &r))
+			continue;
+		if (is_irelative(e->machine, GELF_R_TYPE(r.r_info))) {
+			e->plt_irel[i] = (uint64_t)r.r_addend;
+			continue;
+		}
+		if (!gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym))
 			continue;
 		name = elf_strptr(e->elf, dsh.sh_link, sym.st_name);
 		if (name && *name)
@@ -233,14 +326,29 @@ static void elf_read_plt(struct sp_elf *e, struct sp_graph *g, Elf_Scn *rela,
 	}
 }
 
-const char *sp_elf_plt_name(const struct sp_elf *e, uint64_t addr)
+/* The PLT slot of the stub at addr, nplt when none. */
+static size_t plt_slot(const struct sp_elf *e, uint64_t addr)
 {
 	uint64_t i;
 
 	if (!e->nplt || addr < e->plt_base || (addr - e->plt_base) % e->plt_stride)
-		return NULL;
+		return e->nplt;
 	i = (addr - e->plt_base) / e->plt_stride;
+	return i < e->nplt ? (size_t)i : e->nplt;
+}
+
+const char *sp_elf_plt_name(const struct sp_elf *e, uint64_t addr)
+{
+	size_t i = plt_slot(e, addr);
+
 	return i < e->nplt ? e->plt_names[i] : NULL;
+}
+
+uint64_t sp_elf_plt_irelative(const struct sp_elf *e, uint64_t addr)
+{
+	size_t i = plt_slot(e, addr);
+
+	return i < e->nplt ? e->plt_irel[i] : 0;
 }
 
 /* Where a relocatable object's allocated sections would be if linked:
@@ -485,10 +593,17 @@ static int elf_scan_sections(struct sp_elf *e, struct sp_graph *g,
 	}
 	elf_read_plt(e, g, rela_plt, plt, plt_size, plt_sec);
 	/* .dynsym only when stripped of .symtab: it lacks the local functions */
+	e->stripped = !symtab;
 	if (!symtab)
 		symtab = dynsym;
-	if (symtab && gelf_getshdr(symtab, &symsh))
-		elf_read_symtab(e, g, symtab, &symsh, &sym_cap);
+	if (symtab && gelf_getshdr(symtab, &symsh)) {
+		struct sym_versions v = { 0 };
+
+		if (symtab == dynsym)
+			find_versions(e->elf, &v);
+		elf_read_symtab(e, g, symtab, &symsh, &sym_cap, &v);
+		free(v.names);
+	}
 	e->symtab = symtab;
 	elf_read_relocs(e, g);
 	return 0;
@@ -586,6 +701,71 @@ int sp_elf_open(struct sp_elf *e, struct sp_graph *g, const char *path,
 	return 0;
 }
 
+int sp_elf_read_debug_syms(struct sp_elf *e, struct sp_graph *g, const char *path,
+			   struct sp_err *err)
+{
+	Elf *image = e->elf, *debug;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t cap = 0;
+	int fd = elf_open_fd(path, err);
+
+	if (fd < 0)
+		return -1;
+	debug = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	while (debug && (scn = elf_nextscn(debug, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			break;
+	if (!scn) {
+		if (debug)
+			elf_end(debug);
+		close(fd);
+		return sp_err_set(err, "'%s': no symbol table", path);
+	}
+	/* the debug file keeps the image's section headers (its code as
+	 * NOBITS), so its symbols' sections say what is code */
+	free(e->syms);
+	e->syms = NULL;
+	e->nsyms = 0;
+	e->elf = debug;
+	elf_read_symtab(e, g, scn, &sh, &cap, NULL);
+	e->elf = image;
+	elf_end(debug);
+	close(fd);
+	sp_u64map_release(&e->sym_by_addr);
+	elf_index_syms(e);
+	return 0;
+}
+
+bool sp_elf_build_id(const struct sp_elf *e, const unsigned char **id, size_t *len)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, name_off, desc_off;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0)
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((const char *)d->d_buf + name_off, "GNU", 4)) {
+				*id = (const unsigned char *)d->d_buf + desc_off;
+				*len = nh.n_descsz;
+				return nh.n_descsz > 0;
+			}
+	}
+	return false;
+}
+
+bool sp_elf_has_symtab(const struct sp_elf *e)
+{
+	return !e->stripped;
+}
+
 void sp_elf_close(struct sp_elf *e)
 {
 	if (e->elf)
@@ -596,6 +776,7 @@ void sp_elf_close(struct sp_elf *e)
 	free(e->maps);
 	free(e->code);
 	free(e->plt_names);
+	free(e->plt_irel);
 	free(e->sec_base);
 	free(e->relocs);
 	if (e->reloc_at.nslots)

@@ -27,6 +27,8 @@ struct sp_elf_sym {
 	uint8_t bind;		/* STB_* */
 	bool thumb;		/* ARM: bit 0 of st_value was set (addr has it clear) */
 	bool untyped;		/* STT_NOTYPE with a size: assembly's code */
+	bool ifunc;		/* STT_GNU_IFUNC: its code is the resolver that
+				 * picks the implementation a call runs */
 };
 
 /* ARM mapping symbols ($a, $t, $d) mark where ARM code, Thumb code and
@@ -69,6 +71,7 @@ struct sp_elf {
 	size_t nmaps;
 	const char **plt_names;		/* name of each PLT stub, by slot */
 	size_t nplt;
+	uint64_t *plt_irel;		/* by slot: an IRELATIVE slot's resolver, else 0 */
 	uint64_t plt_base, plt_stride;	/* stub i is at plt_base + i * plt_stride */
 	/* ET_REL: every allocated section gets its own address range, as a
 	 * linker would lay it out, so that -ffunction-sections code does not
@@ -76,6 +79,7 @@ struct sp_elf {
 	uint64_t *sec_base;		/* by section index, 0 when not allocated */
 	size_t nsec;
 	Elf_Scn *symtab;		/* .symtab, for relocations */
+	bool stripped;			/* no .symtab: the symbols are .dynsym's */
 	struct sp_elf_reloc *relocs;	/* branch relocations of the code */
 	size_t nrelocs;
 	struct sp_u64map reloc_at;	/* address of the relocated field -> relocs index */
@@ -88,6 +92,21 @@ const unsigned char *sp_elf_code_at(const struct sp_elf *e, uint64_t addr, size_
 bool sp_elf_in_plt(const struct sp_elf *e, uint64_t addr);
 /* The external function a PLT stub jumps to (interned), or NULL. */
 const char *sp_elf_plt_name(const struct sp_elf *e, uint64_t addr);
+/* The IFUNC resolver whose choice a PLT stub of the image's own jumps to
+ * (an IRELATIVE slot: libc's calls to memcpy), or 0. */
+uint64_t sp_elf_plt_irelative(const struct sp_elf *e, uint64_t addr);
+/*
+ * A stripped image's function symbols from its separate debug file
+ * (Debian's libc6-dbg: .symtab with the local functions, at the same
+ * addresses); the dynamic symbols are dropped for them.  0 when read,
+ * -1 when the file cannot be (the image keeps its own).
+ */
+int sp_elf_read_debug_syms(struct sp_elf *e, struct sp_graph *g, const char *path,
+			   struct sp_err *err);
+/* The image's GNU build-id note: *len bytes at *id; false when none. */
+bool sp_elf_build_id(const struct sp_elf *e, const unsigned char **id, size_t *len);
+/* Has the image .symtab, or only .dynsym (stripped)? */
+bool sp_elf_has_symtab(const struct sp_elf *e);
 bool sp_elf_is_code(const struct sp_elf *e, uint64_t addr);
 /* Each named entry of .symtab, in table order, undefined ones included:
  * fn(arg, sym, name).  Nothing when the image has no .symtab. */

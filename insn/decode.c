@@ -222,6 +222,48 @@ static size_t x86_evex_len(const uint8_t *p, size_t size)
 	return i <= size ? i : 0;
 }
 
+/*
+ * x86-64 AVX-512's mask instructions in VEX form (kmovd %k0,%eax,
+ * kortestq, kandd...: map 0f, opcodes 41-4b and 90-99), which capstone
+ * 4 does not know and glibc's string functions are full of: their
+ * length from the prefix (c5: two bytes, c4: three) and the ModRM byte.
+ * A general register may be written (kmov to one), never the stack
+ * pointer.  0 for other bytes.
+ */
+static size_t x86_vex_mask_len(const uint8_t *p, size_t size)
+{
+	size_t i, mod, rm;
+	uint8_t op;
+
+	if (size >= 2 && p[0] == 0xc5)
+		i = 2;
+	else if (size >= 3 && p[0] == 0xc4 && (p[1] & 0x1f) == 1)
+		i = 3;
+	else
+		return 0;
+	if (size < i + 2)
+		return 0;
+	op = p[i];
+	if (!((op >= 0x41 && op <= 0x4b) || (op >= 0x90 && op <= 0x93) || op == 0x98 ||
+	      op == 0x99))
+		return 0;
+	mod = p[i + 1] >> 6;
+	rm = p[i + 1] & 7;
+	i += 2;
+	if (mod != 3 && rm == 4) {
+		if (size < i + 1)
+			return 0;
+		if (mod == 0 && (p[i] & 7) == 5)
+			i += 4;
+		i++;
+	}
+	if (mod == 1)
+		i += 1;
+	else if (mod == 2 || (mod == 0 && rm == 5))
+		i += 4;
+	return i <= size ? i : 0;
+}
+
 /* An x86 instruction capstone lacks, of a length read here, and what
  * it may write: 0 when none. */
 static size_t x86_plain_len(uint16_t machine, const uint8_t *p, size_t size, uint64_t *wregs)
@@ -234,7 +276,8 @@ static size_t x86_plain_len(uint16_t machine, const uint8_t *p, size_t size, uin
 		*wregs = 0x7;	/* eax, edx, ecx at most */
 		return n;
 	}
-	if (machine == EM_X86_64 && (n = x86_evex_len(p, size))) {
+	if (machine == EM_X86_64 &&
+	    ((n = x86_evex_len(p, size)) || (n = x86_vex_mask_len(p, size)))) {
 		*wregs = UINT64_MAX & ~(1ull << 7);	/* all but %rsp */
 		return n;
 	}

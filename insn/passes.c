@@ -53,6 +53,22 @@ static void run_passes(const struct insn_image *c, const struct insn_buf *b,
 		insn_addr_loads(c->elf, loads, b->v, b->n);
 }
 
+/* An IFUNC resolver's candidates: the code addresses it loads. */
+static void ifunc_targets(const struct insn_image *c, const struct sp_elf_sym *sym,
+			  const struct insn_buf *b, struct insn_ifuncs *out)
+{
+	struct insn_loads l = { 0 };
+	size_t i;
+
+	insn_addr_loads(c->elf, &l, b->v, b->n);
+	for (i = 0; i < l.n; i++) {
+		SP_ALLOC_GROW(out->v, out->n + 1, out->cap);
+		out->v[out->n].resolver = sym->addr;
+		out->v[out->n++].target = l.v[i];
+	}
+	free(l.v);
+}
+
 /* The passes that run once per function symbol, in address order. */
 static void run_symbol_passes(const struct insn_image *c, const struct insn_buf *b,
 			      struct insn_icalls *icalls)
@@ -95,6 +111,8 @@ static void scan_sym(struct insn_image *c, struct insn_decoder *d,
 	f->flags = flags;
 	run_passes(c, b, f, &out->calls, &out->loads);
 	run_symbol_passes(c, b, &out->icalls);
+	if (sym->ifunc)
+		ifunc_targets(c, sym, b, &out->ifuncs);
 }
 
 /* Function symbols are decoded this many at a time, each run claimed by
@@ -132,6 +150,17 @@ static void claim_chunks(struct insn_image *c, struct insn_decoder *d, struct in
 }
 
 static void join_loads(struct insn_loads *to, struct insn_loads *from)
+{
+	if (from->n) {
+		SP_ALLOC_GROW(to->v, to->n + from->n, to->cap);
+		memcpy(to->v + to->n, from->v, from->n * sizeof(*from->v));
+		to->n += from->n;
+	}
+	free(from->v);
+	memset(from, 0, sizeof(*from));
+}
+
+static void join_ifuncs(struct insn_ifuncs *to, struct insn_ifuncs *from)
 {
 	if (from->n) {
 		SP_ALLOC_GROW(to->v, to->n + from->n, to->cap);
@@ -194,6 +223,7 @@ static void join_chunks(struct insn_image *c)
 		free(ch->funcs);
 		free(ch->calls.v);
 		join_loads(&c->loads, &ch->loads);
+		join_ifuncs(&c->ifuncs, &ch->ifuncs);
 		join_icalls(&c->icalls, &ch->icalls);
 	}
 	join_loads(&c->loads, &c->gap_loads);
@@ -360,6 +390,7 @@ void insn_image_release(struct insn_image *c)
 	free(c->funcs);
 	free(c->loads.v);
 	free(c->gap_loads.v);
+	free(c->ifuncs.v);
 	insn_icalls_release(&c->icalls);
 	insn_decoder_close(c->here);
 	insn_buf_release(&c->buf);
@@ -426,6 +457,37 @@ uint64_t insn_image_decoded(const struct insn_image *c)
 	return c->decoded + insn_decoder_count(c->here);
 }
 
+#define X86_64_RIP 16		/* DWARF's number */
+#define TABLE_LOOKBACK 8
+
+/*
+ * x86-64's relative jump table, as GCC and glibc's assembly both write
+ * it: lea TABLE(%rip),%rB; movslq (%rB,%rI,4),%rI; add or lea to %rB;
+ * jmp *%rX.  A branch inside the function, not an indirect call: the
+ * code of a function without DWARF (a library's memcmp, strcmp) says
+ * nothing else about it, and a switch must not make it unbounded.
+ */
+static bool jump_table(const struct insn *v, size_t i)
+{
+	size_t k, first = i > TABLE_LOOKBACK ? i - TABLE_LOOKBACK : 0;
+
+	if (v[i].branch != INSN_BRANCH_JUMP_DYNAMIC || (v[i].flags & INSN_F_MEM))
+		return false;
+	for (k = i; k-- > first;) {
+		const struct insn *load = &v[k];
+		size_t j;
+
+		if (!(load->flags & INSN_F_MEM) || load->index == INSN_REG_NONE ||
+		    (load->scale != 4 && load->scale != 8) || load->op == INSN_OP_LEA)
+			continue;
+		for (j = k; j-- > first;)
+			if (v[j].op == INSN_OP_LEA && (v[j].flags & INSN_F_MEM) &&
+			    v[j].base == X86_64_RIP && v[j].reg == load->base)
+				return true;
+	}
+	return false;
+}
+
 void insn_calls_pass(struct insn_calls *out, const struct insn *v, size_t n)
 {
 	size_t i;
@@ -434,6 +496,8 @@ void insn_calls_pass(struct insn_calls *out, const struct insn *v, size_t n)
 		struct insn_call *k;
 
 		if (v[i].branch == INSN_BRANCH_NONE && !(v[i].groups & (INSN_G_CALL | INSN_G_JUMP)))
+			continue;
+		if (jump_table(v, i))
 			continue;
 		SP_ALLOC_GROW(out->v, out->n + 1, out->cap);
 		k = &out->v[out->n++];

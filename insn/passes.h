@@ -70,12 +70,25 @@ struct insn_loads {
 	size_t n, cap;
 };
 
+/* An IFUNC symbol's resolver and the function addresses its code loads:
+ * the implementations it may return (libc's memcpy picks one of
+ * __memcpy_avx_unaligned_erms, __memcpy_sse2_unaligned... by the CPU). */
+struct insn_ifunc {
+	uint64_t resolver, target;
+};
+
+struct insn_ifuncs {
+	struct insn_ifunc *v;
+	size_t n, cap;
+};
+
 /* The results of a run of function symbols, decoded by one thread. */
 struct insn_chunk {
 	struct insn_func *funcs;
 	size_t nfuncs, funcs_cap;
 	struct insn_calls calls;
 	struct insn_loads loads;
+	struct insn_ifuncs ifuncs;
 	struct insn_icalls icalls;	/* its thunks are the image's */
 };
 
@@ -87,6 +100,7 @@ struct insn_image {
 	size_t nfuncs, funcs_cap;
 	struct insn_loads loads;	/* addr_taken */
 	struct insn_loads gap_loads;	/* those of the code no symbol covers */
+	struct insn_ifuncs ifuncs;	/* of every IFUNC symbol, by resolver */
 	bool typed;		/* run insn_icalls_pass too (--indirect=types) */
 	struct insn_icalls icalls;	/* its indirect calls and stores */
 	uint64_t decoded;	/* instructions the thread decoded */

@@ -16,10 +16,11 @@
  * A stack pointer moved by a register's value (sub %rax,%rsp: alloca)
  * makes the frame dynamic, the deepest known depth its static part;
  * when a mask bounds the register first (and $0x3ff,%eax; ...; sub
- * %rax,%rsp) the frame is dynamic but bounded, the mask counted.  One
- * written in a way this pass does not follow, a stack that grows round a
- * loop, bytes that do not decode, or a branch into the middle of an
- * instruction give no frame at all: never a guess.
+ * %rax,%rsp) the frame is dynamic but bounded, the mask counted.  A
+ * stack that grows round a loop is dynamic too, without a bound.  One
+ * written in a way this pass does not follow, bytes that do not decode,
+ * or a branch into the middle of an instruction give no frame at all:
+ * never a guess.
  */
 #include "insn/passes.h"
 
@@ -294,7 +295,9 @@ static void enqueue(struct walk *w, size_t b, const struct sp_state *s)
 	changed = join(&blk->in, s);
 
 	if (changed == JOIN_DEEPER && ++blk->visits > MAX_VISITS) {
-		w->lost = true;		/* deeper at each turn of a loop */
+		/* deeper at each turn of a loop (libc's __libc_message: an
+		 * alloca per argument): no bound, as alloca has none */
+		w->dynamic = w->unbounded = true;
 		return;
 	}
 	if (changed == JOIN_SAME || blk->queued)

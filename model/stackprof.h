@@ -59,6 +59,10 @@ enum sp_frame_src {
 #define SP_F_EXCEPTION_ENTRY	(1u << 13) /* no function but the entry of an exception
 					    * taken on the interrupted stack: its frame
 					    * what the CPU and the entry code push */
+#define SP_F_IFUNC		(1u << 14) /* an IFUNC: its code is the resolver, a call
+					    * runs what it picks (tail edges to each) */
+#define SP_F_LAZY		(1u << 15) /* a lazily bound PLT slot: the first call runs
+					    * the dynamic linker's resolver first */
 
 /* Why a total is unbounded or partial; index into sp_result.witness. */
 enum sp_cause {
@@ -118,6 +122,8 @@ struct sp_func {
 	const char *name;	/* source name; the .su spelling once matched */
 	const char *symbol;	/* ELF symbol name, or NULL */
 	const char *file;	/* declaring file as .su/DWARF name it, or NULL */
+	const char *lib;	/* the shared library whose function it is
+				 * ("libc.so.6"), NULL for the inputs' own */
 	uint32_t line, col;	/* declaration line/column, 0 when unknown */
 	uint64_t addr;		/* entry address (0 for external functions) */
 	uint64_t size;		/* bytes of code at addr */

@@ -82,11 +82,12 @@ static void key_of(const struct sp_graph *g, uint32_t id, struct select_key *k)
  * fail every budget of every program.  Their callers still see them.
  * A frame read from the binary (CFI, the code) does not make one a root
  * either: _start's indirect call to __libc_start_main would make every
- * program unbounded.
+ * program unbounded.  Nor is a shared library's function (sp_func.lib).
  */
 static bool default_root(const struct sp_func *f)
 {
-	if (!(f->flags & SP_F_HAS_CODE))
+	/* a library's functions are there for the program's calls */
+	if (!(f->flags & SP_F_HAS_CODE) || f->lib)
 		return false;
 	return !(f->flags & SP_F_SYMTAB_ONLY) ||
 	       (f->qual != SP_QUAL_UNKNOWN && !sp_frame_src_read(f->src));

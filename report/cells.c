@@ -39,7 +39,7 @@ void sp_cell_qual(const struct sp_func *f, char *buf, size_t size)
 void sp_cell_marks(const struct sp_func *f, uint8_t kind, uint8_t flags, uint8_t how,
 		   char *buf, size_t size)
 {
-	char rz[32] = "", src[32] = "", assumed[40] = " [assumed]";
+	char rz[32] = "", src[32] = "", assumed[40] = " [assumed]", lib[80] = "";
 	const char *by = sp_resolved_name((enum sp_resolved)how);
 
 	if (sp_frame_src_read(f->src))
@@ -48,7 +48,9 @@ void sp_cell_marks(const struct sp_func *f, uint8_t kind, uint8_t flags, uint8_t
 		snprintf(rz, sizeof(rz), " [red-zone %" PRIu32 "]", f->red_zone);
 	if (by)
 		snprintf(assumed, sizeof(assumed), " [assumed: %s]", by);
-	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s%s",
+	if (f->lib)
+		snprintf(lib, sizeof(lib), " [lib %s]", f->lib);
+	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s%s%s%s",
 		 f->qual == SP_QUAL_DYNAMIC || f->qual == SP_QUAL_BOUNDED ? " [dynamic]" : "",
 		 f->flags & SP_F_RECURSIVE ? " [recursive]" : "",
 		 f->n_indirect ? " [indirect]" : "",
@@ -57,7 +59,8 @@ void sp_cell_marks(const struct sp_func *f, uint8_t kind, uint8_t flags, uint8_t
 		 kind == SP_EDGE_TAIL ? " [tail]" : "",
 		 flags & SP_EDGE_F_ANNOTATED ? " [annotated]" : "",
 		 flags & SP_EDGE_F_ASSUMED ? assumed : "",
-		 flags & SP_EDGE_F_EXCEPTION ? " [exception]" : "");
+		 flags & SP_EDGE_F_EXCEPTION ? " [exception]" : "",
+		 f->flags & SP_F_LAZY ? " [lazy binding]" : "", lib);
 }
 
 void sp_cell_location(const struct sp_func *f, char *buf, size_t size)

@@ -85,7 +85,7 @@ static unsigned col_height(const struct col_view *v, uint64_t bytes)
 static void col_frame_text(struct col_view *v, const struct sp_path *p, size_t i)
 {
 	const struct sp_func *f = &v->g->funcs[p->ids[i]];
-	char self[48], marks[160];
+	char self[48], marks[256];
 
 	sp_cell_self(f, self, sizeof(self));
 	sp_cell_marks(f, p->kinds[i], p->flags[i], p->hows[i], marks, sizeof(marks));

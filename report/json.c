@@ -84,6 +84,7 @@ static json_object *path_frame(const struct sp_func *f, bool tail, uint8_t flags
 	sp_json_put(o, "line", json_object_new_int64(f->line));
 	sp_json_put(o, "self", json_self(f));
 	sp_json_put(o, "frame_source", sp_json_str(sp_frame_src_name(f->src)));
+	sp_json_put(o, "image", sp_json_str(f->lib));
 	sp_json_put(o, "red_zone", json_object_new_int64(f->red_zone));
 	sp_json_put(o, "tail", json_object_new_boolean(tail));
 	sp_json_put(o, "via", sp_json_str(sp_json_via(flags)));
@@ -211,6 +212,7 @@ static json_object *func_object(struct jreport *jr, uint32_t jid)
 	sp_json_put(o, "id", json_object_new_int64(jid));
 	sp_json_put(o, "name", sp_json_str(sp_func_label(f)));
 	sp_json_put(o, "symbol", sp_json_str(f->symbol));
+	sp_json_put(o, "image", sp_json_str(f->lib));
 	sp_json_put(o, "address", json_address(f));
 	sp_json_put(o, "file", sp_json_str(f->file));
 	sp_json_put(o, "line", json_object_new_int64(f->line));

@@ -265,7 +265,7 @@ static void print_assumed_bound(const struct sp_graph *g, uint32_t id, FILE *out
 static void print_path(const struct sp_graph *g, uint32_t id, unsigned rank, FILE *out)
 {
 	struct sp_path p;
-	char scell[CELL], ccell[CELL], marks[128], loc[4096];
+	char scell[CELL], ccell[CELL], marks[256], loc[4096];
 	int wself = (int)strlen("SELF"), wcum = (int)strlen("STACK"), wname = 8;
 	int wloc = (int)strlen("LOCATION");
 	size_t i;

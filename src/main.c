@@ -62,6 +62,8 @@ struct options {
 	bool json, keep_going, verbose, allow_unbounded, all;
 	bool json_paths_all;	/* --json-paths=all */
 	bool no_su;		/* --no-su: frames from the binary alone */
+	bool no_libs;		/* --no-libs: the shared libraries are not read */
+	const char *sysroot;	/* --sysroot: where the libraries are looked for */
 	bool has_budget;
 	const char **entry_globs;	/* --entry-glob patterns */
 	size_t nentry_globs, entry_globs_cap;
@@ -99,6 +101,14 @@ static const char usage_text[] =
 "      --su-dir DIR     also search DIR for .su files (repeatable)\n"
 "      --no-su          ignore every .su file: frames from the binary alone\n"
 "                       (ORC, CFI, the machine code), to check them against .su\n"
+"      --no-libs        do not follow a dynamically linked ELF into the shared\n"
+"                       libraries it needs (by default each DT_NEEDED library\n"
+"                       is found as ld.so finds it and analysed from its\n"
+"                       .eh_frame and code, its debug file's symbols when\n"
+"                       /usr/lib/debug/.build-id has one): calls into them\n"
+"                       are then unknown frames\n"
+"      --sysroot DIR    look for the libraries and their debug files under DIR\n"
+"                       (a cross or embedded root)\n"
 "      --calls=SOURCE   where calls come from: dwarf (call-site DIEs), disasm\n"
 "                       (the machine code) or both (default); an ELF for a\n"
 "                       machine other than x86-64, i386, AArch64 or ARM is\n"
@@ -201,12 +211,15 @@ enum {
 	OPT_GRAPH, OPT_FOLDED,
 	OPT_NO_SU,
 	OPT_JSON_PATHS,
+	OPT_NO_LIBS, OPT_SYSROOT,
 };
 
 /* in the order of --help's groups */
 static const struct option long_opts[] = {
 	{ "su-dir", required_argument, NULL, OPT_SU_DIR },
 	{ "no-su", no_argument, NULL, OPT_NO_SU },
+	{ "no-libs", no_argument, NULL, OPT_NO_LIBS },
+	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 	{ "calls", required_argument, NULL, OPT_CALLS },
 	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
 	{ "indirect", required_argument, NULL, OPT_INDIRECT },
@@ -421,6 +434,12 @@ static int parse_option(struct options *o, int c, const char *arg)
 		return parse_vla(arg, o);
 	case OPT_NO_SU:
 		o->no_su = true;
+		return 0;
+	case OPT_NO_LIBS:
+		o->no_libs = true;
+		return 0;
+	case OPT_SYSROOT:
+		o->sysroot = arg;
 		return 0;
 	case OPT_GRAPH:
 		return parse_graph(arg, o);
@@ -883,6 +902,7 @@ static int load(struct sp_graph *g, const struct options *o,
 		const struct sp_annots *annots, struct sp_err *err)
 {
 	struct cg_image **imgs = sp_xcalloc(o->nelfs, sizeof(*imgs));
+	size_t n = o->nelfs;
 	struct cg_options cg = o->cg;
 	struct frame_stats fs;
 	struct progress progress;
@@ -898,21 +918,23 @@ static int load(struct sp_graph *g, const struct options *o,
 	for (i = 0; i < o->nelfs; i++)
 		if (cg_open(&imgs[i], o->elfs[i], err) || cg_load(imgs[i], g, &cg, err))
 			goto out;
+	if (!o->no_libs)
+		cg_load_libs(&imgs, &n, g, &cg, o->sysroot, print_warning, NULL);
 	g->binary = sp_intern(g, o->elfs[0]);
-	if (o->nelfs > 1)
-		cg_link(imgs, o->nelfs, g, &linked);
+	if (n > 1)
+		cg_link(imgs, n, g, &linked);
 	/* the chains of the indirect calls are typed while the frames are */
 	if (o->indirect == INDIRECT_TYPES)
-		run = ind_start(g, imgs, o->nelfs, o->json);
-	if (decide_frames(g, imgs, o->nelfs, o, annots, &fs, err))
+		run = ind_start(g, imgs, n, o->json);
+	if (decide_frames(g, imgs, n, o, annots, &fs, err))
 		goto out;
-	cg_add_exceptions(imgs, o->nelfs, g);
-	for (i = 0; o->kernel_summary && i < o->nelfs; i++)
+	cg_add_exceptions(imgs, n, g);
+	for (i = 0; o->kernel_summary && i < n; i++)
 		cg_mark_kernel_entries(imgs[i], g);
 	if (o->indirect == INDIRECT_ADDRESS_TAKEN)
-		assume_address_taken(g, imgs, o->nelfs, o->verbose);
+		assume_address_taken(g, imgs, n, o->verbose);
 	if (run) {
-		ret = resolve_by_type(g, imgs, o->nelfs, run, o->verbose, err);
+		ret = resolve_by_type(g, imgs, n, run, o->verbose, err);
 		run = NULL;
 		if (ret)
 			goto out;
@@ -925,13 +947,13 @@ static int load(struct sp_graph *g, const struct options *o,
 	if (sp_analyze(g, err))
 		goto out;
 	if (o->verbose) {	/* the edges counted once the solver merged them */
-		print_stats(g, imgs, o->nelfs, linked, &fs);
+		print_stats(g, imgs, n, linked, &fs);
 		print_unknown(g);
 	}
 	ret = 0;
 out:
 	ind_abandon(run);
-	for (i = 0; i < o->nelfs; i++)
+	for (i = 0; i < n; i++)
 		cg_close(imgs[i]);
 	free(imgs);
 	return ret;
