@@ -205,7 +205,8 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 		break;
 	}
 	if (f->lib)	/* no DWARF read: its code could not be read whole */
-		sp_strbuf_addf(t, "calls not all known in %s (%s: code not decoded whole)",
+		sp_strbuf_addf(t, "calls not all known in %s (%s: code not decoded whole, "
+			       "or a call to code no symbol names)",
 			       sp_func_label(f), f->lib);
 	else
 		sp_strbuf_addf(t, "calls not listed in DWARF in %s", sp_func_label(f));

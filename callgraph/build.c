@@ -487,6 +487,7 @@ uint32_t cg_branch_enters(enum insn_branch kind, uint32_t caller, uint32_t start
 struct merge {
 	struct sp_u64map pairs;
 	uint32_t *indirect;	/* indirect calls by caller, one of the image's own functions */
+	uint8_t *lost;		/* by caller: a call to code no function holds */
 	size_t range;		/* range_index of the last call's site */
 };
 
@@ -511,6 +512,11 @@ static void merge_call(struct cg_image *img, const struct insn_call *c, struct m
 	callee = branch_callee(img, c->site, c->target);
 	if (callee == SP_NONE && !sp_elf_branch_reloc(&img->elf, c->site))
 		inside = range_func(img, range_index(img, m->range, c->target), c->target);
+	/* a stripped library without its debug file names only its exports:
+	 * a call to one of its local functions is a call to nothing known */
+	if (callee == SP_NONE && inside == SP_NONE && img->lib &&
+	    sp_elf_is_code(&img->elf, c->target))
+		m->lost[caller - img->func_first] = 1;
 	callee = cg_branch_enters(c->branch, caller, callee, inside);
 	if (callee == SP_NONE)
 		return;
@@ -539,8 +545,9 @@ static bool code_whole(struct cg_image *img, const struct sp_func *f)
 	return !c || (c->flags & INSN_FUNC_WHOLE);
 }
 
-/* A function decoded to its end has shown every call it makes. */
-static void mark_complete(struct cg_image *img, const uint32_t *indirect)
+/* A function decoded to its end has shown every call it makes, unless
+ * one of them goes to code no function holds. */
+static void mark_complete(struct cg_image *img, const uint32_t *indirect, const uint8_t *lost)
 {
 	uint32_t i;
 
@@ -551,7 +558,9 @@ static void mark_complete(struct cg_image *img, const uint32_t *indirect)
 			continue;
 		if (indirect[i - img->func_first] > f->n_indirect)
 			f->n_indirect = indirect[i - img->func_first];
-		if (code_whole(img, f) && (f->flags & SP_F_CALLS_INCOMPLETE)) {
+		if (lost[i - img->func_first])
+			f->flags |= SP_F_CALLS_INCOMPLETE;
+		else if (code_whole(img, f) && (f->flags & SP_F_CALLS_INCOMPLETE)) {
 			f->flags &= ~SP_F_CALLS_INCOMPLETE;
 			img->stats.disasm_completed++;
 		}
@@ -594,13 +603,15 @@ static void merge_code_calls(struct cg_image *img)
 	struct merge m = { .range = img->nranges };
 	size_t k;
 
-	m.indirect = sp_xcalloc(img->g->nfuncs - img->func_first, sizeof(*m.indirect));
+	m.indirect = sp_xcalloc(img->g->nfuncs - img->func_first + 1, sizeof(*m.indirect));
+	m.lost = sp_xcalloc(img->g->nfuncs - img->func_first + 1, 1);
 	index_dwarf_pairs(img, &m.pairs);
 	for (k = 0; k < img->code.calls.n; k++)
 		merge_call(img, &img->code.calls.v[k], &m);
-	mark_complete(img, m.indirect);
+	mark_complete(img, m.indirect, m.lost);
 	sp_u64map_release(&m.pairs);
 	free(m.indirect);
+	free(m.lost);
 }
 
 /*

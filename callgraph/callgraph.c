@@ -37,18 +37,19 @@ static void release_build_state(struct cg_image *img)
 }
 
 /* How a caller knows a name: exported, then fewer leading '_' (libc's
- * printf is also _IO_printf, its internal aliases __GI_...), unversioned. */
+ * printf is also _IO_printf, its internal aliases __GI_...), unversioned,
+ * then shorter (strtol, not strtoimax). */
 static unsigned name_rank(const struct sp_elf_sym *sym)
 {
-	unsigned r = sym->bind == STB_LOCAL ? 1000 : 0;
+	unsigned r = (sym->bind == STB_LOCAL ? 100000 : 0) + 10 * (unsigned)strlen(sym->name);
 	const char *p = sym->name;
 
 	while (*p == '_')
-		p++, r++;
+		p++, r += 1000;
 	if (strchr(sym->name, '@'))
-		r += 100;
+		r += 10000;
 	if (!strncmp(sym->name, "__GI_", 5))
-		r += 100;
+		r += 10000;
 	return r;
 }
 

@@ -748,6 +748,18 @@ static void setup_split_walk(struct cg_options *cg)
 			"(a size such as 16M, or never)\n", v);
 }
 
+/* STACKPROF_LIBS=no: --no-libs for every run, so that the tests whose
+ * oracles stop at the program's own code (GCC's call graph, the .su
+ * files) run as they were written; unset or anything else: the option
+ * decides. */
+static void setup_libs(struct options *o)
+{
+	const char *v = getenv("STACKPROF_LIBS");
+
+	if (v && !strcmp(v, "no"))
+		o->no_libs = true;
+}
+
 /* STACKPROF_CFI: how CFI frames find their FDEs, "one-by-one" (each
  * through .eh_frame_hdr) or "list" (libdwarf's list of all); unset: one
  * by one when few functions need a frame.  For tests. */
@@ -1145,6 +1157,7 @@ int main(int argc, char **argv)
 
 	if (ret)
 		return ret > 0 ? 0 : EXIT_BAD;
+	setup_libs(&o);
 	keep_freed_memory();
 	sp_graph_init(&g);
 	ret = o.diff ? run_diff(&o, &err) : run(&o, &g, &err);

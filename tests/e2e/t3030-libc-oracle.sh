@@ -1,0 +1,134 @@
+#!/bin/sh
+# Through the shared libraries, against a runtime oracle: a program that
+# calls strtol, memcpy, snprintf and qsort in libc (tests/e2e/libc/),
+# built with -fstack-usage and dynamically linked with -z now, runs each
+# function on a painted stack (tests/oracle/paint.c).  Every bounded
+# total must be at least the peak, libc's use included; every frame on
+# a worst path is known (from .su, CFI or the code); an unbounded total
+# names its cause inside libc; libc's frames are marked [lib libc.so.6]
+# and JSON "image".  --no-libs leaves libc unknown, as before, and a
+# --sysroot without the debug file still finds libc by its exports.
+. tests/e2e/lib.sh
+unset STACKPROF_LIBS
+
+[ "$(uname -m)" = x86_64 ] || skip "the painted-stack call (tests/oracle/paint.c) is x86-64 assembly"
+command -v gcc >/dev/null || skip "no gcc"
+LIBC=/lib/x86_64-linux-gnu/libc.so.6
+[ -f $LIBC ] || skip "no $LIBC"
+
+B=$OUT/build
+mkdir -p "$B"
+cp tests/e2e/libc/libcuse.c tests/oracle/paint.c "$B/"
+if ! (cd "$B" && gcc -O2 -g -fstack-usage -c libcuse.c paint.c &&
+	gcc -O2 -rdynamic -Wl,-z,now -o libcuse-now libcuse.o paint.o &&
+	gcc -O2 -rdynamic -Wl,-z,lazy -o libcuse-lazy libcuse.o paint.o) >"$OUT/build.log" 2>&1; then
+	fail "cannot build: $(head -3 "$OUT/build.log")"
+	finish
+	exit
+fi
+
+ENTRIES="use_strtol s:123;use_strtol_only 0;use_memcpy 300;use_snprintf 7;use_qsort 3"
+# NAME WANT: bounded when the whole path is known and bounded
+WANT="use_strtol_only bounded
+use_memcpy bounded
+use_strtol unbounded
+use_snprintf unbounded
+use_qsort unbounded"
+
+# check BUILD: stackprof's JSON of $B/libcuse-BUILD against its peaks
+check()
+{
+	_b=$1
+	if ! "$SP" --json "$B/libcuse-$_b" >"$OUT/$_b.json" 2>"$OUT/$_b.err"; then
+		fail "$_b: stackprof failed: $(head -1 "$OUT/$_b.err")"
+		return
+	fi
+	if ! ORACLE_ENTRIES=$ENTRIES "$B/libcuse-$_b" >"$OUT/$_b.peaks" 2>"$OUT/$_b.run"; then
+		fail "$_b: the painted run failed: $(head -1 "$OUT/$_b.run")"
+		return
+	fi
+	echo "$WANT" >"$OUT/want"
+	python3 - "$OUT/$_b.json" "$OUT/$_b.peaks" "$OUT/want" "$_b" >"$OUT/$_b.cmp" <<'PY'
+import json, sys
+rep = json.load(open(sys.argv[1]))
+peaks = dict(l.split() for l in open(sys.argv[2]))
+want = dict(l.split() for l in open(sys.argv[3]) if l.strip())
+build = sys.argv[4]
+funcs = {f["name"]: f for f in rep["functions"]}
+bad = 0
+for name, peak in peaks.items():
+    peak = int(peak)
+    f = funcs.get(name)
+    if f is None:
+        print(f"FAIL {build} {name}: not in the report")
+        bad += 1
+        continue
+    path = f["path_detail"]
+    libc = [d["name"] for d in path if d.get("image") == "libc.so.6"]
+    unknown = [d["name"] for d in path if d["self"] is None]
+    if not libc:
+        print(f"FAIL {build} {name}: its worst path does not go into libc.so.6: {f['path']}")
+        bad += 1
+    if unknown:
+        print(f"FAIL {build} {name}: unknown frames on its path: {unknown}")
+        bad += 1
+    if f["total"] is not None and not f["partial"]:
+        slack = f["total"] - peak
+        print(f"{'OK  ' if slack >= 0 else 'FAIL'} {build}\t{name}\tbound {f['total']}\t"
+              f"peak {peak}\tslack {slack}\tvia {' '.join(libc)}")
+        bad += slack < 0
+    else:
+        kind = "partial" if f["partial"] else "unbounded"
+        why = "; ".join(f["reasons"][:3])
+        print(f"INFO {build}\t{name}\t{kind} >= {f['lower_bound']}\tpeak {peak}\t({why})")
+        if not f["reasons"]:
+            print(f"FAIL {build} {name}: {kind} without a reason")
+            bad += 1
+    got = "bounded" if f["total"] is not None and not f["partial"] else "unbounded"
+    if want.get(name) != got:
+        print(f"FAIL {build} {name}: {got}, expected {want.get(name)}")
+        bad += 1
+for name in ("strtol", "memcpy", "qsort", "snprintf"):
+    if name in funcs:
+        print(f"FAIL {build}: libc's {name} is a root of the report")
+        bad += 1
+sys.exit(1 if bad else 0)
+PY
+	_st=$?
+	cat "$OUT/$_b.cmp"
+	[ $_st -eq 0 ] || fail "$_b: see the FAIL lines above"
+}
+
+check now
+
+# the text report marks libc's frames
+run_sp --entry use_strtol_only "$B/libcuse-now"
+grep -q '\[lib libc.so.6\]' "$OUT/stdout" || fail "no [lib libc.so.6] mark in the text report"
+
+# --no-libs: libc is not read, strtol is an unknown frame
+run_sp --no-libs --entry use_strtol_only "$B/libcuse-now"
+grep -q 'unknown frame size for strtol' "$OUT/stdout" ||
+	fail "--no-libs: strtol is not an unknown frame: $(grep reason "$OUT/stdout")"
+
+# --sysroot: libc found in a root without its debug file; the internal
+# functions it calls are then unnamed code, so no total through them is
+# bounded, and none is a silent zero either
+R=$OUT/root
+mkdir -p "$R/lib/x86_64-linux-gnu"
+cp $LIBC "$R/lib/x86_64-linux-gnu/"
+run_sp --sysroot "$R" --json "$B/libcuse-now"
+python3 - "$OUT/stdout" <<'PY' || fail "--sysroot: see above"
+import json, sys
+funcs = {f["name"]: f for f in json.load(open(sys.argv[1]))["functions"]}
+f = funcs["use_strtol_only"]
+images = {d.get("image") for d in f["path_detail"]}
+if "libc.so.6" not in images:
+    print(f"  --sysroot: libc.so.6 not on use_strtol_only's path: {f['path']}")
+    sys.exit(1)
+if f["total"] is not None and not f["partial"]:
+    print(f"  --sysroot: use_strtol_only bounded ({f['total']}) without libc's local functions")
+    sys.exit(1)
+PY
+grep -q "ld-linux-x86-64.so.2.*not found" "$OUT/stderr" ||
+	fail "--sysroot: the missing ld.so is not said: $(head -2 "$OUT/stderr")"
+finish
