@@ -82,6 +82,13 @@ int cg_load_library(struct cg_image *img, struct sp_graph *g, const struct cg_op
 int cg_load_libs(struct cg_image ***imgs, size_t *n, struct sp_graph *g,
 		 const struct cg_options *opts, const char *sysroot, sp_warn_fn warn,
 		 void *warn_ctx);
+/*
+ * Lazy binding: each call through a PLT slot of an image not bound at
+ * load time goes through a node "NAME@plt" (SP_F_LAZY) that calls ld.so's
+ * resolvers (SP_F_RESOLVER) and tail-calls NAME.  Before cg_link, which
+ * links NAME.  Returns how many such nodes it made.
+ */
+uint32_t cg_lazy_binding(struct cg_image *const *imgs, size_t n, struct sp_graph *g);
 const struct cg_stats *cg_stats(const struct cg_image *img);
 
 /* What the later stages read of a loaded image. */

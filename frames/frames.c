@@ -275,6 +275,44 @@ static void red_zones(struct sp_graph *g, struct cg_image *img, struct frame_sta
 	}
 }
 
+/*
+ * Lazy binding's frames (callgraph/lazy.c).  A slot's stub: the call's
+ * return address and the two words the PLT pushes (x86-64; AArch64's
+ * header pushes x16 and x30).  ld.so's resolver saves the vector
+ * registers in an area as large as the CPU's XSAVE state, which the code
+ * reads from memory (sub _rtld_global_ro+N(%rip),%rsp): the largest
+ * glibc 2.36 sizes it, by the state components it saves (SSE, AVX, MPX
+ * bounds, AVX-512): compacted (xsavec) 2,560 bytes, in the standard
+ * layout (xsave, on processors without xsavec) 2,752, each with its
+ * 64-byte register block, on top of what the code shows (the pushes,
+ * the alignment to 64 at worst, the return address).
+ */
+#define XSAVEC_MAX 2560
+#define XSAVE_MAX 2752
+#define RESOLVER_FIXED 72
+
+static void lazy_frames(struct sp_graph *g, uint16_t machine, struct frame_stats *st)
+{
+	uint32_t id;
+
+	for (id = 0; id < g->nfuncs; id++) {
+		struct sp_func *f = &g->funcs[id];
+		const char *s = f->symbol ? f->symbol : f->name;
+		uint64_t area;
+
+		if (f->flags & SP_F_LAZY) {
+			give(f, SP_SRC_CODE, SP_QUAL_STATIC, machine == EM_X86_64 ? 24 : 16, st);
+			continue;
+		}
+		if (!(f->flags & SP_F_RESOLVER) || f->src == SP_SRC_ANNOT || f->src == SP_SRC_SU ||
+		    (f->qual == SP_QUAL_STATIC && f->src != SP_SRC_NONE))
+			continue;
+		area = strstr(s, "xsavec") ? XSAVEC_MAX : XSAVE_MAX;
+		give(f, SP_SRC_CODE, SP_QUAL_BOUNDED, RESOLVER_FIXED + area, st);
+		f->dyn_cause = sp_intern(g, "the vector registers' XSAVE area, sized by the CPU");
+	}
+}
+
 void frames_decide(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
 		   const struct sp_frames *annot, const struct sp_frames *su,
 		   const struct frame_opts *o, struct frame_stats *st)
@@ -296,4 +334,5 @@ void frames_decide(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
 			ask(g, imgs[i], &sources[k], o, st);
 	for (i = 0; i < n; i++)
 		red_zones(g, imgs[i], st);
+	lazy_frames(g, g->machine, st);
 }

@@ -930,8 +930,10 @@ static int load(struct sp_graph *g, const struct options *o,
 	for (i = 0; i < o->nelfs; i++)
 		if (cg_open(&imgs[i], o->elfs[i], err) || cg_load(imgs[i], g, &cg, err))
 			goto out;
-	if (!o->no_libs)
+	if (!o->no_libs) {
 		cg_load_libs(&imgs, &n, g, &cg, o->sysroot, print_warning, NULL);
+		cg_lazy_binding(imgs, n, g);
+	}
 	g->binary = sp_intern(g, o->elfs[0]);
 	if (n > 1)
 		cg_link(imgs, n, g, &linked);

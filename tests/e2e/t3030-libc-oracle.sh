@@ -35,7 +35,8 @@ use_strtol unbounded
 use_snprintf unbounded
 use_qsort unbounded"
 
-# check BUILD: stackprof's JSON of $B/libcuse-BUILD against its peaks
+# check BUILD: stackprof's JSON of $B/libcuse-BUILD against its peaks,
+# $WANT saying which totals are bounded
 check()
 {
 	_b=$1
@@ -84,6 +85,14 @@ for name, peak in peaks.items():
         if not f["reasons"]:
             print(f"FAIL {build} {name}: {kind} without a reason")
             bad += 1
+    # the program's own slots (libc's are lazily bound whatever the program says)
+    lazy = [d["name"] for d in path if d["name"].endswith("@plt") and d.get("image") is None]
+    if build == "lazy" and not lazy and f["total"] is None:
+        print(f"FAIL {build} {name}: no [lazy binding] on its path: {f['path']}")
+        bad += 1
+    if build == "now" and lazy:
+        print(f"FAIL {build} {name}: lazy binding in a -z now build: {lazy}")
+        bad += 1
     got = "bounded" if f["total"] is not None and not f["partial"] else "unbounded"
     if want.get(name) != got:
         print(f"FAIL {build} {name}: {got}, expected {want.get(name)}")
@@ -100,6 +109,32 @@ PY
 }
 
 check now
+
+# lazily bound: the first call through each PLT slot runs ld.so's
+# resolver, whose error paths recurse (_dl_signal_error -> fatal_error ->
+# ... -> a lazily bound call): no total is bounded, each says why, and
+# the path shows the binding (NAME@plt)
+WANT="use_strtol_only unbounded
+use_memcpy unbounded
+use_strtol unbounded
+use_snprintf unbounded
+use_qsort unbounded"
+check lazy
+run_sp --entry use_strtol_only "$B/libcuse-lazy"
+grep -q 'strtol@plt .*\[lazy binding\]' "$OUT/stdout" || fail "no [lazy binding] mark for strtol"
+grep -q '_dl_runtime_resolve_xsavec' "$OUT/stdout" ||
+	run_sp --entry use_strtol_only --json "$B/libcuse-lazy"
+python3 - "$B/libcuse-lazy" "$SP" <<'PY' || fail "lazy: see above"
+import json, subprocess, sys
+out = subprocess.run([sys.argv[2], "--json", "--entry", "use_strtol_only", sys.argv[1]],
+                     capture_output=True, text=True).stdout
+f = json.loads(out)["functions"][0]
+calls = [c["name"] for c in f["calls"]]
+stub = "strtol@plt"
+if stub not in calls:
+    print(f"  lazy: use_strtol_only does not call {stub}: {calls}")
+    sys.exit(1)
+PY
 
 # the text report marks libc's frames
 run_sp --entry use_strtol_only "$B/libcuse-now"
