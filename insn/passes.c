@@ -460,19 +460,41 @@ uint64_t insn_image_decoded(const struct insn_image *c)
 #define X86_64_RIP 16		/* DWARF's number */
 #define TABLE_LOOKBACK 8
 
+/* Does a RIP-relative lea before v[i] load an address of the code
+ * v[0..n) decodes? */
+static bool lea_inside(const struct insn *v, size_t n, size_t first, size_t i)
+{
+	uint64_t lo = v[0].addr, hi = v[n - 1].addr + v[n - 1].len;
+	size_t k;
+
+	for (k = first; k < i; k++) {
+		uint64_t to = v[k].addr + v[k].len + (uint64_t)v[k].disp;
+
+		if (v[k].op == INSN_OP_LEA && (v[k].flags & INSN_F_MEM) &&
+		    v[k].base == X86_64_RIP && to >= lo && to < hi)
+			return true;
+	}
+	return false;
+}
+
 /*
  * x86-64's relative jump table, as GCC and glibc's assembly both write
  * it: lea TABLE(%rip),%rB; movslq (%rB,%rI,4),%rI; add or lea to %rB;
- * jmp *%rX.  A branch inside the function, not an indirect call: the
- * code of a function without DWARF (a library's memcmp, strcmp) says
- * nothing else about it, and a switch must not make it unbounded.
+ * jmp *%rX; or a jump computed from an address of the function's own
+ * code (glibc's __memcpy_ssse3: lea L(%rip),%r9; shl $6,%ecx; add
+ * %r9,%rcx; jmp *%rcx).  A branch inside the function, not an indirect
+ * call: the code of a function without DWARF (a library's memcpy,
+ * strcmp) says nothing else about it, and a switch must not make it
+ * unbounded.
  */
-static bool jump_table(const struct insn *v, size_t i)
+static bool jump_table(const struct insn *v, size_t n, size_t i)
 {
 	size_t k, first = i > TABLE_LOOKBACK ? i - TABLE_LOOKBACK : 0;
 
 	if (v[i].branch != INSN_BRANCH_JUMP_DYNAMIC || (v[i].flags & INSN_F_MEM))
 		return false;
+	if (lea_inside(v, n, first, i))
+		return true;
 	for (k = i; k-- > first;) {
 		const struct insn *load = &v[k];
 		size_t j;
@@ -497,7 +519,7 @@ void insn_calls_pass(struct insn_calls *out, const struct insn *v, size_t n)
 
 		if (v[i].branch == INSN_BRANCH_NONE && !(v[i].groups & (INSN_G_CALL | INSN_G_JUMP)))
 			continue;
-		if (jump_table(v, i))
+		if (jump_table(v, n, i))
 			continue;
 		SP_ALLOC_GROW(out->v, out->n + 1, out->cap);
 		k = &out->v[out->n++];

@@ -136,6 +136,23 @@ if stub not in calls:
     sys.exit(1)
 PY
 
+# an IFUNC calls every implementation its resolver can return: libc's
+# memcpy is a tail call to each __memcpy_* (AVX, EVEX, SSE2, ERMS...)
+"$SP" --json --entry memcpy "$B/libcuse-now" >"$OUT/memcpy.json" 2>"$OUT/memcpy.err"
+python3 - "$OUT/memcpy.json" <<'PY' || fail "memcpy: see above"
+import json, sys
+f = [f for f in json.load(open(sys.argv[1]))["functions"] if f.get("image") == "libc.so.6"]
+if len(f) != 1:
+    print(f"  memcpy: {len(f)} of libc's functions named memcpy")
+    sys.exit(1)
+f = f[0]
+impls = [c["name"] for c in f["calls"] if c["name"].startswith("__memcpy_") and c["tail"]]
+print(f"  memcpy: total {f['total']}, tail calls to {len(impls)} implementations")
+if len(impls) < 3 or f["total"] is None:
+    print(f"  memcpy: expected a bounded total over its implementations: {f['calls']}")
+    sys.exit(1)
+PY
+
 # the text report marks libc's frames
 run_sp --entry use_strtol_only "$B/libcuse-now"
 grep -q '\[lib libc.so.6\]' "$OUT/stdout" || fail "no [lib libc.so.6] mark in the text report"
