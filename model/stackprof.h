@@ -63,7 +63,7 @@ enum sp_frame_src {
 					    * runs what it picks (tail edges to each) */
 #define SP_F_LAZY		(1u << 15) /* a lazily bound PLT slot: the first call runs
 					    * the dynamic linker's resolver first */
-#define SP_F_RESOLVER		(1u << 15) /* ld.so's _dl_runtime_resolve_*: its frame
+#define SP_F_RESOLVER		(1u << 16) /* ld.so's _dl_runtime_resolve_*: its frame
 					    * holds an XSAVE area the CPU sizes */
 
 /* Why a total is unbounded or partial; index into sp_result.witness. */
