@@ -142,6 +142,7 @@ def detail_of(rep, path):
         f = funcs[fid]
         out.append({"name": f["name"], "file": f["file"], "line": f["line"],
                     "self": f["self"], "frame_source": f["frame_source"],
+                    "image": f["image"],
                     "red_zone": f["red_zone"], "tail": bool(e and e["tail"]),
                     "via": e["via"] if e else None,
                     "resolved_by": e["resolved_by"] if e else None})

@@ -55,7 +55,7 @@ rep = json.load(open(sys.argv[1]))
 peaks = dict(l.split() for l in open(sys.argv[2]))
 want = dict(l.split() for l in open(sys.argv[3]) if l.strip())
 build = sys.argv[4]
-funcs = {f["name"]: f for f in rep["functions"]}
+funcs = {f["name"]: f for f in rep["functions"] if f["selected"]}
 bad = 0
 for name, peak in peaks.items():
     peak = int(peak)
@@ -128,8 +128,9 @@ python3 - "$B/libcuse-lazy" "$SP" <<'PY' || fail "lazy: see above"
 import json, subprocess, sys
 out = subprocess.run([sys.argv[2], "--json", "--entry", "use_strtol_only", sys.argv[1]],
                      capture_output=True, text=True).stdout
-f = json.loads(out)["functions"][0]
-calls = [c["name"] for c in f["calls"]]
+funcs = json.loads(out)["functions"]
+f = funcs[0]
+calls = [funcs[c["id"]]["name"] for c in f["calls"]]
 stub = "strtol@plt"
 if stub not in calls:
     print(f"  lazy: use_strtol_only does not call {stub}: {calls}")
@@ -141,12 +142,14 @@ PY
 "$SP" --json --entry memcpy "$B/libcuse-now" >"$OUT/memcpy.json" 2>"$OUT/memcpy.err"
 python3 - "$OUT/memcpy.json" <<'PY' || fail "memcpy: see above"
 import json, sys
-f = [f for f in json.load(open(sys.argv[1]))["functions"] if f.get("image") == "libc.so.6"]
+funcs = json.load(open(sys.argv[1]))["functions"]
+f = [f for f in funcs if f["image"] == "libc.so.6" and f["selected"]]
 if len(f) != 1:
     print(f"  memcpy: {len(f)} of libc's functions named memcpy")
     sys.exit(1)
 f = f[0]
-impls = [c["name"] for c in f["calls"] if c["name"].startswith("__memcpy_") and c["tail"]]
+impls = [funcs[c["id"]]["name"] for c in f["calls"]
+         if funcs[c["id"]]["name"].startswith("__memcpy_") and c["tail"]]
 print(f"  memcpy: total {f['total']}, tail calls to {len(impls)} implementations")
 if len(impls) < 3 or f["total"] is None:
     print(f"  memcpy: expected a bounded total over its implementations: {f['calls']}")
