@@ -149,27 +149,19 @@ static void claim_chunks(struct insn_image *c, struct insn_decoder *d, struct in
 			scan_sym(c, d, c->syms[i], b, &c->chunks[k]);
 }
 
-static void join_loads(struct insn_loads *to, struct insn_loads *from)
-{
-	if (from->n) {
-		SP_ALLOC_GROW(to->v, to->n + from->n, to->cap);
-		memcpy(to->v + to->n, from->v, from->n * sizeof(*from->v));
-		to->n += from->n;
-	}
-	free(from->v);
-	memset(from, 0, sizeof(*from));
-}
-
-static void join_ifuncs(struct insn_ifuncs *to, struct insn_ifuncs *from)
-{
-	if (from->n) {
-		SP_ALLOC_GROW(to->v, to->n + from->n, to->cap);
-		memcpy(to->v + to->n, from->v, from->n * sizeof(*from->v));
-		to->n += from->n;
-	}
-	free(from->v);
-	memset(from, 0, sizeof(*from));
-}
+/* A chunk's array (loads, IFUNC targets) after the image's; the chunk's
+ * is emptied. */
+#define JOIN_ARRAY(to, from)							\
+	do {									\
+		if ((from)->n) {						\
+			SP_ALLOC_GROW((to)->v, (to)->n + (from)->n, (to)->cap);	\
+			memcpy((to)->v + (to)->n, (from)->v,			\
+			       (from)->n * sizeof(*(from)->v));			\
+			(to)->n += (from)->n;					\
+		}								\
+		free((from)->v);						\
+		memset((from), 0, sizeof(*(from)));				\
+	} while (0)
 
 /* A chunk's indirect calls and stores after the image's: their chains
  * move with the links they index. */
@@ -222,11 +214,11 @@ static void join_chunks(struct insn_image *c)
 		c->calls.n += ch->calls.n;
 		free(ch->funcs);
 		free(ch->calls.v);
-		join_loads(&c->loads, &ch->loads);
-		join_ifuncs(&c->ifuncs, &ch->ifuncs);
+		JOIN_ARRAY(&c->loads, &ch->loads);
+		JOIN_ARRAY(&c->ifuncs, &ch->ifuncs);
 		join_icalls(&c->icalls, &ch->icalls);
 	}
-	join_loads(&c->loads, &c->gap_loads);
+	JOIN_ARRAY(&c->loads, &c->gap_loads);
 	free(c->chunks);
 	c->chunks = NULL;
 	free(c->syms);
