@@ -96,6 +96,10 @@ $(O)/bench/dwarfwalk: bench/dwarfwalk.c
 bench: stackprof $(O)/bench/dwarfwalk
 	$(Q)sh bench/run.sh
 
+# doc/kernel-6.1.md from Debian's 6.1 cloud debug kernel (fetched once)
+kernel-table: stackprof
+	$(Q)sh bench/kernel-table.sh
+
 # the CMake package: find_package(stackprof), stackprof_check()
 CMAKE_DIR   := $(PREFIX)/lib/cmake/stackprof
 CMAKE_FILES := stackprofConfig.cmake stackprofConfigVersion.cmake stackprof-check.sh
@@ -177,7 +181,7 @@ check-asan:
 check-valgrind: stackprof samples
 	$(Q)sh tests/fuzz/valgrind.sh ./stackprof
 
-.PHONY: all samples unit e2e test demo bench install uninstall clean fuzz fuzz-build check-asan check-valgrind
+.PHONY: all samples unit e2e test demo bench install uninstall clean fuzz fuzz-build check-asan check-valgrind kernel-table
 .DELETE_ON_ERROR:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
