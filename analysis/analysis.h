@@ -115,6 +115,16 @@ struct sp_unknown_rank {
  * graph's edges); returns how many such frames there are in all. */
 size_t sp_unknown_ranking(const struct sp_graph *g, struct sp_unknown_rank *out, size_t max);
 
+/* After sp_analyze(): the recursions no annotation bounds (the cycles a
+ * 'recursion', 'once' or 'nest' line leaves open). */
+struct sp_cycle_stats {
+	uint32_t components;	/* recursive components with an open cycle */
+	uint32_t largest;	/* the functions of the largest of them */
+	uint32_t largest_root;	/* one of its functions, SP_NONE when none */
+	uint32_t unbounded;	/* functions whose total such a cycle unbounds */
+};
+void sp_cycle_stats(const struct sp_graph *g, struct sp_cycle_stats *out);
+
 /* The name reports print for a function: its name, else its symbol. */
 const char *sp_func_label(const struct sp_func *f);
 

@@ -294,3 +294,41 @@ void sp_index_cycles(struct sp_graph *g)
 	}
 	cycles_release(&c);
 }
+
+/* An open cycle: one its members' totals are unbounded by, which no
+ * 'recursion' line bounds (solve.c gives such a member the cause). */
+static bool open_member(const struct sp_func *f)
+{
+	return (f->flags & SP_F_RECURSIVE) && !(f->flags & SP_F_DEPTH_BOUNDED);
+}
+
+void sp_cycle_stats(const struct sp_graph *g, struct sp_cycle_stats *out)
+{
+	uint32_t nscc = 0, *size, *open, i;
+
+	*out = (struct sp_cycle_stats){ .largest_root = SP_NONE };
+	for (i = 0; i < g->nfuncs; i++) {
+		if (g->funcs[i].res.scc != SP_NONE && g->funcs[i].res.scc >= nscc)
+			nscc = g->funcs[i].res.scc + 1;
+		if (g->funcs[i].res.witness[SP_CAUSE_RECURSION] != SP_NONE)
+			out->unbounded++;
+	}
+	size = sp_xcalloc((size_t)nscc + 1, sizeof(*size));
+	open = sp_xcalloc((size_t)nscc + 1, sizeof(*open));
+	for (i = 0; i < g->nfuncs; i++) {
+		uint32_t s = g->funcs[i].res.scc;
+
+		if (s == SP_NONE || !open_member(&g->funcs[i]))
+			continue;
+		if (!open[s]++)
+			out->components++;
+		/* a function with code names it rather than a hub node */
+		if (++size[s] > out->largest ||
+		    (size[s] == out->largest && !g->funcs[out->largest_root].addr)) {
+			out->largest = size[s];
+			out->largest_root = i;
+		}
+	}
+	free(open);
+	free(size);
+}

@@ -187,8 +187,9 @@ static const char usage_text[] =
 "                       modules are more ELF arguments\n"
 "\n"
 "Other\n"
-"  -v, --verbose        report unmatched .su rows, loader statistics and the\n"
-"                       unknown frames that make the most totals partial\n"
+"  -v, --verbose        report unmatched .su rows, loader statistics, the\n"
+"                       unknown frames that make the most totals partial and\n"
+"                       the recursions no annotation bounds (the largest)\n"
 "  -h, --help           show this help\n"
 "  -V, --version        show the version\n"
 "\n"
@@ -642,6 +643,19 @@ static void print_unknown(const struct sp_graph *g)
 	fputc('\n', stderr);
 }
 
+/* -v: the recursions no annotation bounds, and the largest of them. */
+static void print_cycles(const struct sp_graph *g)
+{
+	struct sp_cycle_stats c;
+
+	sp_cycle_stats(g, &c);
+	if (!c.components)
+		return;
+	fprintf(stderr, "stackprof: cycles: %u no annotation bounds, the largest of %u "
+		"functions (%s); %u totals unbounded by them\n", c.components, c.largest,
+		sp_func_label(&g->funcs[c.largest_root]), c.unbounded);
+}
+
 static void print_stats(const struct sp_graph *g, struct cg_image *const *imgs,
 			size_t n, uint32_t linked, const struct frame_stats *fs)
 {
@@ -963,6 +977,7 @@ static int load(struct sp_graph *g, const struct options *o,
 	if (o->verbose) {	/* the edges counted once the solver merged them */
 		print_stats(g, imgs, n, linked, &fs);
 		print_unknown(g);
+		print_cycles(g);
 	}
 	ret = 0;
 out:

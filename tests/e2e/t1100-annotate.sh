@@ -120,6 +120,22 @@ printf 'recursion fact 5\n' >"$ann"
 run_sp --json --annotate "$ann" samples/recursion/recursion
 cp "$OUT/stdout" "$OUT/rec1.json"
 expect_eq "one cycle annotated: main unbounded" "$(jget $OUT/rec1.json 'fn("main")["bounded"]')" false
+# -v: the cycles left open, their largest, and the totals they unbound,
+# as many as the JSON reasons name an open recursion
+open_reasons() {
+	jget "$1" 'sum(1 for f in j["functions"] if any(r.startswith("recursion") and "bounded by annotation" not in r for r in f["reasons"]))'
+}
+run_sp -v --annotate "$ann" samples/recursion/recursion
+grep -Eq "^stackprof: cycles: 1 no annotation bounds, the largest of 2 functions \((is_even|is_odd)\); $(open_reasons $OUT/rec1.json) totals unbounded by them\$" \
+	"$OUT/stderr" || fail "-v: one open cycle: $(grep cycles "$OUT/stderr")"
+run_sp --json samples/recursion/recursion
+cp "$OUT/stdout" "$OUT/rec0.json"
+run_sp -v samples/recursion/recursion
+grep -Eq "^stackprof: cycles: 2 no annotation bounds, the largest of 2 functions \((is_even|is_odd)\); $(open_reasons $OUT/rec0.json) totals unbounded by them\$" \
+	"$OUT/stderr" || fail "-v: two open cycles: $(grep cycles "$OUT/stderr")"
+printf 'recursion fact 5\nrecursion is_odd 3\n' >"$ann"
+run_sp -v --annotate "$ann" samples/recursion/recursion
+! grep -q "cycles:" "$OUT/stderr" || fail "-v: no open cycle, yet $(grep cycles "$OUT/stderr")"
 
 # bad files: exit 2, one line naming FILE:LINE, no output file
 printf 'frame main 8\n\ncalls dispatch op_double nosuch\n' >"$ann"
