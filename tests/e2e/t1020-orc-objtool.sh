@@ -10,11 +10,11 @@
 # function, and dump_frames.py's reading of `objtool --dump=orc`
 # (objtool's own decoding of the table) with nm's function ranges.
 . tests/e2e/lib.sh
-[ "$(uname -m)" = x86_64 ] || { echo "  skipped: x86-64 only"; exit 0; }
+[ "$(uname -m)" = x86_64 ] || skip "x86-64 only"
 objtool=$(sh tests/e2e/orc/objtool.sh 2>"$OUT/objtool.err")
 case $? in
 0) ;;
-3) echo "  skipped: $(cat "$OUT/objtool.err")"; exit 0 ;;
+3) skip "$(cat "$OUT/objtool.err")" ;;
 *) fail "cannot build objtool: $(cat "$OUT/objtool.err")"; finish; exit ;;
 esac
 src=tests/e2e/orc b=$OUT/b

@@ -10,7 +10,7 @@
 # frame taken from that table (the CFI's, or unknown); a symbol running
 # whose code goes on past its range gets no ORC frame.
 . tests/e2e/lib.sh
-[ "$(uname -m)" = x86_64 ] || { echo "  skipped: x86-64 only"; exit 0; }
+[ "$(uname -m)" = x86_64 ] || skip "x86-64 only"
 src=tests/e2e/orc
 mkdir -p "$OUT/b"
 cp $src/hand.S $src/hand_main.c "$OUT/b/"
