@@ -34,6 +34,8 @@
 
 #define MAX_SLOTS 4		/* copies of sp saved on the stack at once */
 
+#define MAX_SAVED 4		/* frame slots holding sp at once */
+
 /* A register holding a copy of the stack pointer, pushed: the pop at the
  * same depth gives it back (GCC's DRAP: lea 8(%rsp),%r10; and $-16,%rsp;
  * ... push %r10 ... pop %r10; lea -8(%r10),%rsp). */
@@ -43,9 +45,16 @@ struct sp_slot {
 	uint8_t reg;
 };
 
+/* A frame slot holding a copy of the stack pointer: where the slot lies
+ * below the entry's stack pointer, and the depth the copy is of. */
+struct sp_saved {
+	int64_t key, depth;
+};
+
 struct sp_state {
 	int64_t depth;		/* bytes the stack pointer is below the entry's */
 	uint32_t known;		/* registers (bit n: DWARF n) holding sp + reg[n] */
+	uint32_t conflict;	/* registers two joined paths disagreed on */
 	int64_t reg[32];	/* ... as a depth: the register is depth - reg... */
 	struct sp_slot slot[MAX_SLOTS];
 	uint8_t nslots;
@@ -56,6 +65,12 @@ struct sp_state {
 	int64_t stored;		/* stored_known: the depth whose sp the code
 				 * wrote to memory last (mov %rsp,(%r11)) */
 	bool stored_known;
+	/* copies of the stack pointer stored in the frame's slots, as GCC
+	 * keeps one round a VLA's scope (mov %rsp,-0x50(%rbp); sub
+	 * %rdx,%rsp; ...; mov -0x50(%rbp),%rsp) or spills a register
+	 * holding one: a load from there gives the copy back */
+	struct sp_saved saved[MAX_SAVED];
+	uint8_t nsaved;
 	bool away;		/* sp is on another stack, depth the one left */
 	bool reached, depth_known;
 };
@@ -224,6 +239,32 @@ static bool join_slots(struct sp_state *into, const struct sp_state *s)
 	return true;
 }
 
+/*
+ * The frame slots either state holds, at the deeper depth where both
+ * do; true when into gained one or went deeper.  Either, not both: GCC
+ * stores sp in the slot on entering a VLA's scope, and the paths that
+ * skip the scope never load it, but they join the paths that do.  Into
+ * only gains, so a loop settles.
+ */
+static bool join_saved(struct sp_state *into, const struct sp_state *s)
+{
+	bool changed = false;
+	uint8_t i, j;
+
+	for (j = 0; j < s->nsaved; j++) {
+		for (i = 0; i < into->nsaved && into->saved[i].key != s->saved[j].key; i++)
+			;
+		if (i == into->nsaved && into->nsaved < MAX_SAVED) {
+			into->saved[into->nsaved++] = s->saved[j];
+			changed = true;
+		} else if (i < into->nsaved && s->saved[j].depth > into->saved[i].depth) {
+			into->saved[i].depth = s->saved[j].depth;
+			changed = true;
+		}
+	}
+	return changed;
+}
+
 /* Keep the bounds both states agree on (a bound that differs is
  * dropped, not widened: a loop cannot grow it turn after turn). */
 static bool join_bounds(struct sp_state *into, const struct sp_state *s)
@@ -240,7 +281,25 @@ static bool join_bounds(struct sp_state *into, const struct sp_state *s)
 	return true;
 }
 
-/* The deeper of two states, a register copy kept where both agree.
+/*
+ * The copies of sp s holds and into does not know: the code sets sp
+ * from one only on the paths where it holds a copy, the others came
+ * through a call that does not return (__assert_fail) or skipped the
+ * scope that made it.  A register the two disagreed on once stays
+ * unknown, so that a loop settles.
+ */
+static uint32_t join_one_sided(struct sp_state *into, const struct sp_state *s)
+{
+	uint32_t add = s->known & ~into->known & ~into->conflict;
+	int r;
+
+	for (r = 0; r < 32; r++)
+		if ((add >> r) & 1)
+			into->reg[r] = s->reg[r];
+	return add;
+}
+
+/* The deeper of two states, a register copy kept where one knows it.
  * Returns what changed: JOIN_DEEPER when the depth grew (a loop that
  * grows the stack grows it at every turn), JOIN_CHANGED when less is
  * known (which can happen only so often). */
@@ -265,12 +324,16 @@ static int join(struct sp_state *into, const struct sp_state *s)
 	for (r = 0; r < 32; r++)
 		if ((both >> r) & 1 && into->reg[r] != s->reg[r])
 			both &= ~(1u << r);
+	into->conflict |= (into->known & s->known) & ~both;
+	both |= (into->known & ~s->known & ~into->conflict) | join_one_sided(into, s);
 	if (both != into->known && changed == JOIN_SAME)
 		changed = JOIN_CHANGED;
 	into->known = both;
 	if (join_slots(into, s) && changed == JOIN_SAME)
 		changed = JOIN_CHANGED;
 	if (join_bounds(into, s) && changed == JOIN_SAME)
+		changed = JOIN_CHANGED;
+	if (join_saved(into, s) && changed == JOIN_SAME)
 		changed = JOIN_CHANGED;
 	if ((into->derived & s->derived) != into->derived ||
 	    (into->stored_known && (!s->stored_known || s->stored != into->stored))) {
@@ -327,8 +390,7 @@ static void set_sp_from(struct walk *w, struct sp_state *s, uint8_t reg, int64_t
 		s->depth = s->reg[reg] - off;
 		s->depth_known = true;
 	} else if (reg < 32 && ((s->derived >> reg) & 1)) {
-		w->dynamic = w->unbounded = true;
-		s->depth_known = false;
+		w->dynamic = w->unbounded = true;	/* the static part goes on */
 	} else {
 		s->away = true;
 	}
@@ -421,7 +483,10 @@ static void track_bounds(struct sp_state *s, const struct insn *in)
 }
 
 /* sub %rax,%rsp: alloca.  Bounded by what a mask left in %rax, the
- * stack is that much deeper at worst; else the depth is lost. */
+ * stack is that much deeper at worst; else the frame has no bound and
+ * the depth followed on is its static part (the alloca counted 0): a
+ * copy of sp taken after it (mov %rsp,%r12; ...; mov %r12,%rsp) then
+ * still tells the depth the code goes back to. */
 static void alloca_by(struct walk *w, struct sp_state *s, const struct insn *in)
 {
 	w->dynamic = true;
@@ -430,7 +495,6 @@ static void alloca_by(struct walk *w, struct sp_state *s, const struct insn *in)
 		return;
 	}
 	w->unbounded = true;
-	s->depth_known = false;
 }
 
 /* The register an arithmetic on a value computed from sp writes stays
@@ -458,6 +522,85 @@ static uint32_t still_derived(const struct walk *w, const struct sp_state *s,
 static bool stores_sp(const struct walk *w, const struct insn *in)
 {
 	return in->op == INSN_OP_MOV && in->reg == INSN_REG_NONE && in->reg2 == w->regs.sp;
+}
+
+/* Where the memory operand lies below the entry's stack pointer, when
+ * its base is a copy of sp (or sp itself) at a known depth. */
+static bool frame_slot(const struct walk *w, const struct sp_state *s, const struct insn *in,
+		       int64_t *key)
+{
+	if (!(in->flags & INSN_F_MEM) || in->index != INSN_REG_NONE || in->base >= 32)
+		return false;
+	if (in->base == w->regs.sp && s->depth_known)
+		*key = s->depth - in->disp;
+	else if ((s->known >> in->base) & 1)
+		*key = s->reg[in->base] - in->disp;
+	else
+		return false;
+	return true;
+}
+
+/* The frame slot at key forgotten, if sp was stored there. */
+static void forget_saved(struct sp_state *s, int64_t key)
+{
+	uint8_t i, n = 0;
+
+	for (i = 0; i < s->nsaved; i++)
+		if (s->saved[i].key != key)
+			s->saved[n++] = s->saved[i];
+	s->nsaved = n;
+}
+
+/*
+ * A store into the frame: a copy of sp kept in a slot (sp itself, or a
+ * register holding one: mov %rbx,-0xa0(%rbp)), or the slot overwritten.
+ * A load from such a slot into a register gives the copy back.
+ */
+static void track_saved(const struct walk *w, struct sp_state *s, const struct insn *in)
+{
+	int64_t key, val;
+	uint8_t i;
+
+	if (in->op != INSN_OP_MOV || !frame_slot(w, s, in, &key))
+		return;
+	if (in->reg < 32 && in->reg != w->regs.sp) {
+		for (i = 0; i < s->nsaved && s->saved[i].key != key; i++)
+			;
+		if (i < s->nsaved) {
+			s->reg[in->reg] = s->saved[i].depth;
+			s->known |= 1u << in->reg;
+		}
+		return;
+	}
+	if (in->reg != INSN_REG_NONE)
+		return;
+	forget_saved(s, key);
+	if (stores_sp(w, in) && s->depth_known)
+		val = s->depth;
+	else if (in->reg2 < 32 && (s->known >> in->reg2) & 1)
+		val = s->reg[in->reg2];
+	else
+		return;
+	if (s->nsaved == MAX_SAVED)
+		memmove(s->saved, s->saved + 1, --s->nsaved * sizeof(s->saved[0]));
+	s->saved[s->nsaved++] = (struct sp_saved){ key, val };
+}
+
+/* mov -0x50(%rbp),%rsp: back to the depth sp had when stored there. */
+static bool load_saved(const struct walk *w, struct sp_state *s, const struct insn *in)
+{
+	int64_t key;
+	uint8_t i;
+
+	if (in->op != INSN_OP_MOV || !frame_slot(w, s, in, &key))
+		return false;
+	for (i = 0; i < s->nsaved; i++)
+		if (s->saved[i].key == key) {
+			s->depth = s->saved[i].depth;
+			s->depth_known = true;
+			return true;
+		}
+	return false;
 }
 
 static void note_switched_call(struct walk *w, const struct insn *in)
@@ -553,7 +696,7 @@ static void step(struct walk *w, const struct insn *in, const struct insn *next,
 		alloca_by(w, s, in);
 		break;
 	case INSN_STACK_LOAD:
-		s->away = true;
+		s->away = !load_saved(w, s, in);
 		break;
 	case INSN_STACK_OTHER:
 		s->depth_known = false;
@@ -563,6 +706,7 @@ static void step(struct walk *w, const struct insn *in, const struct insn *next,
 	track_bounds(s, in);
 	s->derived = (s->derived & ~(uint32_t)in->wregs) | still_derived(w, s, in);
 	s->known &= ~in->wregs;
+	s->conflict &= ~(uint32_t)in->wregs;
 	if (in->groups & INSN_G_CALL) {
 		s->known &= ~w->call_clobbers;
 		s->derived &= ~w->call_clobbers;
@@ -575,6 +719,7 @@ static void step(struct walk *w, const struct insn *in, const struct insn *next,
 		s->reg[in->dst] = s->depth - in->fp_off;
 		s->known |= 1u << in->dst;
 	}
+	track_saved(w, s, in);
 	s->derived |= s->known;
 	if (stores_sp(w, in) && s->depth_known) {
 		s->stored = s->depth;
@@ -667,6 +812,26 @@ static const struct sp_state *deeper(const struct sp_state *a, const struct sp_s
 	return b->reached && b->depth > a->depth ? b : a;
 }
 
+/*
+ * Nops no branch reaches after a return or a jump, up to an aligned
+ * block: the alignment of the code that follows, which nothing runs.
+ * Entered with the deepest state, they would carry it into that code
+ * (the VLA's depth of a nop inside its scope, into glibc's __check_pf
+ * at large).
+ */
+static bool padding(const struct walk *w, size_t b)
+{
+	size_t i;
+
+	if (falls_through(&w->v[w->b[b - 1].end - 1]) || b + 1 >= w->nb ||
+	    w->v[w->b[b + 1].first].addr % 8)
+		return false;
+	for (i = w->b[b].first; i < w->b[b].end; i++)
+		if (w->v[i].op != INSN_OP_NOP)
+			return false;
+	return true;
+}
+
 /* Blocks no branch reached may be a jump table's targets, where an
  * alternative's detour comes back, or what a jump label (a nop in the
  * file, a jump once patched) leads to: they are entered with the deeper
@@ -680,7 +845,7 @@ static void reach_the_rest(struct walk *w)
 	for (b = 1; b < w->nb && !w->lost; b++) {
 		struct sp_state s;
 
-		if (w->b[b].in.reached)
+		if (w->b[b].in.reached || padding(w, b))
 			continue;
 		s = *deeper(&w->b[b - 1].out, &w->out);
 		if (!s.reached)

@@ -259,6 +259,66 @@ static void test_alloca_through_register(void **state)
 	assert_int_equal(last.nswitched, 0);
 }
 
+/* glibc's VLA in a frame-pointer frame (__readvall, __check_pf): push
+ * %rbp; mov %rsp,%rbp; push %rbx; sub $0x28,%rsp; test %rdx,%rdx; je 1f;
+ * mov %rsp,-0x30(%rbp); sub %rdx,%rsp; mov %rsp,%rdi; call; mov
+ * -0x30(%rbp),%rsp; 1: lea -0x8(%rbp),%rsp; pop %rbx; pop %rbp; ret.  The
+ * stack pointer saved in a frame slot before the VLA comes back from it
+ * (not another stack), and %rbp still knows the frame: dynamic,
+ * unbounded, its static part 8 + 8 + 40 + 8 = 64. */
+static void test_vla_sp_in_slot(void **state)
+{
+	static const uint8_t code[] = {
+		0x55, 0x48, 0x89, 0xe5, 0x53, 0x48, 0x83, 0xec, 0x28, 0x48, 0x85, 0xd2,
+		0x74, 0x13, 0x48, 0x89, 0x65, 0xd0, 0x48, 0x29, 0xd4, 0x48, 0x89, 0xe7,
+		0xe8, 0xe3, 0xff, 0xff, 0xff, 0x48, 0x8b, 0x65, 0xd0, 0x48, 0x8d, 0x65,
+		0xf8, 0x5b, 0x5d, 0xc3,
+	};
+
+	(void)state;
+	expect(EM_X86_64, false, code, sizeof(code), 64, true);
+	assert_false(last.bounded);
+	assert_int_equal(last.nswitched, 0);
+}
+
+/* A copy of sp spilled to the frame round a call that clobbers its
+ * register: push %rbp; mov %rsp,%rbp; push %rbx; sub $0x18,%rsp; mov
+ * %rsp,%r11; sub %rdx,%rsp; mov %r11,-0x18(%rbp); call; mov
+ * -0x18(%rbp),%r11; mov %r11,%rsp; push %rax; call; mov -0x8(%rbp),%rbx;
+ * leave; ret.  The reload gives the copy back: dynamic, its static part
+ * 8 + 8 + 24 + 8 (the push) + 8 = 56. */
+static void test_sp_copy_spilled(void **state)
+{
+	static const uint8_t code[] = {
+		0x55, 0x48, 0x89, 0xe5, 0x53, 0x48, 0x83, 0xec, 0x18, 0x49, 0x89, 0xe3,
+		0x48, 0x29, 0xd4, 0x4c, 0x89, 0x5d, 0xe8, 0xe8, 0xe8, 0xff, 0xff, 0xff,
+		0x4c, 0x8b, 0x5d, 0xe8, 0x4c, 0x89, 0xdc, 0x50, 0xe8, 0xdb, 0xff, 0xff,
+		0xff, 0x48, 0x8b, 0x5d, 0xf8, 0xc9, 0xc3,
+	};
+
+	(void)state;
+	expect(EM_X86_64, false, code, sizeof(code), 56, true);
+	assert_false(last.bounded);
+}
+
+/* Alignment after a return is not code that runs: push %rbx; test
+ * %edi,%edi; je 1f; sub $0x100,%rsp; nop; call; add $0x100,%rsp; pop
+ * %rbx; ret; nopl (to 0x20); 1: push %rax; call; pop %rax; pop %rbx;
+ * ret.  The nopl is not entered with the nop's depth (264), which would
+ * carry it into 1: the deepest is 8 + 256, and the return address: 272. */
+static void test_padding_after_return(void **state)
+{
+	static const uint8_t code[] = {
+		0x53, 0x85, 0xff, 0x74, 0x1b, 0x48, 0x81, 0xec, 0x00, 0x01, 0x00, 0x00,
+		0x90, 0xe8, 0xee, 0xff, 0xff, 0xff, 0x48, 0x81, 0xc4, 0x00, 0x01, 0x00,
+		0x00, 0x5b, 0xc3, 0x0f, 0x1f, 0x44, 0x00, 0x00, 0x50, 0xe8, 0xda, 0xff,
+		0xff, 0xff, 0x58, 0x5b, 0xc3,
+	};
+
+	(void)state;
+	expect(EM_X86_64, false, code, sizeof(code), 272, false);
+}
+
 /* The kernel's call_on_stack: push %rbx; mov %gs:0x20,%r11; mov
  * %rsp,(%r11); mov %r11,%rsp; call; pop %rsp; pop %rbx; ret.  The call
  * runs on the other stack (its return address, 0x1015, is listed); pop
@@ -352,6 +412,9 @@ int main(void)
 		cmocka_unit_test(test_masked_alloca),
 		cmocka_unit_test(test_alloca_through_register),
 		cmocka_unit_test(test_call_on_stack),
+		cmocka_unit_test(test_vla_sp_in_slot),
+		cmocka_unit_test(test_sp_copy_spilled),
+		cmocka_unit_test(test_padding_after_return),
 		cmocka_unit_test(test_evex),
 		cmocka_unit_test(test_aarch64),
 		cmocka_unit_test(test_thumb2),
