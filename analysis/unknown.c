@@ -74,6 +74,10 @@ size_t sp_unknown_ranking(const struct sp_graph *g, struct sp_unknown_rank *out,
 	for (i = 0; i < g->nfuncs; i++) {
 		uint32_t w = g->funcs[i].res.witness[SP_CAUSE_UNKNOWN];
 
+		/* a call's stand-in for a function of another image, its
+		 * calls linked to the definition, is no one's frame */
+		if (w == i && (g->funcs[i].flags & SP_F_EXTERNAL))
+			continue;
 		if (g->funcs[i].res.partial && w != SP_NONE && !nearest[w]++) {
 			SP_ALLOC_GROW(all, nall + 1, cap);
 			all[nall++] = (struct sp_unknown_rank){ w, 0 };
