@@ -44,8 +44,10 @@ static const struct insn_func *code_of(struct cg_image *img, const struct sp_fun
 	return insn_image_func(cg_code(img), f->addr, f->size);
 }
 
+/* No VLA in f's DWARF, or no DWARF for f (a shared library without its
+ * debug file's DWARF): what the code shows. */
 static const char *no_vla_text(struct sp_graph *g, struct cg_image *img,
-			       const struct sp_func *f)
+			       const struct sp_func *f, bool dwarf)
 {
 	const struct insn_func *c = code_of(img, f);
 	char buf[512];
@@ -55,9 +57,12 @@ static const char *no_vla_text(struct sp_graph *g, struct cg_image *img,
 	    (c->flags & INSN_FUNC_BOUNDED))
 		return sp_intern(g, "alloca() of a size the code masks first "
 				    "(the mask's largest value counted)");
-	if (!only_pushes_args(f, c))
+	if (!only_pushes_args(f, c) && dwarf)
 		return sp_intern(g, "alloca() or a dynamic stack adjustment "
 				    "(no variable-length array in DWARF)");
+	if (!only_pushes_args(f, c))
+		return sp_intern(g, "alloca() or a variable-length array, the code moving "
+				    "the stack pointer by a register; no DWARF for it");
 	callee = c->pushed_callee ? cg_func_at(img, c->pushed_callee) : SP_NONE;
 	if (callee != SP_NONE && g->funcs[callee].name)
 		snprintf(buf, sizeof(buf), "stack arguments pushed for a call to %s",
@@ -88,12 +93,15 @@ static void describe_image(struct sp_graph *g, struct cg_image *img)
 			continue;
 		if (!dw)	/* the image's DWARF is opened again for these only */
 			dw = cg_dwarf(img);
-		if (!dw_func_vlas(dw, i, keep_first, &v))
+		if (!dw_func_vlas(dw, i, keep_first, &v)) {
+			if (!f->die)
+				f->dyn_cause = no_vla_text(g, img, f, false);
 			continue;
+		}
 		if (v.func != SP_NONE)
 			f->dyn_cause = cause_text(g, &v);
 		else
-			f->dyn_cause = no_vla_text(g, img, f);
+			f->dyn_cause = no_vla_text(g, img, f, true);
 		dw_done_reading(dw);
 	}
 }
