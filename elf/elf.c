@@ -326,6 +326,84 @@ static void elf_read_plt(struct sp_elf *e, struct sp_graph *g, Elf_Scn *rela,
 	}
 }
 
+/* The GOT entries .rela.dyn binds to a function by name (GLOB_DAT):
+ * entry address -> index of the name in *names. */
+static void got_symbols(struct sp_elf *e, struct sp_graph *g, Elf_Scn *rela,
+			struct sp_u64map *at, const char ***names)
+{
+	GElf_Shdr sh, dsh;
+	Elf_Data *d, *dd;
+	Elf_Scn *dyn;
+	size_t i, n, k = 0;
+
+	sp_u64map_init(at, 16);
+	*names = NULL;
+	if (!rela || !gelf_getshdr(rela, &sh) || !sh.sh_entsize ||
+	    !(dyn = elf_getscn(e->elf, sh.sh_link)) || !gelf_getshdr(dyn, &dsh) ||
+	    !(d = elf_getdata(rela, NULL)) || !(dd = elf_getdata(dyn, NULL)))
+		return;
+	n = sh.sh_size / sh.sh_entsize;
+	*names = sp_xcalloc(n + 1, sizeof(**names));
+	for (i = 0; i < n; i++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getrela(d, (int)i, &r) || GELF_R_TYPE(r.r_info) != R_X86_64_GLOB_DAT ||
+		    !gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym) ||
+		    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    !(name = elf_strptr(e->elf, dsh.sh_link, sym.st_name)) || !*name)
+			continue;
+		(*names)[k] = sp_intern(g, name);
+		sp_u64map_put(at, r.r_offset, (uint32_t)k++);
+	}
+}
+
+/* The GOT entry an x86-64 .plt.got stub jumps through (jmp *disp(%rip),
+ * after an endbr64 in IBT builds), or 0. */
+static uint64_t got_stub_entry(const unsigned char *p, size_t len, uint64_t addr)
+{
+	size_t k;
+
+	for (k = 0; k + 6 <= len && k <= 4; k++)
+		if (p[k] == 0xff && p[k + 1] == 0x25)
+			return addr + k + 6 + (uint64_t)(int64_t)(int32_t)((uint32_t)p[k + 2] |
+				(uint32_t)p[k + 3] << 8 | (uint32_t)p[k + 4] << 16 |
+				(uint32_t)p[k + 5] << 24);
+	return 0;
+}
+
+/* Each .plt.got stub's function, from the GOT entry it jumps through. */
+static void elf_read_plt_got(struct sp_elf *e, struct sp_graph *g, Elf_Scn *stubs,
+			     Elf_Scn *rela_dyn)
+{
+	struct sp_u64map at;
+	const char **names;
+	GElf_Shdr sh;
+	Elf_Data *d;
+	size_t i;
+
+	if (e->machine != EM_X86_64 || !stubs || !gelf_getshdr(stubs, &sh) ||
+	    (sh.sh_entsize != 8 && sh.sh_entsize != 16) || !(d = elf_getdata(stubs, NULL)) ||
+	    d->d_size < sh.sh_size || !d->d_buf)
+		return;
+	got_symbols(e, g, rela_dyn, &at, &names);
+	e->got_base = sh.sh_addr;
+	e->got_stride = sh.sh_entsize;
+	e->ngot = sh.sh_size / sh.sh_entsize;
+	e->got_names = sp_xcalloc(e->ngot + 1, sizeof(*e->got_names));
+	for (i = 0; names && i < e->ngot; i++) {
+		uint64_t entry = got_stub_entry((const unsigned char *)d->d_buf + i * e->got_stride,
+						e->got_stride, e->got_base + i * e->got_stride);
+		uint32_t k = entry ? sp_u64map_get(&at, entry) : SP_NONE;
+
+		if (k != SP_NONE)
+			e->got_names[i] = names[k];
+	}
+	free(names);
+	sp_u64map_release(&at);
+}
+
 /* The PLT slot of the stub at addr, nplt when none. */
 static size_t plt_slot(const struct sp_elf *e, uint64_t addr)
 {
@@ -341,7 +419,12 @@ const char *sp_elf_plt_name(const struct sp_elf *e, uint64_t addr)
 {
 	size_t i = plt_slot(e, addr);
 
-	return i < e->nplt ? e->plt_names[i] : NULL;
+	if (i < e->nplt)
+		return e->plt_names[i];
+	if (!e->ngot || addr < e->got_base || (addr - e->got_base) % e->got_stride)
+		return NULL;
+	i = (addr - e->got_base) / e->got_stride;
+	return i < e->ngot ? e->got_names[i] : NULL;
 }
 
 uint64_t sp_elf_plt_irelative(const struct sp_elf *e, uint64_t addr)
@@ -563,6 +646,7 @@ static int elf_scan_sections(struct sp_elf *e, struct sp_graph *g,
 {
 	size_t shstrndx, code_cap = 0, sym_cap = 0;
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL, *rela_plt = NULL;
+	Elf_Scn *rela_dyn = NULL, *plt_got = NULL;
 	uint64_t plt = 0, plt_size = 0, plt_sec = 0;
 	GElf_Shdr sh, symsh;
 
@@ -584,14 +668,19 @@ static int elf_scan_sections(struct sp_elf *e, struct sp_graph *g,
 			dynsym = scn;
 		else if (sh.sh_type == SHT_RELA && name && !strcmp(name, ".rela.plt"))
 			rela_plt = scn;
+		else if (sh.sh_type == SHT_RELA && name && !strcmp(name, ".rela.dyn"))
+			rela_dyn = scn;
 		if ((sh.sh_flags & SHF_EXECINSTR) && sh.sh_size)
 			elf_add_code(e, &code_cap, scn, &sh, name);
 		if (name && !strcmp(name, ".plt"))
 			plt = sh.sh_addr, plt_size = sh.sh_size;
 		else if (name && !strcmp(name, ".plt.sec"))
 			plt_sec = sh.sh_addr;
+		else if (name && !strcmp(name, ".plt.got"))
+			plt_got = scn;
 	}
 	elf_read_plt(e, g, rela_plt, plt, plt_size, plt_sec);
+	elf_read_plt_got(e, g, plt_got, rela_dyn);
 	/* .dynsym only when stripped of .symtab: it lacks the local functions */
 	e->stripped = !symtab;
 	if (!symtab)
@@ -777,6 +866,7 @@ void sp_elf_close(struct sp_elf *e)
 	free(e->code);
 	free(e->plt_names);
 	free(e->plt_irel);
+	free(e->got_names);
 	free(e->sec_base);
 	free(e->relocs);
 	if (e->reloc_at.nslots)

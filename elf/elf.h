@@ -73,6 +73,12 @@ struct sp_elf {
 	size_t nplt;
 	uint64_t *plt_irel;		/* by slot: an IRELATIVE slot's resolver, else 0 */
 	uint64_t plt_base, plt_stride;	/* stub i is at plt_base + i * plt_stride */
+	/* x86-64's .plt.got: stubs that jump through a GOT entry the dynamic
+	 * linker fills at load time (GLOB_DAT: a function whose address is
+	 * also taken, libc's calls to its own malloc and free) */
+	const char **got_names;		/* name of each stub's function, or NULL */
+	size_t ngot;
+	uint64_t got_base, got_stride;
 	/* ET_REL: every allocated section gets its own address range, as a
 	 * linker would lay it out, so that -ffunction-sections code does not
 	 * all start at 0 (reloc.c relocates the DWARF to the same layout) */
