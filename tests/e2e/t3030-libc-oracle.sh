@@ -1,13 +1,15 @@
 #!/bin/sh
 # Through the shared libraries, against a runtime oracle: a program that
-# calls strtol, memcpy, snprintf and qsort in libc (tests/e2e/libc/),
-# built with -fstack-usage and dynamically linked with -z now, runs each
-# function on a painted stack (tests/oracle/paint.c).  Every bounded
-# total must be at least the peak, libc's use included; every frame on
-# a worst path is known (from .su, CFI or the code); an unbounded total
-# names its cause inside libc; libc's frames are marked [lib libc.so.6]
-# and JSON "image".  --no-libs leaves libc unknown, as before, and a
-# --sysroot without the debug file still finds libc by its exports.
+# calls strtol, memcpy, snprintf, qsort, sscanf and strtod in libc
+# (tests/e2e/libc/), built with -fstack-usage and dynamically linked
+# with -z now, runs each function on a painted stack
+# (tests/oracle/paint.c).  Every bounded total must be at least the
+# peak, libc's use included; every frame on a worst path is known (from
+# .su, CFI or the code) and no total is partial; an unbounded total names
+# its cause inside libc (a dynamic frame says what makes it so); libc's
+# frames are marked [lib libc.so.6] and JSON "image".  --no-libs leaves
+# libc unknown, as before, and a --sysroot without the debug file still
+# finds libc by its exports.
 . tests/e2e/lib.sh
 unset STACKPROF_LIBS
 
@@ -27,13 +29,15 @@ if ! (cd "$B" && gcc -O2 -g -fstack-usage -c libcuse.c paint.c &&
 	exit
 fi
 
-ENTRIES="use_strtol s:123;use_strtol_only 0;use_memcpy 300;use_snprintf 7;use_qsort 3"
+ENTRIES="use_strtol s:123;use_strtol_only 0;use_memcpy 300;use_snprintf 7;use_qsort 3;use_sscanf 0;use_strtod 0"
 # NAME WANT: bounded when the whole path is known and bounded
 WANT="use_strtol_only bounded
 use_memcpy bounded
 use_strtol unbounded
 use_snprintf unbounded
-use_qsort unbounded"
+use_qsort unbounded
+use_sscanf unbounded
+use_strtod unbounded"
 
 # check BUILD: stackprof's JSON of $B/libcuse-BUILD against its peaks,
 # $WANT saying which totals are bounded
@@ -73,6 +77,13 @@ for name, peak in peaks.items():
     if unknown:
         print(f"FAIL {build} {name}: unknown frames on its path: {unknown}")
         bad += 1
+    if f["partial"]:
+        print(f"FAIL {build} {name}: partial, an unknown frame or call below it: {f['reasons']}")
+        bad += 1
+    dyn = [r for r in f["reasons"] if r.startswith("dynamic frame in ") and "(" not in r]
+    if dyn:
+        print(f"FAIL {build} {name}: a dynamic frame without its cause: {dyn}")
+        bad += 1
     if f["total"] is not None and not f["partial"]:
         slack = f["total"] - peak
         print(f"{'OK  ' if slack >= 0 else 'FAIL'} {build}\t{name}\tbound {f['total']}\t"
@@ -110,6 +121,15 @@ PY
 
 check now
 
+# no function of libc or ld.so is an unknown frame (glibc's VLA frames,
+# sp kept in a frame slot, are read from the code), and libc's calls
+# through its .plt.got (malloc, free) are known: -v names no unknown
+# frame, and every total above is complete
+"$SP" -v -o /dev/null "$B/libcuse-now" 2>"$OUT/verbose.err" || fail "-v failed"
+if grep -q "unknown frames:" "$OUT/verbose.err"; then
+	fail "unknown frames in the libraries: $(grep 'unknown frames:' "$OUT/verbose.err")"
+fi
+
 # lazily bound: the first call through each PLT slot runs ld.so's
 # resolver, whose error paths recurse (_dl_signal_error -> fatal_error ->
 # ... -> a lazily bound call): no total is bounded, each says why, and
@@ -118,7 +138,9 @@ WANT="use_strtol_only unbounded
 use_memcpy unbounded
 use_strtol unbounded
 use_snprintf unbounded
-use_qsort unbounded"
+use_qsort unbounded
+use_sscanf unbounded
+use_strtod unbounded"
 check lazy
 run_sp --entry use_strtol_only "$B/libcuse-lazy"
 grep -q 'strtol@plt .*\[lazy binding\]' "$OUT/stdout" || fail "no [lazy binding] mark for strtol"

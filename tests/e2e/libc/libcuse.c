@@ -55,11 +55,27 @@ __attribute__((noinline)) long use_qsort(long n)
 	return v[0] + v[63];
 }
 
+__attribute__((noinline)) long use_sscanf(const char *s)
+{
+	long a = 0, b = 0;
+	char word[32];
+
+	if (sscanf(s ? s : "12 34 x", "%ld %ld %31s", &a, &b, word) != 3)
+		return -1;
+	return a + b + (long)strlen(word);
+}
+
+__attribute__((noinline)) double use_strtod(const char *s)
+{
+	return strtod(s ? s : "3.25e2", NULL) + atof("1.5");
+}
+
 int main(int argc, char **argv)
 {
 	long r = use_strtol(argc > 1 ? argv[1] : "42") + use_strtol_only(NULL);
 
 	r += use_memcpy(argc * 100) + use_snprintf(argc) + use_qsort(argc);
+	r += use_sscanf(NULL) + (long)use_strtod(NULL);
 	printf("%ld\n", r);
 	return 0;
 }
