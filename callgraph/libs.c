@@ -135,6 +135,9 @@ int cg_load_libs(struct cg_image ***imgs, size_t *n, struct sp_graph *g,
 		return 0;
 	l.search.sysroot = sysroot;
 	l.search.machine = (*imgs)[0]->elf.machine;
+	/* as ld.so reads it where the program runs: here, or the root's
+	 * directories of the same names */
+	l.search.library_path = getenv("LD_LIBRARY_PATH");
 	for (i = 0; i < inputs; i++)
 		if (!stat((*imgs)[i]->path, &st)) {
 			SP_ALLOC_GROW(l.files, l.nfiles + 1, l.files_cap);

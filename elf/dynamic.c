@@ -328,6 +328,8 @@ char *sp_lib_find(struct sp_lib_search *s, const char *name, const struct sp_elf
 	}
 	if (!by->runpath && (path = in_list(s, by->rpath, name, by_path)))
 		return path;
+	if ((path = in_list(s, s->library_path, name, by_path)))
+		return path;
 	if ((path = in_list(s, by->runpath, name, by_path)))
 		return path;
 	if ((path = in_cache(s, name)))

@@ -2,8 +2,9 @@
  * dynamic.h - what the dynamic linker reads of an image: the libraries
  * it needs and where to look for them (.dynamic), its interpreter
  * (PT_INTERP), whether it is bound at load time; and how it finds each
- * library (ld.so's order: DT_RPATH, DT_RUNPATH, /etc/ld.so.cache, the
- * default directories), the whole under a --sysroot when one is given.
+ * library (ld.so's order: DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH,
+ * /etc/ld.so.cache, the default directories), the whole under a
+ * --sysroot when one is given.
  *
  *	struct sp_elf_dynamic d;
  *	sp_elf_read_dynamic(&elf, &d);
@@ -36,6 +37,7 @@ void sp_elf_dynamic_release(struct sp_elf_dynamic *d);
 struct sp_lib_search {
 	const char *sysroot;	/* prefix of every path, NULL for "/" */
 	uint16_t machine;	/* e_machine a library must have */
+	const char *library_path;	/* LD_LIBRARY_PATH's ':' list, NULL: none */
 	char *cache;		/* /etc/ld.so.cache, read once (NULL: absent) */
 	size_t cache_len;
 	bool cache_read;

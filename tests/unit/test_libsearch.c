@@ -1,6 +1,7 @@
 /* Unit tests of elf/dynamic.c's library search: DT_RUNPATH with $ORIGIN,
- * DT_RPATH, /etc/ld.so.cache (glibc's format), the default directories,
- * a library of another machine passed over, all under a sysroot. */
+ * DT_RPATH, LD_LIBRARY_PATH, /etc/ld.so.cache (glibc's format), the
+ * default directories, a library of another machine passed over, all
+ * under a sysroot. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -104,10 +105,13 @@ static int teardown(void **state)
 }
 
 /* sp_lib_find's answer, less the root, or "" when none */
+static const char *library_path;	/* LD_LIBRARY_PATH of the next find() */
+
 static const char *find(const char *name, const char *rpath, const char *runpath)
 {
 	static char out[512];
-	struct sp_lib_search s = { .sysroot = root, .machine = EM_X86_64 };
+	struct sp_lib_search s = { .sysroot = root, .machine = EM_X86_64,
+				   .library_path = library_path };
 	struct sp_elf_dynamic d = { .rpath = (char *)rpath, .runpath = (char *)runpath };
 	char by[512];
 	char *path;
@@ -140,11 +144,34 @@ static void test_cache_and_default_dirs(void **state)
 	assert_string_equal(find("libnone.so", NULL, "/rp"), "");
 }
 
+/* LD_LIBRARY_PATH comes after DT_RPATH and before DT_RUNPATH, the
+ * cache and the default directories; another machine's library in it
+ * is passed over */
+static void test_library_path(void **state)
+{
+	(void)state;
+	library_path = "/nowhere::/opt/y";
+	assert_string_equal(find("liby.so.1", NULL, NULL), "/opt/y/liby.so.1");
+	library_path = "/rp:/app/lib";
+	assert_string_equal(find("libx.so", NULL, "/nowhere"), "/app/lib/libx.so");
+	assert_string_equal(find("libw.so", NULL, NULL), "/lib/x86_64-linux-gnu/libw.so");
+	library_path = "/lib/x86_64-linux-gnu";
+	assert_string_equal(find("libx.so", NULL, "$ORIGIN/../lib"),
+			    "/app/bin/../lib/libx.so");	/* not there: the runpath */
+	mkdirs("llp");
+	elf_file("llp/libx.so", EM_X86_64);
+	library_path = "/llp";
+	assert_string_equal(find("libx.so", NULL, "$ORIGIN/../lib"), "/llp/libx.so");
+	assert_string_equal(find("libx.so", "$ORIGIN/../lib", NULL), "/app/bin/../lib/libx.so");
+	library_path = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runpath_origin),
 		cmocka_unit_test(test_cache_and_default_dirs),
+		cmocka_unit_test(test_library_path),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
