@@ -359,9 +359,9 @@ static int icall_cmp(const void *pa, const void *pb)
 
 /*
  * The address-taken functions as blocks: SP_ASSUMED_ALL, then one per
- * prototype, SP_ASSUMED_UNTYPED (prototype unknown) first; each block
- * sorted, as the ids are visited in order.  *by_proto maps an interned
- * prototype to its block.
+ * prototype class (sp_proto_class), SP_ASSUMED_UNTYPED (prototype
+ * unknown) first; each block sorted, as the ids are visited in order.
+ * *by_proto maps an interned class to its block.
  */
 static void build_blocks(struct sp_graph *g, const uint8_t *taken, struct sp_u64map *by_proto)
 {
@@ -373,11 +373,12 @@ static void build_blocks(struct sp_graph *g, const uint8_t *taken, struct sp_u64
 	sp_u64map_init(by_proto, 64);
 	a->nblocks = 2;
 	for (i = 0; i < g->nfuncs; i++) {
-		const char *proto = g->funcs[i].proto;
+		const char *proto;
 
 		a->block_of[i] = SP_NONE;
 		if (!taken[i])
 			continue;
+		proto = sp_proto_class(g, g->funcs[i].proto);
 		ntaken++;
 		b = proto ? sp_u64map_get(by_proto, (uintptr_t)proto) : SP_ASSUMED_UNTYPED;
 		if (b == SP_NONE)
@@ -410,8 +411,8 @@ static void list_add(struct sp_assumed *a, uint32_t block)
 	a->lists[a->nlists++] = block;
 }
 
-/* A caller whose n sites (sorted by prototype) are all typed reaches the
- * functions of their prototypes and those of unknown prototype. */
+/* A caller whose n sites (sorted by prototype class) are all typed
+ * reaches the functions of their classes and those of unknown prototype. */
 static void list_typed(struct sp_assumed *a, const struct sp_u64map *by_proto,
 		       const struct sp_icall *sites, uint32_t n)
 {
@@ -436,7 +437,9 @@ uint64_t sp_assume_address_taken(struct sp_graph *g, const uint8_t *taken)
 
 	sp_assumed_release(a);
 	build_blocks(g, taken, &by_proto);
-	/* by caller: the typed sites of function i are one run */
+	/* by caller: the typed sites of function i are one run, by class */
+	for (i = 0; i < g->nicalls; i++)
+		g->icalls[i].proto = sp_proto_class(g, g->icalls[i].proto);
 	if (g->nicalls)
 		qsort(g->icalls, g->nicalls, sizeof(*g->icalls), icall_cmp);
 	for (i = 0; i < g->nfuncs; i++) {

@@ -6,7 +6,9 @@
  *				stores there (table);
  *	a constant		that function (table);
  *	a function type		the address-taken functions of that
- *				prototype, or of none known (prototype);
+ *				prototype's class (sp_proto_class: object
+ *				pointers one class, as a cast allows), or of
+ *				none known (prototype);
  *	nothing			every address-taken function (address-taken).
  *
  * A key or a word written with a value of unknown origin, or found
@@ -44,7 +46,8 @@ struct by_proto {
 struct fallback {
 	uint32_t *all;		/* every address-taken function */
 	uint32_t nall;
-	struct by_proto *typed;	/* those with a prototype, by it */
+	struct by_proto *typed;	/* those with a prototype, by its class */
+	const char **cls;	/* by function id: its prototype's class */
 	uint32_t ntyped;
 	uint32_t *untyped;	/* those without one: every prototype's */
 	uint32_t nuntyped;
@@ -60,7 +63,7 @@ static int by_proto_cmp(const void *pa, const void *pb)
 	return (a->id > b->id) - (a->id < b->id);
 }
 
-static void fallback_init(struct fallback *fb, const struct sp_graph *g, const uint8_t *taken)
+static void fallback_init(struct fallback *fb, struct sp_graph *g, const uint8_t *taken)
 {
 	uint32_t i;
 
@@ -68,12 +71,14 @@ static void fallback_init(struct fallback *fb, const struct sp_graph *g, const u
 	fb->all = sp_xmalloc((g->nfuncs + 1) * sizeof(*fb->all));
 	fb->typed = sp_xmalloc((g->nfuncs + 1) * sizeof(*fb->typed));
 	fb->untyped = sp_xmalloc((g->nfuncs + 1) * sizeof(*fb->untyped));
+	fb->cls = sp_xcalloc(g->nfuncs + 1, sizeof(*fb->cls));
 	for (i = 0; i < g->nfuncs; i++) {
 		if (!taken[i])
 			continue;
 		fb->all[fb->nall++] = i;
 		if (g->funcs[i].proto) {
-			fb->typed[fb->ntyped].proto = g->funcs[i].proto;
+			fb->cls[i] = sp_proto_class(g, g->funcs[i].proto);
+			fb->typed[fb->ntyped].proto = fb->cls[i];
 			fb->typed[fb->ntyped++].id = i;
 		} else {
 			fb->untyped[fb->nuntyped++] = i;
@@ -89,6 +94,7 @@ static void fallback_release(struct fallback *fb)
 	free(fb->all);
 	free(fb->typed);
 	free(fb->untyped);
+	free(fb->cls);
 }
 
 static uint64_t typed_key(const void *base, size_t i)
@@ -109,14 +115,14 @@ static void ids_add(struct ids *x, uint32_t id)
 	x->v[x->n++] = id;
 }
 
-/* The address-taken functions of prototype proto (and those whose
+/* The address-taken functions of prototype class cls (and those whose
  * prototype is unknown). */
-static void proto_targets(const struct fallback *fb, const char *proto, struct ids *out)
+static void proto_targets(const struct fallback *fb, const char *cls, struct ids *out)
 {
-	size_t i = sp_search_first_ge(fb->typed, fb->ntyped, typed_key, (uintptr_t)proto);
+	size_t i = sp_search_first_ge(fb->typed, fb->ntyped, typed_key, (uintptr_t)cls);
 	uint32_t k;
 
-	for (; i < fb->ntyped && fb->typed[i].proto == proto; i++)
+	for (; i < fb->ntyped && fb->typed[i].proto == cls; i++)
 		ids_add(out, fb->typed[i].id);
 	for (k = 0; k < fb->nuntyped; k++)
 		ids_add(out, fb->untyped[k]);
@@ -288,7 +294,7 @@ static enum sp_resolved site_targets(struct ind_run *r, const struct fallback *f
 		return how;
 	if (s->t.proto) {
 		*desc = s->t.proto;
-		proto_targets(fb, s->t.proto, out);
+		proto_targets(fb, sp_proto_class(r->g, s->t.proto), out);
 		return SP_RES_PROTOTYPE;
 	}
 	*desc = NULL;
@@ -369,9 +375,10 @@ static uint32_t any_taken(struct edger *e, const struct fallback *fb)
 	return e->hub;
 }
 
-static uint32_t proto_hub(struct edger *e, const struct fallback *fb, const char *proto)
+/* The stand-in of prototype class cls. */
+static uint32_t proto_hub(struct edger *e, const struct fallback *fb, const char *cls)
 {
-	uint32_t hub = sp_u64map_get(&e->proto_hubs, (uintptr_t)proto);
+	uint32_t hub = sp_u64map_get(&e->proto_hubs, (uintptr_t)cls);
 	struct sp_strbuf sb = { 0 };
 	size_t i, k;
 
@@ -380,17 +387,17 @@ static uint32_t proto_hub(struct edger *e, const struct fallback *fb, const char
 	if (e->untyped == SP_NONE && fb->nuntyped)
 		e->untyped = new_hub(e, "<prototype unknown>", fb->untyped, fb->nuntyped,
 				     SP_NONE);
-	i = sp_search_first_ge(fb->typed, fb->ntyped, typed_key, (uintptr_t)proto);
-	for (k = i; k < fb->ntyped && fb->typed[k].proto == proto; k++)
+	i = sp_search_first_ge(fb->typed, fb->ntyped, typed_key, (uintptr_t)cls);
+	for (k = i; k < fb->ntyped && fb->typed[k].proto == cls; k++)
 		;
-	sp_strbuf_addf(&sb, "<prototype %s>", proto);
+	sp_strbuf_addf(&sb, "<prototype %s>", cls);
 	/* the group's ids, one after the other in typed[] */
 	e->scratch.n = 0;
 	for (; i < k; i++)
 		ids_add(&e->scratch, fb->typed[i].id);
 	hub = new_hub(e, sb.buf, e->scratch.v, e->scratch.n, e->untyped);
 	free(sb.buf);
-	sp_u64map_put(&e->proto_hubs, (uintptr_t)proto, hub);
+	sp_u64map_put(&e->proto_hubs, (uintptr_t)cls, hub);
 	return hub;
 }
 
@@ -405,16 +412,17 @@ static void add_proto_edges(struct edger *e, const struct fallback *fb,
 			    const struct ind_site *s, const struct insn_icall *c,
 			    const struct ids *x)
 {
+	const char *cls = sp_proto_class(e->g, s->t.proto);
 	uint32_t i;
 
 	for (i = 0; i < x->n; i++) {
-		const char *p = e->g->funcs[x->v[i]].proto;
+		const char *p = fb->cls[x->v[i]];
 
-		/* the stand-in has those of the prototype, and of none */
-		if (p != s->t.proto && p)
+		/* the stand-in has those of the class, and of none */
+		if (p != cls && p)
 			add_edges(e, s->func, c->tail, &x->v[i], 1, SP_RES_PROTOTYPE, c->ret);
 	}
-	add_hub(e, proto_hub(e, fb, s->t.proto), s->func, c->tail, SP_RES_PROTOTYPE, c->ret);
+	add_hub(e, proto_hub(e, fb, cls), s->func, c->tail, SP_RES_PROTOTYPE, c->ret);
 }
 
 static int isite_cmp(const void *pa, const void *pb)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/strbuf.h"
 #include "common/xalloc.h"
 
 void sp_graph_init(struct sp_graph *g)
@@ -180,6 +181,95 @@ void sp_graph_finalize(struct sp_graph *g)
 const char *sp_intern(struct sp_graph *g, const char *s)
 {
 	return s ? sp_strtab_intern(&g->strs, s, strlen(s)) : NULL;
+}
+
+/*
+ * The prototype class of a prototype string (dwarf/proto.c's form), as
+ * LLVM's generalized call-graph type ids have it: C lets a program call
+ * g(struct buf *) through an int (*)(void *) with a cast, so every
+ * pointer or reference to an object is one class, written "void*";
+ * pointers to functions keep their (generalized) prototype.  The
+ * string's grammar is
+ *	type  = name | type "*" | type "&" | type "&&" | type "[]"
+ *	      | type "(" [type {"," type}] ")"		(a function)
+ * where a name (int, struct buf, enum style) never ends in ')', '*',
+ * '&' or ']'.  A string this does not parse (a C++ name with
+ * parentheses) is its own class.
+ */
+static bool gen_type(struct sp_strbuf *sb, const char *s, size_t n);
+
+/* The '(' that opens the parameters of the function type s[0..n), which
+ * ends in ')'; n when unbalanced. */
+static size_t params_open(const char *s, size_t n)
+{
+	size_t i = n - 1, depth = 0;
+
+	do {
+		depth += s[i] == ')';
+		if (s[i] == '(' && --depth == 0)
+			return i;
+	} while (i-- > 0);
+	return n;
+}
+
+static bool gen_function(struct sp_strbuf *sb, const char *s, size_t n)
+{
+	size_t open = params_open(s, n), i, start, depth = 0;
+	bool ok;
+
+	if (open == n || !open)
+		return false;
+	ok = gen_type(sb, s, open);
+	sp_strbuf_addf(sb, "(");
+	for (i = start = open + 1; ok && i < n; i++) {
+		depth += s[i] == '(';
+		if (depth && s[i] == ')')
+			depth--;
+		else if (!depth && (s[i] == ',' || i == n - 1)) {
+			if (i > start && !(i - start == 3 && !memcmp(s + start, "...", 3)))
+				ok = gen_type(sb, s + start, i - start);
+			else if (i > start)
+				sp_strbuf_addf(sb, "...");
+			sp_strbuf_addf(sb, "%s", s[i] == ',' ? "," : ")");
+			start = i + 1;
+		}
+	}
+	return ok;
+}
+
+static bool gen_type(struct sp_strbuf *sb, const char *s, size_t n)
+{
+	size_t ptr = n && (s[n - 1] == '*' || s[n - 1] == '&') ?
+		     (n > 1 && s[n - 1] == '&' && s[n - 2] == '&' ? 2 : 1) : 0;
+
+	if (!n)
+		return false;
+	if (ptr) {
+		if (n == ptr || s[n - ptr - 1] != ')') {
+			sp_strbuf_addf(sb, "void*");
+			return true;
+		}
+		if (!gen_function(sb, s, n - ptr))
+			return false;
+		sp_strbuf_addf(sb, "%.*s", (int)ptr, s + n - ptr);
+		return true;
+	}
+	if (s[n - 1] == ')')
+		return gen_function(sb, s, n);
+	sp_strbuf_addf(sb, "%.*s", (int)n, s);
+	return true;
+}
+
+const char *sp_proto_class(struct sp_graph *g, const char *proto)
+{
+	struct sp_strbuf sb = { 0 };
+	const char *c;
+
+	if (!proto)
+		return NULL;
+	c = gen_type(&sb, proto, strlen(proto)) && sb.buf ? sp_intern(g, sb.buf) : proto;
+	free(sb.buf);
+	return c;
 }
 
 const char *sp_frame_src_name(enum sp_frame_src src)

@@ -233,7 +233,8 @@ void sp_frames_release(struct sp_frames *l);
 /* An indirect call site whose DWARF names the called function's type. */
 struct sp_icall {
 	uint32_t func;		/* the caller */
-	const char *proto;	/* interned, as sp_func.proto */
+	const char *proto;	/* interned, as sp_func.proto; its class
+				 * (sp_proto_class) once sp_assume_address_taken ran */
 };
 
 /*
@@ -381,6 +382,10 @@ uint32_t sp_graph_set_isite_targets(struct sp_graph *g, struct sp_isite *s,
  * edges and clears g->finalized). */
 void sp_graph_finalize(struct sp_graph *g);
 const char *sp_intern(struct sp_graph *g, const char *s);
+/* The class of an interned prototype that C lets be called through any
+ * of its members (object pointers one class, "void*"), interned; the
+ * prototype itself when it cannot be read, NULL for NULL. */
+const char *sp_proto_class(struct sp_graph *g, const char *proto);
 
 /* --indirect=address-taken (model/assumed.c).  f's block list, NULL when
  * it assumes no targets. */

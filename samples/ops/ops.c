@@ -10,7 +10,7 @@
  *	apply		fn(x), a parameter: every address-taken int (*)(int)
  *			(prototype)
  *	tick		t->fire(t), stored by timer_arm from its parameter: every
- *			address-taken void (*)(struct timer *) (prototype)
+ *			address-taken void (*)(any object pointer) (prototype)
  *	log_message	log_hook(): its initial value and what main stores
  *			(table)
  *

@@ -186,11 +186,43 @@ static void test_ignore_assumed_target(void **state)
 	sp_graph_release(&g);
 }
 
+/* Prototype classes: object pointers are one ("void*"), pointers to
+ * functions keep their class, strings that do not parse are their own. */
+static void test_proto_class(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "int(void*,enum style,char*,...)", "int(void*,enum style,void*,...)" },
+		{ "int(struct buf*,enum style,char*,...)", "int(void*,enum style,void*,...)" },
+		{ "int(int(int)*,enum style,char*,...)", "int(int(int)*,enum style,void*,...)" },
+		{ "void(void(struct a*,int)*)", "void(void(void*,int)*)" },
+		{ "char**(int(int)**,long[]*,struct x&,int&&)", "void*(void*,void*,void*,void*)" },
+		{ "void()", "void()" },
+		{ "int(int)", "int(int)" },
+		{ "void(struct timer*)", "void(void*)" },
+		{ "int(union u*,...)", "int(void*,...)" },
+		{ "struct s(struct s)", "struct s(struct s)" },
+		{ "int(int))", "int(int))" },
+		{ "int(int", "int(int" },
+	};
+	struct sp_graph g;
+	size_t i;
+
+	(void)state;
+	sp_graph_init(&g);
+	assert_null(sp_proto_class(&g, NULL));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_string_equal(sp_proto_class(&g, sp_intern(&g, cases[i][0])), cases[i][1]);
+	assert_ptr_equal(sp_proto_class(&g, sp_intern(&g, "int(struct a*)")),
+			 sp_proto_class(&g, sp_intern(&g, "int(const char*)")));
+	sp_graph_release(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sets_solve_as_edges),
 		cmocka_unit_test(test_ignore_assumed_target),
+		cmocka_unit_test(test_proto_class),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
