@@ -230,7 +230,8 @@ typedef void dw_member_fn(void *ctx, const struct dw_member *m);
  * or the list is cut (the others are given all the same). */
 bool dw_type_members(struct dw_reader *r, struct sp_graph *g, uint64_t die, dw_member_fn *fn,
 		     void *ctx);
-/* The DW_AT_name of the DIE at off, interned in g; NULL when none. */
+/* The DW_AT_name of the DIE at off (or of its origin, its declaration),
+ * interned in g; NULL when none. */
 const char *dw_die_name(struct dw_reader *r, struct sp_graph *g, uint64_t off);
 /* The type of the variable, parameter or subprogram at off: its
  * DW_AT_type, or its abstract origin's or specification's; 0 for none. */

@@ -232,9 +232,15 @@ const char *dw_die_name(struct dw_reader *r, struct sp_graph *g, uint64_t off)
 	struct dw_entry e;
 	const char *name = NULL;
 
+	struct dw_entry up;
+	int hops;
+
 	dw_reader_begin(r);
+	/* a definition's name is on its declaration (DW_AT_specification) */
 	if (dw_entry_at(r, off, &e))
-		name = intern(g, dw_entry_name(&e));
+		for (hops = 0; !(name = intern(g, dw_entry_name(&e))) && hops < DW_MAX_ORIGIN_HOPS &&
+			       dw_entry_origin(r, &e, &up) > 0; hops++)
+			e = up;
 	dw_reader_end(r);
 	return name;
 }
