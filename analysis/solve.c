@@ -485,11 +485,13 @@ static void bound_cycle(const struct solver *s, const uint32_t *members, size_t 
 }
 
 /* A call the binary shows, or that a table, a struct member or an
- * annotation names: not one guessed from a prototype or from every
+ * annotation names: not one guessed from a prototype (a tracepoint's
+ * probes and a BPF program's helpers are, in part) or from every
  * address the image takes. */
 static bool edge_known(const struct sp_edge *e)
 {
-	return e->how != SP_RES_PROTOTYPE && e->how != SP_RES_ADDRESS_TAKEN;
+	return e->how != SP_RES_PROTOTYPE && e->how != SP_RES_ADDRESS_TAKEN &&
+	       e->how != SP_RES_TRACEPOINT && e->how != SP_RES_BPF;
 }
 
 /* The next known call of fr's node to a member not yet seen, or NULL. */

@@ -904,6 +904,28 @@ bool sp_elf_in_plt(const struct sp_elf *e, uint64_t addr)
 	return c && c->is_plt;
 }
 
+bool sp_elf_section(const struct sp_elf *e, const char *name, uint64_t *addr, uint64_t *size)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (!e->elf || elf_getshdrstrndx(e->elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		const char *n;
+		size_t idx = elf_ndxscn(scn);
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
+		    !(n = elf_strptr(e->elf, shstrndx, sh.sh_name)) || strcmp(n, name))
+			continue;
+		*addr = e->type == ET_REL ? (idx < e->nsec ? e->sec_base[idx] : 0) : sh.sh_addr;
+		*size = sh.sh_size;
+		return *addr != 0;
+	}
+	return false;
+}
+
 bool sp_elf_is_code(const struct sp_elf *e, uint64_t addr)
 {
 	return code_section(e, addr) != NULL;

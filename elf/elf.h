@@ -114,6 +114,9 @@ bool sp_elf_build_id(const struct sp_elf *e, const unsigned char **id, size_t *l
 /* Has the image .symtab, or only .dynsym (stripped)? */
 bool sp_elf_has_symtab(const struct sp_elf *e);
 bool sp_elf_is_code(const struct sp_elf *e, uint64_t addr);
+/* The allocated section named name: its address (a relocatable object's
+ * as laid out) and size; false when there is none. */
+bool sp_elf_section(const struct sp_elf *e, const char *name, uint64_t *addr, uint64_t *size);
 /* Each named entry of .symtab, in table order, undefined ones included:
  * fn(arg, sym, name).  Nothing when the image has no .symtab. */
 void sp_elf_each_symbol(const struct sp_elf *e,

@@ -79,6 +79,34 @@ struct ind_run {
 	bool vars_shared;
 };
 
+/* A list of function ids. */
+struct ids {
+	uint32_t *v;
+	uint32_t n, cap;
+};
+
+void ids_add(struct ids *x, uint32_t id);
+
+/* The address-taken functions, the fallbacks' targets (sites.c). */
+struct by_proto {
+	const char *proto;
+	uint32_t id;
+};
+
+struct fallback {
+	uint32_t *all;		/* every address-taken function */
+	uint32_t nall;
+	struct by_proto *typed;	/* those with a prototype, by its class */
+	const char **cls;	/* by function id: its prototype's class */
+	uint32_t ntyped;
+	uint32_t *untyped;	/* those without one: every prototype's */
+	uint32_t nuntyped;
+};
+
+/* The address-taken functions whose prototype's class is cls
+ * (sp_proto_class: a call may reach them through a cast). */
+void ind_proto_typed(const struct fallback *fb, const char *cls, struct ids *out);
+
 /* The function whose entry addr is in image im, SP_NONE when none. */
 uint32_t ind_func_at(const struct ind_image *im, uint64_t addr);
 /* Type the chain of site s into s->t, with the images ims. */

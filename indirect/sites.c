@@ -25,6 +25,7 @@
 #include "common/search.h"
 #include "common/strbuf.h"
 #include "common/xalloc.h"
+#include "indirect/kernel.h"
 
 void ind_type_site(struct ind_image *ims, struct ind_site *s)
 {
@@ -37,21 +38,6 @@ void ind_type_site(struct ind_image *ims, struct ind_site *s)
 }
 
 /* ---- the fallbacks' functions ---- */
-
-struct by_proto {
-	const char *proto;
-	uint32_t id;
-};
-
-struct fallback {
-	uint32_t *all;		/* every address-taken function */
-	uint32_t nall;
-	struct by_proto *typed;	/* those with a prototype, by its class */
-	const char **cls;	/* by function id: its prototype's class */
-	uint32_t ntyped;
-	uint32_t *untyped;	/* those without one: every prototype's */
-	uint32_t nuntyped;
-};
 
 static int by_proto_cmp(const void *pa, const void *pb)
 {
@@ -104,26 +90,27 @@ static uint64_t typed_key(const void *base, size_t i)
 
 /* ---- one site's targets ---- */
 
-struct ids {
-	uint32_t *v;
-	uint32_t n, cap;
-};
-
-static void ids_add(struct ids *x, uint32_t id)
+void ids_add(struct ids *x, uint32_t id)
 {
 	SP_ALLOC_GROW(x->v, x->n + 1, x->cap);
 	x->v[x->n++] = id;
+}
+
+void ind_proto_typed(const struct fallback *fb, const char *cls, struct ids *out)
+{
+	size_t i = sp_search_first_ge(fb->typed, fb->ntyped, typed_key, (uintptr_t)cls);
+
+	for (; i < fb->ntyped && fb->typed[i].proto == cls; i++)
+		ids_add(out, fb->typed[i].id);
 }
 
 /* The address-taken functions of prototype class cls (and those whose
  * prototype is unknown). */
 static void proto_targets(const struct fallback *fb, const char *cls, struct ids *out)
 {
-	size_t i = sp_search_first_ge(fb->typed, fb->ntyped, typed_key, (uintptr_t)cls);
 	uint32_t k;
 
-	for (; i < fb->ntyped && fb->typed[i].proto == cls; i++)
-		ids_add(out, fb->typed[i].id);
+	ind_proto_typed(fb, cls, out);
 	for (k = 0; k < fb->nuntyped; k++)
 		ids_add(out, fb->untyped[k]);
 }
@@ -273,7 +260,10 @@ static enum sp_resolved precise_targets(struct ind_run *r, const struct ind_site
 		if (!out->n)
 			return SP_RES_NONE;
 		*desc = var_name(r, s->image, t->var);
-		return SP_RES_TABLE;
+		/* the kernel's paravirt calls, apart from the tables they
+		 * outnumber: .parainstructions patches each into a direct
+		 * call of what pv_ops holds, or its code inlined */
+		return *desc && !strcmp(*desc, "pv_ops") ? SP_RES_PARAVIRT : SP_RES_TABLE;
 	case IND_TK_CONST:
 		if ((id = ind_func_at(im, t->addr)) == SP_NONE)
 			return SP_RES_NONE;
@@ -284,10 +274,13 @@ static enum sp_resolved precise_targets(struct ind_run *r, const struct ind_site
 }
 
 static enum sp_resolved site_targets(struct ind_run *r, const struct fallback *fb,
-				     const struct ind_site *s, struct ids *out, const char **desc)
+				     struct ind_kernel *kern, const struct ind_site *s,
+				     struct ids *out, const char **desc)
 {
 	enum sp_resolved how = precise_targets(r, s, out, desc);
 
+	if (how == SP_RES_NONE)
+		how = ind_kernel_targets(kern, s, out, desc);
 	/* what was found stays: a member written with a value of unknown
 	 * origin still holds what its data and the known stores put there */
 	if (how != SP_RES_NONE)
@@ -482,6 +475,7 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 {
 	struct sp_graph *g = r->g;
 	struct fallback fb;
+	struct ind_kernel kern;
 	struct edger e = { .g = g, .hub = SP_NONE, .untyped = SP_NONE };
 	struct ids x = { 0 };
 	uint32_t nfuncs = g->nfuncs, *seen = sp_xcalloc(nfuncs + 1, sizeof(*seen));
@@ -489,9 +483,10 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 
 	(void)err;
 	fallback_init(&fb, g, r->taken);
-	/* room for the stand-ins: at most one per site, and two */
-	e.stamp[0] = sp_xcalloc(g->nfuncs + r->nsites + 3, sizeof(uint32_t));
-	e.stamp[1] = sp_xcalloc(g->nfuncs + r->nsites + 3, sizeof(uint32_t));
+	ind_kernel_init(&kern, r, &fb);
+	/* room for the stand-ins: at most one per site, two, and <bpf jit> */
+	e.stamp[0] = sp_xcalloc(g->nfuncs + r->nsites + 4, sizeof(uint32_t));
+	e.stamp[1] = sp_xcalloc(g->nfuncs + r->nsites + 4, sizeof(uint32_t));
 	sp_u64map_init(&e.proto_hubs, 256);
 	for (i = 0; i < r->nsites; i++) {
 		const struct ind_site *s = &r->sites[i];
@@ -506,7 +501,7 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 			continue;
 		}
 		x.n = 0;
-		how = site_targets(r, &fb, s, &x, &desc);
+		how = site_targets(r, &fb, &kern, s, &x, &desc);
 		x.n = ind_unique_ids(x.v, x.n);
 		seen[s->func]++;
 		record(r, &fb, s->func, c->pc, c->tail, how, desc, &x);
@@ -523,7 +518,8 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 	if (r->lines)
 		ind_site_lines(r);
 	g->indirect_typed = true;
-	r->stats->edges = e.added;
+	r->stats->edges = e.added + kern.edges;
+	ind_kernel_release(&kern);
 	free(x.v);
 	free(seen);
 	free(e.stamp[0]);

@@ -287,6 +287,8 @@ const char *sp_frame_src_name(enum sp_frame_src src)
 		return "orc";
 	case SP_SRC_ENTRY:
 		return "entry";
+	case SP_SRC_JIT:
+		return "jit";
 	case SP_SRC_NONE:
 	case SP_SRC__COUNT:
 		break;
@@ -299,7 +301,8 @@ const char *sp_resolved_name(enum sp_resolved r)
 	static const char *const names[SP_RES__COUNT] = {
 		[SP_RES_TABLE] = "table", [SP_RES_FIELD] = "field",
 		[SP_RES_PROTOTYPE] = "prototype", [SP_RES_ADDRESS_TAKEN] = "address-taken",
-		[SP_RES_ANNOTATION] = "annotation",
+		[SP_RES_ANNOTATION] = "annotation", [SP_RES_TRACEPOINT] = "tracepoint",
+		[SP_RES_BPF] = "bpf", [SP_RES_PARAVIRT] = "paravirt",
 	};
 
 	return (unsigned)r < SP_RES__COUNT ? names[r] : NULL;

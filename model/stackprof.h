@@ -35,6 +35,7 @@ enum sp_frame_src {
 	SP_SRC_CODE,	/* the stack pointer followed through the code */
 	SP_SRC_ORC,	/* a kernel's ORC tables, objtool's (x86-64) */
 	SP_SRC_ENTRY,	/* what an exception's entry pushes (pt_regs) */
+	SP_SRC_JIT,	/* the bound on code made at run time (<bpf jit>) */
 	SP_SRC__COUNT
 };
 
@@ -176,6 +177,9 @@ enum sp_resolved {
 	SP_RES_PROTOTYPE,	/* the address-taken functions of its type */
 	SP_RES_ADDRESS_TAKEN,	/* every address-taken function */
 	SP_RES_ANNOTATION,	/* --annotate 'calls' */
+	SP_RES_TRACEPOINT,	/* the probes a tracepoint's iterator may call */
+	SP_RES_BPF,		/* a BPF program: the interpreters, <bpf jit> */
+	SP_RES_PARAVIRT,	/* a word of the kernel's pv_ops table */
 	SP_RES__COUNT
 };
 

@@ -855,9 +855,12 @@ static void drop_once_nest(struct sp_graph *g)
 
 static void print_typed(const struct ind_stats *st, uint32_t ntaken)
 {
-	uint64_t precise = st->targets[SP_RES_TABLE] + st->targets[SP_RES_FIELD];
+	uint64_t precise = st->targets[SP_RES_TABLE] + st->targets[SP_RES_FIELD], all = 0;
 	uint32_t nprecise = st->by[SP_RES_TABLE] + st->by[SP_RES_FIELD];
 	int r;
+
+	for (r = SP_RES_TABLE; r < SP_RES__COUNT; r++)
+		all += st->targets[r];
 
 	fprintf(stderr, "stackprof: indirect calls: %u sites:", st->sites);
 	for (r = SP_RES_TABLE; r < SP_RES__COUNT; r++)
@@ -870,8 +873,7 @@ static void print_typed(const struct ind_stats *st, uint32_t ntaken)
 		nprecise ? (double)precise / nprecise : 0.0,
 		st->by[SP_RES_PROTOTYPE] ?
 		(double)st->targets[SP_RES_PROTOTYPE] / st->by[SP_RES_PROTOTYPE] : 0.0,
-		st->sites ? (double)(precise + st->targets[SP_RES_PROTOTYPE] +
-				     st->targets[SP_RES_ADDRESS_TAKEN]) / st->sites : 0.0, ntaken);
+		st->sites ? (double)all / st->sites : 0.0, ntaken);
 	fprintf(stderr, "stackprof: indirect calls: %u struct members hold functions (%u "
 		"written with values of unknown origin), %u of %u function stores typed, "
 		"%llu assumed edges\n", st->keys, st->escaped, st->stores_typed, st->stores,

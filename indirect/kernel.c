@@ -1,0 +1,315 @@
+/*
+ * kernel.c - the Linux kernel's own ways of calling through a pointer
+ * whose type says little (void *, a callback parameter), resolved from
+ * what the kernel can put there:
+ *
+ *	tracepoint	the call in __traceiter_NAME, through the void *
+ *			of each registered struct tracepoint_func: the
+ *			probes the image can register on NAME;
+ *	bpf		a struct bpf_prog's bpf_func: the interpreters,
+ *			and the programs the JIT makes at run time, one
+ *			node <bpf jit> of bounded frame whose calls are the
+ *			BPF helpers.
+ *
+ * A static call (call __SCT__NAME) is a direct call to its trampoline,
+ * whose jump to the initial function the code already shows; a pv_ops
+ * call is a word of the pv_ops table (table).
+ */
+#include "indirect/run.h"
+
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/strbuf.h"
+#include "common/xalloc.h"
+#include "indirect/kernel.h"
+
+#define TRACEITER "__traceiter_"
+
+/*
+ * The x86-64 JIT's worst stack (arch/x86/net/bpf_jit_comp.c, Linux 6.1):
+ * the verifier lets a program and the BPF functions it calls use
+ * MAX_BPF_STACK (512) bytes in all (check_max_stack_depth(), each frame
+ * rounded up to 32), in at most MAX_CALL_FRAMES (8) frames; each frame
+ * the JIT adds the return address, push %rbp (emit_prologue), the tail
+ * call counter (push %rax) and the four callee-saved registers
+ * push_callee_regs() pushes (%rbx, %r13, %r14, %r15): 8 * (8 + 8 + 8 +
+ * 32) + 512.
+ */
+#define BPF_JIT_FRAME (512 + 8 * (8 + 8 + 8 + 32))
+
+void ind_kernel_init(struct ind_kernel *k, struct ind_run *r, const struct fallback *fb)
+{
+	memset(k, 0, sizeof(*k));
+	k->r = r;
+	k->fb = fb;
+	k->jit = SP_NONE;
+	sp_u64map_init(&k->by_name, 1024);
+	sp_u64map_init(&k->classes, 1024);
+}
+
+void ind_kernel_release(struct ind_kernel *k)
+{
+	sp_u64map_release(&k->by_name);
+	sp_u64map_release(&k->classes);
+	free(k->scratch.v);
+}
+
+/* The function named name (interned), SP_NONE when none. */
+static uint32_t func_named(struct ind_kernel *k, const char *name)
+{
+	struct sp_graph *g = k->r->g;
+	uint32_t i;
+
+	if (!k->named) {
+		for (i = 0; i < g->nfuncs; i++)
+			if (g->funcs[i].name && (g->funcs[i].flags & SP_F_HAS_CODE))
+				sp_u64map_put(&k->by_name, (uintptr_t)g->funcs[i].name, i);
+		k->named = true;
+	}
+	return sp_u64map_get(&k->by_name, (uintptr_t)name);
+}
+
+static uint32_t func_namedf(struct ind_kernel *k, const char *prefix, const char *name)
+{
+	struct sp_strbuf sb = { 0 };
+	uint32_t id;
+
+	sp_strbuf_addf(&sb, "%s%s", prefix, name);
+	id = func_named(k, sp_intern(k->r->g, sb.buf));
+	free(sb.buf);
+	return id;
+}
+
+/* An image's tracepoints and where its __bpf_raw_tp_map is. */
+struct syms {
+	struct ind_kernel *k;
+	const struct sp_elf *e;
+	uint64_t start, stop;
+	struct sp_u64map tps;	/* address -> the __traceiter_NAME of __tracepoint_NAME */
+};
+
+static void find_syms(void *arg, const GElf_Sym *sym, const char *name)
+{
+	struct syms *b = arg;
+	uint64_t value = sym->st_value;
+	uint32_t iter;
+
+	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE)
+		return;
+	/* a module's symbols are offsets into their sections, as laid out */
+	if (b->e->type == ET_REL)
+		value += sym->st_shndx < b->e->nsec ? b->e->sec_base[sym->st_shndx] : 0;
+	if (!strcmp(name, "__start__bpf_raw_tp"))
+		b->start = value;
+	else if (!strcmp(name, "__stop__bpf_raw_tp"))
+		b->stop = value;
+	else if (!strncmp(name, "__tracepoint_", 13) && GELF_ST_TYPE(sym->st_info) == STT_OBJECT &&
+		 (iter = func_namedf(b->k, TRACEITER, name + 13)) != SP_NONE)
+		sp_u64map_put(&b->tps, value, iter);
+}
+
+/* Where image im's __bpf_raw_tp_map is: a linked kernel's between the
+ * linker script's __start__bpf_raw_tp and __stop__bpf_raw_tp (inside
+ * .data), a module's its own section. */
+static bool raw_tp_map(const struct ind_image *im, struct syms *b, uint64_t *addr,
+		       uint64_t *size)
+{
+	sp_elf_each_symbol(im->elf, find_syms, b);
+	if (b->start && b->stop > b->start) {
+		*addr = b->start;
+		*size = b->stop - b->start;
+		return true;
+	}
+	return sp_elf_section(im->elf, "__bpf_raw_tp_map", addr, size);
+}
+
+/*
+ * Each tracepoint's event class, from __bpf_raw_tp_map: one struct
+ * bpf_raw_event_map (include/linux/tracepoint-defs.h, 32-byte aligned)
+ * per trace event, { &__tracepoint_NAME, __bpf_trace_CLASS, ... }: the
+ * classes map __traceiter_NAME's name to __bpf_trace_CLASS's id.
+ */
+static void read_classes(struct ind_kernel *k)
+{
+	struct ind_run *r = k->r;
+	size_t i;
+
+	for (i = 0; i < r->nims; i++) {
+		const struct ind_image *im = &r->ims[i];
+		struct syms b = { .k = k, .e = im->elf };
+		uint64_t addr = 0, size, off, tp, fn;
+		uint32_t id, iter;
+
+		sp_u64map_init(&b.tps, 1024);
+		if (!im->data.word || !raw_tp_map(im, &b, &addr, &size))
+			size = 0;
+		for (off = 0; off + 2 * im->data.word <= size; off += 32) {
+			if (ind_data_word(&im->data, addr + off, &tp) &&
+			    ind_data_word(&im->data, addr + off + im->data.word, &fn) &&
+			    (id = ind_func_at(im, fn)) != SP_NONE &&
+			    !strncmp(r->g->funcs[id].name, "__bpf_trace_", 12) &&
+			    (iter = sp_u64map_get(&b.tps, tp)) != SP_NONE)
+				sp_u64map_put(&k->classes, iter, id);
+		}
+		sp_u64map_release(&b.tps);
+	}
+}
+
+/*
+ * The probes __traceiter_NAME(void *data, ARGS) may call: each is
+ * called as void (*)(void *data, ARGS), and every way the kernel
+ * registers one on NAME checks it has that type:
+ *
+ *	register_trace_NAME(void (*probe)(void *, ARGS), void *data)
+ *		takes a typed pointer (include/linux/tracepoint.h);
+ *	the event class's trace_event_raw_event_CLASS and perf_trace_CLASS,
+ *		stored as void * in struct trace_event_class, are checked by
+ *		check_trace_callback_type_NAME() (include/trace/trace_events.h);
+ *	__bpf_trace_CLASS, stored as void * in __bpf_raw_tp_map, likewise
+ *		(include/trace/bpf_probe.h).
+ *
+ * So the address-taken functions of prototype void(void *, ARGS) hold
+ * them all, and the class's three (by name, through __bpf_raw_tp_map's
+ * class) are added whatever their DWARF prototype reads.  Assumed: no
+ * probe is assembly (no prototype) or passed to
+ * tracepoint_probe_register() by a cast from another type.
+ */
+static enum sp_resolved tracepoint_targets(struct ind_kernel *k, const struct ind_site *s,
+					   struct ids *out, const char **desc)
+{
+	struct ind_run *r = k->r;
+	const struct sp_func *f = &r->g->funcs[s->func];
+	struct ind_image *im = &r->ims[s->image];
+	const char *proto, *tp = f->name + strlen(TRACEITER), *cls;
+	struct sp_strbuf sb = { 0 };
+	uint32_t bpf, id, i;
+
+	if (strncmp(f->name, TRACEITER, strlen(TRACEITER)) || !im->reader || !f->die ||
+	    !(proto = dw_func_proto(im->reader, r->g, f->origin_die ? f->origin_die : f->die)) ||
+	    strncmp(proto, "int(", 4))
+		return SP_RES_NONE;
+	if (!k->classes_read) {
+		read_classes(k);
+		k->classes_read = true;
+	}
+	sp_strbuf_addf(&sb, "void%s", proto + 3);
+	ind_proto_typed(k->fb, sp_proto_class(r->g, sp_intern(r->g, sb.buf)), out);
+	bpf = sp_u64map_get(&k->classes, s->func);
+	cls = bpf != SP_NONE ? r->g->funcs[bpf].name + 12 : tp;
+	for (i = 0; i < 3; i++) {
+		static const char *const kinds[3] = { "trace_event_raw_event_", "perf_trace_",
+						      "__bpf_trace_" };
+
+		id = func_namedf(k, kinds[i], cls);
+		if (id != SP_NONE) {
+			ids_add(out, id);
+			k->class_probes++;
+		}
+	}
+	sb.len = 0;
+	sp_strbuf_addf(&sb, "__tracepoint_%s", tp);
+	*desc = sp_intern(r->g, sb.buf);
+	free(sb.buf);
+	return SP_RES_TRACEPOINT;
+}
+
+/* Is proto a struct bpf_prog's bpf_func, unsigned int (*)(const void
+ * *ctx, const struct bpf_insn *insn)? */
+static bool is_bpf_func_type(const char *proto)
+{
+	return proto && !strncmp(proto, "unsigned int(", 13) && strstr(proto, "struct bpf_insn*") &&
+	       !strchr(strchr(proto, ',') ? strchr(proto, ',') + 1 : "", ',');
+}
+
+/* Are the functions key k holds ones a BPF program may call: a helper
+ * (struct bpf_func_proto's func, BPF_CALL's target), or a map's
+ * operation, which the verifier makes a direct call to (map_gen_lookup,
+ * the calls it patches to map->ops->map_lookup_elem ...)? */
+static bool helper_key(struct ind_kernel *k, const struct ind_key *key)
+{
+	struct sp_graph *g = k->r->g;
+
+	return key->name == sp_intern(g, "bpf_map_ops") ||
+	       (key->name == sp_intern(g, "bpf_func_proto") && key->member &&
+		key->member == sp_intern(g, "func"));
+}
+
+/*
+ * <bpf jit>: a program the JIT compiled, which the image has no code
+ * of.  Its frame is BPF_JIT_FRAME, the verifier's bound; its calls are
+ * the helpers and map operations (helper_key).  Assumed: no kfunc (a
+ * kernel function a BTF id set lets programs call) deepens the stack;
+ * a helper that calls back into a program (bpf_loop's callback) has
+ * its call typed as any other.
+ */
+static uint32_t jit_node(struct ind_kernel *k)
+{
+	struct sp_graph *g = k->r->g;
+	const struct ind_keys *keys = &k->r->keys;
+	struct sp_isite *is;
+	struct sp_func *f;
+	uint32_t i, j, jit;
+
+	if (k->jit != SP_NONE)
+		return k->jit;
+	k->scratch.n = 0;
+	for (i = 0; i < keys->n; i++)
+		if (helper_key(k, &keys->v[i]))
+			for (j = 0; j < keys->v[i].ntargets; j++)
+				ids_add(&k->scratch, keys->v[i].targets[j]);
+	k->scratch.n = ind_unique_ids(k->scratch.v, k->scratch.n);
+	jit = k->jit = sp_graph_add_func(g);
+	f = &g->funcs[jit];
+	f->name = sp_intern(g, "<bpf jit>");
+	f->self = BPF_JIT_FRAME;
+	f->qual = SP_QUAL_STATIC;
+	f->src = SP_SRC_JIT;
+	/* its calls are the program's, assumed */
+	f->n_indirect = 1;
+	f->flags = SP_F_INDIRECT_ASSUMED;
+	/* said in the reports as a site of its own, at no address */
+	is = sp_graph_add_isite(g);
+	is->func = jit;
+	is->how = SP_RES_BPF;
+	is->type = sp_intern(g, "helpers: struct bpf_func_proto.func, struct bpf_map_ops");
+	sp_graph_set_isite_targets(g, is, k->scratch.v, k->scratch.n);
+	for (i = 0; i < k->scratch.n; i++) {
+		struct sp_edge *x;
+
+		sp_graph_add_edge(g, jit, k->scratch.v[i], SP_EDGE_CALL, 0);
+		x = &g->edges[g->nedges - 1];
+		x->flags = SP_EDGE_F_ASSUMED;
+		x->how = SP_RES_BPF;
+		k->edges++;
+	}
+	return jit;
+}
+
+/*
+ * A call through a struct bpf_prog's bpf_func (bpf_prog_run(), the BPF
+ * dispatchers): what bpf_prog_select_runtime() and the JIT store there,
+ * an interpreter (__bpf_prog_runN through interpreters[],
+ * __bpf_prog_ret0_warn): the address-taken functions of bpf_func's
+ * prototype; or the JIT's code, <bpf jit>.
+ */
+static enum sp_resolved bpf_targets(struct ind_kernel *k, const struct ind_site *s,
+				    struct ids *out, const char **desc)
+{
+	if (!is_bpf_func_type(s->t.proto))
+		return SP_RES_NONE;
+	ind_proto_typed(k->fb, sp_proto_class(k->r->g, s->t.proto), out);
+	ids_add(out, jit_node(k));
+	*desc = s->t.proto;
+	return SP_RES_BPF;
+}
+
+enum sp_resolved ind_kernel_targets(struct ind_kernel *k, const struct ind_site *s,
+				    struct ids *out, const char **desc)
+{
+	enum sp_resolved how = tracepoint_targets(k, s, out, desc);
+
+	return how != SP_RES_NONE ? how : bpf_targets(k, s, out, desc);
+}
+

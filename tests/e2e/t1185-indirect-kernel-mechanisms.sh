@@ -1,0 +1,100 @@
+#!/bin/sh
+# --indirect=types resolves the kernel's own call mechanisms from what can
+# be registered, not from the pointer's type (void *, a parameter):
+#
+#   __traceiter_sched_demo   tracepoint: the class's three probes (its
+#                            name is not the tracepoint's: __bpf_trace_
+#                            found through _bpf_raw_tp) and probe_sched_demo,
+#                            registered by main (kmech/mech.c); not
+#                            probe_sched_other, nor unrelated, whose
+#                            addresses are taken too
+#   __traceiter_sched_other  tracepoint: probe_sched_other
+#   bpf_dispatcher_nop_func  bpf: the two interpreters and <bpf jit>, whose
+#                            frame is the x86-64 JIT's bound, 512 + 8 * 56
+#                            bytes, and whose calls are the helper and the
+#                            map operation
+#
+# and, on Debian's 6.1 kernel when it is here, __traceiter_sched_switch's
+# probes: its class's and those register_trace_sched_switch() is given.
+. tests/e2e/lib.sh
+[ "$(uname -m)" = x86_64 ] || skip "the instruction pass is x86-64's"
+command -v gcc >/dev/null || skip "no gcc"
+
+gcc -O2 -g -fno-pie -no-pie -o "$OUT/mech" tests/e2e/kmech/mech.c || fail "gcc"
+"$OUT/mech" 1 || true
+nm "$OUT/mech" | grep -q ' __start__bpf_raw_tp$' || fail "the linker made no __start__bpf_raw_tp"
+
+run_sp --json --indirect=types "$OUT/mech"
+expect_rc 0 "--indirect=types"
+j=$OUT/mech.json
+cp "$OUT/stdout" "$j"
+check_json "$j"
+
+site()
+{
+	jget "$j" "[[s['resolved_by'], s['type'], sorted(s['targets'])] for s in j['indirect_calls'] if s['function'] == '$1']"
+}
+expect_eq "__traceiter_sched_demo" "$(site __traceiter_sched_demo)" \
+	'[["tracepoint", "__tracepoint_sched_demo", ["__bpf_trace_demo_class", "perf_trace_demo_class", "probe_sched_demo", "trace_event_raw_event_demo_class"]]]'
+expect_eq "__traceiter_sched_other" "$(site __traceiter_sched_other)" \
+	'[["tracepoint", "__tracepoint_sched_other", ["probe_sched_other"]]]'
+expect_eq "bpf_dispatcher_nop_func" "$(site bpf_dispatcher_nop_func)" \
+	'[["bpf", "unsigned int(void*,struct bpf_insn*)", ["<bpf jit>", "__bpf_prog_run32", "__bpf_prog_run64"]]]'
+# <bpf jit> reaches the report as a callee (not selected itself)
+jit="[f for f in j['all_functions'] if f['name'] == '<bpf jit>'][0]"
+expect_eq "<bpf jit>" \
+	"$(jget "$j" "[$jit[k] for k in ('self', 'frame_source', 'assumed')] + [sorted(c['name'] for c in $jit['calls'])]")" \
+	'[960, "jit", true, ["bpf_demo_helper", "demo_map_lookup"]]'
+# its total: its frame on its deepest callee's
+expect_eq "<bpf jit> total" "$(jget "$j" "$jit['total']")" \
+	"$(jget "$j" "960 + max(f['total'] for f in j['all_functions'] if f['name'] in ('bpf_demo_helper', 'demo_map_lookup'))")"
+# every edge of the mechanisms is assumed, and says how
+expect_eq "edges" \
+	"$(jget "$j" "sorted({(c['via'], c['resolved_by']) for f in j['all_functions'] for c in f['calls'] if f['name'] in ('__traceiter_sched_demo', '<bpf jit>', 'bpf_dispatcher_nop_func')})")" \
+	'[["assumed", "bpf"], ["assumed", "tracepoint"]]'
+rm -f "$j"
+
+root=${STACKPROF_DEBIAN_KERNEL:-/tmp/debian-kernel/root}
+vmlinux=$root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64
+if [ ! -f "$vmlinux" ]; then
+	skip_part "no Debian kernel at $vmlinux"
+	finish
+	exit
+fi
+run_sp --json --indirect=types --entry __traceiter_sched_switch -o "$OUT/vmlinux.json" "$vmlinux"
+expect_rc 0 "the kernel"
+# one read of the report (jget would expand every path of it, each time):
+# per site the caller, how and the sorted targets; <bpf jit>'s callees
+python3 - "$OUT/vmlinux.json" >"$OUT/kernel.txt" <<'PY' || fail "reading the kernel's report"
+import json, sys
+j = json.load(open(sys.argv[1]))
+names = [f["name"] for f in j["functions"]]
+sites = {}
+for s in j["indirect_calls"]:
+    targets = sorted(names[i] for i in j["target_sets"][s["targets"]]) if s["targets"] is not None else None
+    sites.setdefault(names[s["function"]], []).append((s["resolved_by"], s["type"], targets))
+def show(name):
+    print(name, json.dumps([[r, t] for r, _, t in sites[name]]))
+show("__traceiter_sched_switch")
+show("__traceiter_hrtimer_cancel")
+print("traceiter", sorted({r for n, v in sites.items() if n.startswith("__traceiter_") for r, _, _ in v}))
+print("bpf_func", sorted({r for v in sites.values() for r, t, _ in v if t == "unsigned int(void*,struct bpf_insn*)"}))
+jit = [f for f in j["functions"] if f["name"] == "<bpf jit>"][0]
+print("jit", jit["self"], "bpf_map_lookup_elem" in [names[c["id"]] for c in jit["calls"]])
+PY
+rm -f "$OUT/vmlinux.json"
+# kernel/sched/core.c's event (class sched_switch) and the probes the
+# image's register_trace_sched_switch() calls pass: kernel/trace/
+# trace_sched_switch.c, fgraph.c, ftrace.c, trace_events.c (pid filters)
+expect_eq "__traceiter_sched_switch" "$(grep '^__traceiter_sched_switch ' "$OUT/kernel.txt")" \
+	'__traceiter_sched_switch [["tracepoint", ["__bpf_trace_sched_switch", "event_filter_pid_sched_switch_probe_post", "event_filter_pid_sched_switch_probe_pre", "ftrace_filter_pid_sched_switch_probe", "ftrace_graph_probe_sched_switch", "perf_trace_sched_switch", "probe_sched_switch", "trace_event_raw_event_sched_switch"]]]'
+# DEFINE_EVENT(hrtimer_class, hrtimer_cancel): the class's probes,
+# __bpf_trace_hrtimer_class through __bpf_raw_tp_map
+expect_eq "__traceiter_hrtimer_cancel" "$(grep '^__traceiter_hrtimer_cancel ' "$OUT/kernel.txt")" \
+	'__traceiter_hrtimer_cancel [["tracepoint", ["__bpf_trace_hrtimer_class", "perf_trace_hrtimer_class", "trace_event_raw_event_hrtimer_class"]]]'
+expect_eq "every __traceiter_ call" "$(grep '^traceiter ' "$OUT/kernel.txt")" "traceiter ['tracepoint']"
+# bpf_prog_run's calls: the interpreters and <bpf jit>, which calls the
+# helpers (bpf_map_lookup_elem's proto names it)
+expect_eq "bpf_func calls" "$(grep '^bpf_func ' "$OUT/kernel.txt")" "bpf_func ['bpf']"
+expect_eq "<bpf jit>" "$(grep '^jit ' "$OUT/kernel.txt")" "jit 960 True"
+finish
