@@ -56,28 +56,39 @@ void ind_kernel_release(struct ind_kernel *k)
 	free(k->scratch.v);
 }
 
-/* The function named name (interned), SP_NONE when none. */
-static uint32_t func_named(struct ind_kernel *k, const char *name)
+/* A name's key in by_name: the event classes of two modules may share
+ * names, each image's static functions */
+static uint64_t name_key(const char *name, uint32_t image)
 {
-	struct sp_graph *g = k->r->g;
-	uint32_t i;
-
-	if (!k->named) {
-		for (i = 0; i < g->nfuncs; i++)
-			if (g->funcs[i].name && (g->funcs[i].flags & SP_F_HAS_CODE))
-				sp_u64map_put(&k->by_name, (uintptr_t)g->funcs[i].name, i);
-		k->named = true;
-	}
-	return sp_u64map_get(&k->by_name, (uintptr_t)name);
+	return (uint64_t)(uintptr_t)name ^ ((uint64_t)image << 56);
 }
 
-static uint32_t func_namedf(struct ind_kernel *k, const char *prefix, const char *name)
+/* The function of image named name (interned), SP_NONE when none. */
+static uint32_t func_named(struct ind_kernel *k, uint32_t image, const char *name)
+{
+	struct sp_graph *g = k->r->g;
+	uint32_t i, m, first, end;
+
+	if (!k->named) {
+		for (m = 0; m < k->r->nims; m++) {
+			cg_funcs(k->r->ims[m].img, &first, &end);
+			for (i = first; i < end && i < g->nfuncs; i++)
+				if (g->funcs[i].name && (g->funcs[i].flags & SP_F_HAS_CODE))
+					sp_u64map_put(&k->by_name, name_key(g->funcs[i].name, m), i);
+		}
+		k->named = true;
+	}
+	return sp_u64map_get(&k->by_name, name_key(name, image));
+}
+
+static uint32_t func_namedf(struct ind_kernel *k, uint32_t image, const char *prefix,
+			    const char *name)
 {
 	struct sp_strbuf sb = { 0 };
 	uint32_t id;
 
 	sp_strbuf_addf(&sb, "%s%s", prefix, name);
-	id = func_named(k, sp_intern(k->r->g, sb.buf));
+	id = func_named(k, image, sp_intern(k->r->g, sb.buf));
 	free(sb.buf);
 	return id;
 }
@@ -86,6 +97,7 @@ static uint32_t func_namedf(struct ind_kernel *k, const char *prefix, const char
 struct syms {
 	struct ind_kernel *k;
 	const struct sp_elf *e;
+	uint32_t image;
 	uint64_t start, stop;
 	struct sp_u64map tps;	/* address -> the __traceiter_NAME of __tracepoint_NAME */
 };
@@ -106,7 +118,7 @@ static void find_syms(void *arg, const GElf_Sym *sym, const char *name)
 	else if (!strcmp(name, "__stop__bpf_raw_tp"))
 		b->stop = value;
 	else if (!strncmp(name, "__tracepoint_", 13) && GELF_ST_TYPE(sym->st_info) == STT_OBJECT &&
-		 (iter = func_namedf(b->k, TRACEITER, name + 13)) != SP_NONE)
+		 (iter = func_namedf(b->k, b->image, TRACEITER, name + 13)) != SP_NONE)
 		sp_u64map_put(&b->tps, value, iter);
 }
 
@@ -138,7 +150,7 @@ static void read_classes(struct ind_kernel *k)
 
 	for (i = 0; i < r->nims; i++) {
 		const struct ind_image *im = &r->ims[i];
-		struct syms b = { .k = k, .e = im->elf };
+		struct syms b = { .k = k, .e = im->elf, .image = (uint32_t)i };
 		uint64_t addr = 0, size, off, tp, fn;
 		uint32_t id, iter;
 
@@ -202,7 +214,7 @@ static enum sp_resolved tracepoint_targets(struct ind_kernel *k, const struct in
 		static const char *const kinds[3] = { "trace_event_raw_event_", "perf_trace_",
 						      "__bpf_trace_" };
 
-		id = func_namedf(k, kinds[i], cls);
+		id = func_namedf(k, s->image, kinds[i], cls);
 		if (id != SP_NONE) {
 			ids_add(out, id);
 			k->class_probes++;
