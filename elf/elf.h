@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "elf/arch.h"
 #include "common/u64map.h"
 #include "stackprof.h"
 
@@ -61,6 +62,7 @@ struct sp_elf {
 	int fd;
 	Elf *elf;
 	uint16_t machine;
+	const struct sp_arch *arch;	/* the machine's row of elf/arch.c */
 	uint16_t type;		/* ET_EXEC, ET_DYN, ET_REL */
 	struct sp_elf_sym *syms;	/* FUNC symbols, sorted by address */
 	size_t nsyms;
