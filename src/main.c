@@ -70,7 +70,7 @@ struct options {
 	bool kernel_summary;
 	const char **annotate;	/* --annotate files */
 	size_t nannotate, annotate_cap;
-	enum { INDIRECT_NONE, INDIRECT_ADDRESS_TAKEN, INDIRECT_TYPES } indirect;
+	enum ind_mode indirect;
 	struct cg_options cg;
 	uint64_t budget, min_total;
 	unsigned top, depth, graph_top;
@@ -299,11 +299,11 @@ static int parse_calls(const char *s, enum cg_calls *out)
 static int parse_indirect(const char *s, struct options *o)
 {
 	if (!strcmp(s, "none"))
-		o->indirect = INDIRECT_NONE;
+		o->indirect = IND_NONE;
 	else if (!strcmp(s, "address-taken"))
-		o->indirect = INDIRECT_ADDRESS_TAKEN;
+		o->indirect = IND_ADDRESS_TAKEN;
 	else if (!strcmp(s, "types"))
-		o->indirect = INDIRECT_TYPES;
+		o->indirect = IND_TYPES;
 	else
 		return bad_usage("invalid --indirect '%s' (none, types or address-taken)", s);
 	return 0;
@@ -792,67 +792,6 @@ static void setup_cfi(struct frame_opts *fo)
 			"(one-by-one or list)\n", v);
 }
 
-/*
- * What any image takes the address of: the functions an indirect call may
- * reach (*ntaken counts them).  Their prototypes are read for every one
- * when typed (--indirect=types), else only when a call site is typed.
- */
-static uint8_t *address_taken(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
-			      bool typed, uint32_t *ntaken)
-{
-	uint8_t *taken = sp_xcalloc(g->nfuncs ? g->nfuncs : 1, 1);
-	uint32_t i;
-
-	for (i = 0; i < n; i++)
-		cg_address_taken(imgs[i], g, taken);
-	for (i = 0; !typed && i < n; i++)
-		cg_indirect_sites(imgs[i], g);
-	for (i = 0; (typed || g->nicalls) && i < n; i++)
-		cg_indirect_prototypes(imgs[i], g, taken);
-	*ntaken = 0;
-	for (i = 0; i < g->nfuncs; i++)
-		*ntaken += taken[i];
-	return taken;
-}
-
-/* --indirect=address-taken */
-static void assume_address_taken(struct sp_graph *g, struct cg_image *const *imgs,
-				 size_t n, bool verbose)
-{
-	uint32_t ntaken;
-	uint8_t *taken = address_taken(g, imgs, n, false, &ntaken);
-	uint64_t added = sp_assume_address_taken(g, taken);
-
-	if (verbose)
-		fprintf(stderr, "stackprof: %u address-taken functions, %" PRIu64 " assumed "
-			"indirect call edges, %u call sites typed\n", ntaken, added, g->nicalls);
-	free(taken);
-}
-
-/*
- * analysis/nest.c solves a once/nest function on its own edges: the
- * assumed targets of --indirect=address-taken's sets below it would be
- * missed, so those annotations are not applied, nor 'ignore ... below'
- * (the cycles stay unbounded, the calls stay: sound, if loose).
- */
-static void drop_once_nest(struct sp_graph *g)
-{
-	uint32_t i, n = 0;
-
-	for (i = 0; i < g->nfuncs; i++)
-		if (g->funcs[i].nest) {
-			n += g->funcs[i].nest != SP_NEST_CONTEXT;
-			g->funcs[i].nest = 0;
-		}
-	if (n)
-		fprintf(stderr, "stackprof: note: once/nest annotations of %u functions "
-			"not applied with --indirect=address-taken\n", n);
-	if (g->nbelows)
-		fprintf(stderr, "stackprof: note: %u 'ignore ... below' calls not dropped "
-			"with --indirect=address-taken\n", g->nbelows);
-	g->nbelows = 0;
-}
-
 static void print_typed(const struct ind_stats *st, uint32_t ntaken)
 {
 	uint64_t precise = st->targets[SP_RES_TABLE] + st->targets[SP_RES_FIELD];
@@ -878,21 +817,22 @@ static void print_typed(const struct ind_stats *st, uint32_t ntaken)
 		(unsigned long long)st->edges);
 }
 
-/* --indirect=types */
-static int resolve_by_type(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
-			   struct ind_run *run, bool verbose, struct sp_err *err)
+/* What --indirect did: -v's counts, and the annotations it left out. */
+static void print_indirect(const struct ind_summary *s, bool verbose)
 {
-	struct ind_stats st;
-	uint32_t ntaken;
-	uint8_t *taken = address_taken(g, imgs, n, true, &ntaken);
-	int ret = ind_finish(run, taken, &st, err);
-
-	if (!ret && verbose)
-		print_typed(&st, ntaken);
-	free(taken);
-	return ret;
+	if (verbose && s->resolved && s->mode == IND_ADDRESS_TAKEN)
+		fprintf(stderr, "stackprof: %u address-taken functions, %" PRIu64 " assumed "
+			"indirect call edges, %u call sites typed\n", s->ntaken, s->added,
+			s->nicalls);
+	if (verbose && s->resolved && s->mode == IND_TYPES)
+		print_typed(&s->st, s->ntaken);
+	if (s->nest_dropped)
+		fprintf(stderr, "stackprof: note: once/nest annotations of %u functions "
+			"not applied with --indirect=address-taken\n", s->nest_dropped);
+	if (s->belows_dropped)
+		fprintf(stderr, "stackprof: note: %u 'ignore ... below' calls not dropped "
+			"with --indirect=address-taken\n", s->belows_dropped);
 }
-
 
 /* Every function's frame, from the .su rows, the annotations and what
  * the images show, and what makes a dynamic one dynamic. */
@@ -922,7 +862,7 @@ out:
  * The stages in the order the data flows: each image's ELF, DWARF and
  * code into the graph (callgraph/), calls between images linked, frames
  * decided (su/, frames/), kernel entries marked, indirect calls resolved
- * by assumption, the annotations' edges, then the solver (analysis/).
+ * (indirect/) and the annotations' edges, then the solver (analysis/).
  */
 static int load(struct sp_graph *g, const struct options *o,
 		const struct sp_annots *annots, struct sp_err *err)
@@ -932,13 +872,15 @@ static int load(struct sp_graph *g, const struct options *o,
 	struct cg_options cg = o->cg;
 	struct frame_stats fs;
 	struct progress progress;
-	struct ind_run *run = NULL;
+	struct ind_policy *ind = NULL;
+	struct ind_summary is;
 	uint32_t linked = 0;
+	bool resolved;
 	size_t i;
 	int ret = -1;
 
-	cg.addr_taken = o->indirect != INDIRECT_NONE;
-	cg.typed = o->indirect == INDIRECT_TYPES;
+	cg.addr_taken = o->indirect != IND_NONE;
+	cg.typed = o->indirect == IND_TYPES;
 	setup_progress(&cg, &progress);
 	setup_split_walk(&cg);
 	for (i = 0; i < o->nelfs; i++)
@@ -951,28 +893,16 @@ static int load(struct sp_graph *g, const struct options *o,
 	g->binary = sp_intern(g, o->elfs[0]);
 	if (n > 1)
 		cg_link(imgs, n, g, &linked);
-	/* the chains of the indirect calls are typed while the frames are */
-	if (o->indirect == INDIRECT_TYPES)
-		run = ind_start(g, imgs, n, o->json);
+	ind = ind_begin(o->indirect, g, imgs, n, o->json);
 	if (decide_frames(g, imgs, n, o, annots, &fs, err))
 		goto out;
 	cg_add_exceptions(imgs, n, g);
 	for (i = 0; o->kernel_summary && i < n; i++)
 		cg_mark_kernel_entries(imgs[i], g);
-	if (o->indirect == INDIRECT_ADDRESS_TAKEN)
-		assume_address_taken(g, imgs, n, o->verbose);
-	if (run) {
-		ret = resolve_by_type(g, imgs, n, run, o->verbose, err);
-		run = NULL;
-		if (ret)
-			goto out;
-		ret = -1;
-	}
-	if (sp_annot_apply(annots, g, err))
-		goto out;
-	if (o->indirect == INDIRECT_ADDRESS_TAKEN)
-		drop_once_nest(g);
-	if (sp_analyze(g, err))
+	resolved = !ind_resolve(ind, annots, &is, err);
+	ind = NULL;
+	print_indirect(&is, o->verbose);
+	if (!resolved || sp_analyze(g, err))
 		goto out;
 	if (o->verbose) {	/* the edges counted once the solver merged them */
 		print_stats(g, imgs, n, linked, &fs);
@@ -981,7 +911,7 @@ static int load(struct sp_graph *g, const struct options *o,
 	}
 	ret = 0;
 out:
-	ind_abandon(run);
+	ind_release(ind);
 	for (i = 0; i < n; i++)
 		cg_close(imgs[i]);
 	free(imgs);
