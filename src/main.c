@@ -580,13 +580,17 @@ static void print_note(void *ctx, const char *msg)
 	fprintf(stderr, "stackprof: %s\n", msg);
 }
 
-/* Without .su files named, each image's are looked for beside its
- * compile units and itself. */
-static int discover_frames(struct su_set *set, struct sp_graph *g,
-			   const struct options *o, struct cg_image *const *imgs,
-			   struct sp_err *err)
+/* The .su files named or found, their rows given to the functions: the
+ * frames they say in *frames.  Without .su files named, each image's are
+ * looked for beside its compile units and itself. */
+static int read_su(struct sp_graph *g, const struct options *o,
+		   struct cg_image *const *imgs, struct sp_frames *frames, struct sp_err *err)
 {
 	struct su_image *v = sp_xcalloc(o->nelfs, sizeof(*v));
+	struct su_request r = {
+		o->su_paths, o->nsu, o->su_dirs, o->nsu_dirs, v, o->nelfs,
+		o->keep_going, print_warning, o->verbose ? print_note : NULL, NULL,
+	};
 	size_t i;
 	int ret;
 
@@ -594,36 +598,8 @@ static int discover_frames(struct su_set *set, struct sp_graph *g,
 		v[i].path = o->elfs[i];
 		cg_units(imgs[i], &v[i].cu_first, &v[i].ncus);
 	}
-	ret = su_discover(set, g, v, o->nelfs, o->su_dirs, o->nsu_dirs, o->keep_going,
-			  print_warning, NULL, err);
+	ret = su_read(g, &r, frames, err);
 	free(v);
-	return ret;
-}
-
-/* The .su files named or found, their rows given to the functions: the
- * frames they say in *frames. */
-static int read_su(struct sp_graph *g, const struct options *o,
-		   struct cg_image *const *imgs, struct sp_frames *frames, struct sp_err *err)
-{
-	struct su_set set;
-	size_t i;
-	int ret = -1;
-
-	su_set_init(&set);
-	for (i = 0; i < o->nsu; i++)
-		if (su_add_path(&set, &g->strs, o->su_paths[i], o->keep_going,
-				print_warning, NULL, err))
-			goto out;
-	/* with .su files named, --su-dir adds more; without, it guides discovery */
-	for (i = 0; o->nsu && i < o->nsu_dirs; i++)
-		if (su_add_path(&set, &g->strs, o->su_dirs[i], o->keep_going,
-				print_warning, NULL, err))
-			goto out;
-	if (!o->nsu && discover_frames(&set, g, o, imgs, err))
-		goto out;
-	ret = su_match(g, &set, frames, o->verbose ? print_note : NULL, NULL, err);
-out:
-	su_set_release(&set);
 	return ret;
 }
 
