@@ -910,82 +910,171 @@ static int resolve_entries(const struct sp_graph *g, const struct options *o,
 	return 0;
 }
 
+/* What each writer reads. */
+struct out_ctx {
+	const struct sp_graph *g;
+	const struct options *o;
+	const struct sp_report_opts *ro;
+	const struct sp_gv_opts *go;
+	struct sp_gv *gv;
+};
+
+typedef int writer_fn(const struct out_ctx *c, FILE *fp, struct sp_err *err);
+
+static int write_dot(const struct out_ctx *c, FILE *fp, struct sp_err *err)
+{
+	return sp_gv_render(c->gv, c->g, c->go, "dot", fp, err);
+}
+
+static int write_svg(const struct out_ctx *c, FILE *fp, struct sp_err *err)
+{
+	return sp_gv_render(c->gv, c->g, c->go, "svg", fp, err);
+}
+
+static int write_png(const struct out_ctx *c, FILE *fp, struct sp_err *err)
+{
+	return sp_gv_render(c->gv, c->g, c->go, "png", fp, err);
+}
+
+static int write_sarif(const struct out_ctx *c, FILE *fp, struct sp_err *err)
+{
+	return sp_report_sarif(c->g, c->ro, fp, err);
+}
+
+static int write_html(const struct out_ctx *c, FILE *fp, struct sp_err *err)
+{
+	return sp_report_html(c->gv, c->g, c->ro, c->go, fp, err);
+}
+
+static int write_folded(const struct out_ctx *c, FILE *fp, struct sp_err *err)
+{
+	return sp_report_folded(c->g, c->ro, fp, err);
+}
+
+static int write_vla(const struct out_ctx *c, FILE *fp, struct sp_err *err)
+{
+	return sp_report_vla(c->g, c->o->json ? SP_VLA_JSON : (enum sp_vla_format)c->o->vla_format,
+			     fp, err);
+}
+
+static int write_json(const struct out_ctx *c, FILE *fp, struct sp_err *err)
+{
+	return sp_report_json(c->g, c->ro, fp, err);
+}
+
+static int write_kernel(const struct out_ctx *c, FILE *fp, struct sp_err *err)
+{
+	return sp_report_kernel_text(c->g, c->ro, fp, err);
+}
+
+static int write_text(const struct out_ctx *c, FILE *fp, struct sp_err *err)
+{
+	return sp_report_text(c->g, c->ro, fp, err);
+}
+
 /*
- * The pictures and the report (-o or stdout): every file is written to a
+ * The outputs, one row per format: the option that names it (a file
+ * option's path, or a report format's bool: the report goes to -o or
+ * stdout, in the first format whose option is given, text when none),
+ * its writer, whether it draws with Graphviz, and whether it lists every
+ * call (JSON's "calls", the pictures' edges: --indirect=address-taken's
+ * sets are then written out as edges).
+ */
+struct writer {
+	const char *name;
+	size_t opt;		/* offsetof(struct options, ...); 0: text */
+	writer_fn *write;
+	bool gv, edges;
+};
+
+#define OPT(f) offsetof(struct options, f)
+static const struct writer files[] = {
+	{ "dot", OPT(dot), write_dot, false, true },
+	{ "svg", OPT(svg), write_svg, true, true },
+	{ "png", OPT(png), write_png, true, true },
+	{ "sarif", OPT(sarif), write_sarif, false, false },
+	{ "html", OPT(html), write_html, true, true },
+	{ "folded", OPT(folded), write_folded, false, false },
+};
+static const struct writer reports[] = {
+	{ "vla", OPT(vla), write_vla, false, false },
+	{ "json", OPT(json), write_json, false, true },
+	{ "kernel", OPT(kernel_summary), write_kernel, false, false },
+	{ "text", 0, write_text, false, false },
+};
+#define NFILES (sizeof(files) / sizeof(files[0]))
+
+static const char *file_path(const struct options *o, const struct writer *w)
+{
+	return *(const char *const *)((const char *)o + w->opt);
+}
+
+static const struct writer *report_format(const struct options *o)
+{
+	const struct writer *w = reports;
+
+	while (w->opt && !*(const bool *)((const char *)o + w->opt))
+		w++;
+	return w;
+}
+
+/* Does an output list every call?  Then the assumed sets become edges. */
+static bool lists_edges(const struct options *o)
+{
+	size_t i;
+
+	for (i = 0; i < NFILES; i++)
+		if (file_path(o, &files[i]) && files[i].edges)
+			return true;
+	return report_format(o)->edges;
+}
+
+/*
+ * The files and the report (-o or stdout): every file is written to a
  * temporary first and only renamed once all of them are whole, so that an
  * exit 2 leaves no output behind; stdout comes last for the same reason.
  * One graphviz context serves every picture (see report/graphviz.h).
  */
-enum { OUT_DOT, OUT_SVG, OUT_PNG, OUT_SARIF, OUT_HTML, OUT_FOLDED, OUT_REPORT,
-       OUT__COUNT };
-
-static int write_one(struct sp_gv *gv, const struct sp_graph *g,
-		     const struct options *o, const struct sp_report_opts *ro,
-		     int which, FILE *fp, struct sp_err *err)
-{
-	static const char *const formats[] = { "dot", "svg", "png" };
-	struct sp_gv_opts go = {
-		.view = o->view, .roots = ro->entries, .nroots = ro->nentries, .top = o->graph_top,
-		.depth = o->depth, .min_total = o->min_total, .all = o->all,
-		.has_budget = o->has_budget, .budget = o->budget,
-	};
-
-	if (which == OUT_SARIF)
-		return sp_report_sarif(g, ro, fp, err);
-	if (which == OUT_HTML)
-		return sp_report_html(gv, g, ro, &go, fp, err);
-	if (which == OUT_FOLDED)
-		return sp_report_folded(g, ro, fp, err);
-	if (which != OUT_REPORT)
-		return sp_gv_render(gv, g, &go, formats[which], fp, err);
-	if (o->vla)
-		return sp_report_vla(g, o->json ? SP_VLA_JSON : o->vla_format, fp, err);
-	if (o->json)
-		return sp_report_json(g, ro, fp, err);
-	if (o->kernel_summary)
-		return sp_report_kernel_text(g, ro, fp, err);
-	return sp_report_text(g, ro, fp, err);
-}
-
 static int write_outputs(const struct sp_graph *g, const struct options *o,
 			 const struct sp_report_opts *ro, struct sp_err *err)
 {
-	const char *paths[OUT__COUNT] = { o->dot, o->svg, o->png, o->sarif, o->html,
-					  o->folded, o->output };
-	struct sp_atomic out[OUT__COUNT] = { { 0 } };
-	struct sp_gv *gv = NULL;
-	int i, ret = -1;
+	struct sp_gv_opts go = {
+		.view = (enum sp_gv_view)o->view, .roots = ro->entries, .nroots = ro->nentries,
+		.top = o->graph_top, .depth = o->depth, .min_total = o->min_total, .all = o->all,
+		.has_budget = o->has_budget, .budget = o->budget,
+	};
+	struct out_ctx c = { g, o, ro, &go, NULL };
+	const struct writer *w[NFILES + 1];
+	const char *paths[NFILES + 1];
+	struct sp_atomic out[NFILES + 1] = { { 0 } };
+	size_t i, n = 0;
+	int ret = -1;
 
-	if ((o->svg || o->png || o->html) && !(gv = sp_gv_new(err)))
-		return -1;
-	for (i = 0; i < OUT__COUNT; i++) {
-		if (!paths[i] && i != OUT_REPORT)
-			continue;
-		if (paths[i] && sp_atomic_open(&out[i], paths[i], err))
+	for (i = 0; i < NFILES; i++)
+		if ((paths[n] = file_path(o, &files[i])))
+			w[n++] = &files[i];
+	paths[n] = o->output;
+	w[n++] = report_format(o);
+	for (i = 0; i < n && !c.gv; i++)
+		if (w[i]->gv && !(c.gv = sp_gv_new(err)))
+			return -1;
+	for (i = 0; i < n; i++)
+		if ((paths[i] && sp_atomic_open(&out[i], paths[i], err)) ||
+		    w[i]->write(&c, paths[i] ? out[i].fp : stdout, err))
 			goto out_abort;
-		if (write_one(gv, g, o, ro, i, paths[i] ? out[i].fp : stdout, err))
-			goto out_abort;
-	}
 	if (!o->output && fflush(stdout))
 		goto out_abort;
-	for (i = 0; i < OUT__COUNT; i++)
+	for (i = 0; i < n; i++)
 		if (paths[i] && sp_atomic_commit(&out[i], err))
 			goto out_abort;
 	ret = 0;
 out_abort:
 	/* committed files stay (a rename cannot be undone); the rest go */
-	for (i = 0; i < OUT__COUNT; i++)
+	for (i = 0; i < n; i++)
 		if (paths[i])
 			sp_atomic_abort(&out[i]);
-	sp_gv_free(gv);
+	sp_gv_free(c.gv);
 	return ret;
-}
-
-/* Does an output list every call (JSON's "calls", the pictures' edges)?
- * Then --indirect=address-taken's sets are written out as edges. */
-static bool lists_edges(const struct options *o)
-{
-	return (o->json && !o->vla) || o->dot || o->svg || o->png || o->html;
 }
 
 static int run(const struct options *o, struct sp_graph *g, struct sp_err *err)
