@@ -54,7 +54,7 @@ BIN     ?= stackprof
 
 all: $(BIN)
 
-$(BIN): $(O)/src/main.o $(LIB)
+$(BIN): $(O)/src/main.o $(O)/src/options.o $(LIB)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 

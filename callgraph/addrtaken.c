@@ -5,8 +5,7 @@
  * An address is taken when it is stored in data (a table of handlers,
  * .init_array, a struct of operations: a pointer-sized word of an
  * allocated non-code section), when a PIE's dynamic relocations rebase it
- * (R_X86_64_RELATIVE and R_AARCH64_RELATIVE addends: the word itself is 0
- * in the file), or when the code loads it (an immediate operand, or an
+ * (RELATIVE addends: the word itself is 0 in the file), or when the code loads it (an immediate operand, or an
  * x86-64 RIP-relative lea), calls and jumps excepted.  A kernel's tables
  * that list code for the tools, not to call it (ftrace's __mcount_loc,
  * every traced function's entry; the kprobe blacklist...; the paravirt
@@ -20,10 +19,6 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-
-#ifndef R_AARCH64_RELATIVE
-#define R_AARCH64_RELATIVE 1027
-#endif
 
 static void mark(const struct cg_image *img, uint64_t addr, uint8_t *taken,
 		 uint32_t nfuncs)
@@ -113,23 +108,18 @@ static void scan_words(const struct cg_image *img, Elf_Data *d, const GElf_Shdr 
 	}
 }
 
-static void scan_relative(const struct cg_image *img, Elf_Scn *scn,
-			  const GElf_Shdr *sh, uint8_t *taken, uint32_t nfuncs)
+struct taken {
+	const struct cg_image *img;
+	uint8_t *taken;
+	uint32_t nfuncs;
+};
+
+static void mark_reloc(void *arg, uint64_t addr, uint64_t value)
 {
-	Elf_Data *d = elf_getdata(scn, NULL);
-	size_t i, n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
-	GElf_Rela r;
+	struct taken *t = arg;
 
-	for (i = 0; d && i < n; i++) {
-		uint32_t type;
-
-		if (!gelf_getrela(d, (int)i, &r))
-			break;
-		type = (uint32_t)GELF_R_TYPE(r.r_info);
-		if ((img->elf.machine == EM_X86_64 && type == R_X86_64_RELATIVE) ||
-		    (img->elf.machine == EM_AARCH64 && type == R_AARCH64_RELATIVE))
-			mark(img, (uint64_t)r.r_addend, taken, nfuncs);
-	}
+	(void)addr;
+	mark(t->img, value, t->taken, t->nfuncs);
 }
 
 static void scan_data(const struct cg_image *img, uint8_t *taken, uint32_t nfuncs)
@@ -142,6 +132,7 @@ static void scan_data(const struct cg_image *img, uint8_t *taken, uint32_t nfunc
 	size_t shstrndx;
 	GElf_Shdr sh;
 	struct skip sk;
+	struct taken t = { img, taken, nfuncs };
 
 	if (elf_getshdrstrndx(elf, &shstrndx))
 		return;
@@ -153,11 +144,10 @@ static void scan_data(const struct cg_image *img, uint8_t *taken, uint32_t nfunc
 		if (!gelf_getshdr(scn, &sh))
 			continue;
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (sh.sh_type == SHT_RELA && (sh.sh_flags & SHF_ALLOC))
-			scan_relative(img, scn, &sh, taken, nfuncs);
-		else if (data_section(&sh, name) && (d = elf_getdata(scn, NULL)))
+		if (data_section(&sh, name) && (d = elf_getdata(scn, NULL)))
 			scan_words(img, d, &sh, &sk, elf64, msb, taken, nfuncs);
 	}
+	sp_elf_each_data_reloc(&img->elf, NULL, mark_reloc, &t);
 }
 
 /* The addresses the code loads, as insn/addrload.c found them (x86). */

@@ -288,7 +288,7 @@ static uint32_t callee_at(struct cg_image *img, uint64_t addr)
 	uint64_t irel;
 
 	/* ARM: a Thumb symbol has bit 0 set, its DWARF entry not */
-	if (id == SP_NONE && img->elf.machine == EM_ARM)
+	if (id == SP_NONE && img->elf.arch->thumb)
 		id = sp_u64map_get(&img->func_by_addr, addr ^ 1);
 	if (id == SP_NONE && (plt = sp_elf_plt_name(&img->elf, addr)))
 		id = extern_named(img, plt);

@@ -246,7 +246,7 @@ bool cg_red_zone_counts(const struct cg_image *img)
 {
 	uint32_t i;
 
-	if (img->elf.machine != EM_X86_64)
+	if (!img->elf.arch->red_zone)
 		return false;
 	for (i = img->dw.cu_first; i < img->dw.cu_first + img->dw.ncus; i++)
 		if (img->g->cus[i].producer && strstr(img->g->cus[i].producer, "-mno-red-zone"))

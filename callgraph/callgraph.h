@@ -28,14 +28,9 @@ enum cg_calls {
 	CG_CALLS_DISASM,	/* the code only */
 };
 
-/* Called after each compile unit of an image's DWARF walk, and once with
- * done == total at its end; the library itself never prints (as
- * dwarf/dwarf.h's dw_progress_fn). */
-typedef void cg_progress_fn(void *arg, const char *path, uint32_t done, uint32_t total);
-
 struct cg_options {
 	enum cg_calls calls;
-	cg_progress_fn *progress;	/* NULL: no progress calls */
+	sp_progress_fn *progress;	/* NULL: no progress calls */
 	void *progress_arg;
 	/* .debug_info bytes from which the DWARF walk is split over two
 	 * threads: 0 for the default (16 MiB), UINT64_MAX for never */

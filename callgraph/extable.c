@@ -361,11 +361,11 @@ static void find_handlers(struct trap_state *t, const struct trap_kind *kinds, s
 
 static const struct trap_kind *kinds_of(uint16_t machine, size_t *n)
 {
-	if (machine == EM_X86_64) {
+	if (sp_arch(machine)->id == SP_ARCH_X86_64) {
 		*n = sizeof(x86_64_traps) / sizeof(x86_64_traps[0]);
 		return x86_64_traps;
 	}
-	if (machine == EM_AARCH64) {
+	if (sp_arch(machine)->id == SP_ARCH_AARCH64) {
 		*n = sizeof(aarch64_traps) / sizeof(aarch64_traps[0]);
 		return aarch64_traps;
 	}

@@ -1,5 +1,5 @@
 /*
- * error.h - how library code reports failure.
+ * error.h - how library code reports failure, warnings and progress.
  *
  * Library functions never print or exit: they fill a struct sp_err and
  * return -1 (or NULL).  Messages follow git's style: lowercase, no final
@@ -8,6 +8,8 @@
  */
 #ifndef SP_ERROR_H
 #define SP_ERROR_H
+
+#include <stdint.h>
 
 struct sp_err {
 	char msg[1024];
@@ -19,5 +21,9 @@ int sp_err_set(struct sp_err *err, const char *fmt, ...)
 
 /* Callback for warnings that do not stop the work (--keep-going). */
 typedef void (*sp_warn_fn)(void *ctx, const char *msg);
+
+/* Called after each compile unit of an image's DWARF walk, and once with
+ * done == total at its end: main draws the progress line. */
+typedef void sp_progress_fn(void *arg, const char *path, uint32_t done, uint32_t total);
 
 #endif

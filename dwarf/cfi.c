@@ -193,22 +193,6 @@ struct cfi_list {
 	Dwarf_Signed nfdes;
 };
 
-/* The DWARF number of the stack pointer, -1 if unknown. */
-static Dwarf_Signed sp_regno(uint16_t machine)
-{
-	switch (machine) {
-	case EM_X86_64:
-		return 7;
-	case EM_386:
-		return 4;
-	case EM_AARCH64:
-		return 31;
-	case EM_ARM:
-		return 13;
-	}
-	return -1;
-}
-
 static bool load_list(Dwarf_Debug dbg, bool eh, struct cfi_list *l)
 {
 	Dwarf_Error derr = NULL;
@@ -437,7 +421,7 @@ static bool one_by_one(struct dw_image *dw, size_t wanted, enum dw_cfi_lookup ho
 
 struct dw_cfi *dw_cfi_open(struct dw_image *dw, size_t wanted, enum dw_cfi_lookup how)
 {
-	Dwarf_Signed sp = sp_regno(dw->elf->machine);
+	Dwarf_Signed sp = dw->elf->arch->sp;
 	struct dw_cfi *c;
 
 	if (sp < 0)

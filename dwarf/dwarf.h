@@ -74,12 +74,8 @@ struct dw_var {
 	uint64_t die;
 };
 
-/* Called after each compile unit of an image's DWARF walk, and once with
- * done == total at its end; the library itself never prints. */
-typedef void dw_progress_fn(void *arg, const char *path, uint32_t done, uint32_t total);
-
 struct dw_walk_opts {
-	dw_progress_fn *progress;	/* NULL: no progress calls */
+	sp_progress_fn *progress;	/* NULL: no progress calls */
 	void *progress_arg;
 	/* .debug_info bytes from which the walk is split over two threads:
 	 * 0 for the default (16 MiB), UINT64_MAX for never */

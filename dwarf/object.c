@@ -67,24 +67,6 @@ const unsigned char *dw_obj_load(struct dw_obj *o, size_t i)
 	return d && d->d_buf && d->d_size ? d->d_buf : NULL;
 }
 
-/* Absolute relocations as GCC emits them in .debug_*: size 8 or 4, or 0
- * for a type that is not applied (TLS offsets of variables, ...). */
-static unsigned abs_reloc_size(uint16_t machine, uint32_t type)
-{
-	switch (machine) {
-	case EM_X86_64:
-		return type == R_X86_64_64 ? 8 :
-		       type == R_X86_64_32 || type == R_X86_64_32S ? 4 : 0;
-	case EM_386:
-		return type == R_386_32 ? 4 : 0;
-	case EM_AARCH64:
-		return type == R_AARCH64_ABS64 ? 8 : type == R_AARCH64_ABS32 ? 4 : 0;
-	case EM_ARM:
-		return type == R_ARM_ABS32 ? 4 : 0;
-	}
-	return 0;
-}
-
 /* Every symbol's value in the ELF stage's layout, read once: a module's
  * .debug_info has a relocation for nearly every string and address, and
  * reading its symbol through libelf each time was most of relocating.
@@ -113,7 +95,10 @@ static void read_sym_values(struct dw_obj *o)
 static void apply_one(struct dw_obj *o, unsigned char *buf, size_t len,
 		      uint64_t off, uint64_t info, bool rela, int64_t addend)
 {
-	unsigned size = abs_reloc_size(o->elf->machine, (uint32_t)GELF_R_TYPE(info));
+	/* absolute relocations as GCC emits them in .debug_*; a type not
+	 * in the table is not applied (TLS offsets of variables, ...) */
+	const struct sp_arch_rel *r = sp_arch_rel(o->elf->arch->debug, (uint32_t)GELF_R_TYPE(info));
+	unsigned size = r ? (unsigned)r->arg : 0;
 	uint64_t sym = GELF_R_SYM(info);
 
 	if (!size || off > len || len - off < size)

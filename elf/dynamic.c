@@ -10,6 +10,7 @@
 
 #include "common/strbuf.h"
 #include "common/xalloc.h"
+#include "elf/arch.h"
 
 static char *dup_or_null(const char *s)
 {
@@ -289,21 +290,10 @@ static char *in_cache(struct sp_lib_search *s, const char *name)
 }
 
 /* The directories ld.so searches last, the Debian multiarch one first. */
-static const char *multiarch(uint16_t machine)
-{
-	switch (machine) {
-	case EM_X86_64: return "x86_64-linux-gnu";
-	case EM_386: return "i386-linux-gnu";
-	case EM_AARCH64: return "aarch64-linux-gnu";
-	case EM_ARM: return "arm-linux-gnueabihf";
-	default: return NULL;
-	}
-}
-
 static char *in_default_dirs(const struct sp_lib_search *s, const char *name,
 			     const char *by_path)
 {
-	const char *triple = multiarch(s->machine);
+	const char *triple = sp_arch(s->machine)->multiarch;
 	char list[256];
 
 	if (triple)

@@ -71,7 +71,7 @@ static void elf_add_sym(struct sp_elf *e, struct sp_graph *g, const GElf_Sym *sy
 	s = &e->syms[e->nsyms++];
 	/* bit 0 of an ARM function's value only says Thumb: its code, its
 	 * DWARF entry and its callers' branch targets are even */
-	s->thumb = e->machine == EM_ARM && (addr & 1);
+	s->thumb = e->arch->thumb && (addr & 1);
 	s->addr = s->thumb ? addr & ~(uint64_t)1 : addr;
 	s->size = sym->st_size;
 	s->name = sp_intern(g, name);
@@ -232,14 +232,14 @@ static void elf_read_symtab(struct sp_elf *e, struct sp_graph *g, Elf_Scn *scn,
 		if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx == SHN_UNDEF)
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
-		untyped = in_code(e, &sym) && type == STT_NOTYPE && e->machine != EM_ARM;
+		untyped = in_code(e, &sym) && type == STT_NOTYPE && !e->arch->thumb;
 		if (untyped || type == STT_FUNC) {
 			addr = sym.st_value + (sym.st_shndx < e->nsec ? e->sec_base[sym.st_shndx] : 0);
 			SP_ALLOC_GROW(labels, nlabels + 1, labels_cap);
 			labels[nlabels++] = addr;
 		}
 		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
-		    !(type == STT_NOTYPE && e->machine == EM_ARM) && !(untyped && sym.st_size))
+		    !(type == STT_NOTYPE && e->arch->thumb) && !(untyped && sym.st_size))
 			continue;
 		name = elf_strptr(e->elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
@@ -264,27 +264,19 @@ static void elf_read_symtab(struct sp_elf *e, struct sp_graph *g, Elf_Scn *scn,
 static bool plt_layout(struct sp_elf *e, size_t n, uint64_t plt, uint64_t plt_size,
 		       uint64_t plt_sec)
 {
-	if (e->machine == EM_X86_64) {
-		e->plt_stride = 16;
-		e->plt_base = plt_sec ? plt_sec : plt + 16;
+	uint64_t hdr = e->arch->plt_header;
+
+	if (hdr && e->arch->plt_entry) {
+		e->plt_stride = e->arch->plt_entry;
+		e->plt_base = plt_sec ? plt_sec : plt + hdr;
 		return true;
 	}
-	if (e->machine != EM_AARCH64 || !n || plt_size < 32)
+	if (!hdr || !n || plt_size < hdr)
 		return false;
-	e->plt_stride = (plt_size - 32) / n;
-	e->plt_base = plt + 32;
+	e->plt_stride = (plt_size - hdr) / n;
+	e->plt_base = plt + hdr;
 	return (e->plt_stride == 16 || e->plt_stride == 24) &&
-	       (plt_size - 32) % n == 0;
-}
-
-/* A slot the dynamic linker fills with what an IFUNC resolver returns,
- * the resolver's address in the addend. */
-static bool is_irelative(uint16_t machine, uint64_t type)
-{
-	return (machine == EM_X86_64 && type == R_X86_64_IRELATIVE) ||
-	       (machine == EM_AARCH64 && type == R_AARCH64_IRELATIVE) ||
-	       (machine == EM_386 && type == R_386_IRELATIVE) ||
-	       (machine == EM_ARM && type == R_ARM_IRELATIVE);
+	       (plt_size - hdr) % n == 0;
 }
 
 static void elf_read_plt(struct sp_elf *e, struct sp_graph *g, Elf_Scn *rela,
@@ -314,7 +306,9 @@ static void elf_read_plt(struct sp_elf *e, struct sp_graph *g, Elf_Scn *rela,
 
 		if (!gelf_getrela(d, (int)i, &r))
 			continue;
-		if (is_irelative(e->machine, GELF_R_TYPE(r.r_info))) {
+		/* a slot the dynamic linker fills with what an IFUNC
+		 * resolver returns, the resolver's address in the addend */
+		if (e->arch->rel_irelative && GELF_R_TYPE(r.r_info) == e->arch->rel_irelative) {
 			e->plt_irel[i] = (uint64_t)r.r_addend;
 			continue;
 		}
@@ -508,29 +502,6 @@ bool sp_elf_sym_value(const struct sp_elf *e, size_t i, uint64_t *value,
 	return true;
 }
 
-/* Branch relocation types, and where the branch lands relative to S + A:
- * x86's rel32 counts from the end of its 4-byte field, arm64's imm26 from
- * the instruction that holds it. */
-static bool branch_reloc_type(uint16_t machine, uint32_t type, int64_t *bias)
-{
-	switch (machine) {
-	case EM_X86_64:
-		*bias = 4;
-		return type == R_X86_64_PC32 || type == R_X86_64_PLT32;
-	case EM_386:
-		*bias = 4;
-		return type == R_386_PC32 || type == R_386_PLT32;
-	case EM_AARCH64:
-		*bias = 0;
-		return type == R_AARCH64_CALL26 || type == R_AARCH64_JUMP26;
-	case EM_ARM:	/* the PC reads 8 ahead in ARM state, 4 in Thumb */
-		*bias = type == R_ARM_THM_PC22 || type == R_ARM_THM_JUMP24 ? 4 : 8;
-		return type == R_ARM_CALL || type == R_ARM_JUMP24 || type == R_ARM_PC24 ||
-		       type == R_ARM_THM_PC22 || type == R_ARM_THM_JUMP24;
-	}
-	return false;
-}
-
 /* Thumb-2 BL/B.W: S:I1:I2:imm10:imm11:0 with I = !(J ^ S). */
 static int64_t thumb_branch_imm(uint32_t hw1, uint32_t hw2)
 {
@@ -543,8 +514,8 @@ static int64_t thumb_branch_imm(uint32_t hw1, uint32_t hw2)
 
 /* A REL relocation's addend is what the field already holds: a plain word
  * on i386, the branch's own immediate on ARM. */
-static int64_t rel_addend(uint16_t machine, uint32_t type, const Elf_Data *target,
-			  uint64_t off)
+static int64_t rel_addend(const struct sp_arch *a, const struct sp_arch_rel *br,
+			  const Elf_Data *target, uint64_t off)
 {
 	const unsigned char *p = target ? target->d_buf : NULL;
 	uint32_t w;
@@ -553,9 +524,9 @@ static int64_t rel_addend(uint16_t machine, uint32_t type, const Elf_Data *targe
 		return 0;
 	w = (uint32_t)p[off] | (uint32_t)p[off + 1] << 8 | (uint32_t)p[off + 2] << 16 |
 	    (uint32_t)p[off + 3] << 24;
-	if (machine != EM_ARM)
+	if (!a->thumb)
 		return (int32_t)w;
-	if (type == R_ARM_THM_PC22 || type == R_ARM_THM_JUMP24)
+	if (br->thumb)
 		return thumb_branch_imm(w & 0xffff, w >> 16);
 	return (int32_t)((w & 0x00ffffffu) << 8) >> 6;	/* imm24 * 4, signed */
 }
@@ -592,27 +563,24 @@ static void elf_read_branch_relocs(struct sp_elf *e, struct sp_graph *g, Elf_Scn
 	cd = csh.sh_type == SHT_NOBITS ? NULL : elf_rawdata(code, NULL);
 	n = sh->sh_size / sh->sh_entsize;
 	for (i = 0; i < n && i <= INT32_MAX; i++) {
+		const struct sp_arch_rel *br;
 		GElf_Rela r;
 		GElf_Rel rl;
-		int64_t bias, addend;
 
-		if (sh->sh_type == SHT_RELA) {
-			if (!gelf_getrela(d, (int)i, &r))
-				continue;
-			addend = r.r_addend;
-		} else {
-			if (!gelf_getrel(d, (int)i, &rl))
-				continue;
+		if (sh->sh_type == SHT_RELA ? !gelf_getrela(d, (int)i, &r) :
+		    !gelf_getrel(d, (int)i, &rl))
+			continue;
+		if (sh->sh_type == SHT_REL) {
 			r.r_offset = rl.r_offset;
 			r.r_info = rl.r_info;
-			addend = rel_addend(e->machine, (uint32_t)GELF_R_TYPE(rl.r_info), cd,
-					    rl.r_offset);
 		}
-		if (!branch_reloc_type(e->machine, (uint32_t)GELF_R_TYPE(r.r_info), &bias) ||
-		    r.r_offset > csh.sh_size)
+		br = sp_arch_rel(e->arch->branch, (uint32_t)GELF_R_TYPE(r.r_info));
+		if (!br || r.r_offset > csh.sh_size)
 			continue;
+		if (sh->sh_type == SHT_REL)
+			r.r_addend = rel_addend(e->arch, br, cd, r.r_offset);
 		add_branch_reloc(e, g, cap, e->sec_base[sh->sh_info] + r.r_offset + 4,
-				 GELF_R_SYM(r.r_info), addend + bias);
+				 GELF_R_SYM(r.r_info), r.r_addend + br->arg);
 	}
 }
 
@@ -743,6 +711,7 @@ static int elf_check_header(struct sp_elf *e, const char *path, struct sp_err *e
 		return sp_err_set(err, "'%s': truncated or corrupt ELF header: %s",
 				  path, elf_errmsg(-1));
 	e->machine = eh.e_machine;
+	e->arch = sp_arch(eh.e_machine);
 	e->type = eh.e_type;
 	if (elf_check_shdr_table(e->elf, &eh))
 		return sp_err_set(err, "'%s': truncated ELF: its section header table "
@@ -776,6 +745,7 @@ int sp_elf_open(struct sp_elf *e, struct sp_graph *g, const char *path,
 {
 	memset(e, 0, sizeof(*e));
 	e->fd = -1;
+	e->arch = sp_arch(EM_NONE);
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return sp_err_set(err, "libelf is out of date");
 	e->fd = elf_open_fd(path, err);
@@ -982,7 +952,7 @@ bool sp_elf_thumb_at(const struct sp_elf *e, uint64_t addr)
 	size_t i;
 	uint32_t s;
 
-	if (e->machine != EM_ARM)
+	if (!e->arch->thumb)
 		return false;
 	i = map_before(e, addr);
 	if (i < e->nmaps)

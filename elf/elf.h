@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "elf/arch.h"
 #include "common/u64map.h"
 #include "stackprof.h"
 
@@ -61,6 +62,7 @@ struct sp_elf {
 	int fd;
 	Elf *elf;
 	uint16_t machine;
+	const struct sp_arch *arch;	/* the machine's row of elf/arch.c */
 	uint16_t type;		/* ET_EXEC, ET_DYN, ET_REL */
 	struct sp_elf_sym *syms;	/* FUNC symbols, sorted by address */
 	size_t nsyms;
@@ -130,6 +132,15 @@ const struct sp_elf_sym *sp_elf_next_code_sym(const struct sp_elf *e, size_t *i,
 /* ET_REL: the relocation of the branch whose 4-byte displacement (x86) or
  * instruction (arm64) ends at site, or NULL. */
 const struct sp_elf_reloc *sp_elf_branch_reloc(const struct sp_elf *e, uint64_t site);
+/* Each pointer-sized word of data a relocation writes, fn(arg, addr,
+ * value): a linked image's RELATIVE relocations (B + A, the image at its
+ * link address; REL's need none, the word holds it), an object's
+ * absolute relocations of its allocated data (S + A; a REL addend stays
+ * in the word), at addresses of the laid-out sections.  g interns an
+ * undefined symbol's name (may be NULL). */
+typedef void sp_elf_data_reloc_fn(void *arg, uint64_t addr, uint64_t value);
+void sp_elf_each_data_reloc(const struct sp_elf *e, struct sp_graph *g,
+			    sp_elf_data_reloc_fn *fn, void *arg);
 /* ET_REL: the value of symbol index i in the laid-out sections; false when
  * undefined (*name is then its name, interned in g) or unreadable. */
 bool sp_elf_sym_value(const struct sp_elf *e, size_t i, uint64_t *value,

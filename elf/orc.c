@@ -15,6 +15,7 @@
 
 #include "common/search.h"
 #include "common/xalloc.h"
+#include "elf/arch.h"
 
 #define ORC_IP_SIZE	4
 #define ORC_ENTRY_SIZE	6
@@ -379,7 +380,7 @@ static int orc_image(struct orc_scan *s, bool *yes, struct sp_err *err)
 	if (!gelf_getehdr(s->elf, &eh))
 		return sp_err_set(err, "'%s': truncated or corrupt ELF header: %s", s->path,
 				  elf_errmsg(-1));
-	if (eh.e_machine != EM_X86_64 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	if (!sp_arch(eh.e_machine)->orc || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh.e_ident[EI_DATA] != ELFDATA2LSB)
 		return 0;
 	s->rel = eh.e_type == ET_REL;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "elf/arch.h"
 #include "elf/orc.h"
 
 #include "insn/passes.h"
@@ -301,7 +302,7 @@ static void lazy_frames(struct sp_graph *g, uint16_t machine, struct frame_stats
 		uint64_t area;
 
 		if (f->flags & SP_F_LAZY) {
-			give(f, SP_SRC_CODE, SP_QUAL_STATIC, machine == EM_X86_64 ? 24 : 16, st);
+			give(f, SP_SRC_CODE, SP_QUAL_STATIC, sp_arch(machine)->lazy_frame, st);
 			continue;
 		}
 		if (!(f->flags & SP_F_RESOLVER) || f->src == SP_SRC_ANNOT || f->src == SP_SRC_SU ||

@@ -11,13 +11,6 @@
 #include "common/search.h"
 #include "common/xalloc.h"
 
-#ifndef R_AARCH64_RELATIVE
-#define R_AARCH64_RELATIVE 1027
-#endif
-#ifndef R_AARCH64_ABS64
-#define R_AARCH64_ABS64 257
-#endif
-
 static int sec_cmp(const void *pa, const void *pb)
 {
 	const struct ind_section *a = pa, *b = pb;
@@ -55,68 +48,19 @@ static void add_section(struct ind_data *d, size_t *cap, const struct sp_elf *e,
 	s->writable = sh->sh_flags & SHF_WRITE;
 }
 
-/* An absolute relocation of a pointer-sized word, and how its value is
- * made: relative to the image (PIE) or to a symbol (an object). */
-static bool word_reloc(uint16_t machine, uint32_t type, bool *relative)
-{
-	*relative = (machine == EM_X86_64 && type == R_X86_64_RELATIVE) ||
-		    (machine == EM_AARCH64 && type == R_AARCH64_RELATIVE) ||
-		    (machine == EM_ARM && type == R_ARM_RELATIVE);
-	return *relative || (machine == EM_X86_64 && type == R_X86_64_64) ||
-	       (machine == EM_AARCH64 && type == R_AARCH64_ABS64) ||
-	       (machine == EM_ARM && type == R_ARM_ABS32);
-}
+struct reloc_fill {
+	struct ind_data *d;
+	size_t cap;
+};
 
-static void add_reloc(struct ind_data *d, size_t *cap, uint64_t addr, uint64_t value)
+static void add_reloc(void *arg, uint64_t addr, uint64_t value)
 {
-	SP_ALLOC_GROW(d->relocs, d->nrelocs + 1, *cap);
+	struct reloc_fill *f = arg;
+	struct ind_data *d = f->d;
+
+	SP_ALLOC_GROW(d->relocs, d->nrelocs + 1, f->cap);
 	d->relocs[d->nrelocs].addr = addr;
 	d->relocs[d->nrelocs++].value = value;
-}
-
-/* One relocation section: a linked image's dynamic RELATIVE ones, or an
- * object's relocations of its data. */
-static void read_relocs(struct ind_data *d, size_t *cap, const struct sp_elf *e,
-			struct sp_graph *g, Elf_Scn *scn, const GElf_Shdr *sh)
-{
-	Elf_Data *data = elf_getdata(scn, NULL);
-	uint64_t base = 0;
-	size_t i, n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
-	GElf_Shdr target;
-
-	if (e->type == ET_REL) {
-		Elf_Scn *t = elf_getscn(e->elf, sh->sh_info);
-
-		if (!t || !gelf_getshdr(t, &target) || !(target.sh_flags & SHF_ALLOC) ||
-		    (target.sh_flags & SHF_EXECINSTR) || sh->sh_info >= e->nsec)
-			return;
-		base = e->sec_base[sh->sh_info];
-	} else if (!(sh->sh_flags & SHF_ALLOC)) {
-		return;		/* --emit-relocs: the words already hold the values */
-	}
-	for (i = 0; data && i < n && i <= INT32_MAX; i++) {
-		GElf_Rela r;
-		GElf_Rel rel;
-		bool relative;
-		uint64_t value;
-		const char *name;
-
-		if (sh->sh_type == SHT_RELA ? !gelf_getrela(data, (int)i, &r) :
-		    !gelf_getrel(data, (int)i, &rel))
-			break;
-		if (sh->sh_type == SHT_REL) {
-			r.r_offset = rel.r_offset;
-			r.r_info = rel.r_info;
-			r.r_addend = 0;	/* in the word: an object's words stay as read */
-		}
-		if (!word_reloc(e->machine, (uint32_t)GELF_R_TYPE(r.r_info), &relative))
-			continue;
-		if (relative)
-			add_reloc(d, cap, base + r.r_offset, (uint64_t)r.r_addend);
-		else if (e->type == ET_REL &&
-			 sp_elf_sym_value(e, GELF_R_SYM(r.r_info), &value, &name, g))
-			add_reloc(d, cap, base + r.r_offset, value + (uint64_t)r.r_addend);
-	}
 }
 
 static int object_cmp(const void *pa, const void *pb)
@@ -169,7 +113,8 @@ uint64_t ind_data_object_size(const struct ind_data *d, uint64_t addr)
 void ind_data_init(struct ind_data *d, const struct sp_elf *e, struct sp_graph *g)
 {
 	unsigned char *ident = (unsigned char *)elf_getident(e->elf, NULL);
-	size_t scap = 0, rcap = 0;
+	struct reloc_fill rf = { d, 0 };
+	size_t scap = 0;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
@@ -179,11 +124,11 @@ void ind_data_init(struct ind_data *d, const struct sp_elf *e, struct sp_graph *
 	while ((scn = elf_nextscn(e->elf, scn))) {
 		if (!gelf_getshdr(scn, &sh))
 			continue;
-		if (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL)
-			read_relocs(d, &rcap, e, g, scn, &sh);
-		else if ((sh.sh_flags & SHF_ALLOC) && !(sh.sh_flags & SHF_EXECINSTR) && sh.sh_size)
+		if (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL &&
+		    (sh.sh_flags & SHF_ALLOC) && !(sh.sh_flags & SHF_EXECINSTR) && sh.sh_size)
 			add_section(d, &scap, e, scn, &sh);
 	}
+	sp_elf_each_data_reloc(e, g, add_reloc, &rf);
 	if (d->nsecs)
 		qsort(d->secs, d->nsecs, sizeof(*d->secs), sec_cmp);
 	if (d->nrelocs)

@@ -88,7 +88,7 @@ uint32_t ind_func_at(const struct ind_image *im, uint64_t addr)
 	if (!addr)
 		return SP_NONE;
 	id = cg_func_at(im->img, addr);
-	if (id == SP_NONE && im->elf->machine == EM_ARM && (addr & 1))
+	if (id == SP_NONE && im->elf->arch->thumb && (addr & 1))
 		id = cg_func_at(im->img, addr & ~(uint64_t)1);
 	return id;
 }
@@ -472,7 +472,7 @@ static void image_init(struct ind_image *im, struct cg_image *img, struct sp_gra
 		       bool data)
 {
 	const struct sp_elf *elf = cg_elf(img);
-	uint8_t addr_size = elf->machine == EM_ARM || elf->machine == EM_386 ? 4 : 8;
+	uint8_t addr_size = elf->arch->word ? elf->arch->word : 8;
 
 	memset(im, 0, sizeof(*im));
 	im->img = img;

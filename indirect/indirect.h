@@ -44,6 +44,41 @@ struct ind_stats {
 	uint64_t edges;			/* assumed edges added */
 };
 
+/* --indirect: what an indirect call may reach. */
+enum ind_mode {
+	IND_NONE,		/* nothing known: the call is unbounded */
+	IND_ADDRESS_TAKEN,	/* every function whose address is taken */
+	IND_TYPES,		/* the targets its types allow */
+};
+
+/* What ind_resolve did, for main's -v lines and notes. */
+struct ind_summary {
+	enum ind_mode mode;
+	bool resolved;		/* the mode's targets are in the graph */
+	uint32_t ntaken;	/* address-taken functions */
+	uint64_t added;		/* IND_ADDRESS_TAKEN: the calls assumed */
+	uint32_t nicalls;	/* ... the call sites typed */
+	struct ind_stats st;	/* IND_TYPES */
+	uint32_t nest_dropped;	/* IND_ADDRESS_TAKEN: once/nest annotations
+				 * not applied (analysis/nest.c cannot see
+				 * the assumed sets), */
+	uint32_t belows_dropped;	/* ... nor 'ignore ... below' calls dropped */
+};
+
+struct ind_policy;
+struct sp_annots;
+
+/* The one entry point of --indirect.  ind_begin, once the images are
+ * loaded and linked: IND_TYPES starts typing the chains on a thread (see
+ * ind_start).  ind_resolve, once the frames are decided: the mode's
+ * targets into g, then the annotations applied (sp_annot_apply) as the
+ * mode allows; frees p.  ind_release frees a p never resolved. */
+struct ind_policy *ind_begin(enum ind_mode mode, struct sp_graph *g,
+			     struct cg_image *const *imgs, size_t n, bool lines);
+int ind_resolve(struct ind_policy *p, const struct sp_annots *annots,
+		struct ind_summary *out, struct sp_err *err);
+void ind_release(struct ind_policy *p);
+
 struct ind_run;
 
 /* Start resolving the indirect calls of every image of g (loaded with

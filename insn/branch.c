@@ -164,14 +164,16 @@ static enum insn_branch decode_arm(const unsigned char *end, size_t avail, bool 
 enum insn_branch insn_branch_decode(uint16_t machine, bool thumb, const unsigned char *end,
 				    size_t avail, uint64_t ret_pc, uint64_t *target)
 {
-	switch (machine) {
-	case EM_X86_64:
-	case EM_386:
+	switch (sp_arch(machine)->id) {
+	case SP_ARCH_X86_64:
+	case SP_ARCH_I386:
 		return decode_x86(end, avail, ret_pc, target);
-	case EM_AARCH64:
+	case SP_ARCH_AARCH64:
 		return decode_a64(end, avail, ret_pc, target);
-	case EM_ARM:
+	case SP_ARCH_ARM:
 		return decode_arm(end, avail, thumb, ret_pc, target);
+	case SP_ARCH_UNKNOWN:
+		break;
 	}
 	return INSN_BRANCH_NONE;
 }
@@ -199,9 +201,9 @@ unsigned insn_jump_len_at(const struct sp_elf *e, uint64_t pc)
 
 	if (!p)
 		return 0;
-	switch (e->machine) {
-	case EM_X86_64:
-	case EM_386:
+	switch (e->arch->id) {
+	case SP_ARCH_X86_64:
+	case SP_ARCH_I386:
 		if (p[0] == 0xe9)
 			return sp_elf_code_at(e, pc, 5) ? 5 : 0;	/* jmp rel32 */
 		if (p[0] == 0xeb || (p[0] & 0xf0) == 0x70)
@@ -209,12 +211,14 @@ unsigned insn_jump_len_at(const struct sp_elf *e, uint64_t pc)
 		if (p[0] == 0x0f && (p[1] & 0xf0) == 0x80)
 			return sp_elf_code_at(e, pc, 6) ? 6 : 0;	/* jcc rel32 */
 		return 0;
-	case EM_AARCH64:
+	case SP_ARCH_AARCH64:
 		return sp_elf_code_at(e, pc, 4) ? 4 : 0;
-	case EM_ARM:
+	case SP_ARCH_ARM:
 		if (!sp_elf_thumb_at(e, pc) || (le16(p) & 0xf800) >= 0xe800)
 			return sp_elf_code_at(e, pc, 4) ? 4 : 0;	/* ARM, Thumb-2 32-bit */
 		return 2;
+	case SP_ARCH_UNKNOWN:
+		break;
 	}
 	return 0;
 }

@@ -10,74 +10,41 @@
 #include "common/xalloc.h"
 
 struct insn_decoder {
-	uint16_t machine;
+	const struct sp_arch *arch;
 	csh cs[2];		/* [1]: Thumb, for ARM's Thumb code */
 	cs_insn *in[2];
 	int nhandles;
 	uint64_t count;
 };
 
-/* capstone's architecture and mode for an ELF machine (Thumb when asked). */
-static bool cs_setup(uint16_t machine, bool thumb, cs_arch *arch, cs_mode *mode)
-{
-	switch (machine) {
-	case EM_X86_64:
-		*arch = CS_ARCH_X86, *mode = CS_MODE_64;
-		return true;
-	case EM_386:
-		*arch = CS_ARCH_X86, *mode = CS_MODE_32;
-		return true;
-	case EM_AARCH64:
-		*arch = CS_ARCH_ARM64, *mode = CS_MODE_ARM;
-		return true;
-	case EM_ARM:
-		*arch = CS_ARCH_ARM, *mode = thumb ? CS_MODE_THUMB : CS_MODE_ARM;
-		return true;
-	}
-	return false;
-}
-
 bool insn_machine_decodes(uint16_t machine)
 {
-	cs_arch arch;
-	cs_mode mode;
-
-	return cs_setup(machine, false, &arch, &mode);
+	return sp_arch(machine)->id != SP_ARCH_UNKNOWN;
 }
 
 bool insn_machine_regs(uint16_t machine, struct insn_regs *out)
 {
-	switch (machine) {
-	case EM_X86_64:
-		*out = (struct insn_regs){ .sp = 7, .fp = 6, .word = 8 };
-		return true;
-	case EM_386:
-		*out = (struct insn_regs){ .sp = 4, .fp = 5, .word = 4 };
-		return true;
-	case EM_AARCH64:
-		*out = (struct insn_regs){ .sp = 31, .fp = 29, .word = 8 };
-		return true;
-	case EM_ARM:	/* r11 in ARM code, r7 in Thumb: the ARM one is named */
-		*out = (struct insn_regs){ .sp = 13, .fp = 11, .word = 4 };
-		return true;
-	}
-	return false;
+	const struct sp_arch *a = sp_arch(machine);
+
+	if (a->id == SP_ARCH_UNKNOWN)
+		return false;
+	*out = (struct insn_regs){ .sp = (uint8_t)a->sp, .fp = (uint8_t)a->fp, .word = a->word };
+	return true;
 }
 
 struct insn_decoder *insn_decoder_open(uint16_t machine)
 {
+	const struct sp_arch *a = sp_arch(machine);
 	struct insn_decoder *d;
-	cs_arch arch;
-	cs_mode mode;
 	int t;
 
-	if (!insn_machine_decodes(machine))
+	if (a->id == SP_ARCH_UNKNOWN)
 		return NULL;
 	d = sp_xcalloc(1, sizeof(*d));
-	d->machine = machine;
-	for (t = 0; t < (machine == EM_ARM ? 2 : 1); t++) {
-		if (!cs_setup(machine, t == 1, &arch, &mode) ||
-		    cs_open(arch, mode, &d->cs[t]) != CS_ERR_OK) {
+	d->arch = a;
+	for (t = 0; t < (a->thumb ? 2 : 1); t++) {
+		if (cs_open((cs_arch)a->cs_arch, (cs_mode)(t ? a->cs_mode_thumb : a->cs_mode),
+			    &d->cs[t]) != CS_ERR_OK) {
 			insn_decoder_close(d);
 			return NULL;
 		}
@@ -143,15 +110,14 @@ static void fill(struct insn_decoder *d, int t, const cs_insn *in, struct insn *
 {
 	out->addr = in->address;
 	out->len = (uint8_t)in->size;
-	switch (d->machine) {
-	case EM_X86_64:
-	case EM_386:
-		insn_x86_fill(d->cs[t], in, d->machine == EM_X86_64, out);
+	switch (d->arch->cs_arch) {
+	case CS_ARCH_X86:
+		insn_x86_fill(d->cs[t], in, d->arch->word == 8, out);
 		break;
-	case EM_AARCH64:
+	case CS_ARCH_ARM64:
 		insn_arm64_fill(in, out);
 		break;
-	case EM_ARM:
+	case CS_ARCH_ARM:
 		insn_arm_fill(in, out);
 		break;
 	}
@@ -266,31 +232,23 @@ static size_t x86_vex_mask_len(const uint8_t *p, size_t size)
 
 /* An x86 instruction capstone lacks, of a length read here, and what
  * it may write: 0 when none. */
-static size_t x86_plain_len(uint16_t machine, const uint8_t *p, size_t size, uint64_t *wregs)
+static size_t x86_plain_len(const struct sp_arch *a, const uint8_t *p, size_t size,
+			    uint64_t *wregs)
 {
 	size_t n;
 
-	if (machine != EM_X86_64 && machine != EM_386)
+	if (a->cs_arch != CS_ARCH_X86)
 		return 0;
 	if ((n = x86_unknown_len(p, size))) {
 		*wregs = 0x7;	/* eax, edx, ecx at most */
 		return n;
 	}
-	if (machine == EM_X86_64 &&
+	if (a->word == 8 &&
 	    ((n = x86_evex_len(p, size)) || (n = x86_vex_mask_len(p, size)))) {
 		*wregs = UINT64_MAX & ~(1ull << 7);	/* all but %rsp */
 		return n;
 	}
 	return 0;
-}
-
-/* Bytes capstone's SKIPDATA steps over: one on x86, an instruction's
- * width elsewhere. */
-static size_t skip_size(uint16_t machine, bool thumb)
-{
-	if (machine == EM_X86_64 || machine == EM_386)
-		return 1;
-	return thumb ? 2 : 4;
 }
 
 bool insn_decode_bytes(struct insn_decoder *d, const uint8_t *code, size_t size,
@@ -309,7 +267,7 @@ bool insn_decode_bytes(struct insn_decoder *d, const uint8_t *code, size_t size,
 			fill(d, t, d->in[t], buf_add(out));
 			continue;
 		}
-		if ((skip = x86_plain_len(d->machine, code, size, &wregs))) {
+		if ((skip = x86_plain_len(d->arch, code, size, &wregs))) {
 			i = buf_add(out);
 			i->addr = addr;
 			i->len = (uint8_t)skip;
@@ -327,7 +285,8 @@ bool insn_decode_bytes(struct insn_decoder *d, const uint8_t *code, size_t size,
 		i->len = 1;
 		if (!skip_invalid)
 			break;
-		skip = skip_size(d->machine, t);
+		/* what capstone's SKIPDATA steps over: Thumb's is half */
+		skip = t ? d->arch->skip / 2 : d->arch->skip;
 		if (skip > size)
 			skip = size;
 		code += skip;

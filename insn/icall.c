@@ -81,7 +81,7 @@ void insn_find_thunks(struct insn_icalls *ic, const struct sp_elf *e)
 {
 	struct thunk_search ts = { ic, 0 };
 
-	if (e->machine != EM_X86_64 || e->type == ET_REL)
+	if (e->arch->id != SP_ARCH_X86_64 || e->type == ET_REL)
 		return;
 	sp_elf_each_symbol(e, add_thunk, &ts);
 	if (ic->nthunks)
@@ -631,7 +631,7 @@ void insn_icalls_pass(struct insn_icalls *ic, const struct sp_elf *e,
 	size_t i;
 	uint8_t reg;
 
-	if (e->machine != EM_X86_64 || !n)
+	if (e->arch->id != SP_ARCH_X86_64 || !n)
 		return;
 	index_jumps(ic, v, n);
 	for (i = 0; i < n && v[i].op != INSN_OP_INVALID; i++) {

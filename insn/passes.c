@@ -10,9 +10,10 @@
 #include "common/search.h"
 #include "common/xalloc.h"
 
-static bool is_x86(uint16_t machine)
+/* The machines of the x86 passes: pushed arguments, address loads. */
+static bool is_x86(const struct sp_elf *e)
 {
-	return machine == EM_X86_64 || machine == EM_386;
+	return e->arch->id == SP_ARCH_X86_64 || e->arch->id == SP_ARCH_I386;
 }
 
 /* The calls the stack pass saw made on another stack, among the
@@ -45,9 +46,9 @@ static void run_passes(const struct insn_image *c, const struct insn_buf *b,
 	}
 	mark_switched(calls, first, &st);
 	free(st.switched);
-	if (machine == EM_X86_64 && insn_red_zone(b->v, b->n, f->addr + f->size, &f->red_zone))
+	if (c->elf->arch->red_zone && insn_red_zone(b->v, b->n, f->addr + f->size, &f->red_zone))
 		f->flags |= INSN_FUNC_LEAF;
-	if (is_x86(machine))
+	if (is_x86(c->elf))
 		insn_pushed_args(b->v, b->n, f);
 	if (c->addr_taken)
 		insn_addr_loads(c->elf, loads, b->v, b->n);
@@ -86,7 +87,7 @@ static void scan_sym(struct insn_image *c, struct insn_decoder *d,
 {
 	const struct sp_elf *e = c->elf;
 	uint64_t pc = sym->addr, end = sym->addr + sym->size;
-	bool skip = c->addr_taken && is_x86(e->machine);
+	bool skip = c->addr_taken && is_x86(e);
 	struct insn_func *f;
 	struct sp_elf_run run;
 	uint8_t flags = INSN_FUNC_WHOLE;
@@ -308,7 +309,7 @@ static void *code_thread(void *arg)
 		return NULL;
 	}
 	claim_chunks(c, d, &b);
-	if (c->addr_taken && is_x86(c->elf->machine))
+	if (c->addr_taken && is_x86(c->elf))
 		scan_gaps(c, d, &b);
 	c->decoded = insn_decoder_count(d);
 	insn_buf_release(&b);

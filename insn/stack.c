@@ -104,22 +104,6 @@ struct walk {
 	bool has_out;
 };
 
-/* Registers the calling convention lets a callee change. */
-static uint32_t caller_saved(uint16_t machine)
-{
-	switch (machine) {
-	case EM_X86_64:	/* rax rdx rcx rsi rdi r8-r11 */
-		return 0x0f37u;
-	case EM_386:	/* eax ecx edx */
-		return 0x7u;
-	case EM_AARCH64: /* x0-x18, x30 */
-		return 0x4007ffffu;
-	case EM_ARM:	/* r0-r3, r12, lr */
-		return 0x500fu;
-	}
-	return UINT32_MAX;
-}
-
 static uint64_t insn_addr(const void *base, size_t i)
 {
 	return ((const struct insn *)base)[i].addr;
@@ -864,10 +848,10 @@ static void reach_the_rest(struct walk *w)
  */
 static uint64_t frame_of(const struct walk *w, uint16_t machine)
 {
-	bool x86 = machine == EM_X86_64 || machine == EM_386;
-	int64_t depth = x86 && w->calls ? w->max_held : w->max_depth;
+	uint8_t ret = sp_arch(machine)->ret_push;
+	int64_t depth = ret && w->calls ? w->max_held : w->max_depth;
 
-	return (uint64_t)depth + (x86 ? w->regs.word : 0);
+	return (uint64_t)depth + ret;
 }
 
 bool insn_stack_frame(const struct insn *v, size_t n, uint16_t machine, uint64_t start,
@@ -880,7 +864,7 @@ bool insn_stack_frame(const struct insn *v, size_t n, uint16_t machine, uint64_t
 
 	if (!n || !insn_machine_regs(machine, &w.regs))
 		return false;
-	w.call_clobbers = caller_saved(machine);
+	w.call_clobbers = sp_arch(machine)->caller_saved;
 	ok = find_blocks(&w);
 	if (ok) {
 		w.queue = sp_xmalloc(w.nb * sizeof(*w.queue) + 1);

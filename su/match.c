@@ -22,6 +22,7 @@
 
 #include "common/path.h"
 #include "common/xalloc.h"
+#include "elf/arch.h"
 
 #define SU_NOCU UINT32_MAX
 
@@ -609,12 +610,12 @@ static uint64_t clang_return_address(const struct sp_graph *g, const struct sp_f
 {
 	const char *producer;
 
-	if (g->machine != EM_X86_64 && g->machine != EM_386)
+	if (!sp_arch(g->machine)->ret_push)
 		return 0;
 	if (f->cu >= g->ncus || !(producer = g->cus[f->cu].producer) ||
 	    !strstr(producer, "clang"))
 		return 0;
-	return g->machine == EM_X86_64 ? 8 : 4;
+	return sp_arch(g->machine)->ret_push;
 }
 
 /* As DWARF's names (dwarf/walk.c): relative to the unit's build directory. */

@@ -88,6 +88,28 @@ int su_discover(struct su_set *s, struct sp_graph *g, const struct su_image *img
 int su_match(struct sp_graph *g, const struct su_set *s, struct sp_frames *frames,
 	     sp_warn_fn verbose, void *verbose_ctx, struct sp_err *err);
 
+/* What the stage is asked for: the .su files and directories named
+ * (paths), more directories (dirs: more files when paths are named, the
+ * roots discovery searches when none is), the images whose compile
+ * units discovery looks beside, and where warnings (warn) and unmatched
+ * rows (note, may be NULL) go. */
+struct su_request {
+	const char *const *paths;
+	size_t npaths;
+	const char *const *dirs;
+	size_t ndirs;
+	const struct su_image *imgs;
+	size_t nimgs;
+	bool keep_going;
+	sp_warn_fn warn, note;
+	void *ctx;
+};
+
+/* The stage: the files named, or found (su_discover), their rows matched
+ * to the functions (su_match) and their frames appended to frames. */
+int su_read(struct sp_graph *g, const struct su_request *r, struct sp_frames *frames,
+	    struct sp_err *err);
+
 /* Shared by find.c and match.c: lexical path helpers (internal). */
 /* Join dir and path unless path is absolute, fold "." and ".." and
  * repeated slashes; the result is malloc'ed.  A NULL dir means the
