@@ -377,7 +377,7 @@ static void elf_read_plt_got(struct sp_elf *e, struct sp_graph *g, Elf_Scn *stub
 	Elf_Data *d;
 	size_t i;
 
-	if (e->machine != EM_X86_64 || !stubs || !gelf_getshdr(stubs, &sh) ||
+	if (e->arch->id != SP_ARCH_X86_64 || !stubs || !gelf_getshdr(stubs, &sh) ||
 	    (sh.sh_entsize != 8 && sh.sh_entsize != 16) || !(d = elf_getdata(stubs, NULL)) ||
 	    d->d_size < sh.sh_size || !d->d_buf)
 		return;
