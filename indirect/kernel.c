@@ -138,6 +138,24 @@ static bool raw_tp_map(const struct ind_image *im, struct syms *b, uint64_t *add
 }
 
 /*
+ * The address-taken functions of exactly prototype proto (interned),
+ * not of its class: the mechanisms here store functions with C's type
+ * checks (register_trace_NAME()'s typed parameter, bpf_func assigned
+ * from typed functions), so no cast widens them.
+ */
+static void exact_typed(struct ind_kernel *k, const char *proto, struct ids *out)
+{
+	const struct sp_graph *g = k->r->g;
+	uint32_t i, n = out->n;
+
+	ind_proto_typed(k->fb, sp_proto_class(k->r->g, proto), out);
+	for (i = n; i < out->n; i++)
+		if (g->funcs[out->v[i]].proto == proto)
+			out->v[n++] = out->v[i];
+	out->n = n;
+}
+
+/*
  * Each tracepoint's event class, from __bpf_raw_tp_map: one struct
  * bpf_raw_event_map (include/linux/tracepoint-defs.h, 32-byte aligned)
  * per trace event, { &__tracepoint_NAME, __bpf_trace_CLASS, ... }: the
@@ -207,7 +225,7 @@ static enum sp_resolved tracepoint_targets(struct ind_kernel *k, const struct in
 		k->classes_read = true;
 	}
 	sp_strbuf_addf(&sb, "void%s", proto + 3);
-	ind_proto_typed(k->fb, sp_proto_class(r->g, sp_intern(r->g, sb.buf)), out);
+	exact_typed(k, sp_intern(r->g, sb.buf), out);
 	bpf = sp_u64map_get(&k->classes, s->func);
 	cls = bpf != SP_NONE ? r->g->funcs[bpf].name + 12 : tp;
 	for (i = 0; i < 3; i++) {
@@ -311,7 +329,7 @@ static enum sp_resolved bpf_targets(struct ind_kernel *k, const struct ind_site 
 {
 	if (!is_bpf_func_type(s->t.proto))
 		return SP_RES_NONE;
-	ind_proto_typed(k->fb, sp_proto_class(k->r->g, s->t.proto), out);
+	exact_typed(k, s->t.proto, out);
 	ids_add(out, jit_node(k));
 	*desc = s->t.proto;
 	return SP_RES_BPF;
