@@ -248,6 +248,25 @@ struct dw_reg_vars {
 void dw_func_reg_vars(struct dw_reader *r, uint64_t die, const uint64_t *pcs, size_t npcs,
 		      const struct dw_reg_vars *q);
 
+/* What a call passes in a register, as its DW_TAG_call_site_parameter's
+ * DW_AT_call_value says. */
+struct dw_call_arg {
+	enum {
+		DW_ARG_UNKNOWN = 0,	/* no such parameter, or another value */
+		DW_ARG_ADDR,		/* DW_OP_addr addr: a constant address
+					 * (0: a constant 0, NULL) */
+		DW_ARG_ENTRY,		/* DW_OP_entry_value(reg): what the caller's
+					 * reg held at its own entry */
+	} kind;
+	uint64_t addr;
+	uint8_t reg;
+};
+/* The value the call of the function whose DIE is at die (its own code,
+ * or code inlined into it) that returns to ret_pc passes in DWARF
+ * register reg; DW_ARG_UNKNOWN when no call site has that return
+ * address or it does not say. */
+struct dw_call_arg dw_call_arg(struct dw_reader *r, uint64_t die, uint64_t ret_pc, uint8_t reg);
+
 /* The source lines of a unit's code: the rows its line table's program
  * makes, by address. */
 struct dw_line_row {

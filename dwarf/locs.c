@@ -7,6 +7,8 @@
  * location list that cannot be read to its end, or one of whose
  * expressions does not read, locates nothing; an entry whose addresses
  * cannot be had is left out; nothing else changes.
+ *
+ * And what a call passes in a register (DW_TAG_call_site_parameter).
  */
 #include "dwarf/internal.h"
 
@@ -168,4 +170,108 @@ void dw_func_reg_vars(struct dw_reader *r, uint64_t die, const uint64_t *pcs, si
 		read_scope(&s, &e, 0, &end);
 	dw_reader_end(r);
 	free(s.spans.v);
+}
+
+/* ---- what a call passes ---- */
+
+/* The value a DW_AT_call_value expression [p, p + len) is. */
+static struct dw_call_arg arg_value(const unsigned char *p, uint64_t len,
+				    const struct dw_opsizes *z)
+{
+	struct dw_call_arg a = { .kind = DW_ARG_UNKNOWN, .reg = DW_REG_NONE };
+	struct dw_bytes b;
+	struct dw_op op;
+	int64_t c;
+
+	if (dw_expr_addr(p, len, z, &a.addr) || (dw_expr_constant(p, len, z, &c) && !c)) {
+		a.kind = DW_ARG_ADDR;	/* NULL is address 0 */
+		return a;
+	}
+	dw_bytes_init(&b, p, len, z->msb);
+	if (!dw_op_read(&b, z, &op) || dw_bytes_left(&b) ||
+	    (op.code != DW_OP_entry_value && op.code != DW_OP_GNU_entry_value))
+		return a;
+	a.reg = dw_expr_reg(op.block, op.len, z);
+	if (a.reg != DW_REG_NONE)
+		a.kind = DW_ARG_ENTRY;
+	return a;
+}
+
+/* The parameter of the call site e that is register reg. */
+static struct dw_call_arg site_arg(const struct dw_entry *site, uint8_t reg)
+{
+	struct dw_call_arg none = { .kind = DW_ARG_UNKNOWN, .reg = DW_REG_NONE };
+	struct dw_opsizes z = dw_unit_opsizes(site->u);
+	struct dw_kids k;
+	struct dw_entry c;
+	struct dw_val v;
+	const unsigned char *p;
+	uint64_t len;
+
+	dw_kids_begin(site, &k);
+	while (dw_kids_next(&k, &c) > 0) {
+		uint16_t tag = c.d.ab->tag;
+
+		if ((tag != DW_TAG_call_site_parameter && tag != DW_TAG_GNU_call_site_parameter) ||
+		    !dw_entry_attr(&c, DW_AT_location, &v) || !dw_val_block(&v, &p, &len) ||
+		    dw_expr_reg(p, len, &z) != reg)
+			continue;
+		if ((dw_entry_attr(&c, DW_AT_call_value, &v) ||
+		     dw_entry_attr(&c, DW_AT_GNU_call_site_value, &v)) &&
+		    dw_val_block(&v, &p, &len))
+			return arg_value(p, len, &z);
+		return none;
+	}
+	return none;
+}
+
+static bool site_returns_to(const struct dw_entry *e, uint64_t ret_pc)
+{
+	struct dw_val v;
+	uint64_t pc;
+
+	return (dw_entry_attr(e, DW_AT_call_return_pc, &v) || dw_entry_attr(e, DW_AT_low_pc, &v)) &&
+	       dw_val_addr(e->u, &v, &pc) && pc == ret_pc;
+}
+
+/* The call site under scope that returns to ret_pc into *out. */
+static bool find_site(const struct dw_entry *scope, uint64_t ret_pc, int depth,
+		      struct dw_entry *out)
+{
+	uint64_t call = ret_pc - 1;
+	struct dw_kids k;
+	struct dw_entry c;
+
+	if (depth > MAX_SCOPE_DEPTH)
+		return false;
+	dw_kids_begin(scope, &k);
+	while (dw_kids_next(&k, &c) > 0) {
+		switch (c.d.ab->tag) {
+		case DW_TAG_call_site:
+		case DW_TAG_GNU_call_site:
+			if (site_returns_to(&c, ret_pc)) {
+				*out = c;
+				return true;
+			}
+			break;
+		case DW_TAG_lexical_block:
+		case DW_TAG_inlined_subroutine:
+			if (scope_wanted(&c, &call, 1) && find_site(&c, ret_pc, depth + 1, out))
+				return true;
+			break;
+		}
+	}
+	return false;
+}
+
+struct dw_call_arg dw_call_arg(struct dw_reader *r, uint64_t die, uint64_t ret_pc, uint8_t reg)
+{
+	struct dw_call_arg a = { .kind = DW_ARG_UNKNOWN, .reg = DW_REG_NONE };
+	struct dw_entry e, site;
+
+	dw_reader_begin(r);
+	if (ret_pc && dw_entry_at(r, die, &e) && find_site(&e, ret_pc, 0, &site))
+		a = site_arg(&site, reg);
+	dw_reader_end(r);
+	return a;
 }

@@ -216,6 +216,25 @@ static void type_store(struct ind_image *ims, struct ind_store *st)
 		     st->t.kind == IND_TK_TABLE);
 }
 
+/* A value of unknown origin stored in key: when it is an argument the
+ * storing function was called with (an init function's callback), what
+ * its callers pass there (args.c); else the key escapes. */
+static void store_argument(struct ind_run *r, const struct ind_store *st, uint32_t key)
+{
+	const struct insn_icalls *ic = &r->ims[st->image].code->icalls;
+	const struct insn_store *s = &ic->stores[st->store];
+	const uint32_t *v;
+	uint32_t n, i;
+
+	if (!s->nvlinks || !ind_arg_values(r->args, st->caller,
+					   insn_entry_reg(ic->links + s->vlink, s->nvlinks), &v, &n)) {
+		r->keys.v[key].escaped = true;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		ind_key_add(&r->keys, key, v[i]);
+}
+
 static void apply_store(struct ind_run *r, const struct ind_store *st)
 {
 	const struct insn_store *s = &r->ims[st->image].code->icalls.stores[st->store];
@@ -226,7 +245,7 @@ static void apply_store(struct ind_run *r, const struct ind_store *st)
 		if (st->t.kind != IND_TK_KEY)
 			add_abs_store(r, st->image, st->t.addr, st->func);
 		if (key != SP_NONE && st->func == SP_NONE)
-			r->keys.v[key].escaped = true;
+			store_argument(r, st, key);
 		else if (key != SP_NONE)
 			ind_key_add(&r->keys, key, st->func);
 	} else if (s->addr) {
@@ -657,6 +676,7 @@ static void run_free(struct ind_run *r)
 	free(r->sites);
 	free(r->stores);
 	free(r->work);
+	ind_args_free(r->args);
 	ind_keys_release(&r->keys);
 	pthread_mutex_destroy(&r->vars_lock);
 	pthread_cond_destroy(&r->vars_done);
@@ -690,6 +710,7 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 		close_typers(r, r->nims);
 	}
 	stats->stores = (uint32_t)r->nstores;
+	r->args = ind_args_new(r);
 	for (i = 0; i < r->nstores; i++)
 		apply_store(r, &r->stores[i]);
 	smear(r);

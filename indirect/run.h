@@ -62,6 +62,7 @@ struct ind_run {
 	struct ind_store *stores;
 	size_t nstores, stores_cap;
 	bool lines;		/* find each site's source line */
+	struct ind_args *args;	/* callbacks passed as arguments (args.c) */
 	/* the chains are typed on a thread of their own, with a DWARF reader
 	 * per image of its own, its names interned in tg and its keys in
 	 * tkeys (merged into g's and keys when it ends) */
@@ -106,6 +107,18 @@ struct fallback {
 /* The address-taken functions whose prototype's class is cls
  * (sp_proto_class: a call may reach them through a cast). */
 void ind_proto_typed(const struct fallback *fb, const char *cls, struct ids *out);
+
+/* Callbacks passed as arguments (args.c). */
+struct ind_args *ind_args_new(struct ind_run *r);
+void ind_args_free(struct ind_args *a);
+/* When site s calls through the value a register had at its function's
+ * entry (copied at most): what every caller passes there, into v[0..n)
+ * (valid until the next call); false when some way in does not say. */
+bool ind_arg_targets(struct ind_args *a, const struct ind_site *s, const uint32_t **v,
+		     uint32_t *n);
+/* What every caller of func passes in register reg, as ind_arg_targets. */
+bool ind_arg_values(struct ind_args *a, uint32_t func, uint8_t reg, const uint32_t **v,
+		    uint32_t *n);
 
 /* The function whose entry addr is in image im, SP_NONE when none. */
 uint32_t ind_func_at(const struct ind_image *im, uint64_t addr);

@@ -278,6 +278,8 @@ static enum sp_resolved site_targets(struct ind_run *r, const struct fallback *f
 				     struct ids *out, const char **desc)
 {
 	enum sp_resolved how = precise_targets(r, s, out, desc);
+	const uint32_t *v;
+	uint32_t n, i;
 
 	if (how == SP_RES_NONE)
 		how = ind_kernel_targets(kern, s, out, desc);
@@ -285,6 +287,12 @@ static enum sp_resolved site_targets(struct ind_run *r, const struct fallback *f
 	 * origin still holds what its data and the known stores put there */
 	if (how != SP_RES_NONE)
 		return how;
+	if (ind_arg_targets(r->args, s, &v, &n)) {
+		*desc = s->t.proto;
+		for (i = 0; i < n; i++)
+			ids_add(out, v[i]);
+		return SP_RES_ARGUMENT;
+	}
 	if (s->t.proto) {
 		*desc = s->t.proto;
 		proto_targets(fb, sp_proto_class(r->g, s->t.proto), out);

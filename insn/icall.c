@@ -70,6 +70,8 @@ static void add_thunk(void *arg, const GElf_Sym *sym, const char *name)
 	struct insn_icalls *ic = ts->ic;
 	uint8_t reg;
 
+	if (sym->st_shndx != SHN_UNDEF && name && !strcmp(name, "__fentry__"))
+		ic->fentry = sym->st_value;
 	if (sym->st_shndx == SHN_UNDEF || (reg = insn_thunk_reg(name)) == INSN_REG_NONE)
 		return;
 	SP_ALLOC_GROW(ic->thunks, ic->nthunks + 1, ts->cap);
@@ -204,12 +206,26 @@ static void add_link(struct tracer *t, uint64_t pc, uint8_t reg, enum insn_src s
 	l->src = (uint8_t)src;
 	l->disp = disp;
 	l->scale = scale;
+	l->entry = false;
 	t->nlinks++;
 }
 
 static bool is_call(const struct insn *in)
 {
 	return in->op == INSN_OP_CALL || (in->groups & INSN_G_CALL);
+}
+
+/* Does v[k] write reg: a call clobbers the caller-saved registers, but
+ * the call to __fentry__ (ftrace's, first in a kernel function) none. */
+static bool writes(const struct tracer *t, size_t k, uint8_t reg)
+{
+	const struct insn *p = &t->v[k];
+
+	if (is_call(p))
+		return (CLOBBERED & BIT(reg)) != 0 &&
+		       !(t->ic->fentry && (p->flags & INSN_F_TARGET) &&
+			 (uint64_t)p->imm == t->ic->fentry);
+	return (p->wregs & BIT(reg)) != 0;
 }
 
 /* Where the value of reg that v[i] reads was written: the one
@@ -237,8 +253,6 @@ static size_t definition(struct tracer *t, size_t i, uint8_t reg, size_t *call)
 
 		/* back from before v[k] to a write, or to where paths join */
 		for (;;) {
-			const struct insn *p;
-
 			if (ic->seen[k] == stamp)
 				break;	/* a path met before */
 			ic->seen[k] = stamp;
@@ -256,8 +270,7 @@ static size_t definition(struct tracer *t, size_t i, uint8_t reg, size_t *call)
 					return t->n;
 				break;
 			}
-			p = &t->v[k - 1];
-			if (is_call(p) ? (CLOBBERED & BIT(reg)) != 0 : (p->wregs & BIT(reg)) != 0) {
+			if (writes(t, k - 1, reg)) {
 				d = k - 1;
 				break;
 			}
@@ -378,6 +391,52 @@ static bool follow(struct tracer *t, size_t i, size_t d, uint8_t reg, uint64_t p
 	return false;
 }
 
+/*
+ * Does reg hold at v[i] what it held at the function's entry: the entry
+ * reaches v[i] and no path from it writes reg (a call clobbering it is a
+ * write)?  A walk back over program points (k: before v[k]), each
+ * predecessor instruction checked, so that no path is cut short; an
+ * instruction only a jump through a table may reach has unknown ones.
+ */
+static bool from_entry(struct tracer *t, size_t i, uint8_t reg)
+{
+	struct insn_icalls *ic = t->ic;
+	size_t sp = 0, steps = 0, k;
+	bool entry = false;
+	uint32_t j;
+
+	if (++ic->stamp == 0) {
+		memset(ic->seen, 0, ic->scratch_cap * sizeof(*ic->seen));
+		ic->stamp = 1;
+	}
+	SP_ALLOC_GROW(ic->stack, 1, ic->stack_cap);
+	ic->stack[sp++] = (uint32_t)i;
+	while (sp) {
+		k = ic->stack[--sp];
+		if (ic->seen[k] == ic->stamp)
+			continue;
+		ic->seen[k] = ic->stamp;
+		if (steps++ >= MAX_BACK)
+			return false;
+		entry |= k == 0;
+		if (k && !falls_into(t->v, k) && ic->pred_first[k] == ic->pred_first[k + 1] &&
+		    ic->table_jumps && t->v[k].op != INSN_OP_NOP)
+			return false;
+		for (j = ic->pred_first[k]; j <= ic->pred_first[k + 1]; j++) {
+			/* the jumps landing on k, then what falls into it */
+			size_t p = j < ic->pred_first[k + 1] ? ic->preds[j] : k - 1;
+
+			if (j == ic->pred_first[k + 1] && (!k || !falls_into(t->v, k)))
+				break;
+			if (writes(t, p, reg))
+				return false;
+			SP_ALLOC_GROW(ic->stack, sp + 1, ic->stack_cap);
+			ic->stack[sp++] = (uint32_t)p;
+		}
+	}
+	return entry;
+}
+
 /* Append how reg came to hold its value when v[i] (at pc) reads it. */
 static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc)
 {
@@ -396,6 +455,8 @@ static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc)
 		return;
 	}
 	add_link(t, pc, reg, d < t->n ? INSN_SRC_OTHER : INSN_SRC_REG, 0, 0);
+	if (d == t->n && call == t->n)
+		t->ic->links[t->ic->nlinks - 1].entry = from_entry(t, i, reg);
 }
 
 /* ---- calls ---- */
@@ -624,11 +685,40 @@ drop:
 	ic->nlinks = mark;
 }
 
+uint8_t insn_entry_reg(const struct insn_link *l, uint8_t n)
+{
+	uint8_t k;
+
+	if (!n)
+		return INSN_REG_NONE;
+	for (k = 0; k + 1 < n; k++)
+		if (l[k].src != INSN_SRC_MOVE)
+			return INSN_REG_NONE;
+	return l[k].src == INSN_SRC_REG && l[k].entry ? l[k].reg : INSN_REG_NONE;
+}
+
+/* A jump through a register that may be a switch's (not a tail call
+ * through an argument) may land anywhere in the function: no value is
+ * then known to be the entry's.  Calls [call, ncalls) and links [link,
+ * nlinks) are the function's. */
+static void check_entries(struct insn_icalls *ic, size_t call, size_t link)
+{
+	size_t k;
+
+	for (k = call; k < ic->ncalls; k++)
+		if (ic->calls[k].tail &&
+		    insn_entry_reg(ic->links + ic->calls[k].link, ic->calls[k].nlinks) == INSN_REG_NONE)
+			break;
+	if (k < ic->ncalls)
+		for (k = link; k < ic->nlinks; k++)
+			ic->links[k].entry = false;
+}
+
 void insn_icalls_pass(struct insn_icalls *ic, const struct sp_elf *e,
 		      const struct insn *v, size_t n)
 {
 	struct tracer t = { .ic = ic, .v = v, .n = n };
-	size_t i;
+	size_t i, call = ic->ncalls, link = ic->nlinks;
 	uint8_t reg;
 
 	if (e->arch->id != SP_ARCH_X86_64 || !n)
@@ -640,6 +730,8 @@ void insn_icalls_pass(struct insn_icalls *ic, const struct sp_elf *e,
 		else
 			scan_store(&t, e, i);
 	}
+	if (ic->table_jumps)
+		check_entries(ic, call, link);
 }
 
 void insn_icalls_release(struct insn_icalls *ic)

@@ -48,6 +48,10 @@ struct insn_link {
 				 * call's own memory operand (call *8(%rax)) */
 	uint8_t src;		/* enum insn_src */
 	uint8_t scale;		/* LOAD, TABLE: the index's scale, 0 without one */
+	bool entry;		/* REG: no write reaches pc on any path from the
+				 * function's entry, so reg holds what it held
+				 * there (an argument: --indirect=types follows
+				 * the callers' values) */
 };
 
 /* An indirect call or jump: links [link, link + nlinks), from the value
@@ -92,6 +96,9 @@ struct insn_icalls {
 	size_t nlinks, links_cap;
 	struct insn_thunk *thunks;	/* by address */
 	size_t nthunks;
+	uint64_t fentry;		/* the kernel's __fentry__, which every traced
+					 * function calls first and which keeps
+					 * every register; 0 when none */
 	/* scratch of the pass, per instruction of the function */
 	uint32_t *pred_first, *preds;	/* the jumps landing on each */
 	uint32_t *seen, stamp;		/* visited by the current search */
@@ -100,6 +107,11 @@ struct insn_icalls {
 	uint32_t *stack;
 	size_t stack_cap;
 };
+
+/* The register whose value at the function's entry the chain l[0..n)
+ * is (copied at most: links MOVE ... REG with entry), else
+ * INSN_REG_NONE. */
+uint8_t insn_entry_reg(const struct insn_link *l, uint8_t n);
 
 /* Find e's retpoline thunks (__x86_indirect_thunk_REG and the call and
  * jump variants) in its symbol table; before the pass runs. */

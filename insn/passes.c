@@ -137,6 +137,7 @@ static void list_syms(struct insn_image *c)
 	for (i = 0; i < c->nchunks; i++) {	/* read only, shared */
 		c->chunks[i].icalls.thunks = c->icalls.thunks;
 		c->chunks[i].icalls.nthunks = c->icalls.nthunks;
+		c->chunks[i].icalls.fentry = c->icalls.fentry;
 	}
 }
 

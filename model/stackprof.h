@@ -180,6 +180,8 @@ enum sp_resolved {
 	SP_RES_TRACEPOINT,	/* the probes a tracepoint's iterator may call */
 	SP_RES_BPF,		/* a BPF program: the interpreters, <bpf jit> */
 	SP_RES_PARAVIRT,	/* a word of the kernel's pv_ops table */
+	SP_RES_ARGUMENT,	/* what every caller passes in the register it
+				 * calls through (DWARF call site values) */
 	SP_RES__COUNT
 };
 

@@ -9,8 +9,8 @@
  *			spi_setup store there (field, drivers.c)
  *	apply		fn(x), a parameter: every address-taken int (*)(int)
  *			(prototype)
- *	tick		t->fire(t), stored by timer_arm from its parameter: every
- *			address-taken void (*)(any object pointer) (prototype)
+ *	tick		t->fire(t), stored by timer_arm from its parameter: what
+ *			main passes timer_arm, on_tick (field, an argument stored)
  *	log_message	log_hook(): its initial value and what main stores
  *			(table)
  *

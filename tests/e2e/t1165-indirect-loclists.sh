@@ -4,7 +4,7 @@
 # samples/ops built both ways (the same code: -gdwarf-N changes only the
 # debug sections) must resolve every indirect call the same way, the
 # field calls included, which only the locations of their functions'
-# pointer parameters type (shape_area's s, device_read's d).
+# pointer parameters type (shape_area's s, device_read's d, tick's t).
 . tests/e2e/lib.sh
 [ "$(uname -m)" = x86_64 ] || skip "the instruction pass is x86-64's"
 command -v gcc >/dev/null || skip "no gcc"
@@ -37,5 +37,5 @@ d5=$(sites 5)
 expect_eq "DWARF 4 and 5 resolve alike" "$d5" "$d4"
 fields=$(jget "$OUT/d5.json" "sorted(s['type'] for s in j['indirect_calls'] if s['resolved_by'] == 'field')")
 expect_eq "the field calls" "$fields" \
-	'["struct device_ops.read", "struct device_ops.start", "struct shape_ops.area"]'
+	'["struct device_ops.read", "struct device_ops.start", "struct shape_ops.area", "struct timer.fire"]'
 finish

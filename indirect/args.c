@@ -1,0 +1,196 @@
+/*
+ * args.c - a call through a callback the function was handed as an
+ * argument (--indirect=types' "argument"): its targets are what the
+ * callers pass in that register, as each call site's
+ * DW_TAG_call_site_parameter says (DW_AT_call_value: DW_OP_addr f, or
+ * DW_OP_entry_value(reg), the caller's own argument passed on, whose
+ * values its callers give in turn).
+ *
+ * The chain must be copies of a register no write reaches from the
+ * function's entry (insn_link.entry): the value it was called with.
+ * Every way in must be seen: the function is not address-taken (an
+ * indirect call's arguments are unknown), not a global of a shared
+ * library or an object (callers elsewhere: an executable's, PIE or not,
+ * are its own), has callers, and each
+ * caller is a direct call whose call site gives the value.  Else the
+ * site falls back as before.
+ */
+#include "indirect/run.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+#include "elf/dynamic.h"
+
+#define MAX_ARG_DEPTH 8		/* callers of callers ... followed */
+
+struct ind_args {
+	struct ind_run *r;
+	uint32_t *first;	/* by callee: its callers' edges in edge[] */
+	uint32_t *edge;
+	struct { uint32_t func; uint8_t reg; } stack[MAX_ARG_DEPTH];
+	int depth;
+	uint32_t *out;
+	uint32_t nout, cap;
+	int8_t *program;	/* by image: 1 an executable, 0 not, -1 unread */
+};
+
+/* The edges into each function, by callee (counting sort). */
+static void index_callers(struct ind_args *a)
+{
+	const struct sp_graph *g = a->r->g;
+	uint32_t i;
+
+	a->first = sp_xcalloc(g->nfuncs + 2, sizeof(*a->first));
+	a->edge = sp_xmalloc((g->nedges + 1) * sizeof(*a->edge));
+	for (i = 0; i < g->nedges; i++)
+		a->first[g->edges[i].to + 2]++;
+	for (i = 2; i < g->nfuncs + 2; i++)
+		a->first[i] += a->first[i - 1];
+	for (i = 0; i < g->nedges; i++)
+		a->edge[a->first[g->edges[i].to + 1]++] = i;
+}
+
+struct ind_args *ind_args_new(struct ind_run *r)
+{
+	struct ind_args *a = sp_xcalloc(1, sizeof(*a));
+
+	a->r = r;
+	a->program = sp_xmalloc((r->nims + 1) * sizeof(*a->program));
+	memset(a->program, -1, (r->nims + 1) * sizeof(*a->program));
+	return a;
+}
+
+void ind_args_free(struct ind_args *a)
+{
+	if (!a)
+		return;
+	free(a->first);
+	free(a->edge);
+	free(a->out);
+	free(a->program);
+	free(a);
+}
+
+static struct ind_image *image_of(struct ind_run *r, uint32_t func)
+{
+	uint32_t cu = r->g->funcs[func].cu;
+	size_t i;
+
+	for (i = 0; cu != SP_NONE && i < r->nims; i++)
+		if (r->ims[i].dw && cu >= r->ims[i].dw->cu_first &&
+		    cu - r->ims[i].dw->cu_first < r->ims[i].dw->ncus)
+			return &r->ims[i];
+	return NULL;
+}
+
+/* Is image im an executable (a PIE has an interpreter, a shared library
+ * none)? */
+static bool program(struct ind_args *a, const struct ind_image *im)
+{
+	size_t i = (size_t)(im - a->r->ims);
+	struct sp_elf_dynamic d;
+
+	if (im->elf->type != ET_DYN)
+		return im->elf->type == ET_EXEC;
+	if (a->program[i] < 0) {
+		sp_elf_read_dynamic(im->elf, &d);
+		a->program[i] = d.interp != NULL;
+		sp_elf_dynamic_release(&d);
+	}
+	return a->program[i] == 1;
+}
+
+/* Can func be entered other than by the calls the graph has? */
+static bool other_ways_in(struct ind_args *a, const struct ind_image *im, uint32_t func)
+{
+	const struct sp_func *f = &a->r->g->funcs[func];
+	uint32_t sym;
+
+	if (a->r->taken[func] || f->lib || !(f->flags & SP_F_HAS_CODE))
+		return true;
+	if (program(a, im))
+		return false;
+	/* a shared library's global: called from elsewhere */
+	sym = sp_u64map_get(&im->elf->sym_by_addr, f->addr);
+	return sym == SP_NONE || im->elf->syms[sym].bind != STB_LOCAL;
+}
+
+static void out_add(struct ind_args *a, uint32_t id)
+{
+	SP_ALLOC_GROW(a->out, a->nout + 1, a->cap);
+	a->out[a->nout++] = id;
+}
+
+static bool on_stack(const struct ind_args *a, uint32_t func, uint8_t reg)
+{
+	int i;
+
+	for (i = 0; i < a->depth; i++)
+		if (a->stack[i].func == func && a->stack[i].reg == reg)
+			return true;
+	return false;
+}
+
+/* What func's register reg held at its entry, from every caller, into
+ * a->out; false when some way in does not say. */
+static bool entry_values(struct ind_args *a, uint32_t func, uint8_t reg)
+{
+	struct ind_run *r = a->r;
+	struct ind_image *im = image_of(r, func), *cim;
+	uint32_t k;
+	bool ok = true;
+
+	if (on_stack(a, func, reg))
+		return true;	/* a recursive call passes on what it was given */
+	if (a->depth >= MAX_ARG_DEPTH || !im || other_ways_in(a, im, func) ||
+	    a->first[func + 1] == a->first[func])
+		return false;
+	a->stack[a->depth].func = func;
+	a->stack[a->depth++].reg = reg;
+	for (k = a->first[func]; ok && k < a->first[func + 1]; k++) {
+		const struct sp_edge *e = &r->g->edges[a->edge[k]];
+		const struct sp_func *caller = &r->g->funcs[e->from];
+		struct dw_call_arg v = { .kind = DW_ARG_UNKNOWN };
+		uint32_t id;
+
+		if (!e->flags && caller->die && (cim = image_of(r, e->from)) && cim->reader)
+			v = dw_call_arg(cim->reader, caller->die, e->pc, reg);
+		if (v.kind == DW_ARG_ADDR && !v.addr)
+			continue;	/* NULL: no call through it */
+		if (v.kind == DW_ARG_ADDR && (id = ind_func_at(cim, v.addr)) != SP_NONE)
+			out_add(a, id);
+		else
+			ok = v.kind == DW_ARG_ENTRY && entry_values(a, e->from, v.reg);
+	}
+	a->depth--;
+	return ok;
+}
+
+bool ind_arg_targets(struct ind_args *a, const struct ind_site *s, const uint32_t **v,
+		     uint32_t *n)
+{
+	const struct ind_image *im = &a->r->ims[s->image];
+	const struct insn_icalls *ic = &im->code->icalls;
+	const struct insn_icall *c = &ic->calls[s->icall];
+
+	return ind_arg_values(a, s->func, insn_entry_reg(ic->links + c->link, c->nlinks), v, n);
+}
+
+bool ind_arg_values(struct ind_args *a, uint32_t func, uint8_t reg, const uint32_t **v,
+		    uint32_t *n)
+{
+	if (reg == INSN_REG_NONE || func == SP_NONE || func >= a->r->g->nfuncs)
+		return false;
+	if (!a->first)
+		index_callers(a);
+	a->nout = 0;
+	a->depth = 0;
+	if (!entry_values(a, func, reg))
+		return false;
+	*v = a->out;
+	*n = a->nout;
+	return true;
+}
