@@ -2,6 +2,7 @@
 #include "callgraph/internal.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -146,6 +147,36 @@ static void index_exports(const struct cg_image *img, struct sp_u64map *by_name)
 	}
 }
 
+/* The image that made function id (an external one: its reference). */
+static const struct cg_image *image_of(struct cg_image *const *imgs, size_t n, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (id >= imgs[i]->func_first && id < imgs[i]->func_end)
+			return imgs[i];
+	return NULL;
+}
+
+/*
+ * The definition the external function id of name binds to: the version
+ * its image's reference asks for when a library names it so (not its
+ * default: memcpy@GLIBC_2.2.5), else the name (the default version, or
+ * none asked), as ld.so binds it.
+ */
+static uint32_t definition(struct cg_image *const *imgs, size_t n, struct sp_graph *g,
+			   const struct sp_u64map *by_name, uint32_t id, const char *name)
+{
+	const struct cg_image *img = image_of(imgs, n, id);
+	const char *ver = img ? sp_elf_needed_version(&img->elf, name) : NULL;
+	uint32_t def = SP_NONE;
+	char buf[512];
+
+	if (ver && (size_t)snprintf(buf, sizeof(buf), "%s@%s", name, ver) < sizeof(buf))
+		def = sp_u64map_get(by_name, (uintptr_t)sp_intern(g, buf));
+	return def != SP_NONE ? def : sp_u64map_get(by_name, (uintptr_t)name);
+}
+
 void cg_link(struct cg_image *const *imgs, size_t n, struct sp_graph *g,
 	     uint32_t *linked)
 {
@@ -166,7 +197,7 @@ void cg_link(struct cg_image *const *imgs, size_t n, struct sp_graph *g,
 
 		if (!(f->flags & SP_F_EXTERNAL) || !name)
 			continue;
-		id = sp_u64map_get(&by_name, (uintptr_t)name);
+		id = definition(imgs, n, g, &by_name, g->edges[k].to, name);
 		if (id != SP_NONE) {
 			g->edges[k].to = id;
 			g->finalized = false;

@@ -151,6 +151,21 @@ struct sym_versions {
 	size_t nnames;
 };
 
+/* Version index ndx is called name. */
+static void name_version(struct sym_versions *v, size_t ndx, const char *name)
+{
+	if (!name || ndx >= 0x8000)
+		return;
+	if (ndx >= v->nnames) {
+		size_t n = ndx + 1;
+
+		v->names = sp_xrealloc(v->names, n * sizeof(*v->names));
+		memset(v->names + v->nnames, 0, (n - v->nnames) * sizeof(*v->names));
+		v->nnames = n;
+	}
+	v->names[ndx] = name;
+}
+
 static void read_verdefs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct sym_versions *v)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
@@ -159,25 +174,42 @@ static void read_verdefs(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct sym
 	for (k = 0; d && k < sh->sh_info; k++) {
 		GElf_Verdef def;
 		GElf_Verdaux aux;
-		const char *name;
 
 		if (!gelf_getverdef(d, (int)off, &def) ||
 		    !gelf_getverdaux(d, (int)(off + def.vd_aux), &aux))
 			break;
-		name = elf_strptr(elf, sh->sh_link, aux.vda_name);
-		if (name && def.vd_ndx < 0x8000) {
-			if (def.vd_ndx >= v->nnames) {
-				size_t n = (size_t)def.vd_ndx + 1;
-
-				v->names = sp_xrealloc(v->names, n * sizeof(*v->names));
-				memset(v->names + v->nnames, 0, (n - v->nnames) * sizeof(*v->names));
-				v->nnames = n;
-			}
-			v->names[def.vd_ndx] = name;
-		}
+		name_version(v, def.vd_ndx, elf_strptr(elf, sh->sh_link, aux.vda_name));
 		if (!def.vd_next)
 			break;
 		off += def.vd_next;
+	}
+}
+
+/* The versions the image asks of its libraries (.gnu.version_r): their
+ * indexes share one numbering with the versions it defines. */
+static void read_verneeds(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct sym_versions *v)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t off = 0, k;
+
+	for (k = 0; d && k < sh->sh_info; k++) {
+		GElf_Verneed need;
+		GElf_Vernaux aux;
+		size_t a, j;
+
+		if (!gelf_getverneed(d, (int)off, &need))
+			break;
+		for (j = 0, a = off + need.vn_aux; j < need.vn_cnt; j++, a += aux.vna_next) {
+			if (!gelf_getvernaux(d, (int)a, &aux))
+				break;
+			name_version(v, aux.vna_other & 0x7fff,
+				     elf_strptr(elf, sh->sh_link, aux.vna_name));
+			if (!aux.vna_next)
+				break;
+		}
+		if (!need.vn_next)
+			break;
+		off += need.vn_next;
 	}
 }
 
@@ -186,11 +218,57 @@ static void find_versions(Elf *elf, struct sym_versions *v)
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
-	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_GNU_versym)
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_GNU_versym)
 			v->versym = elf_getdata(scn, NULL);
-		else if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_GNU_verdef)
+		else if (sh.sh_type == SHT_GNU_verdef)
 			read_verdefs(elf, scn, &sh, v);
+		else if (sh.sh_type == SHT_GNU_verneed)
+			read_verneeds(elf, scn, &sh, v);
+	}
+}
+
+/* The version each undefined dynamic symbol asks for (memcpy@GLIBC_2.2.5
+ * of a program linked against an old libc, or one that picked it with
+ * .symver): a call binds to that version, not the library's default. */
+static void elf_read_needed_versions(struct sp_elf *e, struct sp_graph *g, Elf_Scn *dynsym,
+				     const struct sym_versions *v)
+{
+	Elf_Data *d;
+	GElf_Shdr sh;
+	size_t i, n, cap = 0;
+
+	if (!dynsym || !v->versym || !gelf_getshdr(dynsym, &sh) || !sh.sh_entsize ||
+	    !(d = elf_getdata(dynsym, NULL)))
+		return;
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 1; i < n; i++) {
+		GElf_Versym ver;
+		GElf_Sym sym;
+		const char *name;
+		size_t k;
+
+		if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx != SHN_UNDEF ||
+		    !gelf_getversym(v->versym, (int)i, &ver) || (k = ver & 0x7fff) < 2 ||
+		    k >= v->nnames || !v->names[k] ||
+		    !(name = elf_strptr(e->elf, sh.sh_link, sym.st_name)) || !*name)
+			continue;
+		if (!e->needed_versions)
+			sp_u64map_init(&e->need_at, 16);
+		SP_ALLOC_GROW(e->needed_versions, e->nneeded_versions + 1, cap);
+		e->needed_versions[e->nneeded_versions] = sp_intern(g, v->names[k]);
+		sp_u64map_put(&e->need_at, (uintptr_t)sp_intern(g, name),
+			      (uint32_t)e->nneeded_versions++);
+	}
+}
+
+const char *sp_elf_needed_version(const struct sp_elf *e, const char *name)
+{
+	uint32_t k = e->nneeded_versions ? sp_u64map_get(&e->need_at, (uintptr_t)name) : SP_NONE;
+
+	return k == SP_NONE ? NULL : e->needed_versions[k];
 }
 
 /* The name symbol i goes by (see struct sym_versions), interned. */
@@ -616,6 +694,7 @@ static int elf_scan_sections(struct sp_elf *e, struct sp_graph *g,
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL, *rela_plt = NULL;
 	Elf_Scn *rela_dyn = NULL, *plt_got = NULL;
 	uint64_t plt = 0, plt_size = 0, plt_sec = 0;
+	struct sym_versions v = { 0 };
 	GElf_Shdr sh, symsh;
 
 	if (elf_getshdrstrndx(e->elf, &shstrndx))
@@ -653,14 +732,12 @@ static int elf_scan_sections(struct sp_elf *e, struct sp_graph *g,
 	e->stripped = !symtab;
 	if (!symtab)
 		symtab = dynsym;
-	if (symtab && gelf_getshdr(symtab, &symsh)) {
-		struct sym_versions v = { 0 };
-
-		if (symtab == dynsym)
-			find_versions(e->elf, &v);
-		elf_read_symtab(e, g, symtab, &symsh, &sym_cap, &v);
-		free(v.names);
-	}
+	if (dynsym)
+		find_versions(e->elf, &v);
+	elf_read_needed_versions(e, g, dynsym, &v);
+	if (symtab && gelf_getshdr(symtab, &symsh))
+		elf_read_symtab(e, g, symtab, &symsh, &sym_cap, symtab == dynsym ? &v : NULL);
+	free(v.names);
 	e->symtab = symtab;
 	elf_read_relocs(e, g);
 	return 0;
@@ -837,6 +914,9 @@ void sp_elf_close(struct sp_elf *e)
 	free(e->plt_names);
 	free(e->plt_irel);
 	free(e->got_names);
+	free(e->needed_versions);
+	if (e->need_at.nslots)
+		sp_u64map_release(&e->need_at);
 	free(e->sec_base);
 	free(e->relocs);
 	if (e->reloc_at.nslots)

@@ -81,6 +81,11 @@ struct sp_elf {
 	const char **got_names;		/* name of each stub's function, or NULL */
 	size_t ngot;
 	uint64_t got_base, got_stride;
+	/* the version of a library's symbol each undefined dynamic symbol
+	 * asks for (.gnu.version_r), by interned name */
+	struct sp_u64map need_at;	/* name -> index in needed_versions */
+	const char **needed_versions;	/* interned: "GLIBC_2.2.5" */
+	size_t nneeded_versions;
 	/* ET_REL: every allocated section gets its own address range, as a
 	 * linker would lay it out, so that -ffunction-sections code does not
 	 * all start at 0 (reloc.c relocates the DWARF to the same layout) */
@@ -100,6 +105,9 @@ const unsigned char *sp_elf_code_at(const struct sp_elf *e, uint64_t addr, size_
 bool sp_elf_in_plt(const struct sp_elf *e, uint64_t addr);
 /* The external function a PLT stub jumps to (interned), or NULL. */
 const char *sp_elf_plt_name(const struct sp_elf *e, uint64_t addr);
+/* The version of name (interned) the image's reference to it asks for
+ * ("GLIBC_2.2.5", interned), or NULL when it asks none. */
+const char *sp_elf_needed_version(const struct sp_elf *e, const char *name);
 /* The IFUNC resolver whose choice a PLT stub of the image's own jumps to
  * (an IRELATIVE slot: libc's calls to memcpy), or 0. */
 uint64_t sp_elf_plt_irelative(const struct sp_elf *e, uint64_t addr);
