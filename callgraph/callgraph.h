@@ -84,6 +84,13 @@ int cg_load_libs(struct cg_image ***imgs, size_t *n, struct sp_graph *g,
  * links NAME.  Returns how many such nodes it made.
  */
 uint32_t cg_lazy_binding(struct cg_image *const *imgs, size_t n, struct sp_graph *g);
+/*
+ * Callbacks: a function of a program that its call into a library passes
+ * as an argument (qsort's comparator) becomes an assumed target
+ * (SP_RES_ARGUMENT) of every indirect call of that library the entry
+ * reaches (callbacks.c).  After cg_link; returns the edges added.
+ */
+uint32_t cg_lib_callbacks(struct cg_image *const *imgs, size_t n, struct sp_graph *g);
 const struct cg_stats *cg_stats(const struct cg_image *img);
 
 /* What the later stages read of a loaded image. */

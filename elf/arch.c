@@ -18,6 +18,7 @@ static const struct sp_arch arches[] = {
 		.id = SP_ARCH_X86_64, .machine = EM_X86_64, .word = 8, .ret_push = 8,
 		.sp = 7, .fp = 6,
 		.caller_saved = 0x0f37u,	/* rax rdx rcx rsi rdi r8-r11 */
+		.arg_regs = 0x0336u,		/* rdi rsi rdx rcx r8 r9 */
 		.red_zone = 128, .orc = true, .lazy_frame = 24,
 		.plt_header = 16, .plt_entry = 16,
 		.cs_arch = CS_ARCH_X86, .cs_mode = CS_MODE_64, .skip = 1,
@@ -43,6 +44,7 @@ static const struct sp_arch arches[] = {
 		.id = SP_ARCH_AARCH64, .machine = EM_AARCH64, .word = 8,
 		.sp = 31, .fp = 29,
 		.caller_saved = 0x4007ffffu,	/* x0-x18, x30 */
+		.arg_regs = 0xffu,		/* x0-x7 */
 		.lazy_frame = 16,
 		.plt_header = 32,		/* stubs of 16, or 24 with BTI/PAC */
 		.cs_arch = CS_ARCH_ARM64, .cs_mode = CS_MODE_ARM, .skip = 4,
@@ -56,6 +58,7 @@ static const struct sp_arch arches[] = {
 		.id = SP_ARCH_ARM, .machine = EM_ARM, .word = 4,
 		.sp = 13, .fp = 11,
 		.caller_saved = 0x500fu,	/* r0-r3, r12, lr */
+		.arg_regs = 0xfu,		/* r0-r3 */
 		.thumb = true, .lazy_frame = 16,
 		.cs_arch = CS_ARCH_ARM, .cs_mode = CS_MODE_ARM, .cs_mode_thumb = CS_MODE_THUMB,
 		.skip = 4,

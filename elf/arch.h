@@ -39,6 +39,8 @@ struct sp_arch {
 				 * them (ARM: the frame pointer of ARM code,
 				 * r11; Thumb's is r7); -1 when unknown */
 	uint32_t caller_saved;	/* DWARF registers a callee may change */
+	uint32_t arg_regs;	/* DWARF registers that pass the first integer
+				 * and pointer arguments (none on i386) */
 	uint16_t red_zone;	/* bytes below the stack pointer a leaf may use */
 	bool thumb;		/* ARM and Thumb code: bit 0 of a function's
 				 * value, mapping symbols, branch immediates

@@ -288,6 +288,8 @@ static int load(struct sp_graph *g, const struct options *o,
 	g->binary = sp_intern(g, o->elfs.v[0]);
 	if (n > 1)
 		cg_link(imgs, n, g, &linked);
+	if (n > o->elfs.n)
+		cg_lib_callbacks(imgs, n, g);
 	ind = ind_begin((enum ind_mode)o->indirect, g, imgs, n, o->json);
 	if (decide_frames(g, imgs, n, o, annots, &fs, err))
 		goto out;

@@ -9,7 +9,8 @@
 # its cause inside libc (a dynamic frame says what makes it so); libc's
 # frames are marked [lib libc.so.6] and JSON "image".  --no-libs leaves
 # libc unknown, as before, and a --sysroot without the debug file still
-# finds libc by its exports.
+# finds libc by its exports.  qsort's comparator is an assumed target
+# of its indirect calls, by the argument use_qsort passes.
 . tests/e2e/lib.sh
 unset STACKPROF_LIBS
 
@@ -120,6 +121,24 @@ PY
 }
 
 check now
+
+# qsort calls back the comparator use_qsort passes it (its call site's
+# DWARF value): the path through it is the assumed one, resolved by the
+# argument, at least the comparator's frame deeper than the certain path
+python3 - "$OUT/now.json" "$B/libcuse.su" <<'PY' || fail "use_qsort's comparator: see above"
+import json, sys
+fs = json.load(open(sys.argv[1]))["functions"]
+cmp = [int(l.split("\t")[1]) for l in open(sys.argv[2]) if l.split("\t")[0].endswith(":cmp_long")][0]
+f = [f for f in fs if f["name"] == "use_qsort"][0]
+path = f.get("assumed_path_detail") or []
+print(f"  use_qsort: lower bound {f['lower_bound']}, through the comparator {f.get('assumed_lower_bound')}")
+if not path or path[-1]["name"] != "cmp_long" or path[-1]["resolved_by"] != "argument":
+    print(f"  use_qsort: the assumed path does not end in cmp_long by its argument: {f.get('assumed_path')}")
+    sys.exit(1)
+if f["assumed_lower_bound"] < f["lower_bound"] + cmp:
+    print(f"  use_qsort: {f['assumed_lower_bound']} < {f['lower_bound']} + cmp_long's {cmp}")
+    sys.exit(1)
+PY
 
 # no function of libc or ld.so is an unknown frame (glibc's VLA frames,
 # sp kept in a frame slot, are read from the code), and libc's calls

@@ -5,7 +5,9 @@
 # the ordinary way binds to VER_2, one that asks for VER_1 with .symver
 # to VER_1; each total is the sum of the .su frames on the path to the
 # version it binds to (use_work -> work_* -> fill), summed here by hand;
-# lazily bound, the PLT slot's stub goes on to the same version.
+# lazily bound, the PLT slot's stub goes on to the same version.  A
+# callback the program passes to the library is an assumed target of the
+# library's indirect call below the entry (resolved by "argument").
 # A program without a run path finds the library only through
 # LD_LIBRARY_PATH, as ld.so would; without it the library is not found,
 # said on stderr, and the total is partial, not a silent zero.
@@ -52,6 +54,24 @@ import json, sys
 fs = json.load(open(sys.argv[1]))["functions"]
 print([fs[c["id"]]["name"] for f in fs if f["name"] == "work@plt" for c in f["calls"] if c.get("tail")])
 ' "$OUT/stdout")" "['work_old']"
+
+# a callback: apply calls what use_apply passes it (cb_big) two calls
+# down, through a pointer; the call stays indirect (no bound) and the
+# path through cb_big is the assumed one, resolved by the argument.
+# keep only keeps cb_kept: no call of the library runs it below keep.
+run_sp --json --entry use_apply "$B/new"
+certain=$(($(su new.su use_apply) + $(su libver.su apply) + $(su libver.su apply_deep)))
+expect_eq "use_apply: the certain path and why it is unbounded" \
+	"$(jget "$OUT/stdout" '[(f["total"], f["lower_bound"], f["path"], f["reasons"]) for f in j["functions"] if f["name"] == "use_apply"]')" \
+	"[[null, $certain, [\"use_apply\", \"apply\", \"apply_deep\"], [\"indirect call in apply_deep\"]]]"
+expect_eq "use_apply: through the callback it passes" \
+	"$(jget "$OUT/stdout" '[(f["assumed_lower_bound"], f["assumed_path"], f["assumed_path_detail"][-1]["resolved_by"]) for f in j["functions"] if f["name"] == "use_apply"]')" \
+	"[[$((certain + $(su new.su cb_big) + $(red_zone "$B/new" cb_big))), [\"use_apply\", \"apply\", \"apply_deep\", \"cb_big\"], \"argument\"]]"
+expect_eq "cb_kept: kept, not called below keep" "$(python3 -c '
+import json, sys
+fs = json.load(open(sys.argv[1]))["functions"]
+print([f["name"] for f in fs for c in f.get("calls", []) if fs[c["id"]]["name"] == "cb_kept"])
+' "$OUT/stdout")" "[]"
 
 # found through LD_LIBRARY_PATH alone
 expect_eq "norpath, LD_LIBRARY_PATH=$B" "$(LD_LIBRARY_PATH=$B total norpath)" "$new"

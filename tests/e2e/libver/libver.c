@@ -28,3 +28,30 @@ int work_new(int n)
 
 __asm__(".symver work_old, work@VER_1");
 __asm__(".symver work_new, work@@VER_2");
+
+/* a callback, called two calls below the entry the program passes it to */
+__attribute__((noinline)) static int apply_deep(int (*fn)(int), int n)
+{
+	volatile char pad[200];
+
+	pad[0] = (char)n;
+	return fn(n) + pad[0];
+}
+
+int apply(int (*fn)(int), int n)
+{
+	return apply_deep(fn, n) + 1;
+}
+
+/* a callback kept for later: nothing below keep calls it */
+static int (*kept)(int);
+
+void keep(int (*fn)(int))
+{
+	kept = fn;
+}
+
+int run_kept(int n)
+{
+	return kept ? kept(n) : 0;
+}
