@@ -86,6 +86,20 @@ static const struct sp_elf_sym *sym_at(const struct sp_elf *e, uint64_t addr,
 	return &e->syms[i];
 }
 
+/* Is a symbol at addr an IFUNC?  The resolver's DWARF names its FUNC
+ * symbol (__new_memcpy_ifunc), the IFUNC (memcpy) is another at the
+ * same address. */
+static bool ifunc_at(const struct sp_elf *e, uint64_t addr)
+{
+	uint32_t i = sp_u64map_get(&e->sym_by_addr, addr);
+	size_t j;
+
+	for (j = i; i != SP_NONE && j < e->nsyms && e->syms[j].addr == addr; j++)
+		if (e->syms[j].ifunc)
+			return true;
+	return false;
+}
+
 /* A function split by -freorder-blocks-and-partition has DW_AT_ranges; it is
  * entered at the range that a non-.cold symbol names. */
 static uint64_t sub_entry(const struct cg_image *img, const struct dw_sub *s)
@@ -143,7 +157,7 @@ static uint32_t new_dwarf_func(struct cg_image *img, uint32_t si, uint64_t entry
 	f->addr = entry;
 	f->cu = img->dw.subs[si].cu;
 	f->die = img->dw.subs[si].off;
-	f->flags = SP_F_HAS_CODE | (sym && sym->ifunc ? SP_F_IFUNC : 0);
+	f->flags = SP_F_HAS_CODE | (ifunc_at(&img->elf, entry) ? SP_F_IFUNC : 0);
 	if (!img->dw.subs[si].all_calls)
 		f->flags |= SP_F_CALLS_INCOMPLETE;
 	if (d.abstract != SP_NONE) {

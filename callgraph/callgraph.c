@@ -16,6 +16,7 @@ int cg_open(struct cg_image **out, const char *path, struct sp_err *err)
 
 	img->path = path;
 	img->elf.fd = -1;
+	img->debug_elf.fd = -1;
 	*out = img;
 	return 0;
 }
@@ -55,7 +56,7 @@ static unsigned name_rank(const struct sp_elf_sym *sym)
 }
 
 /* A library's functions: marked with its name, and called by the name
- * the program calls them by. */
+ * the program calls them by, even when its DWARF names them. */
 static void mark_library(struct cg_image *img)
 {
 	const struct sp_elf *e = &img->elf;
@@ -71,9 +72,23 @@ static void mark_library(struct cg_image *img)
 		for (; k != SP_NONE && k < e->nsyms && e->syms[k].addr == f->addr; k++)
 			if (!best || name_rank(&e->syms[k]) < name_rank(best))
 				best = &e->syms[k];
-		if (best && f->cu == SP_NONE)
+		/* its symbol, not the debug file's internal name (__qsort_r) */
+		if (best && (f->cu == SP_NONE || img->debug_elf.elf))
 			f->name = best->name;
 	}
+}
+
+/* A library's DWARF from its debug file (Debian's libc6-dbg): its
+ * functions' source lines and the variables behind a dynamic frame.
+ * Without it, or when it cannot be read, the library is read by its
+ * symbols, CFI and code alone. */
+static void open_debug_dwarf(struct cg_image *img, struct sp_graph *g)
+{
+	if (!img->debug_file)
+		return;
+	if (sp_elf_open(&img->debug_elf, g, img->debug_file, NULL) ||
+	    dw_open_debug(&img->dw, &img->debug_elf))
+		sp_elf_close(&img->debug_elf);
 }
 
 int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *opts,
@@ -95,6 +110,7 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 		sp_elf_read_debug_syms(&img->elf, g, img->debug_file, NULL);
 	if (dw_open(&img->dw, img->path, &img->elf, g, err))
 		return -1;
+	open_debug_dwarf(img, g);
 	/* no decoder: the call-site check and the code pass would be skipped
 	 * and calls DWARF does not list (tail calls, inline assembly) lost
 	 * silently, so that takes asking for DWARF alone */
@@ -293,6 +309,7 @@ void cg_close(struct cg_image *img)
 	release_build_state(img);
 	free(img->ranges);	/* what --indirect=types kept past the build */
 	dw_close(&img->dw);
+	sp_elf_close(&img->debug_elf);
 	sp_elf_close(&img->elf);
 	free(img->icalls);
 	if (img->func_by_addr.nslots)

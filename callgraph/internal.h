@@ -29,6 +29,7 @@ struct cg_image {
 	struct sp_graph *g;
 	const char *lib;		/* a library's name (interned), else NULL */
 	const char *debug_file;		/* a library's separate debug file, or NULL */
+	struct sp_elf debug_elf;	/* ... open when its DWARF is read (fd -1 if not) */
 	/* what this image added to the graph (several images share one) */
 	uint32_t func_first, func_end;
 	uint32_t edge_first;		/* g->nedges before cg_build added its edges */

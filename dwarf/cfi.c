@@ -414,7 +414,7 @@ static bool one_by_one(struct dw_image *dw, size_t wanted, enum dw_cfi_lookup ho
 		       struct eh_index *x)
 {
 	/* an object's .eh_frame is not relocated: its addresses would lie */
-	if (dw->elf->type == ET_REL || how == DW_CFI_LIST || !eh_index_open(&dw->st->obj, x))
+	if (dw->elf->type == ET_REL || how == DW_CFI_LIST || !eh_index_open(dw->st->cfi, x))
 		return false;
 	return how == DW_CFI_ONE_BY_ONE || (uint64_t)wanted * 8 <= x->count;
 }
@@ -427,7 +427,7 @@ struct dw_cfi *dw_cfi_open(struct dw_image *dw, size_t wanted, enum dw_cfi_looku
 	if (sp < 0)
 		return NULL;
 	c = sp_xcalloc(1, sizeof(*c));
-	c->view.o = &dw->st->obj;
+	c->view.o = dw->st->cfi;
 	if (!(c->dbg = cfi_dwarf(&c->view))) {
 		free(c);
 		return NULL;

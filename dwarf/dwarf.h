@@ -109,6 +109,12 @@ struct dw_image {
  * debug information (build with -g)" when it has none. */
 int dw_open(struct dw_image *dw, const char *path, const struct sp_elf *e,
 	    struct sp_graph *g, struct sp_err *err);
+/* Read the DWARF from the image's separate debug file instead (d: a
+ * library's, found by build-id; its .debug_* sections, compressed or
+ * not, at the image's addresses), the CFI still from the image's own
+ * .eh_frame.  Before dw_walk; d outlives dw.  -1 when d has no
+ * .debug_info: the image's own sections stay. */
+int dw_open_debug(struct dw_image *dw, const struct sp_elf *d);
 /* Read every compile unit into dw's records and g's CUs, on two cores
  * when the image is large enough (split.c). */
 int dw_walk(struct dw_image *dw, const struct dw_walk_opts *opts, struct sp_err *err);

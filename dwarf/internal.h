@@ -42,6 +42,9 @@ struct dw_obj {
 	 * object's relocated from it): page cache that can be handed back */
 	unsigned char *map;
 	size_t map_len;
+	bool *inflated;		/* by section index: SHF_COMPRESSED, decompressed
+				 * by libelf (served from its buffer, not the map) */
+	bool any_inflated;
 	size_t info_ndx;		/* .debug_info's section index, 0 if none */
 	uint64_t info_off, info_size;	/* its place in the file */
 };
@@ -235,7 +238,10 @@ struct dw_cu_files {
 
 /* What the stage keeps of an image besides the walk's records. */
 struct dw_state {
-	struct dw_obj obj;
+	struct dw_obj obj;		/* the DWARF's sections */
+	/* the CFI's: &obj, or the image's own when obj is its separate
+	 * debug file's (dw_open_debug) */
+	struct dw_obj *cfi, image;
 	struct dw_secs secs;		/* where the readers read DIEs (die.c) */
 	bool secs_ready;		/* ... set up (not since dw_park) */
 	struct dw_reader *reader;	/* the main thread's (dw_reader) */

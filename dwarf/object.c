@@ -55,7 +55,7 @@ const unsigned char *dw_obj_load(struct dw_obj *o, size_t i)
 	if (i < o->nsec && o->copies[i])
 		return o->copies[i];
 	scn = elf_getscn(o->elf->elf, i);
-	if (o->map && scn) {
+	if (o->map && scn && !(i < o->nsec && o->inflated[i])) {
 		GElf_Shdr sh;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || !sh.sh_size ||
@@ -340,6 +340,8 @@ void dw_obj_info_done(const struct dw_obj *o, uint64_t *dropped, uint64_t upto)
 	 * .debug_info went back when it was made, or go at dw_obj_drop */
 	if (!o->map || !o->info_ndx || upto > o->info_size || o->copies[o->info_ndx])
 		return;
+	if (o->inflated[o->info_ndx])
+		return;		/* libelf's buffer, not the mapping */
 	/* whole pages only: the next unit starts on the last one, and
 	 * another walker's units may start on the first */
 	lo = (o->info_off + *dropped + page - 1) / page * page;
@@ -356,6 +358,24 @@ void dw_obj_drop(const struct dw_obj *o)
 {
 	if (o->map)
 		madvise(o->map, o->map_len, MADV_DONTNEED);
+}
+
+/* Compressed .debug_* sections (a distribution's debug files: zlib
+ * behind an Elf_Chdr) decompressed by libelf, which then serves them and
+ * their headers say the decompressed size. */
+static void inflate(struct dw_obj *o, const struct sp_elf *e)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	o->inflated = sp_xcalloc(o->nsec ? o->nsec : 1, sizeof(*o->inflated));
+	while (e->type != ET_REL && (scn = elf_nextscn(e->elf, scn))) {
+		size_t i = elf_ndxscn(scn);
+
+		if (i < o->nsec && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_COMPRESSED) &&
+		    !(sh.sh_flags & SHF_ALLOC) && elf_compress(scn, 0, 0) == 1)
+			o->inflated[i] = o->any_inflated = true;
+	}
 }
 
 void dw_obj_open(struct dw_obj *o, const struct sp_elf *e)
@@ -383,6 +403,7 @@ void dw_obj_open(struct dw_obj *o, const struct sp_elf *e)
 		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL) &&
 		    sh.sh_info < o->nsec && !o->rel_of[sh.sh_info])
 			o->rel_of[sh.sh_info] = elf_ndxscn(scn);
+	inflate(o, e);
 	find_debug_info(o, e);
 }
 
@@ -441,6 +462,7 @@ void dw_obj_release(struct dw_obj *o)
 	dw_obj_free_copies(o);
 	free(o->copies);
 	free(o->rel_of);
+	free(o->inflated);
 	if (o->map)
 		munmap(o->map, o->map_len);
 	memset(o, 0, sizeof(*o));

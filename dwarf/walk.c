@@ -539,7 +539,7 @@ static uint64_t split_point(struct dw_image *dw)
 
 	/* two threads share only read-only mapped sections: an object's
 	 * relocated copies and libelf's own reads are not for sharing */
-	if (!o->map || dw->elf->type == ET_REL || o->info_size < min)
+	if (!o->map || dw->elf->type == ET_REL || o->any_inflated || o->info_size < min)
 		return 0;
 	return dw_obj_middle_unit(o);
 }
@@ -607,10 +607,27 @@ int dw_open(struct dw_image *dw, const char *path, const struct sp_elf *e,
 	 * sections where they are mapped instead of copying them to the heap
 	 * (ET_REL objects get relocated copies) */
 	dw_obj_open(o, e);
+	dw->st->cfi = o;
 	if (!dw_obj_has_dwarf(o))
 		return sp_err_set(err, "'%s': no DWARF debug information (build with -g)", path);
 	sp_u64map_init(&dw->st->sub_by_off, dw_subs_expected(o->map_len &&
 		       o->info_size > o->map_len ? o->map_len : o->info_size));
+	return 0;
+}
+
+int dw_open_debug(struct dw_image *dw, const struct sp_elf *d)
+{
+	struct dw_state *st = dw->st;
+	struct dw_obj debug;
+
+	dw_obj_open(&debug, d);
+	if (!debug.info_ndx) {
+		dw_obj_release(&debug);
+		return -1;
+	}
+	st->image = st->obj;
+	st->obj = debug;
+	st->cfi = &st->image;
 	return 0;
 }
 
@@ -696,6 +713,8 @@ void dw_close(struct dw_image *dw)
 		dw_release_records(dw);
 		dw_reader_close(dw->st->reader);
 		dw_obj_release(&dw->st->obj);
+		if (dw->st->cfi == &dw->st->image)
+			dw_obj_release(&dw->st->image);
 		free(dw->st);
 	}
 	memset(dw, 0, sizeof(*dw));

@@ -9,7 +9,8 @@
 # its cause inside libc (a dynamic frame says what makes it so); libc's
 # frames are marked [lib libc.so.6] and JSON "image".  --no-libs leaves
 # libc unknown, as before, and a --sysroot without the debug file still
-# finds libc by its exports.  qsort's comparator is an assumed target
+# finds libc by its exports.  With libc6-dbg, libc's DWARF gives its
+# functions' source locations.  qsort's comparator is an assumed target
 # of its indirect calls, by the argument use_qsort passes.
 . tests/e2e/lib.sh
 unset STACKPROF_LIBS
@@ -147,6 +148,35 @@ PY
 "$SP" -v -o /dev/null "$B/libcuse-now" 2>"$OUT/verbose.err" || fail "-v failed"
 if grep -q "unknown frames:" "$OUT/verbose.err"; then
 	fail "unknown frames in the libraries: $(grep 'unknown frames:' "$OUT/verbose.err")"
+fi
+
+# libc's DWARF from its debug file (libc6-dbg, by build-id): qsort's
+# location is glibc's source, the file and line addr2line gives its
+# entry (the first row of its body: at or a few lines below the
+# declaration's line), and qsort_r's dynamic frame names its place
+id=$(readelf -n $LIBC | sed -n 's/.*Build ID: *//p')
+DBG=/usr/lib/debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug
+if [ -n "$id" ] && [ -f "$DBG" ] && command -v addr2line >/dev/null; then
+	addr=$(readelf -W --dyn-syms $LIBC | awk '$8 ~ /^qsort@@/ { print $2 }')
+	where=$(addr2line -e "$DBG" "0x$addr")
+	python3 - "$OUT/now.json" "$where" <<'PY' || fail "libc's DWARF: see above"
+import json, sys
+fs = json.load(open(sys.argv[1]))["functions"]
+file, line = sys.argv[2].rsplit(":", 1)
+f = [f for f in fs if f["name"] == "use_qsort"][0]
+q = [d for d in f["path_detail"] if d["name"] == "qsort"]
+print(f"  qsort: {q[0]['file'] if q else None}:{q[0]['line'] if q else None}, addr2line {sys.argv[2]}")
+if not q or not q[0]["file"] or not file.endswith(q[0]["file"].lstrip("./")) or \
+        not 0 < q[0]["line"] <= int(line) <= q[0]["line"] + 10:
+    print(f"  qsort's location is not glibc's: {q}")
+    sys.exit(1)
+dyn = [r for r in f["reasons"] if r.startswith("dynamic frame in qsort_r at ") and "msort.c:" in r]
+if not dyn:
+    print(f"  qsort_r's dynamic frame without its place: {f['reasons']}")
+    sys.exit(1)
+PY
+else
+	skip_part "no libc debug file (libc6-dbg) at $DBG"
 fi
 
 # lazily bound: the first call through each PLT slot runs ld.so's
