@@ -30,38 +30,22 @@ struct callback {
 };
 
 struct cbs {
-	struct sp_graph *g;
-	uint32_t *first, *edge;		/* out-edges by caller (counting sort) */
+	struct sp_graph *g;		/* finalized: each function's edges together */
 	struct callback *v;
 	size_t n, cap;
 };
-
-static void index_callees(struct cbs *c)
-{
-	const struct sp_graph *g = c->g;
-	uint32_t i;
-
-	c->first = sp_xcalloc(g->nfuncs + 2, sizeof(*c->first));
-	c->edge = sp_xmalloc((g->nedges + 1) * sizeof(*c->edge));
-	for (i = 0; i < g->nedges; i++)
-		c->first[g->edges[i].from + 2]++;
-	for (i = 2; i < g->nfuncs + 2; i++)
-		c->first[i] += c->first[i - 1];
-	for (i = 0; i < g->nedges; i++)
-		c->edge[c->first[g->edges[i].from + 1]++] = i;
-}
 
 /* The library function a call to id enters: id, or what a lazily bound
  * slot's stub goes on to; SP_NONE when not a library's. */
 static uint32_t library_entry(const struct cbs *c, uint32_t id)
 {
 	const struct sp_graph *g = c->g;
-	uint32_t k;
+	const struct sp_edge *e;
 
 	if (g->funcs[id].flags & SP_F_LAZY)
-		for (k = c->first[id]; k < c->first[id + 1]; k++)
-			if (g->edges[c->edge[k]].kind == SP_EDGE_TAIL)
-				id = g->edges[c->edge[k]].to;
+		sp_func_for_each_edge(g, &g->funcs[id], e)
+			if (e->kind == SP_EDGE_TAIL)
+				id = e->to;
 	return g->funcs[id].lib && !(g->funcs[id].flags & SP_F_LAZY) ? id : SP_NONE;
 }
 
@@ -105,16 +89,17 @@ static void passed(struct cbs *c, struct cg_image *img, struct dw_reader *r,
 static void scan_program(struct cbs *c, struct cg_image *img)
 {
 	struct dw_reader *r;
-	uint32_t k;
+	uint32_t f;
 
 	if (img->lib || !img->dw.ncus || !img->elf.arch->arg_regs ||
 	    !(r = dw_reader(cg_dwarf(img))))
 		return;
-	for (k = 0; k < c->g->nedges; k++) {
-		const struct sp_edge *e = &c->g->edges[k];
+	for (f = img->func_first; f < img->func_end; f++) {
+		const struct sp_edge *e;
 
-		if (e->from >= img->func_first && e->from < img->func_end && !e->flags)
-			passed(c, img, r, e);
+		sp_func_for_each_edge(c->g, &c->g->funcs[f], e)
+			if (!e->flags)
+				passed(c, img, r, e);
 	}
 	cg_dwarf_done(img);
 }
@@ -125,7 +110,8 @@ static uint32_t reached_icalls(const struct cbs *c, uint32_t entry, uint8_t *see
 			       uint32_t *queue, uint32_t *out)
 {
 	const struct sp_graph *g = c->g;
-	uint32_t head = 0, tail = 0, n = 0, k;
+	uint32_t head = 0, tail = 0, n = 0;
+	const struct sp_edge *e;
 
 	seen[entry] = 1;
 	queue[tail++] = entry;
@@ -134,14 +120,11 @@ static uint32_t reached_icalls(const struct cbs *c, uint32_t entry, uint8_t *see
 
 		if (g->funcs[f].n_indirect)
 			out[n++] = f;
-		for (k = c->first[f]; k < c->first[f + 1]; k++) {
-			uint32_t to = g->edges[c->edge[k]].to;
-
-			if (!seen[to] && g->funcs[to].lib) {
-				seen[to] = 1;
-				queue[tail++] = to;
+		sp_func_for_each_edge(g, &g->funcs[f], e)
+			if (!seen[e->to] && g->funcs[e->to].lib) {
+				seen[e->to] = 1;
+				queue[tail++] = e->to;
 			}
-		}
 	}
 	while (tail)
 		seen[queue[--tail]] = 0;
@@ -191,13 +174,11 @@ uint32_t cg_lib_callbacks(struct cg_image *const *imgs, size_t n, struct sp_grap
 	uint32_t added = 0;
 	size_t i;
 
-	index_callees(&c);
+	sp_graph_finalize(g);
 	for (i = 0; i < n; i++)
 		scan_program(&c, imgs[i]);
 	if (c.n)
 		added = add_edges(&c);
-	free(c.first);
-	free(c.edge);
 	free(c.v);
 	return added;
 }
