@@ -564,7 +564,7 @@ static bool store_dest(struct tracer *t, size_t i, struct insn_store *s)
 /* Where one quadword of an xmm register that v[i] reads came from: a
  * register (reg, read at v[at]), a word at a fixed address, else none. */
 struct lane {
-	enum { LANE_NONE, LANE_REG, LANE_WORD } kind;
+	enum { LANE_NONE, LANE_REG, LANE_WORD, LANE_ZERO } kind;
 	size_t at;
 	uint8_t reg;
 	uint64_t addr;
@@ -596,9 +596,14 @@ static struct lane xmm_lane(struct tracer *t, size_t i, uint8_t xmm, bool high, 
 	if (d >= t->n || (in = &t->v[d])->reg != xmm)
 		return none;
 	switch (in->op) {
+	case INSN_OP_XOR:	/* pxor %xmm0,%xmm0 */
+		l.kind = in->reg2 == xmm ? LANE_ZERO : LANE_NONE;
+		return l;
 	case INSN_OP_MOVQ:	/* the high quadword is zeroed */
-		if (high)
-			return none;
+		if (high) {
+			l.kind = LANE_ZERO;
+			return l;
+		}
 		if (in->flags & INSN_F_MEM)
 			return fixed_word(in, 0);
 		l.kind = in->reg2 <= 15 ? LANE_REG : LANE_NONE;
@@ -638,12 +643,178 @@ static void scan_store(struct tracer *t, const struct sp_elf *e, size_t i)
 	}
 	if (in->op != INSN_OP_VMOV || in->size != 16 || in->reg2 < XMM0)
 		return;
+	/* a lane of unknown origin (a struct copied whole: movdqu
+	 * (%rsi),%xmm0) is a value of unknown origin stored there */
 	l = xmm_lane(t, i, in->reg2, false, 0);
-	if (l.kind != LANE_NONE)
-		add_store(t, e, i, &l, in->disp);
+	add_store(t, e, i, &l, in->disp);
 	l = xmm_lane(t, i, in->reg2, true, 0);
-	if (l.kind != LANE_NONE)
-		add_store(t, e, i, &l, in->disp + 8);
+	add_store(t, e, i, &l, in->disp + 8);
+}
+
+/* The constant reg holds where v[i] reads it, through copies: 0 when
+ * none (or a NULL). */
+static uint64_t const_at(struct tracer *t, size_t i, uint8_t reg)
+{
+	struct insn_icalls *ic = t->ic;
+	size_t mark = ic->nlinks;
+	uint8_t saved = t->nlinks;
+	uint64_t value;
+
+	t->nlinks = 0;
+	trace(t, i, reg, t->v[i].addr);
+	value = const_value(ic, (uint32_t)mark, t->nlinks);
+	ic->nlinks = mark;
+	t->nlinks = saved;
+	return value;
+}
+
+#define MAX_VALUES 8	/* constants one store may write, path by path */
+
+/* The constant the write v[d] of reg puts there: *value, 0 for a NULL;
+ * false when it is none (a cmov: both of its values, into v[]). */
+static int write_values(struct tracer *t, size_t d, uint8_t reg, uint64_t *v)
+{
+	const struct insn *in = &t->v[d];
+
+	if (in->reg != reg)
+		return -1;
+	if (in->op == INSN_OP_XOR && in->reg2 == reg)
+		return 0;	/* xor %eax,%eax: a NULL */
+	if (in->op == INSN_OP_MOV && (in->flags & INSN_F_IMM) && !(in->flags & INSN_F_MEM) &&
+	    (in->size == 8 || (in->size == 4 && in->imm >= 0))) {
+		v[0] = (uint64_t)in->imm;
+		return v[0] != 0;
+	}
+	if (in->op == INSN_OP_LEA && in->index == INSN_REG_NONE && in->base == RIP) {
+		v[0] = rip_target(in);
+		return 1;
+	}
+	/* p->f = c ? f1 : f2: the source's value, and what reg held before */
+	if (in->op == INSN_OP_CMOV && in->size == 8 && !(in->flags & INSN_F_MEM) &&
+	    in->reg2 <= 15 && (v[0] = const_at(t, d, in->reg2)) && (v[1] = const_at(t, d, reg)))
+		return 2;
+	return -1;
+}
+
+/*
+ * The constants reg may hold where v[i] reads it, one write per path
+ * into it (GCC's switch that picks a pair of callbacks and joins at the
+ * stores, serial8250's set_io_from_upio): a walk back over program
+ * points (k: before v[k]), each predecessor checked.  Their number,
+ * NULLs left out; -1 when some path brings no constant (the entry, a
+ * call, any other write, too far, too many).
+ */
+static int reaching_values(struct tracer *t, size_t i, uint8_t reg, uint64_t *values)
+{
+	struct insn_icalls *ic = t->ic;
+	size_t sp = 0, steps = 0, k, p, defs[MAX_VALUES];
+	int n = 0, ndefs = 0, got, d;
+	uint32_t j;
+
+	if (++ic->stamp == 0) {
+		memset(ic->seen, 0, ic->scratch_cap * sizeof(*ic->seen));
+		ic->stamp = 1;
+	}
+	SP_ALLOC_GROW(ic->stack, 1, ic->stack_cap);
+	ic->stack[sp++] = (uint32_t)i;
+	while (sp) {
+		k = ic->stack[--sp];
+		if (ic->seen[k] == ic->stamp)
+			continue;
+		ic->seen[k] = ic->stamp;
+		if (!k || steps++ >= MAX_BACK)
+			return -1;
+		if (!falls_into(t->v, k) && ic->pred_first[k] == ic->pred_first[k + 1] &&
+		    ic->table_jumps && t->v[k].op != INSN_OP_NOP)
+			return -1;	/* only a jump through a table may come here */
+		for (j = ic->pred_first[k]; j <= ic->pred_first[k + 1]; j++) {
+			/* the jumps landing on k, then what falls into it */
+			if (j == ic->pred_first[k + 1] && !falls_into(t->v, k))
+				break;
+			p = j < ic->pred_first[k + 1] ? ic->preds[j] : k - 1;
+			if (is_call(&t->v[p]) && (CLOBBERED & BIT(reg)))
+				return -1;
+			if (!is_call(&t->v[p]) && (t->v[p].wregs & BIT(reg))) {
+				if (ndefs == MAX_VALUES)
+					return -1;
+				defs[ndefs++] = p;
+				continue;
+			}
+			SP_ALLOC_GROW(ic->stack, sp + 1, ic->stack_cap);
+			ic->stack[sp++] = (uint32_t)p;
+		}
+	}
+	/* each write's value, once the walk is done (a cmov's operands
+	 * are traced with ic->seen, the walk's marks) */
+	for (d = 0; d < ndefs; d++) {
+		uint64_t v[2];
+
+		got = write_values(t, defs[d], reg, v);
+		if (got < 0 || n + got > MAX_VALUES)
+			return -1;
+		memcpy(values + n, v, (size_t)got * sizeof(*v));
+		n += got;
+	}
+	return n;
+}
+
+/* Append store s once per value in values[0..n) (code addresses). */
+static void push_stores(struct insn_icalls *ic, const struct insn_store *s,
+			const uint64_t *values, int n)
+{
+	int k;
+
+	for (k = 0; k < n; k++) {
+		SP_ALLOC_GROW(ic->stores, ic->nstores + 1, ic->stores_cap);
+		ic->stores[ic->nstores] = *s;
+		ic->stores[ic->nstores++].value = values[k];
+	}
+}
+
+/*
+ * The values a store of lane l writes, into values[]: a constant, the
+ * constants of each path (reaching_values), or one 0 with s's value
+ * chain (a value of unknown origin: a parameter, a variable, a struct
+ * copied whole); -1 when the store is no function pointer's (a load
+ * from another object), 0 when only NULLs.
+ */
+static int store_values(struct tracer *t, const struct insn *in, const struct lane *l,
+			struct insn_store *s, uint64_t *values)
+{
+	struct insn_icalls *ic = t->ic;
+	int n;
+
+	values[0] = 0;
+	switch (l->kind) {
+	case LANE_ZERO:
+		return 0;
+	case LANE_WORD:
+		s->value_at = l->addr;
+		return 1;
+	case LANE_NONE:
+		return 1;
+	case LANE_REG:
+		break;
+	}
+	if (l->reg == INSN_REG_NONE) {
+		/* movq $imm: a NULL written makes no call */
+		values[0] = (uint64_t)in->imm;
+		return (in->flags & INSN_F_IMM) ? values[0] != 0 : -1;
+	}
+	s->vlink = (uint32_t)ic->nlinks;
+	t->nlinks = 0;
+	trace(t, l->at, l->reg, t->v[l->at].addr);
+	s->nvlinks = t->nlinks;
+	if ((values[0] = const_value(ic, s->vlink, s->nvlinks))) {
+		s->nvlinks = 0;
+		return 1;
+	}
+	if (!plain_value(ic, s->vlink, s->nvlinks))
+		return -1;
+	if ((n = reaching_values(t, l->at, l->reg, values)) < 0)
+		return 1;
+	s->nvlinks = 0;
+	return n;
 }
 
 static void add_store(struct tracer *t, const struct sp_elf *e, size_t i, const struct lane *l,
@@ -653,33 +824,21 @@ static void add_store(struct tracer *t, const struct sp_elf *e, size_t i, const 
 	struct insn_icalls *ic = t->ic;
 	size_t mark = ic->nlinks;
 	struct insn_store s = { .pc = in->addr };
+	uint64_t values[MAX_VALUES];
+	int n = store_values(t, in, l, &s, values), k;
 
-	if (l->kind == LANE_WORD) {
-		s.value_at = l->addr;
-	} else if (l->reg == INSN_REG_NONE && (in->flags & INSN_F_IMM)) {
-		s.value = (uint64_t)in->imm;
-	} else if (l->reg != INSN_REG_NONE) {
-		s.vlink = (uint32_t)ic->nlinks;
-		t->nlinks = 0;
-		trace(t, l->at, l->reg, t->v[l->at].addr);
-		s.nvlinks = t->nlinks;
-		s.value = const_value(ic, s.vlink, s.nvlinks);
-		if (s.value)
-			s.nvlinks = 0;
-		else if (!plain_value(ic, s.vlink, s.nvlinks))
-			goto drop;
-	} else {
-		return;
-	}
-	if (s.value && !sp_elf_is_code(e, s.value))
+	if (n <= 0)
 		goto drop;
-	if (!store_dest(t, i, &s) || (!s.value && !s.value_at && s.stack))
+	for (k = 0; k < n; k++)
+		if (values[k] && !sp_elf_is_code(e, values[k]))
+			goto drop;
+	/* a local written with a value of unknown origin is no place to look */
+	if (!store_dest(t, i, &s) || (!values[0] && !s.value_at && s.stack))
 		goto drop;
 	if (s.addr)	/* a 16-byte store's second word */
 		s.addr += (uint64_t)(disp - in->disp);
 	s.disp = disp;
-	SP_ALLOC_GROW(ic->stores, ic->nstores + 1, ic->stores_cap);
-	ic->stores[ic->nstores++] = s;
+	push_stores(ic, &s, values, n);
 	return;
 drop:
 	ic->nlinks = mark;

@@ -52,6 +52,7 @@ enum insn_op {
 	INSN_OP_UNPCKLQ,	/* x86 punpcklqdq: two low quadwords into one xmm */
 	INSN_OP_MOVHPS,		/* x86 movhps: a quadword into an xmm's high half */
 	INSN_OP_VMOV,		/* x86 movups/movaps/movdqu/movdqa: 16 bytes */
+	INSN_OP_CMOV,		/* x86 cmovCC: a conditional register copy */
 	INSN_OP_INT3,		/* x86 int3: padding and a speculation trap after a
 				 * jump or return, never run through */
 	INSN_OP_INVALID,	/* bytes the decoder cannot read (len 1) */

@@ -91,6 +91,10 @@ static enum insn_op op_of(const cs_insn *in)
 	case X86_INS_AND:
 		return INSN_OP_AND;
 	case X86_INS_XOR:
+	case X86_INS_PXOR:	/* pxor %xmm0,%xmm0: 16 zero bytes */
+	case X86_INS_XORPS:
+	case X86_INS_VPXOR:
+	case X86_INS_VXORPS:
 		return INSN_OP_XOR;
 	case X86_INS_LEA:
 		return INSN_OP_LEA;
@@ -121,6 +125,11 @@ static enum insn_op op_of(const cs_insn *in)
 	case X86_INS_MOVDQU:
 	case X86_INS_MOVDQA:
 		return INSN_OP_VMOV;
+	case X86_INS_CMOVA: case X86_INS_CMOVAE: case X86_INS_CMOVB: case X86_INS_CMOVBE:
+	case X86_INS_CMOVE: case X86_INS_CMOVG: case X86_INS_CMOVGE: case X86_INS_CMOVL:
+	case X86_INS_CMOVLE: case X86_INS_CMOVNE: case X86_INS_CMOVNO: case X86_INS_CMOVNP:
+	case X86_INS_CMOVNS: case X86_INS_CMOVO: case X86_INS_CMOVP: case X86_INS_CMOVS:
+		return INSN_OP_CMOV;
 	case X86_INS_INT3:
 		return INSN_OP_INT3;
 	}
