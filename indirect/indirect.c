@@ -214,6 +214,9 @@ static void type_store(struct ind_image *ims, struct ind_store *st)
 	st->typed = !s->stack && ind_type_chain(im, links, n, &st->t) &&
 		    (st->t.kind == IND_TK_KEY || st->t.kind == IND_TK_WORD ||
 		     st->t.kind == IND_TK_TABLE);
+	/* a value copied from another object: what its chain reads */
+	if (st->typed && s->loaded && s->nvlinks)
+		st->vtyped = ind_type_chain(im, ic->links + s->vlink, s->nvlinks, &st->vt);
 }
 
 /* A value of unknown origin stored in key: when it is an argument the
@@ -235,6 +238,59 @@ static void store_argument(struct ind_run *r, const struct ind_store *st, uint32
 		ind_key_add(&r->keys, key, v[i]);
 }
 
+/*
+ * A value copied into member key from another object: a member (or a
+ * struct variable's word) holds what that one holds, found once every
+ * store is applied (flow_keys); a constant function, that one; anything
+ * else (a global pointer, a call's return, no type) is of unknown origin.
+ */
+static void store_loaded(struct ind_run *r, const struct ind_store *st, uint32_t key)
+{
+	const struct ind_target *vt = &st->vt;
+	uint32_t id;
+
+	/* a member, or a word of a struct variable (its key has what is
+	 * stored there and what the image's data holds) */
+	if (st->vtyped && (vt->kind == IND_TK_KEY || vt->kind == IND_TK_WORD ||
+			   vt->kind == IND_TK_TABLE) && vt->key != SP_NONE) {
+		if (vt->key == key)
+			return;
+		SP_ALLOC_GROW(r->flows, r->nflows + 1, r->flows_cap);
+		r->flows[r->nflows].from = vt->key;
+		r->flows[r->nflows++].to = key;
+	} else if (st->vtyped && vt->kind == IND_TK_CONST &&
+		   (id = ind_func_at(&r->ims[st->image], vt->addr)) != SP_NONE) {
+		ind_key_add(&r->keys, key, id);
+	} else {
+		r->keys.v[key].escaped = true;
+	}
+}
+
+/* Each member copied into another: the targets and the escape of the
+ * one flow into the other, until nothing changes. */
+static void flow_keys(struct ind_run *r)
+{
+	bool changed = true;
+	uint32_t round, i, k;
+
+	for (round = 0; changed && round <= r->nflows; round++) {
+		changed = false;
+		for (i = 0; i < r->nflows; i++) {
+			struct ind_key *from = &r->keys.v[r->flows[i].from];
+			struct ind_key *to = &r->keys.v[r->flows[i].to];
+			uint32_t n = to->ntargets;
+
+			if (from->escaped && !to->escaped)
+				changed = to->escaped = true;
+			for (k = 0; k < from->ntargets; k++)
+				ind_key_add(&r->keys, r->flows[i].to, r->keys.v[r->flows[i].from].targets[k]);
+			to = &r->keys.v[r->flows[i].to];
+			to->ntargets = ind_unique_ids(to->targets, to->ntargets);
+			changed |= to->ntargets != n;
+		}
+	}
+}
+
 static void apply_store(struct ind_run *r, const struct ind_store *st)
 {
 	const struct insn_store *s = &r->ims[st->image].code->icalls.stores[st->store];
@@ -244,7 +300,9 @@ static void apply_store(struct ind_run *r, const struct ind_store *st)
 		r->stats->stores_typed++;
 		if (st->t.kind != IND_TK_KEY)
 			add_abs_store(r, st->image, st->t.addr, st->func);
-		if (key != SP_NONE && st->func == SP_NONE)
+		if (key != SP_NONE && s->loaded)
+			store_loaded(r, st, key);
+		else if (key != SP_NONE && st->func == SP_NONE)
 			store_argument(r, st, key);
 		else if (key != SP_NONE)
 			ind_key_add(&r->keys, key, st->func);
@@ -284,6 +342,7 @@ static void collect_stores(struct ind_run *r, uint32_t image)
 		st->image = image;
 		st->store = (uint32_t)i;
 		st->func = func;
+		st->vt.key = SP_NONE;
 		st->caller = cg_func_containing(im->img, s->pc);
 	}
 }
@@ -350,6 +409,10 @@ static void add_pcs(struct ind_run *r, const struct work *w, struct pcs *p)
 
 		links = ic->links + s->link;
 		n = s->addr ? 0 : s->nlinks;
+		for (k = 0; s->loaded && k < s->nvlinks; k++) {
+			SP_ALLOC_GROW(p->v, p->n + 1, p->cap);
+			p->v[p->n++] = ic->links[s->vlink + k].pc;
+		}
 	} else {
 		const struct insn_icall *c = &ic->calls[r->sites[w->index].icall];
 
@@ -615,6 +678,12 @@ static void merge_typed(struct ind_run *r)
 		if (t->key != SP_NONE && t->key < r->tkeys.n)
 			t->key = map[t->key];
 		t->proto = sp_intern(r->g, t->proto);
+		if (i < r->nsites)
+			continue;
+		t = &r->stores[i - r->nsites].vt;	/* a loaded value's */
+		if (t->key != SP_NONE && t->key < r->tkeys.n)
+			t->key = map[t->key];
+		t->proto = sp_intern(r->g, t->proto);
 	}
 	free(map);
 }
@@ -673,6 +742,7 @@ static void run_free(struct ind_run *r)
 	free(r->ims);
 	free(r->abs);
 	free(r->smear);
+	free(r->flows);
 	free(r->sites);
 	free(r->stores);
 	free(r->work);
@@ -714,6 +784,7 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 	for (i = 0; i < r->nstores; i++)
 		apply_store(r, &r->stores[i]);
 	smear(r);
+	flow_keys(r);
 	ind_keys_seal(&r->keys);
 	ret = ind_add_sites(r, err);
 	stats->keys = r->keys.n;

@@ -38,7 +38,15 @@ struct ind_store {
 	uint32_t caller;	/* the function storing it */
 	bool typed;		/* t says where it goes */
 	bool thread;		/* typed by the typing thread: t's key is its own */
+	bool vtyped;		/* a loaded value (insn_store.loaded): vt says
+				 * what it is */
 	struct ind_target t;
+	struct ind_target vt;
+};
+
+/* A member copied into another (p->f = q->g): to holds what from holds. */
+struct ind_flow {
+	uint32_t from, to;
 };
 
 #define IND_MAX_LINKS 8		/* links of a store's base chain kept */
@@ -55,6 +63,8 @@ struct ind_run {
 	size_t nims;
 	struct ind_abs_store *abs;
 	size_t nabs, abs_cap;
+	struct ind_flow *flows;		/* members copied into others */
+	uint32_t nflows, flows_cap;
 	struct ind_smear *smear;	/* functions stored where no type tells */
 	uint32_t nsmear, smear_cap;
 	struct ind_site *sites;

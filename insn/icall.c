@@ -508,7 +508,7 @@ static bool indirect_branch(const struct insn_icalls *ic, const struct sp_elf *e
 /* Is the chain [first, first + n) a value of unknown origin, copied at
  * most: live where its block begins, chosen by a cmov, reloaded from the
  * stack (a parameter, a variable holding a function); not a constant (0
- * included), not a load from another object. */
+ * included), not a load from another object (a store's "loaded"). */
 static bool plain_value(const struct insn_icalls *ic, uint32_t first, uint8_t n)
 {
 	uint8_t k;
@@ -809,8 +809,12 @@ static int store_values(struct tracer *t, const struct insn *in, const struct la
 		s->nvlinks = 0;
 		return 1;
 	}
-	if (!plain_value(ic, s->vlink, s->nvlinks))
-		return -1;
+	/* copied from another object (p->f = q->g, a global, a call's
+	 * return): what its chain says it is, or of unknown origin */
+	if (!plain_value(ic, s->vlink, s->nvlinks)) {
+		s->loaded = true;
+		return 1;
+	}
 	if ((n = reaching_values(t, l->at, l->reg, values)) < 0)
 		return 1;
 	s->nvlinks = 0;

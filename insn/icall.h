@@ -79,6 +79,9 @@ struct insn_store {
 	uint8_t nlinks, nvlinks;
 	bool stack;		/* the base is the stack pointer (a local) */
 	bool indexed;		/* addr: plus an index (tbl[i] = f) */
+	bool loaded;		/* the value is loaded from another object (a
+				 * member, a global, a call's return): vlink is
+				 * its chain, whose meaning indirect/ types */
 };
 
 /* A retpoline thunk's entry and the register it jumps through. */

@@ -2,7 +2,9 @@
 # --indirect=types: what the stores into a member say, and the layers a
 # chain goes through.  A driver struct embeds the port whose callbacks
 # the core calls (up->port.in, serial8250's up->port.serial_in); a
-# callback one pointer further out (ref->data->release, percpu_ref's);
+# callback one pointer further out (ref->data->release, percpu_ref's),
+# and another struct's member copied into it (p->f = q->g: it holds
+# what that one holds);
 # a setup function that picks a pair of callbacks by a cmov and by a
 # switch whose paths join at the stores (serial8250's set_io_from_upio);
 # a NULL written into a member (movq $0, and pxor's 16 zero bytes);
@@ -50,6 +52,10 @@ void ref_other(struct ref_data *d) { d->count = -2; }
 __attribute__((noinline)) void ref_set(struct ref *r, int c) { r->data->release = c ? ref_other : ref_release; }
 __attribute__((noinline)) void ref_put(struct ref *r) { r->data->release(r->data); }
 __attribute__((noinline)) void ref_kill(struct ref *r) { r->data->release = NULL; }
+struct hold { int n; void (*keep)(struct ref_data *); };
+void held_fn(struct ref_data *d) { d->count = 3; }
+__attribute__((noinline)) void hold_set(struct hold *h) { h->keep = held_fn; }
+__attribute__((noinline)) void ref_copy(struct ref *r, const struct hold *h) { r->data->release = h->keep; }
 struct two { void (*a)(struct ref_data *); void (*b)(struct ref_data *); };
 __attribute__((noinline)) void two_clear(struct two *t) { memset(t, 0, sizeof(*t)); }
 struct shadow { long count; void (*fn)(struct ref_data *); };
@@ -66,6 +72,7 @@ int main(int argc, char **argv)
 	static struct ref_data d;
 	static struct esc_data ed;
 	static struct two tw;
+	static struct hold h;
 	struct uart u = { 0, { argc, 0, 0 }, uart_pm };
 	struct ref r = { 0, &d };
 	struct esc e = { &ed };
@@ -73,6 +80,9 @@ int main(int argc, char **argv)
 	set_io(&u.port);
 	uart_write(&u, 1, uart_read(&u, 2));
 	ref_set(&r, argc > 4);
+	hold_set(&h);
+	if (argc == 3)
+		ref_copy(&r, &h);
 	ref_put(&r);
 	ref_kill(&r);
 	two_clear(&tw);
@@ -103,8 +113,8 @@ expect_eq "up->port.in: the embedded struct's member, each value set_io picks" \
 	'[["field", "struct port.in", ["au_in", "hub_in", "io_in", "mem_in", "tsi_in"]]]'
 expect_eq "up->port.out" "$(site uart_write)" \
 	'[["field", "struct port.out", ["au_out", "hub_out", "io_out", "mem_out", "tsi_out"]]]'
-expect_eq "r->data->release: one pointer further out, the NULL no target" \
-	"$(site ref_put)" '[["field", "struct ref_data.release", ["ref_other", "ref_release"]]]'
+expect_eq "r->data->release: one pointer further out, what hold.keep holds copied in, the NULL no target" \
+	"$(site ref_put)" '[["field", "struct ref_data.release", ["held_fn", "ref_other", "ref_release"]]]'
 # the memcpy writes esc_data.cb with a value of unknown origin
 # (shadow_fn, through struct shadow): the member falls back to every
 # function of its prototype's class, esc_fn and shadow_fn among them
@@ -132,8 +142,8 @@ expect_rc 0 "--indirect=types, instrumented"
 cp "$OUT/stdout" "$OUT/mlt.json"
 python3 tests/e2e/icall_check.py "$b/ml" "$OUT/mlt.json" "$OUT/trace.txt" >"$OUT/check" 2>&1 ||
 	fail "$(cat "$OUT/check")"
-# uart_read and uart_write (5 ports each), ref_put (2), esc_call (2);
+# uart_read and uart_write (5 ports each), ref_put (3), esc_call (2);
 # main's u.pm is a direct call to uart_pm
-grep -q "^icall_check: [0-9]* call pairs, 14 through indirect calls, 14 among the targets" \
+grep -q "^icall_check: [0-9]* call pairs, 15 through indirect calls, 15 among the targets" \
 	"$OUT/check" || fail "pairs: $(head -1 "$OUT/check")"
 finish
