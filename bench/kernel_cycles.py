@@ -36,17 +36,24 @@ import sys
 def functions(f, chunk=1 << 20):
     """Each object of the top-level "functions" array of a JSON report in
     file f, decoded one at a time."""
+    return array(f, 'functions', chunk)
+
+
+def array(f, key, chunk=1 << 20):
+    """Each element of the top-level array "key" of a JSON report in file
+    f, decoded one at a time (what comes before it is skipped)."""
     dec = json.JSONDecoder()
-    buf = ''
+    buf, tag = '', '"%s"' % key
     while True:
         data = f.read(chunk)
         if not data:
-            raise ValueError('no "functions" array')
+            raise ValueError('no "%s" array' % key)
         buf += data
-        k = buf.find('"functions"')
+        k = buf.find(tag)
         if k >= 0 and buf.find('[', k) >= 0:
             buf = buf[buf.find('[', k) + 1:]
             break
+        buf = buf[-len(tag):]
     pos, eof = 0, False
     while True:
         while pos < len(buf) and buf[pos] in ' \t\r\n,':
