@@ -771,12 +771,26 @@ static void push_stores(struct insn_icalls *ic, const struct insn_store *s,
 	}
 }
 
+/* Does reg hold at v[i] an address inside an object (lea 8(%rbx),%rax:
+ * a list_head's own address written into it), which is never a
+ * function's entry? */
+static bool object_address(struct tracer *t, size_t i, uint8_t reg)
+{
+	size_t call, d = definition(t, i, reg, &call);
+	const struct insn *in;
+
+	return d < t->n && (in = &t->v[d])->op == INSN_OP_LEA && in->reg == reg &&
+	       in->base != INSN_REG_NONE && in->base != RIP &&
+	       (in->disp != 0 || in->index != INSN_REG_NONE);
+}
+
 /*
  * The values a store of lane l writes, into values[]: a constant, the
  * constants of each path (reaching_values), or one 0 with s's value
  * chain (a value of unknown origin: a parameter, a variable, a struct
- * copied whole); -1 when the store is no function pointer's (a load
- * from another object), 0 when only NULLs.
+ * copied whole; or loaded from another object, s->loaded); -1 when the
+ * store is no function pointer's (an address inside an object), 0 when
+ * only NULLs.
  */
 static int store_values(struct tracer *t, const struct insn *in, const struct lane *l,
 			struct insn_store *s, uint64_t *values)
@@ -801,6 +815,8 @@ static int store_values(struct tracer *t, const struct insn *in, const struct la
 		values[0] = (uint64_t)in->imm;
 		return (in->flags & INSN_F_IMM) ? values[0] != 0 : -1;
 	}
+	if (object_address(t, l->at, l->reg))
+		return -1;
 	s->vlink = (uint32_t)ic->nlinks;
 	t->nlinks = 0;
 	trace(t, l->at, l->reg, t->v[l->at].addr);
