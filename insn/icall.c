@@ -392,19 +392,22 @@ static bool follow(struct tracer *t, size_t i, size_t d, uint8_t reg, uint64_t p
 }
 
 /*
- * Does reg hold at v[i] what it held at the function's entry: the entry
- * reaches v[i] and no path from it writes reg (a call clobbering it is a
- * write)?  A walk back over program points (k: before v[k]), each
- * predecessor instruction checked, so that no path is cut short; an
- * instruction only a jump through a table may reach has unknown ones.
+ * The writes of reg that reach v[i]: a walk back over program points
+ * (k: before v[k]), each predecessor checked, so that no path is cut
+ * short.  found(arg, d) is told each write v[d] (a call clobbering reg
+ * is one) and returns false to stop; *entry says whether the function's
+ * entry reaches v[i] with no write on the way.  False when the walk did
+ * not end: stopped, too far, or at an instruction only a jump through a
+ * table may reach (its predecessors unknown).
  */
-static bool from_entry(struct tracer *t, size_t i, uint8_t reg)
+static bool each_write(struct tracer *t, size_t i, uint8_t reg,
+		       bool (*found)(void *arg, size_t d), void *arg, bool *entry)
 {
 	struct insn_icalls *ic = t->ic;
 	size_t sp = 0, steps = 0, k;
-	bool entry = false;
 	uint32_t j;
 
+	*entry = false;
 	if (++ic->stamp == 0) {
 		memset(ic->seen, 0, ic->scratch_cap * sizeof(*ic->seen));
 		ic->stamp = 1;
@@ -418,7 +421,7 @@ static bool from_entry(struct tracer *t, size_t i, uint8_t reg)
 		ic->seen[k] = ic->stamp;
 		if (steps++ >= MAX_BACK)
 			return false;
-		entry |= k == 0;
+		*entry |= k == 0;
 		if (k && !falls_into(t->v, k) && ic->pred_first[k] == ic->pred_first[k + 1] &&
 		    ic->table_jumps && t->v[k].op != INSN_OP_NOP)
 			return false;
@@ -428,13 +431,32 @@ static bool from_entry(struct tracer *t, size_t i, uint8_t reg)
 
 			if (j == ic->pred_first[k + 1] && (!k || !falls_into(t->v, k)))
 				break;
-			if (writes(t, p, reg))
-				return false;
+			if (writes(t, p, reg)) {
+				if (!found(arg, p))
+					return false;
+				continue;
+			}
 			SP_ALLOC_GROW(ic->stack, sp + 1, ic->stack_cap);
 			ic->stack[sp++] = (uint32_t)p;
 		}
 	}
-	return entry;
+	return true;
+}
+
+static bool no_write(void *arg, size_t d)
+{
+	(void)arg;
+	(void)d;
+	return false;
+}
+
+/* Does reg hold at v[i] what it held at the function's entry: the entry
+ * reaches v[i] and no path from it writes reg? */
+static bool from_entry(struct tracer *t, size_t i, uint8_t reg)
+{
+	bool entry;
+
+	return each_write(t, i, reg, no_write, NULL, &entry) && entry;
 }
 
 /* Append how reg came to hold its value when v[i] (at pc) reads it. */
@@ -699,57 +721,39 @@ static int write_values(struct tracer *t, size_t d, uint8_t reg, uint64_t *v)
 /*
  * The constants reg may hold where v[i] reads it, one write per path
  * into it (GCC's switch that picks a pair of callbacks and joins at the
- * stores, serial8250's set_io_from_upio): a walk back over program
- * points (k: before v[k]), each predecessor checked.  Their number,
+ * stores, serial8250's set_io_from_upio), each_write's.  Their number,
  * NULLs left out; -1 when some path brings no constant (the entry, a
  * call, any other write, too far, too many).
  */
+struct defs {
+	size_t v[MAX_VALUES];
+	int n;
+};
+
+static bool add_def(void *arg, size_t d)
+{
+	struct defs *x = arg;
+
+	if (x->n == MAX_VALUES)
+		return false;
+	x->v[x->n++] = d;
+	return true;
+}
+
 static int reaching_values(struct tracer *t, size_t i, uint8_t reg, uint64_t *values)
 {
-	struct insn_icalls *ic = t->ic;
-	size_t sp = 0, steps = 0, k, p, defs[MAX_VALUES];
-	int n = 0, ndefs = 0, got, d;
-	uint32_t j;
+	struct defs defs = { .n = 0 };
+	bool entry;
+	int n = 0, got, d;
 
-	if (++ic->stamp == 0) {
-		memset(ic->seen, 0, ic->scratch_cap * sizeof(*ic->seen));
-		ic->stamp = 1;
-	}
-	SP_ALLOC_GROW(ic->stack, 1, ic->stack_cap);
-	ic->stack[sp++] = (uint32_t)i;
-	while (sp) {
-		k = ic->stack[--sp];
-		if (ic->seen[k] == ic->stamp)
-			continue;
-		ic->seen[k] = ic->stamp;
-		if (!k || steps++ >= MAX_BACK)
-			return -1;
-		if (!falls_into(t->v, k) && ic->pred_first[k] == ic->pred_first[k + 1] &&
-		    ic->table_jumps && t->v[k].op != INSN_OP_NOP)
-			return -1;	/* only a jump through a table may come here */
-		for (j = ic->pred_first[k]; j <= ic->pred_first[k + 1]; j++) {
-			/* the jumps landing on k, then what falls into it */
-			if (j == ic->pred_first[k + 1] && !falls_into(t->v, k))
-				break;
-			p = j < ic->pred_first[k + 1] ? ic->preds[j] : k - 1;
-			if (is_call(&t->v[p]) && (CLOBBERED & BIT(reg)))
-				return -1;
-			if (!is_call(&t->v[p]) && (t->v[p].wregs & BIT(reg))) {
-				if (ndefs == MAX_VALUES)
-					return -1;
-				defs[ndefs++] = p;
-				continue;
-			}
-			SP_ALLOC_GROW(ic->stack, sp + 1, ic->stack_cap);
-			ic->stack[sp++] = (uint32_t)p;
-		}
-	}
-	/* each write's value, once the walk is done (a cmov's operands
-	 * are traced with ic->seen, the walk's marks) */
-	for (d = 0; d < ndefs; d++) {
+	if (!each_write(t, i, reg, add_def, &defs, &entry) || entry)
+		return -1;
+	/* each write's value once the walk is done: a cmov's operands are
+	 * traced with ic->seen, the walk's marks */
+	for (d = 0; d < defs.n; d++) {
 		uint64_t v[2];
 
-		got = write_values(t, defs[d], reg, v);
+		got = write_values(t, defs.v[d], reg, v);
 		if (got < 0 || n + got > MAX_VALUES)
 			return -1;
 		memcpy(values + n, v, (size_t)got * sizeof(*v));
