@@ -210,12 +210,19 @@ def main():
     unbounded = 0
     classes = collections.defaultdict(lambda: [0, collections.Counter()])
     total = 0
+    by_id = {}			# version 2 names a call's callee by its id
+    callee_ids = collections.defaultdict(list)
     for fn in functions(f):
         total += 1
         me = (fn['name'], fn['file'])
+        by_id[fn.get('id', total - 1)] = me
         nodes_named[fn['name']].add(me)
         for c in fn.get('calls', ()):
-            if c.get('via') != 'stack-switch':	# on another stack
+            if c.get('via') == 'stack-switch':	# on another stack
+                continue
+            if 'id' in c:
+                callee_ids[me].append(c['id'])
+            else:
                 adj[me].add((c['name'], c['file']))
         # the report lists no function without code (an exception's
         # entry node): its calls are the steps that follow it on paths
@@ -232,6 +239,8 @@ def main():
                 cls[0] += 1
                 cls[1][' -> '.join(cyc)] += 1
 
+    for me, ids in callee_ids.items():
+        adj[me].update(by_id[i] for i in ids)
     print(f'{unbounded} of {total} functions are unbounded by a cycle through {through} '
           f'({sum(len(c[1]) for c in classes.values())} different cycles named in their reasons)')
     for (first, closer), (n, cycles) in sorted(classes.items(), key=lambda kv: -kv[1][0]):
