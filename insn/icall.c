@@ -126,8 +126,7 @@ static void grow_scratch(struct insn_icalls *ic, size_t n)
 	free(ic->preds);
 	free(ic->seen);
 	ic->scratch_cap = n + 1;
-	/* one more: the search goes back from past a jump that ends the
-	 * function too (definition(): k == n), which no jump lands on */
+	/* room for index_jumps' pred_first[n + 1], the end of the last list */
 	ic->pred_first = sp_xmalloc((ic->scratch_cap + 1) * sizeof(*ic->pred_first));
 	ic->preds = sp_xmalloc(ic->scratch_cap * sizeof(*ic->preds));
 	ic->seen = sp_xcalloc(ic->scratch_cap, sizeof(*ic->seen));
@@ -258,9 +257,12 @@ static size_t definition(struct tracer *t, size_t i, uint8_t reg, size_t *call)
 			ic->seen[k] = stamp;
 			if (k == 0 || steps++ >= MAX_BACK)
 				return t->n;	/* the entry, or too far */
+			/* on to before each jump landing here, which writes
+			 * no register itself (its other way out may not
+			 * fall into v[k], so not from past it) */
 			for (j = ic->pred_first[k]; j < ic->pred_first[k + 1]; j++) {
 				SP_ALLOC_GROW(ic->stack, sp + 1, ic->stack_cap);
-				ic->stack[sp++] = ic->preds[j] + 1;
+				ic->stack[sp++] = ic->preds[j];
 			}
 			if (!falls_into(t->v, k)) {
 				/* no jump lands here either: dead code (the padding
