@@ -747,6 +747,9 @@ static void run_free(struct ind_run *r)
 	free(r->stores);
 	free(r->work);
 	ind_args_free(r->args);
+	free(r->sc_held.v);
+	if (r->sc_iters_read)
+		sp_u64map_release(&r->sc_iters);
 	ind_keys_release(&r->keys);
 	pthread_mutex_destroy(&r->vars_lock);
 	pthread_cond_destroy(&r->vars_done);
@@ -781,6 +784,7 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 	}
 	stats->stores = (uint32_t)r->nstores;
 	r->args = ind_args_new(r);
+	r->sc_held_image = SP_NONE;
 	for (i = 0; i < r->nstores; i++)
 		apply_store(r, &r->stores[i]);
 	smear(r);

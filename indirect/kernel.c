@@ -11,9 +11,9 @@
  *			node <bpf jit> of bounded frame whose calls are the
  *			BPF helpers.
  *
- * A static call (call __SCT__NAME) is a direct call to its trampoline,
- * whose jump to the initial function the code already shows; a pv_ops
- * call is a word of the pv_ops table (table).
+ * A static call's trampoline reaches what static_call_update() gives
+ * it (static_call.c); a pv_ops call is a word of the pv_ops table
+ * (sites.c).
  */
 #include "indirect/run.h"
 

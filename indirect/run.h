@@ -51,6 +51,12 @@ struct ind_flow {
 
 #define IND_MAX_LINKS 8		/* links of a store's base chain kept */
 
+/* A list of function ids. */
+struct ids {
+	uint32_t *v;
+	uint32_t n, cap;
+};
+
 struct work;
 
 struct ind_run {
@@ -73,6 +79,12 @@ struct ind_run {
 	size_t nstores, stores_cap;
 	bool lines;		/* find each site's source line */
 	struct ind_args *args;	/* callbacks passed as arguments (args.c) */
+	/* static calls (static_call.c): the trampolines data words hold in
+	 * image sc_held_image; the tracepoint sites by caller's name */
+	struct ids sc_held;
+	uint32_t sc_held_image;
+	struct sp_u64map sc_iters;
+	bool sc_iters_read;
 	/* the chains are typed on a thread of their own, with a DWARF reader
 	 * per image of its own, its names interned in tg and its keys in
 	 * tkeys (merged into g's and keys when it ends) */
@@ -88,12 +100,6 @@ struct ind_run {
 	pthread_mutex_t vars_lock;
 	pthread_cond_t vars_done;
 	bool vars_shared;
-};
-
-/* A list of function ids. */
-struct ids {
-	uint32_t *v;
-	uint32_t n, cap;
 };
 
 void ids_add(struct ids *x, uint32_t id);
@@ -129,6 +135,19 @@ bool ind_arg_targets(struct ind_args *a, const struct ind_site *s, const uint32_
 /* What every caller of func passes in register reg, as ind_arg_targets. */
 bool ind_arg_values(struct ind_args *a, uint32_t func, uint8_t reg, const uint32_t **v,
 		    uint32_t *n);
+
+/* The kernel's static calls (static_call.c), for a site s of a call of
+ * an updater (insn_icall.update): its trampolines, into out (false when
+ * unknown);
+ * the trampolines it may then update, into out; when s is the
+ * tracepoint code's and tramp a tracepoint's, the targets it may give
+ * tramp, into out (else false); what DWARF or the code's constants say
+ * s passes as the new target, into out (false: they do not say). */
+bool ind_sc_tramp(struct ind_run *r, const struct ind_site *s, struct ids *out);
+void ind_sc_tramps(struct ind_run *r, const struct ind_site *s, struct ids *out);
+bool ind_sc_tracepoint(struct ind_run *r, const struct ind_site *s, uint32_t tramp,
+		       struct ids *out);
+bool ind_sc_value(struct ind_run *r, const struct ind_site *s, struct ids *out);
 
 /* The function whose entry addr is in image im, SP_NONE when none. */
 uint32_t ind_func_at(const struct ind_image *im, uint64_t addr);

@@ -479,13 +479,129 @@ static void unseen_sites(struct ind_run *r, const struct fallback *fb, struct ed
 	}
 }
 
+/* Site s's edges, from its function (when a static call's, s and c are
+ * the trampoline's). */
+static void site_edges(struct edger *e, const struct fallback *fb, const struct ind_site *s,
+		       const struct insn_icall *c, enum sp_resolved how, const struct ids *x)
+{
+	if (how == SP_RES_ADDRESS_TAKEN && fb->nall)
+		add_hub(e, any_taken(e, fb), s->func, c->tail, how, c->ret);
+	else if (how == SP_RES_PROTOTYPE)
+		add_proto_edges(e, fb, s, c, x);
+	else
+		add_edges(e, s->func, c->tail, x->v, x->n, how, c->ret);
+}
+
+/* What one updater call gives one trampoline: targets[first, +n). */
+struct sc_part {
+	uint32_t tramp, site;
+	uint8_t how;		/* STATIC_CALL, or the site's fallback */
+	uint32_t first, n;
+};
+
+struct sc_parts {
+	struct sc_part *v;
+	size_t n, cap;
+	struct ids targets;
+};
+
+static int sc_part_cmp(const void *pa, const void *pb)
+{
+	const struct sc_part *a = pa, *b = pb;
+
+	if (a->tramp != b->tramp)
+		return (a->tramp > b->tramp) - (a->tramp < b->tramp);
+	return (a->site > b->site) - (a->site < b->site);
+}
+
+/* A call of an updater (static_call.c): what its func argument may be,
+ * by DWARF's value, the code's constants, or as a site through it, for
+ * each trampoline it may update. */
+static void sc_update(struct ind_run *r, const struct fallback *fb, struct ind_kernel *kern,
+		      uint32_t site, struct sc_parts *p, struct ids *x, struct ids *tramps)
+{
+	const struct ind_site *s = &r->sites[site];
+	const char *desc;
+	uint32_t i;
+
+	tramps->n = 0;
+	if (!ind_sc_tramp(r, s, tramps))
+		ind_sc_tramps(r, s, tramps);
+	for (i = 0; i < tramps->n; i++) {
+		struct sc_part *q;
+
+		SP_ALLOC_GROW(p->v, p->n + 1, p->cap);
+		q = &p->v[p->n++];
+		q->tramp = tramps->v[i];
+		q->site = site;
+		q->how = SP_RES_STATIC_CALL;
+		q->first = p->targets.n;
+		x->n = 0;
+		if (!ind_sc_tracepoint(r, s, q->tramp, x) && !ind_sc_value(r, s, x)) {
+			enum sp_resolved how = site_targets(r, fb, kern, s, x, &desc);
+
+			if (how == SP_RES_PROTOTYPE || how == SP_RES_ADDRESS_TAKEN)
+				q->how = (uint8_t)how;
+		}
+		for (q->n = 0; q->n < x->n; q->n++)
+			ids_add(&p->targets, x->v[q->n]);
+	}
+}
+
+/*
+ * Each trampoline an updater call may point elsewhere is a site of its
+ * own (a jump, at no address), named by its key __SCK__NAME: it reaches
+ * what every such call gives it, or, when one falls back, the
+ * prototype's or every address-taken function too.
+ */
+static void sc_sites(struct ind_run *r, const struct fallback *fb, struct edger *e,
+		     struct sc_parts *p, struct ids *x)
+{
+	size_t i, k;
+
+	if (p->n)
+		qsort(p->v, p->n, sizeof(*p->v), sc_part_cmp);
+	for (i = 0; i < p->n; i = k) {
+		struct sp_func *f = &r->g->funcs[p->v[i].tramp];
+		struct ind_site ts = r->sites[p->v[i].site];
+		struct insn_icall c = { .tail = true };
+		enum sp_resolved how = SP_RES_STATIC_CALL;
+		struct sp_strbuf key = { 0 };
+		const char *desc;
+		uint32_t j;
+
+		x->n = 0;
+		for (k = i; k < p->n && p->v[k].tramp == p->v[i].tramp; k++) {
+			for (j = 0; j < p->v[k].n; j++)
+				ids_add(x, p->targets.v[p->v[k].first + j]);
+			if (p->v[k].how == SP_RES_ADDRESS_TAKEN ||
+			    (p->v[k].how == SP_RES_PROTOTYPE && how == SP_RES_STATIC_CALL)) {
+				how = (enum sp_resolved)p->v[k].how;
+				ts = r->sites[p->v[k].site];	/* its prototype */
+			}
+		}
+		x->n = ind_unique_ids(x->v, x->n);
+		ts.func = p->v[i].tramp;
+		sp_strbuf_addf(&key, "__SCK__%s", f->name + (strncmp(f->name, "__SCT__", 7) ? 0 : 7));
+		desc = how == SP_RES_PROTOTYPE ? ts.t.proto : sp_intern(r->g, key.buf);
+		free(key.buf);
+		record(r, fb, ts.func, 0, true, how, how == SP_RES_ADDRESS_TAKEN ? NULL : desc, x);
+		site_edges(e, fb, &ts, &c, how, x);
+		if (how == SP_RES_ADDRESS_TAKEN)	/* the hub has them, but say them */
+			add_edges(e, ts.func, true, x->v, x->n, SP_RES_STATIC_CALL, 0);
+		f->n_indirect++;
+		f->flags |= SP_F_INDIRECT_ASSUMED;
+	}
+}
+
 int ind_add_sites(struct ind_run *r, struct sp_err *err)
 {
 	struct sp_graph *g = r->g;
 	struct fallback fb;
 	struct ind_kernel kern;
 	struct edger e = { .g = g, .hub = SP_NONE, .untyped = SP_NONE };
-	struct ids x = { 0 };
+	struct ids x = { 0 }, updates = { 0 }, tramps = { 0 };
+	struct sc_parts parts = { 0 };
 	uint32_t nfuncs = g->nfuncs, *seen = sp_xcalloc(nfuncs + 1, sizeof(*seen));
 	size_t i;
 
@@ -504,6 +620,10 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 
 		if (s->func == SP_NONE)
 			continue;
+		if (c->update) {	/* once every site's edges are in */
+			ids_add(&updates, (uint32_t)i);
+			continue;
+		}
 		if (is_switch(r, s)) {
 			r->stats->switches++;
 			continue;
@@ -513,14 +633,12 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 		x.n = ind_unique_ids(x.v, x.n);
 		seen[s->func]++;
 		record(r, &fb, s->func, c->pc, c->tail, how, desc, &x);
-		if (how == SP_RES_ADDRESS_TAKEN && fb.nall)
-			add_hub(&e, any_taken(&e, &fb), s->func, c->tail, how, c->ret);
-		else if (how == SP_RES_PROTOTYPE)
-			add_proto_edges(&e, &fb, s, c, &x);
-		else
-			add_edges(&e, s->func, c->tail, x.v, x.n, how, c->ret);
+		site_edges(&e, &fb, s, c, how, &x);
 	}
 	unseen_sites(r, &fb, &e, seen, nfuncs);
+	for (i = 0; i < updates.n; i++)
+		sc_update(r, &fb, &kern, updates.v[i], &parts, &x, &tramps);
+	sc_sites(r, &fb, &e, &parts, &x);
 	if (g->nisites)
 		qsort(g->isites, g->nisites, sizeof(*g->isites), isite_cmp);
 	if (r->lines)
@@ -529,6 +647,10 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 	r->stats->edges = e.added + kern.edges;
 	ind_kernel_release(&kern);
 	free(x.v);
+	free(updates.v);
+	free(tramps.v);
+	free(parts.v);
+	free(parts.targets.v);
 	free(seen);
 	free(e.stamp[0]);
 	free(e.stamp[1]);

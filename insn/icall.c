@@ -51,6 +51,17 @@ uint8_t insn_thunk_reg(const char *name)
 	return INSN_REG_NONE;
 }
 
+/* The functions that point a static call's trampoline at a function
+ * (kernel/static_call_inline.c, arch/x86/include/asm/static_call.h),
+ * and the registers of their tramp and func arguments. */
+static const struct {
+	const char *name;
+	uint8_t tramp, func;
+} updaters[2] = {
+	{ "__static_call_update", RSI, RDX },	/* (key, tramp, func) */
+	{ "__static_call_update_early", RDI, RSI },	/* (tramp, func) */
+};
+
 static int thunk_cmp(const void *pa, const void *pb)
 {
 	const struct insn_thunk *a = pa, *b = pb;
@@ -69,9 +80,13 @@ static void add_thunk(void *arg, const GElf_Sym *sym, const char *name)
 	struct thunk_search *ts = arg;
 	struct insn_icalls *ic = ts->ic;
 	uint8_t reg;
+	size_t i;
 
 	if (sym->st_shndx != SHN_UNDEF && name && !strcmp(name, "__fentry__"))
 		ic->fentry = sym->st_value;
+	for (i = 0; i < 2 && sym->st_shndx != SHN_UNDEF && name; i++)
+		if (!strcmp(name, updaters[i].name))
+			ic->sc_update[i] = sym->st_value;
 	if (sym->st_shndx == SHN_UNDEF || (reg = insn_thunk_reg(name)) == INSN_REG_NONE)
 		return;
 	SP_ALLOC_GROW(ic->thunks, ic->nthunks + 1, ts->cap);
@@ -497,6 +512,9 @@ static void add_call(struct tracer *t, size_t i, uint8_t reg)
 	c->ret = in->addr + in->len;
 	c->link = (uint32_t)ic->nlinks;
 	c->tail = in->op != INSN_OP_CALL;
+	c->update = false;
+	c->nalts = 0;
+	c->tramp = 0;
 	t->nlinks = 0;
 	if (reg != INSN_REG_NONE)
 		trace(t, i, reg, in->addr);
@@ -899,12 +917,69 @@ static void check_entries(struct insn_icalls *ic, size_t call, size_t link)
 			ic->links[k].entry = false;
 }
 
+/* Which updaters[] v[i] is a direct call (or jump) of, -1 none. */
+static int calls_update(const struct insn_icalls *ic, const struct insn *in)
+{
+	int k;
+
+	if (!(in->flags & INSN_F_TARGET) ||
+	    (in->branch != INSN_BRANCH_CALL && in->branch != INSN_BRANCH_JUMP))
+		return -1;
+	for (k = 0; k < 2; k++)
+		if (ic->sc_update[k] && (uint64_t)in->imm == ic->sc_update[k])
+			return k;
+	return -1;
+}
+
+/* When the chain of call c ends at a register two or more writes reach
+ * (or a cmov), each a constant (__xen_hypercall_setfunc's choice of two):
+ * CONST links after the chain, one 0 when all are NULLs. */
+static void add_alts(struct tracer *t, struct insn_icall *c)
+{
+	struct insn_icalls *ic = t->ic;
+	const struct insn_link *l = &ic->links[c->link + c->nlinks - 1];
+	size_t i = sp_search_first_ge(t->v, t->n, insn_addr, l->pc);
+	uint64_t values[MAX_VALUES];
+	int n, k;
+
+	if ((l->src != INSN_SRC_REG && l->src != INSN_SRC_OTHER) || l->entry || l->reg > 15 ||
+	    i >= t->n ||
+	    (n = reaching_values(t, i, l->reg, values)) < 0)
+		return;
+	if (!n)
+		values[n++] = 0;
+	for (k = 0; k < n; k++)
+		add_link(t, l->pc, l->reg, INSN_SRC_CONST, (int64_t)values[k], 0);
+	c->nalts = (uint8_t)n;
+}
+
+/* A static call's new target: a site through the updater's func
+ * argument, whose trampoline is the constant its tramp argument holds
+ * (that chain is traced, read, and dropped). */
+static void add_update(struct tracer *t, size_t i, int k)
+{
+	struct insn_icalls *ic = t->ic;
+	size_t call = ic->ncalls, link;
+
+	add_call(t, i, updaters[k].func);
+	ic->calls[call].update = true;
+	ic->calls[call].tail = false;
+	add_alts(t, &ic->calls[call]);
+	link = ic->nlinks;
+	t->nlinks = 0;
+	trace(t, i, updaters[k].tramp, t->v[i].addr);
+	if (ic->links[link].src == INSN_SRC_CONST)
+		ic->calls[call].tramp = (uint64_t)ic->links[link].disp;
+	ic->nlinks = link;
+}
+
 void insn_icalls_pass(struct insn_icalls *ic, const struct sp_elf *e,
 		      const struct insn *v, size_t n)
 {
 	struct tracer t = { .ic = ic, .v = v, .n = n };
 	size_t i, call = ic->ncalls, link = ic->nlinks;
 	uint8_t reg;
+	int k;
 
 	if (e->arch->id != SP_ARCH_X86_64 || !n)
 		return;
@@ -912,6 +987,8 @@ void insn_icalls_pass(struct insn_icalls *ic, const struct sp_elf *e,
 	for (i = 0; i < n && v[i].op != INSN_OP_INVALID; i++) {
 		if (indirect_branch(ic, e, &v[i], &reg))
 			add_call(&t, i, reg);
+		else if ((k = calls_update(ic, &v[i])) >= 0)
+			add_update(&t, i, k);
 		else
 			scan_store(&t, e, i);
 	}

@@ -61,6 +61,15 @@ struct insn_icall {
 	uint32_t link;
 	uint8_t nlinks;
 	bool tail;		/* a jump */
+	/* a direct call of the kernel's __static_call_update(key, tramp,
+	 * func) or __static_call_update_early(tramp, func), which make the
+	 * static call's trampoline jump to func: the chain is func's, tramp
+	 * the constant the code passes (0 unknown); when several writes
+	 * reach func's register, each a constant, nalts CONST links after
+	 * the chain say them */
+	bool update;
+	uint8_t nalts;
+	uint64_t tramp;
 };
 
 /* A word stored to memory that may be a function pointer: a constant
@@ -102,6 +111,8 @@ struct insn_icalls {
 	uint64_t fentry;		/* the kernel's __fentry__, which every traced
 					 * function calls first and which keeps
 					 * every register; 0 when none */
+	uint64_t sc_update[2];		/* the kernel's __static_call_update and
+					 * __static_call_update_early, 0 */
 	/* scratch of the pass, per instruction of the function */
 	uint32_t *pred_first, *preds;	/* the jumps landing on each */
 	uint32_t *seen, stamp;		/* visited by the current search */

@@ -138,6 +138,8 @@ static void list_syms(struct insn_image *c)
 		c->chunks[i].icalls.thunks = c->icalls.thunks;
 		c->chunks[i].icalls.nthunks = c->icalls.nthunks;
 		c->chunks[i].icalls.fentry = c->icalls.fentry;
+		memcpy(c->chunks[i].icalls.sc_update, c->icalls.sc_update,
+		       sizeof(c->icalls.sc_update));
 	}
 }
 

@@ -303,7 +303,7 @@ const char *sp_resolved_name(enum sp_resolved r)
 		[SP_RES_PROTOTYPE] = "prototype", [SP_RES_ADDRESS_TAKEN] = "address-taken",
 		[SP_RES_ANNOTATION] = "annotation", [SP_RES_TRACEPOINT] = "tracepoint",
 		[SP_RES_BPF] = "bpf", [SP_RES_PARAVIRT] = "paravirt",
-		[SP_RES_ARGUMENT] = "argument",
+		[SP_RES_ARGUMENT] = "argument", [SP_RES_STATIC_CALL] = "static-call",
 	};
 
 	return (unsigned)r < SP_RES__COUNT ? names[r] : NULL;

@@ -182,6 +182,8 @@ enum sp_resolved {
 	SP_RES_PARAVIRT,	/* a word of the kernel's pv_ops table */
 	SP_RES_ARGUMENT,	/* what every caller passes in the register it
 				 * calls through (DWARF call site values) */
+	SP_RES_STATIC_CALL,	/* a static call's trampoline: the functions
+				 * static_call_update() gives it */
 	SP_RES__COUNT
 };
 

@@ -15,7 +15,8 @@
 #                            map operation
 #
 # and, on Debian's 6.1 kernel when it is here, __traceiter_sched_switch's
-# probes: its class's and those register_trace_sched_switch() is given.
+# probes: its class's and those register_trace_sched_switch() is given;
+# __SCT__x86_pmu_handle_irq's: what static_call_update() gives it.
 . tests/e2e/lib.sh
 [ "$(uname -m)" = x86_64 ] || skip "the instruction pass is x86-64's"
 command -v gcc >/dev/null || skip "no gcc"
@@ -61,7 +62,8 @@ if [ ! -f "$vmlinux" ]; then
 	finish
 	exit
 fi
-run_sp --json --indirect=types --entry __traceiter_sched_switch -o "$OUT/vmlinux.json" "$vmlinux"
+run_sp --json --indirect=types --entry __traceiter_sched_switch \
+	--entry __SCT__x86_pmu_handle_irq -o "$OUT/vmlinux.json" "$vmlinux"
 expect_rc 0 "the kernel"
 # one read of the report (jget would expand every path of it, each time):
 # per site the caller, how and the sorted targets; <bpf jit>'s callees
@@ -77,6 +79,7 @@ def show(name):
     print(name, json.dumps([[r, t] for r, _, t in sites[name]]))
 show("__traceiter_sched_switch")
 show("__traceiter_hrtimer_cancel")
+print("__SCT__x86_pmu_handle_irq", json.dumps(sites["__SCT__x86_pmu_handle_irq"]))
 print("traceiter", sorted({r for n, v in sites.items() if n.startswith("__traceiter_") for r, _, _ in v}))
 print("bpf_func", sorted({r for v in sites.values() for r, t, _ in v if t == "unsigned int(void*,struct bpf_insn*)"}))
 jit = [f for f in j["functions"] if f["name"] == "<bpf jit>"][0]
@@ -97,4 +100,10 @@ expect_eq "every __traceiter_ call" "$(grep '^traceiter ' "$OUT/kernel.txt")" "t
 # helpers (bpf_map_lookup_elem's proto names it)
 expect_eq "bpf_func calls" "$(grep '^bpf_func ' "$OUT/kernel.txt")" "bpf_func ['bpf']"
 expect_eq "<bpf jit>" "$(grep '^jit ' "$OUT/kernel.txt")" "jit 960 True"
+# a static call's trampoline (t1179): arch/x86/events/core.c's
+# static_call_update(x86_pmu_handle_irq, x86_pmu.handle_irq), x86_pmu a
+# copy of core_pmu, intel_pmu, amd_pmu, knc_pmu, p4_pmu, p6_pmu,
+# zhaoxin_pmu, or given amd_pmu_v2_handle_irq: each one's handler
+expect_eq "__SCT__x86_pmu_handle_irq" "$(grep '^__SCT__x86_pmu_handle_irq ' "$OUT/kernel.txt")" \
+	'__SCT__x86_pmu_handle_irq [["static-call", "__SCK__x86_pmu_handle_irq", ["amd_pmu_handle_irq", "amd_pmu_v2_handle_irq", "intel_pmu_handle_irq", "knc_pmu_handle_irq", "p4_pmu_handle_irq", "x86_pmu_handle_irq", "zhaoxin_pmu_handle_irq"]]]'
 finish
