@@ -231,6 +231,20 @@ oracle_value()
 		awk -F'\t' -v name="$_n" '$1 == name { sub(/^[a-z]*=/, "", $4); print $4 }'
 }
 
+# A traced run's (call site, callee) pairs ($OUT/trace.txt, written by
+# tests/oracle/icall_trace.c) against BIN's --json REPORT: every pair
+# through an indirect call must be among its site's targets, and N of
+# them go through indirect calls (N left out: at least one).
+# icall_pairs BIN REPORT [N]
+icall_pairs()
+{
+	_n=${3:-[1-9][0-9]*}
+	python3 tests/e2e/icall_check.py "$1" "$2" "$OUT/trace.txt" >"$OUT/check" 2>&1 ||
+		fail "$(cat "$OUT/check")"
+	grep -q "^icall_check: [0-9]* call pairs, \($_n\) through indirect calls, \1 among the targets" \
+		"$OUT/check" || fail "pairs: $(head -1 "$OUT/check")"
+}
+
 # Bad input: exit 2, exactly one line "stackprof: ..." on stderr matching
 # the extended regex PATTERN, nothing on stdout, no report file (-o) and
 # no temporary file left behind, no core dump.
