@@ -63,11 +63,13 @@ static int by_total(const void *pa, const void *pb, void *ctx)
 }
 
 /*
- * The functions a stack switch enters (call_on_irqstack: __do_softirq,
- * __sysvec_apic_timer_interrupt) run on the IRQ stack: entries of that
- * class.  Not those the entry code's switches reach (asm_exc_*,
- * asm_sysvec_* move to the thread stack when entered from user mode):
- * their class is their own.
+ * The functions a stack switch in C code enters run on the IRQ stack:
+ * entries of that class.  The kernel's C code switches stacks through
+ * call_on_irqstack (__do_softirq, __sysvec_apic_timer_interrupt); its
+ * assembly switches to other stacks: the entry code to the thread stack
+ * (asm_exc_*, asm_sysvec_* from user mode), startup_xen to the boot
+ * stack, rewind_stack_and_make_dead to the top of the task's stack.
+ * Their callees' class is their own.  C code is what DWARF describes.
  */
 static uint8_t *switched_in(const struct sp_graph *g)
 {
@@ -75,7 +77,7 @@ static uint8_t *switched_in(const struct sp_graph *g)
 	uint32_t i;
 
 	for (i = 0; i < g->nswitches; i++)
-		if (!has_prefix(sp_func_label(&g->funcs[g->switches[i].from]), "asm_"))
+		if (g->funcs[g->switches[i].from].die)
 			in[g->switches[i].to] = 1;
 	return in;
 }

@@ -76,6 +76,36 @@ static void test_classes(void **state)
 	sp_graph_release(&g);
 }
 
+/* A stack switch in C code (call_on_irqstack) enters the IRQ stack; one
+ * in assembly (startup_xen, rewind_stack_and_make_dead) another. */
+static void test_switched_in(void **state)
+{
+	struct sp_graph g;
+	struct sp_kernel_entries k;
+	uint32_t do_softirq, softirq, rewind, dead, startup, start_kernel;
+
+	(void)state;
+	sp_graph_init(&g);
+	do_softirq = add(&g, "do_softirq", SP_F_HAS_CODE, 30);
+	g.funcs[do_softirq].die = 0x1234;
+	softirq = add(&g, "__do_softirq", SP_F_HAS_CODE, 20);
+	g.funcs[softirq].die = 0x2345;
+	rewind = add(&g, "rewind_stack_and_make_dead", SP_F_HAS_CODE, 8);
+	dead = add(&g, "make_task_dead", SP_F_HAS_CODE, 90);
+	g.funcs[dead].die = 0x3456;
+	startup = add(&g, "startup_xen", SP_F_HAS_CODE, 8);
+	start_kernel = add(&g, "xen_start_kernel", SP_F_HAS_CODE, 95);
+	g.funcs[start_kernel].die = 0x4567;
+	sp_graph_add_switch(&g, do_softirq, softirq, 0x10);
+	sp_graph_add_switch(&g, rewind, dead, 0x20);
+	sp_graph_add_switch(&g, startup, start_kernel, 0x30);
+	sp_kernel_entries(&g, &k);
+	assert_int_equal(k.n[SP_KCLASS_IRQ], 1);
+	assert_int_equal(k.ids[SP_KCLASS_IRQ][0], softirq);
+	sp_kernel_entries_release(&k);
+	sp_graph_release(&g);
+}
+
 static void test_sys_without_wrappers(void **state)
 {
 	struct sp_graph g;
@@ -131,6 +161,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classes),
+		cmocka_unit_test(test_switched_in),
 		cmocka_unit_test(test_sys_without_wrappers),
 		cmocka_unit_test(test_wrapper_names),
 		cmocka_unit_test(test_entry_glob),
