@@ -20,6 +20,19 @@
 #define MAX_DEPTH 16		/* structs inside structs */
 #define MAX_SLOTS 65536		/* function pointers of one type */
 
+/*
+ * The maps are made again for every unit (ind_types_reset), thousands of
+ * times in a kernel, and a unit has some fifty types (a few hundred at
+ * most): sized for that, they grow when a unit has more, where tables
+ * sized for the largest cost more to fill, free and fault in than the
+ * lookups in them.
+ */
+static void maps_init(struct ind_types *t)
+{
+	sp_u64map_init(&t->by_off, 64);
+	sp_u64map_init(&t->proto_by_off, 16);
+}
+
 void ind_types_init(struct ind_types *t, struct dw_reader *reader, struct sp_graph *g,
 		    struct ind_keys *keys, uint8_t addr_size)
 {
@@ -28,8 +41,7 @@ void ind_types_init(struct ind_types *t, struct dw_reader *reader, struct sp_gra
 	t->g = g;
 	t->keys = keys;
 	t->addr_size = addr_size;
-	sp_u64map_init(&t->by_off, 4096);
-	sp_u64map_init(&t->proto_by_off, 1024);
+	maps_init(t);
 }
 
 void ind_types_release(struct ind_types *t)
@@ -48,8 +60,7 @@ void ind_types_reset(struct ind_types *t)
 	t->n = t->nmembers = t->nslots = t->nprotos = 0;
 	sp_u64map_release(&t->by_off);
 	sp_u64map_release(&t->proto_by_off);
-	sp_u64map_init(&t->by_off, 4096);
-	sp_u64map_init(&t->proto_by_off, 1024);
+	maps_init(t);
 }
 
 static void add_member(void *ctx, const struct dw_member *m)
