@@ -47,6 +47,12 @@ kernel/trace/trace_stack.c check_stack()):
     finds the copy first, so its caller's row holds 8 or 16 bytes of the
     callee's frame (which of the two the trace does not tell).  The
     caller's frame is then at least Size - 16.
+  - the search can find a stale copy of a return address, left in an
+    uninitialised slot of the callee's frame by an earlier call: the
+    callee's row is then short and the caller's holds the difference
+    (__alloc_skb 144 above kmem_cache_alloc_node 8, frames of 72 and
+    80).  Such a pair is compared as one: the two rows together may not
+    exceed the two frames.
   - only stacks on the task's thread stack are traced (IRQ stacks and
     NMI are skipped), and a return address the search does not find on
     the stack leaves no row: its frame would count in the row above.
@@ -242,6 +248,7 @@ def check_trace(t, syms, fns, tally, verbose):
     top = rows[1][0] if len(rows) > 1 else 0
     exception = False	# an exception frame between row 1 and this one
     callee = None		# the function of the row below, when known
+    short = None		# the row below's frame as (seen, self), when seen < self
     for i in range(1, len(rows)):
         depth, size, name, off, symsize, module = rows[i]
         interrupted = bool(IDT_ENTRY.match(rows[i - 1][2]))
@@ -251,6 +258,7 @@ def check_trace(t, syms, fns, tally, verbose):
             continue
         func, below = syms.function(name, off, symsize, interrupted), callee
         callee = func
+        below_short, short = short, None
         if func is None:
             tally.count['rows of code that is no function (entry code)'] += 1
             continue
@@ -273,8 +281,14 @@ def check_trace(t, syms, fns, tally, verbose):
                 syms.copies_return_address(below[1]):
             tally.funcs['frame'].add(func)
             tally.count['frame realigned'] += 1
+        elif seen > f['self'] and below_short and \
+                seen + below_short[0] <= f['self'] + below_short[1]:
+            tally.funcs['frame'].add(func)
+            tally.count['frame split by a stale return address'] += 1
         else:
             tally.compare('frame', func, seen, f['self'], where)
+        if f['self'] is not None and seen < f['self'] and not interrupted:
+            short = (seen, f['self'])
         used = top - (rows[i + 1][0] if i + 1 < len(rows) else 0) + 8
         if f['total'] is None:
             tally.count['total unbounded'] += 1
@@ -325,9 +339,13 @@ def main():
         if c[k]:
             print(f'  {k}: {c[k]}')
     for kind in ('frame', 'total'):
-        n = c[kind + ' equal'] + c[kind + ' larger'] + c[kind + ' smaller'] + c[kind + ' realigned']
+        split = c[kind + ' split by a stale return address']
+        n = c[kind + ' equal'] + c[kind + ' larger'] + c[kind + ' smaller'] + \
+            c[kind + ' realigned'] + split
         realigned = (f", {c[kind + ' realigned']} within the 8-16 bytes of a realigned "
                      f"callee's copy of its return address" if c[kind + ' realigned'] else '')
+        realigned += (f", {split} with the callee's row below, a stale copy of its return "
+                      f"address splitting the two" if split else '')
         print(f"{kind}s compared: {n} ({len(tally.funcs[kind])} functions): "
               f"{c[kind + ' equal']} equal, {c[kind + ' larger']} larger{realigned}, "
               f"{c[kind + ' smaller']} smaller")
