@@ -60,29 +60,37 @@ static uint8_t func_reg(const struct ind_run *r, const struct ind_site *s)
 	return r->ims[s->image].code->icalls.links[c->link].reg;
 }
 
-bool ind_sc_tramp(struct ind_run *r, const struct ind_site *s, struct ids *out)
+/* The functions DWARF's value v of an updater's argument names: the
+ * function at its address, or, for a wrapper's own argument passed on,
+ * what its callers pass.  False when v names none. */
+static bool value_targets(struct ind_run *r, const struct ind_site *s, struct dw_call_arg v,
+			  struct ids *out)
 {
-	struct ind_image *im = &r->ims[s->image];
-	const struct insn_icall *c = update_of(r, s);
-	struct dw_call_arg v;
 	const uint32_t *ids;
 	uint32_t id, n, i;
 
-	if (c->tramp && (id = ind_func_at(im, c->tramp)) != SP_NONE) {
+	if (v.kind == DW_ARG_ADDR && (id = ind_func_at(&r->ims[s->image], v.addr)) != SP_NONE) {
 		ids_add(out, id);
 		return true;
 	}
-	v = call_arg(r, s, func_reg(r, s) == RDX ? RSI : RDI);
-	if (v.kind == DW_ARG_ADDR && (id = ind_func_at(im, v.addr)) != SP_NONE) {
-		ids_add(out, id);
-		return true;
-	}
-	/* a wrapper's argument: what its callers pass */
 	if (v.kind != DW_ARG_ENTRY || !ind_arg_values(r->args, s->func, v.reg, &ids, &n))
 		return false;
 	for (i = 0; i < n; i++)
 		ids_add(out, ids[i]);
 	return true;
+}
+
+bool ind_sc_tramp(struct ind_run *r, const struct ind_site *s, struct ids *out)
+{
+	struct ind_image *im = &r->ims[s->image];
+	const struct insn_icall *c = update_of(r, s);
+	uint32_t id;
+
+	if (c->tramp && (id = ind_func_at(im, c->tramp)) != SP_NONE) {
+		ids_add(out, id);
+		return true;
+	}
+	return value_targets(r, s, call_arg(r, s, func_reg(r, s) == RDX ? RSI : RDI), out);
 }
 
 static bool is_tracepoint_code(const struct sp_func *f)
@@ -187,20 +195,12 @@ bool ind_sc_value(struct ind_run *r, const struct ind_site *s, struct ids *out)
 	const struct insn_icall *c = update_of(r, s);
 	const struct insn_link *alt = im->code->icalls.links + c->link + c->nlinks;
 	struct dw_call_arg v = call_arg(r, s, func_reg(r, s));
-	const uint32_t *ids;
-	uint32_t n, i, id;
+	uint32_t i, id;
 
 	if (v.kind == DW_ARG_ADDR && !v.addr)
 		return true;	/* NULL: the trampoline returns */
-	if (v.kind == DW_ARG_ADDR && (id = ind_func_at(im, v.addr)) != SP_NONE) {
-		ids_add(out, id);
+	if (value_targets(r, s, v, out))
 		return true;
-	}
-	if (v.kind == DW_ARG_ENTRY && ind_arg_values(r->args, s->func, v.reg, &ids, &n)) {
-		for (i = 0; i < n; i++)
-			ids_add(out, ids[i]);
-		return true;
-	}
 	for (i = 0; i < c->nalts; i++)	/* constants, 0 (NULL) none */
 		if (alt[i].disp && (id = ind_func_at(im, (uint64_t)alt[i].disp)) == SP_NONE)
 			return false;
