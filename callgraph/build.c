@@ -13,6 +13,7 @@
 
 #include "common/search.h"
 #include "common/xalloc.h"
+#include "insn/icall.h"
 
 static int range_cmp(const void *pa, const void *pb)
 {
@@ -385,13 +386,18 @@ static uint32_t func_at(const struct cg_image *img, uint64_t addr)
 
 /* The callee of the direct branch ending at site whose encoded target is
  * addr: in a relocatable object the relocation says, and a symbol it
- * leaves undefined is a function of another ELF, found by name later. */
+ * leaves undefined is a function of another ELF, found by name later -
+ * except the kernel's thunks: a jump to the return thunk returns, and a
+ * branch to a retpoline thunk is an indirect call. */
 static uint32_t branch_callee(struct cg_image *img, uint64_t site, uint64_t addr)
 {
 	const struct sp_elf_reloc *rel = sp_elf_branch_reloc(&img->elf, site);
 
 	if (!rel)
 		return callee_at(img, addr);
+	if (rel->name && (sp_elf_return_thunk(rel->name) ||
+			  insn_thunk_reg(rel->name) != INSN_REG_NONE))
+		return SP_NONE;
 	if (rel->name)
 		return extern_named(img, rel->name);
 	return callee_at(img, rel->target);

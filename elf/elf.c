@@ -95,7 +95,7 @@ static bool in_code(const struct sp_elf *e, const GElf_Sym *sym)
 /* The kernel's return thunks (__x86_return_thunk, srso_return_thunk...):
  * a jump there is a return, as objtool's arch_is_rethunk() reads it, not
  * a tail call. */
-static bool return_thunk(const char *name)
+bool sp_elf_return_thunk(const char *name)
 {
 	size_t n = strlen(name), k = strlen("_return_thunk");
 
@@ -323,7 +323,7 @@ static void elf_read_symtab(struct sp_elf *e, struct sp_graph *g, Elf_Scn *scn,
 		if (!name || !*name)
 			continue;
 		addr = sym.st_value + (sym.st_shndx < e->nsec ? e->sec_base[sym.st_shndx] : 0);
-		if (type == STT_FUNC || type == STT_GNU_IFUNC || (untyped && !return_thunk(name))) {
+		if (type == STT_FUNC || type == STT_GNU_IFUNC || (untyped && !sp_elf_return_thunk(name))) {
 			elf_add_sym(e, g, &sym, addr, versioned_name(g, v, i, name), cap);
 			e->syms[e->nsyms - 1].untyped = untyped;
 			e->syms[e->nsyms - 1].ifunc = type == STT_GNU_IFUNC;

@@ -124,6 +124,8 @@ bool sp_elf_build_id(const struct sp_elf *e, const unsigned char **id, size_t *l
 /* Has the image .symtab, or only .dynsym (stripped)? */
 bool sp_elf_has_symtab(const struct sp_elf *e);
 bool sp_elf_is_code(const struct sp_elf *e, uint64_t addr);
+/* Whether name is one of the kernel's return thunks: a jump there returns. */
+bool sp_elf_return_thunk(const char *name);
 /* The allocated section named name: its address (a relocatable object's
  * as laid out) and size; false when there is none. */
 bool sp_elf_section(const struct sp_elf *e, const char *name, uint64_t *addr, uint64_t *size);

@@ -126,6 +126,28 @@ static uint8_t thunk_at(const struct insn_icalls *ic, const struct sp_elf *e,
 	       ic->thunks[i].reg : INSN_REG_NONE;
 }
 
+void insn_retpoline_pass(const struct insn_icalls *ic, const struct sp_elf *e,
+			 struct insn *v, size_t n)
+{
+	size_t i;
+	uint8_t reg;
+
+	if (e->arch->id != SP_ARCH_X86_64 || (!ic->nthunks && e->type != ET_REL))
+		return;
+	for (i = 0; i < n; i++) {
+		struct insn *in = &v[i];
+
+		if ((in->branch != INSN_BRANCH_CALL && in->branch != INSN_BRANCH_JUMP) ||
+		    !(in->flags & INSN_F_TARGET) ||
+		    (reg = thunk_at(ic, e, in)) == INSN_REG_NONE)
+			continue;
+		in->branch = in->branch == INSN_BRANCH_CALL ? INSN_BRANCH_CALL_DYNAMIC :
+			     INSN_BRANCH_JUMP_DYNAMIC;
+		in->reg = reg;
+		in->flags = (uint16_t)((in->flags & ~INSN_F_TARGET) | INSN_F_THUNK);
+	}
+}
+
 /* ---- the function's jumps: where a value may come from ---- */
 
 static uint64_t insn_addr(const void *base, size_t i)
@@ -160,7 +182,10 @@ static size_t jump_target(const struct insn *v, size_t n, size_t i)
 }
 
 /* For each instruction k the jumps that land on it: preds[pred_first[k]
- * .. pred_first[k + 1]), counted, then filled. */
+ * .. pred_first[k + 1]), counted, then filled.  A jump through a register
+ * may land anywhere in the function (table_jumps), but one through a
+ * retpoline thunk is read as a tail call, as it was before the thunk
+ * made it indirect: the kernel builds retpolines with -fno-jump-tables. */
 static void index_jumps(struct insn_icalls *ic, const struct insn *v, size_t n)
 {
 	size_t i, k;
@@ -172,7 +197,8 @@ static void index_jumps(struct insn_icalls *ic, const struct insn *v, size_t n)
 	for (i = 0; i < n; i++) {
 		if ((k = jump_target(v, n, i)) < n)
 			ic->pred_first[k + 1]++;
-		else if ((v[i].groups & INSN_G_JUMP) && !(v[i].flags & INSN_F_TARGET))
+		else if ((v[i].groups & INSN_G_JUMP) &&
+			 !(v[i].flags & (INSN_F_TARGET | INSN_F_THUNK)))
 			ic->table_jumps = true;
 	}
 	for (k = 1; k <= n; k++) {
@@ -528,19 +554,13 @@ static void add_call(struct tracer *t, size_t i, uint8_t reg)
 
 /* The register an indirect branch goes through, INSN_REG_NONE for a
  * memory operand; false when v[i] is no indirect call or jump. */
-static bool indirect_branch(const struct insn_icalls *ic, const struct sp_elf *e,
-			    const struct insn *in, uint8_t *reg)
+static bool indirect_branch(const struct insn *in, uint8_t *reg)
 {
 	*reg = INSN_REG_NONE;
 	if (in->branch == INSN_BRANCH_CALL_DYNAMIC || in->branch == INSN_BRANCH_JUMP_DYNAMIC) {
 		if (!(in->flags & INSN_F_MEM))
 			*reg = in->reg;
 		return true;
-	}
-	if ((in->branch == INSN_BRANCH_CALL || in->branch == INSN_BRANCH_JUMP) &&
-	    (in->flags & INSN_F_TARGET) && (ic->nthunks || e->type == ET_REL)) {
-		*reg = thunk_at(ic, e, in);
-		return *reg != INSN_REG_NONE;
 	}
 	return false;
 }
@@ -985,7 +1005,7 @@ void insn_icalls_pass(struct insn_icalls *ic, const struct sp_elf *e,
 		return;
 	index_jumps(ic, v, n);
 	for (i = 0; i < n && v[i].op != INSN_OP_INVALID; i++) {
-		if (indirect_branch(ic, e, &v[i], &reg))
+		if (indirect_branch(&v[i], &reg))
 			add_call(&t, i, reg);
 		else if ((k = calls_update(ic, &v[i])) >= 0)
 			add_update(&t, i, k);

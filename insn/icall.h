@@ -130,6 +130,12 @@ uint8_t insn_entry_reg(const struct insn_link *l, uint8_t n);
 /* Find e's retpoline thunks (__x86_indirect_thunk_REG and the call and
  * jump variants) in its symbol table; before the pass runs. */
 void insn_find_thunks(struct insn_icalls *ic, const struct sp_elf *e);
+/* x86-64: a direct call or jump to a retpoline thunk among v[0..n) (by
+ * address, or in a relocatable object by its relocation's name) becomes
+ * the indirect branch it is, through the thunk's register, for every
+ * pass: the call pass counts it as indirect, not as a call to a label. */
+void insn_retpoline_pass(const struct insn_icalls *ic, const struct sp_elf *e,
+			 struct insn *v, size_t n);
 /* x86-64: append the indirect calls and stores of one function's
  * instructions v[0..n) to ic.  The functions must come in address order. */
 void insn_icalls_pass(struct insn_icalls *ic, const struct sp_elf *e,

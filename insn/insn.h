@@ -103,6 +103,8 @@ enum insn_fp {
 #define INSN_F_WRITES_SP (1u << 3)	/* the stack pointer is written (or may be) */
 #define INSN_F_PUSH_REG	(1u << 4)	/* a push of one register */
 #define INSN_F_WREGS_ALL (1u << 5)	/* which registers it writes is unknown: all */
+#define INSN_F_THUNK	(1u << 6)	/* x86: an indirect branch made by a branch to a
+					 * retpoline thunk (insn_retpoline_pass) */
 
 struct insn {
 	uint64_t addr;

@@ -37,6 +37,7 @@ static void run_passes(const struct insn_image *c, const struct insn_buf *b,
 	struct insn_stack_res st = { 0 };
 	size_t first = calls->n;
 
+	insn_retpoline_pass(&c->icalls, c->elf, b->v, b->n);
 	insn_calls_pass(calls, b->v, b->n);
 	if (!(f->flags & INSN_FUNC_NO_BYTES) &&
 	    insn_stack_frame(b->v, b->n, machine, f->addr, f->addr + f->size, &st)) {
@@ -331,8 +332,7 @@ int insn_image_start(struct insn_image *c, const struct sp_elf *e, bool addr_tak
 	c->typed = typed;
 	if (!insn_machine_decodes(e->machine))
 		return 0;
-	if (typed)
-		insn_find_thunks(&c->icalls, e);
+	insn_find_thunks(&c->icalls, e);
 	list_syms(c);
 	/* EAGAIN is what a small ulimit -v gives: no room for its stack */
 	rc = pthread_create(&c->thread, NULL, code_thread, c);

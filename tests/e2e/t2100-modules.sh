@@ -88,6 +88,21 @@ else
 	skip_part "the i386 module: needs an x86-64 gcc (-m32)"
 fi
 
+# modules built as the kernel's are with CONFIG_RETHUNK: every return is a
+# "jmp __x86_return_thunk" through a relocation to an undefined symbol,
+# which is a return, not a call to a function without a frame
+mkdir -p "$OUT/rethunk"
+KMOD_CFLAGS="-DRETHUNK -mfunction-return=thunk-extern" sh tests/e2e/kmod/build.sh "$OUT/rethunk" ||
+	fail "cannot build the modules with return thunks"
+[ "$(readelf -rW "$OUT/rethunk/mod.ko" | grep -c ' __x86_return_thunk')" -ge 4 ] ||
+	fail "mod.ko has too few jumps to __x86_return_thunk"
+run_sp --json "$OUT/rethunk/kernel" "$OUT/rethunk/mod.ko" "$OUT/rethunk/other.ko"
+expect_rc 0 "core + modules with return thunks"
+cp "$OUT/stdout" "$OUT/rethunk/all.json"
+oracle_check "core + modules with return thunks" "$OUT/rethunk/all.json" "$OUT/rethunk"
+expect_eq "a jump to the return thunk is no call" \
+	"$(jget "$OUT/rethunk/all.json" '[f["name"] for f in j["functions"] if any("thunk" in r for r in f["reasons"])]')" '[]'
+
 # a bad second input is bad input, named
 head -c 100 "$OUT/mod.ko" >"$OUT/mod-bad.ko"
 expect_bad "truncated module" "mod-bad.ko" "$OUT/kernel" "$OUT/mod-bad.ko"
