@@ -174,7 +174,13 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 		sp_strbuf_addf(t, "indirect call in %s", sp_func_label(f));
 		return;
 	case SP_CAUSE_UNKNOWN:
-		sp_strbuf_addf(t, "unknown frame size for %s", sp_func_label(f));
+		if (f->flags & SP_F_NOT_GIVEN)	/* "<module code: struct X.m>" */
+			sp_strbuf_addf(t, "calls module code through %.*s: pass the modules "
+				       "to analyse them", (int)(strlen(f->name) -
+							       strlen(SP_MODULE_CODE) - 1),
+				       f->name + strlen(SP_MODULE_CODE));
+		else
+			sp_strbuf_addf(t, "unknown frame size for %s", sp_func_label(f));
 		return;
 	case SP_CAUSE_ASSUMED:
 		if (g->indirect_typed) {

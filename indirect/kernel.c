@@ -47,6 +47,7 @@ void ind_kernel_init(struct ind_kernel *k, struct ind_run *r, const struct fallb
 	k->jit = SP_NONE;
 	sp_u64map_init(&k->by_name, 1024);
 	sp_u64map_init(&k->classes, 1024);
+	ind_exported_init(k);
 }
 
 void ind_kernel_release(struct ind_kernel *k)
@@ -54,6 +55,7 @@ void ind_kernel_release(struct ind_kernel *k)
 	sp_u64map_release(&k->by_name);
 	sp_u64map_release(&k->classes);
 	free(k->scratch.v);
+	ind_exported_release(k);
 }
 
 /* A name's key in by_name: the event classes of two modules may share
@@ -63,8 +65,7 @@ static uint64_t name_key(const char *name, uint32_t image)
 	return (uint64_t)(uintptr_t)name ^ ((uint64_t)image << 56);
 }
 
-/* The function of image named name (interned), SP_NONE when none. */
-static uint32_t func_named(struct ind_kernel *k, uint32_t image, const char *name)
+uint32_t ind_kernel_func_named(struct ind_kernel *k, uint32_t image, const char *name)
 {
 	struct sp_graph *g = k->r->g;
 	uint32_t i, m, first, end;
@@ -88,7 +89,7 @@ static uint32_t func_namedf(struct ind_kernel *k, uint32_t image, const char *pr
 	uint32_t id;
 
 	sp_strbuf_addf(&sb, "%s%s", prefix, name);
-	id = func_named(k, image, sp_intern(k->r->g, sb.buf));
+	id = ind_kernel_func_named(k, image, sp_intern(k->r->g, sb.buf));
 	free(sb.buf);
 	return id;
 }

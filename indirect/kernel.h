@@ -14,6 +14,11 @@ struct ind_kernel {
 	struct ids scratch;
 	uint32_t class_probes;		/* class probes found by name */
 	uint64_t edges;			/* assumed edges <bpf jit> got */
+	/* members nothing stores (exported.c) */
+	bool kernel;			/* an image exports to modules */
+	bool *kernel_image;		/* by image: it does, or is a module */
+	struct fallback exported;	/* the functions exported to modules */
+	struct sp_u64map modules;	/* a key -> its <module code: ...> stand-in */
 };
 
 void ind_kernel_init(struct ind_kernel *k, struct ind_run *r, const struct fallback *fb);
@@ -22,5 +27,20 @@ void ind_kernel_release(struct ind_kernel *k);
  * and nothing added; *desc names the mechanism's object. */
 enum sp_resolved ind_kernel_targets(struct ind_kernel *k, const struct ind_site *s,
 				    struct ids *out, const char **desc);
+
+/* The function of image named name (interned), SP_NONE when none. */
+uint32_t ind_kernel_func_named(struct ind_kernel *k, uint32_t image, const char *name);
+
+/* A call through a member of a struct nothing in the images stores
+ * (exported.c): on a kernel, what a module can store there, the
+ * functions exported to modules of its prototype and the module's own
+ * code (EXPORTED); else NONE and nothing added. */
+enum sp_resolved ind_exported_targets(struct ind_kernel *k, const struct ind_site *s,
+				      struct ids *out, const char **desc);
+/* The functions the images export (the prototypes of those whose
+ * address no image takes read): before any site's targets, as it moves
+ * the images' readers. */
+void ind_exported_init(struct ind_kernel *k);
+void ind_exported_release(struct ind_kernel *k);
 
 #endif

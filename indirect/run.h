@@ -120,9 +120,15 @@ struct fallback {
 	uint32_t nuntyped;
 };
 
+/* fb's functions: those marked in taken[] (g->nfuncs bytes), by their
+ * prototypes' classes. */
+void ind_fallback_init(struct fallback *fb, struct sp_graph *g, const uint8_t *taken);
+void ind_fallback_release(struct fallback *fb);
 /* The address-taken functions whose prototype's class is cls
  * (sp_proto_class: a call may reach them through a cast). */
 void ind_proto_typed(const struct fallback *fb, const char *cls, struct ids *out);
+/* ... and those whose prototype is unknown. */
+void ind_proto_targets(const struct fallback *fb, const char *cls, struct ids *out);
 
 /* Callbacks passed as arguments (args.c). */
 struct ind_args *ind_args_new(struct ind_run *r);

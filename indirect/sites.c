@@ -14,8 +14,9 @@
  * A key or a word written with a value of unknown origin, or found
  * empty, falls back to the prototype (with what was found: a cast may
  * hide it from the prototype): a member nobody fills in the image is
- * filled some way the analysis does not see.  A jump through a table
- * of its own function's code is a switch, not a call.
+ * filled some way the analysis does not see; in a kernel, by a module
+ * not given (exported.c: exported).  A jump through a table of its own
+ * function's code is a switch, not a call.
  */
 #include "indirect/run.h"
 
@@ -49,7 +50,7 @@ static int by_proto_cmp(const void *pa, const void *pb)
 	return (a->id > b->id) - (a->id < b->id);
 }
 
-static void fallback_init(struct fallback *fb, struct sp_graph *g, const uint8_t *taken)
+void ind_fallback_init(struct fallback *fb, struct sp_graph *g, const uint8_t *taken)
 {
 	uint32_t i;
 
@@ -75,7 +76,7 @@ static void fallback_init(struct fallback *fb, struct sp_graph *g, const uint8_t
 
 }
 
-static void fallback_release(struct fallback *fb)
+void ind_fallback_release(struct fallback *fb)
 {
 	free(fb->all);
 	free(fb->typed);
@@ -104,9 +105,7 @@ void ind_proto_typed(const struct fallback *fb, const char *cls, struct ids *out
 		ids_add(out, fb->typed[i].id);
 }
 
-/* The address-taken functions of prototype class cls (and those whose
- * prototype is unknown). */
-static void proto_targets(const struct fallback *fb, const char *cls, struct ids *out)
+void ind_proto_targets(const struct fallback *fb, const char *cls, struct ids *out)
 {
 	uint32_t k;
 
@@ -293,9 +292,11 @@ static enum sp_resolved site_targets(struct ind_run *r, const struct fallback *f
 			ids_add(out, v[i]);
 		return SP_RES_ARGUMENT;
 	}
+	if ((how = ind_exported_targets(kern, s, out, desc)) != SP_RES_NONE)
+		return how;
 	if (s->t.proto) {
 		*desc = s->t.proto;
-		proto_targets(fb, sp_proto_class(r->g, s->t.proto), out);
+		ind_proto_targets(fb, sp_proto_class(r->g, s->t.proto), out);
 		return SP_RES_PROTOTYPE;
 	}
 	*desc = NULL;
@@ -606,7 +607,7 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 	size_t i;
 
 	(void)err;
-	fallback_init(&fb, g, r->taken);
+	ind_fallback_init(&fb, g, r->taken);
 	ind_kernel_init(&kern, r, &fb);
 	/* room for the stand-ins: at most one per site, two, and <bpf jit> */
 	e.stamp[0] = sp_xcalloc(g->nfuncs + r->nsites + 4, sizeof(uint32_t));
@@ -656,6 +657,6 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 	free(e.stamp[1]);
 	free(e.scratch.v);
 	sp_u64map_release(&e.proto_hubs);
-	fallback_release(&fb);
+	ind_fallback_release(&fb);
 	return 0;
 }

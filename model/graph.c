@@ -304,6 +304,7 @@ const char *sp_resolved_name(enum sp_resolved r)
 		[SP_RES_ANNOTATION] = "annotation", [SP_RES_TRACEPOINT] = "tracepoint",
 		[SP_RES_BPF] = "bpf", [SP_RES_PARAVIRT] = "paravirt",
 		[SP_RES_ARGUMENT] = "argument", [SP_RES_STATIC_CALL] = "static-call",
+		[SP_RES_EXPORTED] = "exported",
 	};
 
 	return (unsigned)r < SP_RES__COUNT ? names[r] : NULL;

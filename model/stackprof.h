@@ -66,6 +66,13 @@ enum sp_frame_src {
 					    * the dynamic linker's resolver first */
 #define SP_F_RESOLVER		(1u << 16) /* ld.so's _dl_runtime_resolve_*: its frame
 					    * holds an XSAVE area the CPU sizes */
+#define SP_F_NOT_GIVEN		(1u << 17) /* no function but a stand-in for the code of
+					    * modules not given that a member nothing
+					    * stores may hold (named SP_MODULE_CODE
+					    * "struct X.m>"); frame unknown: partial */
+
+/* The name of an SP_F_NOT_GIVEN stand-in, before its member's. */
+#define SP_MODULE_CODE "<module code: "
 
 /* Why a total is unbounded or partial; index into sp_result.witness. */
 enum sp_cause {
@@ -184,6 +191,9 @@ enum sp_resolved {
 				 * calls through (DWARF call site values) */
 	SP_RES_STATIC_CALL,	/* a static call's trampoline: the functions
 				 * static_call_update() gives it */
+	SP_RES_EXPORTED,	/* a member nothing in the images stores: the
+				 * functions a kernel exports to modules of its
+				 * type, and the modules' code (not given) */
 	SP_RES__COUNT
 };
 

@@ -78,6 +78,45 @@ static size_t count_bounded(const struct sp_graph *g, const struct sp_kernel_ent
 	return n;
 }
 
+/* How many of class c's bounded totals are partial (lower bounds), and
+ * how many of those the nearest unknown frame makes so is code not given
+ * (a module's, --indirect=types' "exported"). */
+static size_t count_partial(const struct sp_graph *g, const struct sp_kernel_entries *k,
+			    enum sp_kclass c, size_t *not_given)
+{
+	size_t i, n = 0;
+
+	*not_given = 0;
+	for (i = 0; i < k->n[c]; i++) {
+		const struct sp_result *r = &g->funcs[k->ids[c][i]].res;
+		uint32_t w = r->witness[SP_CAUSE_UNKNOWN];
+
+		if (!r->bounded || !r->partial)
+			continue;
+		n++;
+		*not_given += w < g->nfuncs && (g->funcs[w].flags & SP_F_NOT_GIVEN);
+	}
+	return n;
+}
+
+/* "992 (61 bounded, 40 of them partial: 38 call module code, 2 other
+ * unknown code)": a partial total is a lower bound, not a worst case */
+static void print_counts(const struct sp_graph *g, const struct sp_kernel_entries *k,
+			 enum sp_kclass c, FILE *out)
+{
+	size_t not_given, partial = count_partial(g, k, c, &not_given);
+
+	fprintf(out, "\n%s: %zu (%zu bounded", class_title[c], k->n[c], count_bounded(g, k, c));
+	if (partial)
+		fprintf(out, ", %zu of them partial", partial);
+	if (not_given)
+		fprintf(out, ": %zu call module code", not_given);
+	if (partial > not_given)
+		fprintf(out, "%s%zu other unknown code", not_given ? ", " : ": ",
+			partial - not_given);
+	fprintf(out, "), on %s\n", sp_kclass_stack(c));
+}
+
 static void print_class(const struct sp_graph *g, const struct sp_kernel_entries *k,
 			enum sp_kclass c, unsigned top, FILE *out)
 {
@@ -85,8 +124,7 @@ static void print_class(const struct sp_graph *g, const struct sp_kernel_entries
 	int w = name_width(g, k->ids[c], n);
 	char total[CELL], self[CELL], loc[CELL * 4];
 
-	fprintf(out, "\n%s: %zu (%zu bounded), on %s\n", class_title[c], k->n[c],
-		count_bounded(g, k, c), sp_kclass_stack(c));
+	print_counts(g, k, c, out);
 	if (!k->n[c])
 		return;
 	fprintf(out, "  %9s %6s  %-*s  %s\n", "TOTAL", "SELF", w, "FUNCTION", "LOCATION");
@@ -146,7 +184,7 @@ json_object *sp_report_kernel_json(const struct sp_graph *g, const struct sp_ker
 
 	for (c = SP_KCLASS_SYSCALL; c < SP_KCLASS__COUNT; c++) {
 		json_object *cls = json_object_new_object(), *arr = json_object_new_array();
-		size_t i;
+		size_t i, not_given;
 
 		for (i = 0; i < k->n[c]; i++)
 			json_object_array_add(arr, entry_object(g, k->ids[c][i], jid));
@@ -155,6 +193,9 @@ json_object *sp_report_kernel_json(const struct sp_graph *g, const struct sp_ker
 		sp_json_put(cls, "count", json_object_new_int64((int64_t)k->n[c]));
 		sp_json_put(cls, "bounded",
 				       json_object_new_int64((int64_t)count_bounded(g, k, c)));
+		sp_json_put(cls, "partial", json_object_new_int64((int64_t)count_partial(
+				    g, k, (enum sp_kclass)c, &not_given)));
+		sp_json_put(cls, "partial_module_code", json_object_new_int64((int64_t)not_given));
 		sp_json_put(cls, "entries", arr);
 		sp_json_put(root, sp_kclass_name((enum sp_kclass)c), cls);
 	}

@@ -200,12 +200,15 @@ static void print_typed(const struct ind_stats *st, uint32_t ntaken)
 				sp_resolved_name((enum sp_resolved)r));
 	fprintf(stderr, " (%u switches left out)\n", st->switches);
 	fprintf(stderr, "stackprof: indirect calls: mean targets per site: table or field "
-		"%.1f, argument %.1f, prototype %.1f, all %.1f; %u address-taken functions\n",
+		"%.1f, argument %.1f, prototype %.1f, exported %.1f, all %.1f; %u address-taken "
+		"functions\n",
 		nprecise ? (double)precise / nprecise : 0.0,
 		st->by[SP_RES_ARGUMENT] ?
 		(double)st->targets[SP_RES_ARGUMENT] / st->by[SP_RES_ARGUMENT] : 0.0,
 		st->by[SP_RES_PROTOTYPE] ?
 		(double)st->targets[SP_RES_PROTOTYPE] / st->by[SP_RES_PROTOTYPE] : 0.0,
+		st->by[SP_RES_EXPORTED] ?
+		(double)st->targets[SP_RES_EXPORTED] / st->by[SP_RES_EXPORTED] : 0.0,
 		st->sites ? (double)all / st->sites : 0.0, ntaken);
 	fprintf(stderr, "stackprof: indirect calls: %u struct members hold functions (%u "
 		"written with values of unknown origin), %u of %u function stores typed, "

@@ -1,0 +1,76 @@
+/*
+ * A kernel in miniature for t1186: a driver interface no code of this
+ * image fills, struct demo_ops's get_link (a module would: mod.c),
+ * beside a member the image's data fills (reset) and one written with a
+ * value of unknown origin (esc, set_esc's argument, which nothing here
+ * calls).  EXPORT_SYMBOL is Linux 6.1's for PREL32 relocations
+ * (include/linux/export.h): a kernel_symbol { value, name, namespace }
+ * of 32-bit offsets labelled __ksymtab_NAME in ___ksymtab+NAME.  No
+ * libc: a kernel has none, and its stores would fill members.
+ */
+struct dev;
+struct demo_ops {
+	int (*get_link)(struct dev *);
+	void (*reset)(struct dev *, int);
+	int (*esc)(struct dev *);
+};
+struct dev { const struct demo_ops *ops; int state; };
+struct other_ops { int (*probe)(struct dev *); };
+
+#ifdef NO_KSYMTAB
+#define EXPORT_SYMBOL(sym)
+#else
+#define EXPORT_SYMBOL(sym) \
+	__asm__(".section \"___ksymtab+" #sym "\", \"a\"\n.balign 4\n__ksymtab_" #sym ":\n" \
+		".long " #sym " - .\n.long 0\n.long 0\n.previous\n")
+#endif
+
+__attribute__((noinline)) int demo_link_small(struct dev *d) { return d->state & 1; }
+__attribute__((noinline)) int demo_link_big(struct dev *d)
+{
+	volatile char buf[200];
+
+	buf[d->state & 127] = 1;
+	return buf[3];
+}
+__attribute__((noinline)) int demo_link_void(void *p) { return *(int *)p; }
+__attribute__((noinline)) void demo_reset_x(struct dev *d, int how) { d->state = how; }
+__attribute__((noinline)) int probe_local(struct dev *d)
+{
+	volatile char buf[400];
+
+	buf[d->state & 255] = 2;
+	return buf[5];
+}
+EXPORT_SYMBOL(demo_link_small);
+EXPORT_SYMBOL(demo_link_big);
+EXPORT_SYMBOL(demo_link_void);
+EXPORT_SYMBOL(demo_reset_x);
+
+const struct demo_ops used_ops = { .reset = demo_reset_x };
+const struct other_ops locals = { .probe = probe_local };
+
+__attribute__((noinline, used)) void set_esc(struct demo_ops *o, int (*f)(struct dev *))
+{
+	o->esc = f;
+}
+__attribute__((noinline)) int link_up(struct dev *d) { return d->ops->get_link(d) ^ 1; }
+__attribute__((noinline)) long __x64_sys_demo(struct dev *d) { return link_up(d); }
+__attribute__((noinline)) void do_reset(struct dev *d) { d->ops->reset(d, 0); }
+__attribute__((noinline)) int do_esc(struct dev *d) { return d->ops->esc(d); }
+
+__attribute__((noinline)) int start_kernel(int argc)
+{
+	struct dev d = { &used_ops, argc };
+
+	do_reset(&d);
+	if (argc > 5)
+		return (int)__x64_sys_demo(&d) + do_esc(&d);
+	return locals.probe(&d) & 0;
+}
+
+void _start(void)
+{
+	__asm__ volatile("syscall" : : "a"(60), "D"(start_kernel(1)));
+	__builtin_unreachable();
+}
