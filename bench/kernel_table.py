@@ -104,8 +104,12 @@ def class_summary(out, kernel, funcs):
                 why[reason_kind(rs[0]) if rs else 'no reason given'] += 1
         whys = ', '.join('%d %s' % (n, k) for k, n in why.most_common())
         pct = 100.0 * c['bounded'] / c['count'] if c['count'] else 0.0
-        out.append('| %s | %s | %d | %d (%.0f %%) | %s |' % (
-            title, c['stack'], c['count'], c['bounded'], pct, whys or '-'))
+        # a partial total is a lower bound: said apart, with how many
+        # reach the code of modules not given
+        part = (', %d partial (%d module code)' % (c['partial'], c['partial_module_code'])
+                if c.get('partial') else '')
+        out.append('| %s | %s | %d | %d (%.0f %%%s) | %s |' % (
+            title, c['stack'], c['count'], c['bounded'], pct, part, whys or '-'))
 
 
 def largest_cycles(out, kernel, funcs, n=5):
