@@ -43,7 +43,16 @@ for c in syscall irq exception; do
 	expect_eq "$c: the bounded count is the entries'" \
 		"$(jget "$OUT/summary.json" "j['kernel']['$c']['bounded']")" \
 		"$(jget "$OUT/summary.json" "sum(e['bounded'] for e in j['kernel']['$c']['entries'])")"
+	expect_eq "$c: the partial count is the bounded entries'" \
+		"$(jget "$OUT/summary.json" "j['kernel']['$c']['partial']")" \
+		"$(jget "$OUT/summary.json" "sum(e['bounded'] and e['partial'] for e in j['kernel']['$c']['entries'])")"
 done
+# the kernel calls libc's strlen, which the tests do not read
+# (STACKPROF_LIBS=no): every total is partial, none through module code
+expect_eq "partial, not through module code" \
+	"$(jget "$OUT/summary.json" "[j['kernel'][c][k] for c in ('syscall', 'irq') for k in ('partial', 'partial_module_code')]")" \
+	'[3, 0, 1, 0]'
+
 expect_eq "no exception entries" \
 	"$(jget "$OUT/summary.json" 'j["kernel"]["exception"]["count"]')" 0
 expect_eq "the path crosses modules" \
@@ -54,9 +63,10 @@ expect_eq "the full report is still there" \
 
 run_sp --kernel-summary --top 1 $elfs
 expect_rc 0 "--kernel-summary text"
-grep -q "^System calls: 3 ($(jget "$OUT/summary.json" "j['kernel']['syscall']['bounded']") bounded), on " \
+grep -q "^System calls: 3 ($(jget "$OUT/summary.json" "j['kernel']['syscall']['bounded']") bounded, 3 of them partial: 3 other unknown code), on " \
 	"$OUT/stdout" || fail "no system call heading"
-grep -q '^Interrupt handlers: 1 (1 bounded), on ' "$OUT/stdout" || fail "no interrupt heading"
+grep -q '^Interrupt handlers: 1 (1 bounded, 1 of them partial: 1 other unknown code), on ' "$OUT/stdout" ||
+	fail "no interrupt heading"
 grep -q '\.\.\. 2 more (--top)' "$OUT/stdout" || fail "--top 1 does not cut the list"
 grep -Eq "^ +$other\+? +[0-9]+ +__x64_sys_other " "$OUT/stdout" ||
 	fail "no '$other __x64_sys_other' row"
