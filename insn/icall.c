@@ -5,6 +5,7 @@
  */
 #include "insn/icall.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,8 @@ enum { RAX = 0, RDX = 1, RCX = 2, RBX = 3, RSI = 4, RDI = 5, RBP = 6, RSP = 7,
 
 #define MAX_LINKS 8		/* a chain deeper than f->a->b->c->... is not typed */
 #define MAX_BACK 256		/* instructions walked back for one definition */
+#define SLOT 64			/* each_write's pseudo register: the stack slot
+				 * tracer.slot */
 
 /* The registers a call may change (SysV x86-64: the xmm ones too): the
  * rest it preserves. */
@@ -162,11 +165,13 @@ static void grow_scratch(struct insn_icalls *ic, size_t n)
 	free(ic->pred_first);
 	free(ic->preds);
 	free(ic->seen);
+	free(ic->depth);
 	ic->scratch_cap = n + 1;
 	/* room for index_jumps' pred_first[n + 1], the end of the last list */
 	ic->pred_first = sp_xmalloc((ic->scratch_cap + 1) * sizeof(*ic->pred_first));
 	ic->preds = sp_xmalloc(ic->scratch_cap * sizeof(*ic->preds));
 	ic->seen = sp_xcalloc(ic->scratch_cap, sizeof(*ic->seen));
+	ic->depth = sp_xmalloc(ic->scratch_cap * sizeof(*ic->depth));
 	ic->stamp = 0;
 }
 
@@ -194,6 +199,7 @@ static void index_jumps(struct insn_icalls *ic, const struct insn *v, size_t n)
 	grow_scratch(ic, n);
 	memset(ic->pred_first, 0, (n + 1) * sizeof(*ic->pred_first));
 	ic->table_jumps = false;
+	ic->frame_known = false;
 	for (i = 0; i < n; i++) {
 		if ((k = jump_target(v, n, i)) < n)
 			ic->pred_first[k + 1]++;
@@ -231,6 +237,7 @@ struct tracer {
 	const struct insn *v;
 	size_t n;
 	uint8_t nlinks;
+	int64_t slot;		/* SLOT's address, from the entry's stack pointer */
 };
 
 static void add_link(struct tracer *t, uint64_t pc, uint8_t reg, enum insn_src src,
@@ -257,10 +264,14 @@ static bool is_call(const struct insn *in)
 
 /* Does v[k] write reg: a call clobbers the caller-saved registers, but
  * the call to __fentry__ (ftrace's, first in a kernel function) none. */
+static bool writes_slot(const struct tracer *t, size_t k);
+
 static bool writes(const struct tracer *t, size_t k, uint8_t reg)
 {
 	const struct insn *p = &t->v[k];
 
+	if (reg == SLOT)
+		return writes_slot(t, k);
 	if (is_call(p))
 		return (CLOBBERED & BIT(reg)) != 0 &&
 		       !(t->ic->fentry && (p->flags & INSN_F_TARGET) &&
@@ -360,15 +371,24 @@ static enum insn_src mem_source(const struct insn *in, int64_t *addr, uint8_t *s
 }
 
 static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc);
+static size_t spill(struct tracer *t, size_t i);
 
-/* The value of a memory operand of v[i] (a call's or a load's). */
+/* The value of a memory operand of v[i] (a call's or a load's): a
+ * stack slot's is a copy of the register spilled there. */
 static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
 {
 	const struct insn *in = &t->v[i];
 	int64_t addr = 0;
 	uint8_t scale, base;
 	enum insn_src src = mem_source(in, &addr, &scale, &base);
+	size_t d;
 
+	if (src == INSN_SRC_OTHER && in->base == RSP && t->nlinks + 2 < MAX_LINKS &&
+	    (d = spill(t, i)) < t->n) {
+		add_link(t, pc, reg, INSN_SRC_MOVE, 0, 0);
+		trace(t, d, t->v[d].reg2, t->v[d].addr);
+		return;
+	}
 	add_link(t, pc, reg, src, addr, scale);
 	if (src == INSN_SRC_LOAD)
 		trace(t, i, base, in->addr);
@@ -500,6 +520,187 @@ static bool from_entry(struct tracer *t, size_t i, uint8_t reg)
 	bool entry;
 
 	return each_write(t, i, reg, no_write, NULL, &entry) && entry;
+}
+
+/* ---- stack slots: a register spilled and reloaded ---- */
+
+#define DEPTH_UNSET INT32_MAX
+#define DEPTH_UNKNOWN INT32_MIN
+
+/* The depth after v[k], from the depth before it. */
+static int32_t depth_after(const struct insn *in, int32_t d)
+{
+	if (d == DEPTH_UNKNOWN)
+		return d;
+	switch (in->stack) {
+	case INSN_STACK_NONE:
+		return d;
+	case INSN_STACK_PUSH:
+	case INSN_STACK_ADD:
+		return d + in->sp_off;
+	case INSN_STACK_POP:
+	case INSN_STACK_FROM_SP:
+		return d - in->sp_off;
+	}
+	return DEPTH_UNKNOWN;	/* alloca, a frame pointer's restore, an alignment */
+}
+
+/* Reach v[k] with depth d: a second, different depth makes it unknown. */
+static bool set_depth(struct insn_icalls *ic, size_t k, int32_t d)
+{
+	int32_t *at = &ic->depth[k];
+
+	if (*at == d || *at == DEPTH_UNKNOWN)
+		return false;
+	*at = *at == DEPTH_UNSET ? d : DEPTH_UNKNOWN;
+	return true;
+}
+
+/* The lowest stack address v[k] copies into a register: lea 8(%rsp),%rdi
+ * (an object whose address a callee gets, or a pointer the function
+ * writes through); the frame pointer, which reaches below itself, is
+ * the whole frame.  INT64_MAX when none. */
+static int64_t escapes(const struct insn *in, int32_t d)
+{
+	bool lea = in->op == INSN_OP_LEA && in->base == RSP;
+
+	if (!lea && in->fp != INSN_FP_FROM_SP)
+		return INT64_MAX;
+	if (d == DEPTH_UNSET || d == DEPTH_UNKNOWN || (lea && in->index != INSN_REG_NONE) ||
+	    (!lea && in->dst == RBP))
+		return INT64_MIN;
+	return (lea ? in->disp : in->fp_off) - d;
+}
+
+/*
+ * Each instruction's depth below the entry's stack pointer, along the
+ * function's direct jumps (a second depth reaching one, or none, leaves
+ * it unknown), and the lowest stack address the function lets out.
+ */
+static void frame_depths(struct tracer *t)
+{
+	struct insn_icalls *ic = t->ic;
+	const struct insn *v = t->v;
+	bool changed = true;
+	size_t k, j;
+	int pass;
+
+	for (k = 0; k < t->n; k++)
+		ic->depth[k] = DEPTH_UNSET;
+	ic->depth[0] = 0;
+	for (pass = 0; changed && pass < 8; pass++) {
+		changed = false;
+		for (k = 0; k < t->n; k++) {
+			int32_t a;
+
+			if (ic->depth[k] == DEPTH_UNSET)
+				continue;
+			a = depth_after(&v[k], ic->depth[k]);
+			if (k + 1 < t->n && falls_into(v, k + 1))
+				changed |= set_depth(ic, k + 1, a);
+			if ((j = jump_target(v, t->n, k)) < t->n)
+				changed |= set_depth(ic, j, a);
+		}
+	}
+	ic->escape = INT64_MAX;
+	for (k = 0; k < t->n; k++) {
+		int64_t e = escapes(&v[k], ic->depth[k]);
+
+		if (e < ic->escape)
+			ic->escape = e;
+	}
+	ic->frame_known = true;
+}
+
+/* Does v[k] only read its memory operand: a load into a register, a
+ * compare (as capstone says)? */
+static bool reads_only(const struct insn *in)
+{
+	if (in->flags & INSN_F_MEM_READ)
+		return true;
+	switch (in->op) {
+	case INSN_OP_MOV:
+	case INSN_OP_LEA:
+	case INSN_OP_ADD:
+	case INSN_OP_SUB:
+	case INSN_OP_AND:
+	case INSN_OP_XOR:
+	case INSN_OP_CMOV:
+	case INSN_OP_MOVQ:
+	case INSN_OP_VMOV:
+		return in->reg != INSN_REG_NONE;
+	}
+	return false;
+}
+
+/* May v[k] write the slot t->slot: a store over it, or any instruction
+ * where the slot's depth is unknown or not yet (or no longer) inside
+ * the frame?  Another object's pointer cannot reach it (spill checks
+ * that none does). */
+static bool writes_slot(const struct tracer *t, size_t k)
+{
+	const struct insn *in = &t->v[k];
+	int32_t d = t->ic->depth[k];
+	int64_t at, size;
+
+	if (d == DEPTH_UNSET || d == DEPTH_UNKNOWN || t->slot < -(int64_t)d)
+		return true;
+	if (!(in->flags & INSN_F_MEM) || in->base != RSP || reads_only(in))
+		return false;
+	if (in->index != INSN_REG_NONE)
+		return true;
+	at = in->disp - d;
+	size = in->size ? in->size : 16;
+	return at < t->slot + 8 && t->slot < at + size;
+}
+
+struct slot_store {
+	size_t d;
+	int n;
+};
+
+static bool add_slot_store(void *arg, size_t d)
+{
+	struct slot_store *x = arg;
+
+	x->d = d;
+	return ++x->n == 1;
+}
+
+/*
+ * The store whose register a load of a stack slot (mov 0x10(%rsp),%rax)
+ * reads back: the one store of 8 bytes from a register to that slot
+ * reaching v[i] on every path, no other write of the slot between
+ * (GCC's spill of a value it needs after calls that clobber every
+ * register it has left).  Sound only where no pointer reaches the slot:
+ * the function lets no stack address at or below it out of its
+ * registers (an object above the slot is written upwards from its
+ * address).  n when there is none such.
+ */
+static size_t spill(struct tracer *t, size_t i)
+{
+	const struct insn *in = &t->v[i], *s;
+	struct slot_store x = { t->n, 0 };
+	int32_t d;
+	bool entry;
+
+	if (in->index != INSN_REG_NONE || (in->op == INSN_OP_MOV ? in->size != 8 : !is_call(in)))
+		return t->n;
+	if (!t->ic->frame_known)
+		frame_depths(t);
+	d = t->ic->depth[i];
+	if (d == DEPTH_UNSET || d == DEPTH_UNKNOWN)
+		return t->n;
+	t->slot = in->disp - d;
+	if (t->slot >= 0 || t->ic->escape < t->slot + 8 ||
+	    !each_write(t, i, SLOT, add_slot_store, &x, &entry) || entry || x.n != 1)
+		return t->n;
+	s = &t->v[x.d];
+	d = t->ic->depth[x.d];
+	if (s->op != INSN_OP_MOV || s->reg != INSN_REG_NONE || s->reg2 > 15 || s->size != 8 ||
+	    s->base != RSP || s->index != INSN_REG_NONE || s->disp - d != t->slot)
+		return t->n;
+	return x.d;
 }
 
 /* Append how reg came to hold its value when v[i] (at pc) reads it. */
@@ -1025,6 +1226,7 @@ void insn_icalls_release(struct insn_icalls *ic)
 	free(ic->pred_first);
 	free(ic->preds);
 	free(ic->seen);
+	free(ic->depth);
 	free(ic->stack);
 	memset(ic, 0, sizeof(*ic));
 }

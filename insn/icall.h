@@ -16,6 +16,11 @@
  * (or the function's entry, or code only a jump through a register can
  * reach: code nothing reaches is dead, the padding after a jump), at a
  * call that clobbers the register, and at any write it does not follow.
+ * A load of a stack slot the function spilled a register to (a value it
+ * needs after calls that clobber every register it has left) is a copy
+ * of that register where it was stored: the slot is followed as a
+ * register is, when nothing else may write it (no stack address at or
+ * below it leaves the function's registers).
  */
 #ifndef SP_INSN_ICALL_H
 #define SP_INSN_ICALL_H
@@ -117,6 +122,12 @@ struct insn_icalls {
 	uint32_t *pred_first, *preds;	/* the jumps landing on each */
 	uint32_t *seen, stamp;		/* visited by the current search */
 	bool table_jumps;		/* the function jumps through a register */
+	bool frame_known;		/* depth and escape are the function's */
+	int32_t *depth;			/* bytes below the entry's stack pointer
+					 * before each instruction, or unknown */
+	int64_t escape;			/* the lowest stack address (from the
+					 * entry's) the function lets out of its
+					 * registers (lea 8(%rsp),%rdi) */
 	size_t scratch_cap;
 	uint32_t *stack;
 	size_t stack_cap;

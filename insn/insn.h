@@ -105,6 +105,7 @@ enum insn_fp {
 #define INSN_F_WREGS_ALL (1u << 5)	/* which registers it writes is unknown: all */
 #define INSN_F_THUNK	(1u << 6)	/* x86: an indirect branch made by a branch to a
 					 * retpoline thunk (insn_retpoline_pass) */
+#define INSN_F_MEM_READ	(1u << 7)	/* the memory operand is only read (cmp, test) */
 
 struct insn {
 	uint64_t addr;

@@ -179,6 +179,8 @@ static void operands(const cs_x86 *x, bool x86_64, struct insn *out)
 			out->index = dwarf_reg(op->mem.index, x86_64);
 			out->scale = (uint8_t)op->mem.scale;
 			out->disp = op->mem.disp;
+			if (op->access == CS_AC_READ)
+				out->flags |= INSN_F_MEM_READ;
 		}
 	}
 }

@@ -97,11 +97,96 @@ static void test_one_write_over_a_jump(void **state)
 	insn_icalls_release(&ic);
 }
 
+/* The chain of a register spilled to the stack across a call that
+ * clobbers it and reloaded: a copy of what was stored, the argument the
+ * function got (a compare of the slot writes nothing).
+ *
+ *	1000: 48 83 ec 18		sub $0x18,%rsp
+ *	1004: 48 89 7c 24 08		mov %rdi,0x8(%rsp)
+ *	1009: e8 f2 0f 00 00		call 2000
+ *	100e: 48 83 7c 24 08 00		cmpq $0x0,0x8(%rsp)
+ *	1014: 48 8b 44 24 08		mov 0x8(%rsp),%rax
+ *	1019: ff d0			call *%rax
+ *	101b: 48 83 c4 18		add $0x18,%rsp
+ *	101f: c3			ret
+ */
+static void test_spill_reload(void **state)
+{
+	static const uint8_t code[] = {
+		0x48, 0x83, 0xec, 0x18, 0x48, 0x89, 0x7c, 0x24, 0x08, 0xe8, 0xf2, 0x0f,
+		0x00, 0x00, 0x48, 0x83, 0x7c, 0x24, 0x08, 0x00, 0x48, 0x8b, 0x44, 0x24,
+		0x08, 0xff, 0xd0, 0x48, 0x83, 0xc4, 0x18, 0xc3,
+	};
+	struct insn_icalls ic;
+	const struct insn_link *l;
+
+	(void)state;
+	trace_code(code, sizeof(code), &ic);
+	assert_int_equal(ic.calls[0].pc, 0x1019);
+	l = &ic.links[ic.calls[0].link];
+	assert_int_equal(ic.calls[0].nlinks, 2);
+	/* rax at the call: loaded from the slot, a copy of rdi stored there */
+	assert_int_equal(l[0].src, INSN_SRC_MOVE);
+	assert_int_equal(l[1].src, INSN_SRC_REG);
+	assert_int_equal(l[1].reg, 5);	/* rdi */
+	assert_int_equal(l[1].pc, 0x1004);
+	assert_true(l[1].entry);
+	assert_int_equal(insn_entry_reg(l, 2), 5);
+	insn_icalls_release(&ic);
+}
+
+/* The chain ends at a reload that may not read the spill back: the
+ * callee gets the stack's address below the slot (mov %rsp,%rdi) and
+ * may write it, or a 4-byte store overlaps the slot.  The slot's value
+ * is then of unknown origin (INSN_SRC_OTHER), not the argument.
+ *
+ *	1000: 48 83 ec 18		sub $0x18,%rsp
+ *	1004: 48 89 7c 24 08		mov %rdi,0x8(%rsp)
+ *	1009: 48 89 e7			mov %rsp,%rdi
+ *	100c: e8 ef 0f 00 00		call 2000
+ *	1011: 48 8b 44 24 08		mov 0x8(%rsp),%rax
+ *	1016: ff d0			call *%rax
+ *	1018: 48 83 c4 18		add $0x18,%rsp
+ *	101c: c3			ret
+ *
+ * and the same with movl $0x0,0xc(%rsp) (c7 44 24 0c 00 00 00 00) for
+ * the mov and the call.
+ */
+static void test_spill_overwritten(void **state)
+{
+	static const uint8_t escaped[] = {
+		0x48, 0x83, 0xec, 0x18, 0x48, 0x89, 0x7c, 0x24, 0x08, 0x48, 0x89, 0xe7,
+		0xe8, 0xef, 0x0f, 0x00, 0x00, 0x48, 0x8b, 0x44, 0x24, 0x08, 0xff, 0xd0,
+		0x48, 0x83, 0xc4, 0x18, 0xc3,
+	};
+	static const uint8_t half[] = {
+		0x48, 0x83, 0xec, 0x18, 0x48, 0x89, 0x7c, 0x24, 0x08, 0xc7, 0x44, 0x24,
+		0x0c, 0x00, 0x00, 0x00, 0x00, 0x48, 0x8b, 0x44, 0x24, 0x08, 0xff, 0xd0,
+		0x48, 0x83, 0xc4, 0x18, 0xc3,
+	};
+	const uint8_t *code[2] = { escaped, half };
+	struct insn_icalls ic;
+	const struct insn_link *l;
+	int k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		trace_code(code[k], k ? sizeof(half) : sizeof(escaped), &ic);
+		l = &ic.links[ic.calls[0].link];
+		assert_int_equal(ic.calls[0].nlinks, 1);
+		assert_int_equal(l[0].src, INSN_SRC_OTHER);
+		assert_int_equal(insn_entry_reg(l, 1), INSN_REG_NONE);
+		insn_icalls_release(&ic);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_writes_one_jumped),
 		cmocka_unit_test(test_one_write_over_a_jump),
+		cmocka_unit_test(test_spill_reload),
+		cmocka_unit_test(test_spill_overwritten),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
