@@ -703,10 +703,111 @@ static size_t spill(struct tracer *t, size_t i)
 	return x.d;
 }
 
+#define MAX_VALUES 8	/* writes of a register that reach one use, path by path */
+
+/* The writes each_write finds, in v[]. */
+struct defs {
+	size_t v[MAX_VALUES];
+	int n;
+};
+
+static bool add_def(void *arg, size_t d)
+{
+	struct defs *x = arg;
+
+	if (x->n == MAX_VALUES)
+		return false;
+	x->v[x->n++] = d;
+	return true;
+}
+
+/* Which value a register holds where v[i] reads it, through copies
+ * (mov %rdi,%rbx): the write that made it (a load, a call's return), or
+ * the entry's value of a register; equal ones are the same value. */
+struct value_id {
+	enum { VAL_NONE, VAL_WRITE, VAL_ENTRY } kind;
+	size_t at;		/* WRITE: the write, or the call; ENTRY: the register */
+};
+
+static struct value_id value_id(struct tracer *t, size_t i, uint8_t reg)
+{
+	struct value_id id = { VAL_NONE, 0 };
+	const struct insn *in;
+	size_t d, call;
+	int depth;
+
+	for (depth = 0; depth < 4 && reg <= 15 && reg != RSP; depth++) {
+		d = definition(t, i, reg, &call);
+		if (d == t->n) {
+			if (call < t->n) {
+				id.kind = VAL_WRITE;
+				id.at = call;
+			} else if (from_entry(t, i, reg)) {
+				id.kind = VAL_ENTRY;
+				id.at = reg;
+			}
+			return id;
+		}
+		in = &t->v[d];
+		if (in->op != INSN_OP_MOV || in->size != 8 || in->reg != reg ||
+		    (in->flags & (INSN_F_MEM | INSN_F_IMM)) || in->reg2 > 15) {
+			id.kind = VAL_WRITE;
+			id.at = d;
+			return id;
+		}
+		i = d;
+		reg = in->reg2;
+	}
+	return id;
+}
+
+/* Is v[a] the same load of 8 bytes into reg as v[b] (the same
+ * displacement from a base holding the same value, or the same word at
+ * a fixed address)? */
+static bool same_load(struct tracer *t, size_t a, size_t b, uint8_t reg)
+{
+	const struct insn *x = &t->v[a], *y = &t->v[b];
+	struct value_id p, q;
+
+	if (x->op != INSN_OP_MOV || y->op != INSN_OP_MOV || x->size != 8 || y->size != 8 ||
+	    x->reg != reg || y->reg != reg || !(x->flags & INSN_F_MEM) || !(y->flags & INSN_F_MEM) ||
+	    x->index != INSN_REG_NONE || y->index != INSN_REG_NONE ||
+	    (x->base == RIP) != (y->base == RIP))
+		return false;
+	if (x->base == RIP)
+		return rip_target(x) == rip_target(y);
+	if (x->disp != y->disp || x->base > 15 || y->base > 15 || x->base == RSP || y->base == RSP)
+		return false;
+	p = value_id(t, a, x->base);
+	q = value_id(t, b, y->base);
+	return p.kind != VAL_NONE && p.kind == q.kind && p.at == q.at;
+}
+
+/*
+ * When several writes of reg reach v[i], each the same load of a base
+ * holding the same value (mov 0x10(%rdi),%rax before a loop and mov
+ * 0x10(%rbx),%rax at its end, rbx a copy of rdi; GCC's copy of a block
+ * on two paths that join): the first of them, whose chain is the
+ * value's.  n when there is none such.
+ */
+static size_t same_writes(struct tracer *t, size_t i, uint8_t reg)
+{
+	struct defs x = { .n = 0 };
+	bool entry;
+	int k;
+
+	if (!each_write(t, i, reg, add_def, &x, &entry) || entry || x.n < 2)
+		return t->n;
+	for (k = 1; k < x.n; k++)
+		if (!same_load(t, x.v[0], x.v[k], reg))
+			return t->n;
+	return x.v[0];
+}
+
 /* Append how reg came to hold its value when v[i] (at pc) reads it. */
 static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc)
 {
-	size_t call, d;
+	size_t call, d, same;
 
 	if (t->nlinks + 1 >= MAX_LINKS || reg > 15) {
 		add_link(t, pc, reg, INSN_SRC_OTHER, 0, 0);
@@ -714,6 +815,9 @@ static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc)
 	}
 	d = definition(t, i, reg, &call);
 	if (d < t->n && follow(t, i, d, reg, pc))
+		return;
+	if (d == t->n && call == t->n && (same = same_writes(t, i, reg)) < t->n &&
+	    follow(t, i, same, reg, pc))
 		return;
 	if (call < t->n && reg == RAX && (t->v[call].flags & INSN_F_TARGET) &&
 	    t->v[call].branch == INSN_BRANCH_CALL) {
@@ -931,7 +1035,6 @@ static uint64_t const_at(struct tracer *t, size_t i, uint8_t reg)
 	return value;
 }
 
-#define MAX_VALUES 8	/* constants one store may write, path by path */
 
 /* The constant the write v[d] of reg puts there: *value, 0 for a NULL;
  * false when it is none (a cmov: both of its values, into v[]). */
@@ -966,21 +1069,6 @@ static int write_values(struct tracer *t, size_t d, uint8_t reg, uint64_t *v)
  * NULLs left out; -1 when some path brings no constant (the entry, a
  * call, any other write, too far, too many).
  */
-struct defs {
-	size_t v[MAX_VALUES];
-	int n;
-};
-
-static bool add_def(void *arg, size_t d)
-{
-	struct defs *x = arg;
-
-	if (x->n == MAX_VALUES)
-		return false;
-	x->v[x->n++] = d;
-	return true;
-}
-
 static int reaching_values(struct tracer *t, size_t i, uint8_t reg, uint64_t *values)
 {
 	struct defs defs = { .n = 0 };

@@ -180,6 +180,58 @@ static void test_spill_overwritten(void **state)
 	}
 }
 
+/* Two writes of rax reach the call, each the same load from rbx, which
+ * one write (a copy of the argument rdi) reaches at both (GCC's copy of
+ * a block on two paths): the value is that load's, and the chain goes
+ * on to the argument.  With rbx rewritten on one path (mov %rdx,%rbx)
+ * the loads read different objects: the chain stops at rax.
+ *
+ *	1000: 48 89 fb		mov %rdi,%rbx
+ *	1003: 85 f6		test %esi,%esi
+ *	1005: 74 06		je 100d
+ *	1007: 48 8b 43 18	mov 0x18(%rbx),%rax
+ *	100b: eb 04		jmp 1011
+ *	100d: 48 8b 43 18	mov 0x18(%rbx),%rax
+ *	1011: ff d0		call *%rax
+ *	1013: c3		ret
+ *
+ * and with 48 89 d3 (mov %rdx,%rbx) before the second load (jmp 1014).
+ */
+static void test_same_load_twice(void **state)
+{
+	static const uint8_t same[] = {
+		0x48, 0x89, 0xfb, 0x85, 0xf6, 0x74, 0x06, 0x48, 0x8b, 0x43, 0x18, 0xeb,
+		0x04, 0x48, 0x8b, 0x43, 0x18, 0xff, 0xd0, 0xc3,
+	};
+	static const uint8_t other[] = {
+		0x48, 0x89, 0xfb, 0x85, 0xf6, 0x74, 0x06, 0x48, 0x8b, 0x43, 0x18, 0xeb,
+		0x07, 0x48, 0x89, 0xd3, 0x48, 0x8b, 0x43, 0x18, 0xff, 0xd0, 0xc3,
+	};
+	struct insn_icalls ic;
+	const struct insn_link *l;
+
+	(void)state;
+	trace_code(same, sizeof(same), &ic);
+	l = &ic.links[ic.calls[0].link];
+	assert_int_equal(ic.calls[0].nlinks, 3);
+	assert_int_equal(l[0].src, INSN_SRC_LOAD);
+	assert_int_equal(l[0].disp, 0x18);
+	assert_int_equal(l[1].src, INSN_SRC_MOVE);
+	assert_int_equal(l[1].reg, 3);	/* rbx */
+	assert_int_equal(l[2].src, INSN_SRC_REG);
+	assert_int_equal(l[2].reg, 5);	/* rdi */
+	assert_true(l[2].entry);
+	insn_icalls_release(&ic);
+
+	trace_code(other, sizeof(other), &ic);
+	l = &ic.links[ic.calls[0].link];
+	assert_int_equal(ic.calls[0].nlinks, 1);
+	assert_int_equal(l[0].src, INSN_SRC_REG);
+	assert_int_equal(l[0].reg, 0);	/* rax */
+	assert_false(l[0].entry);
+	insn_icalls_release(&ic);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_one_write_over_a_jump),
 		cmocka_unit_test(test_spill_reload),
 		cmocka_unit_test(test_spill_overwritten),
+		cmocka_unit_test(test_same_load_twice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
