@@ -243,12 +243,14 @@ uint64_t dw_decl_type(struct dw_reader *r, uint64_t off);
 struct dw_reg_vars {
 	/* Is a variable of the type at DIE type worth locating? */
 	bool (*wanted)(void *ctx, uint64_t type);
-	/* It is in DWARF register reg over [lo, hi). */
-	void (*found)(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, uint64_t type);
+	/* Its value is DWARF register reg's plus off over [lo, hi) (off 0:
+	 * the register itself). */
+	void (*found)(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
+		      uint64_t type);
 	void *ctx;
 };
 /* The parameters and variables that are a register (DW_OP_regN,
- * DW_OP_regx, or DW_OP_bregN 0 as a value) in the function whose DIE is
+ * DW_OP_regx, or DW_OP_bregN off as a value) in the function whose DIE is
  * at die: its own, and those of the blocks and inlined calls that hold
  * one of pcs[0..npcs) (the only ones asked about), in DIE order. */
 void dw_func_reg_vars(struct dw_reader *r, uint64_t die, const uint64_t *pcs, size_t npcs,

@@ -210,24 +210,37 @@ bool dw_expr_addr(const unsigned char *p, uint64_t len, const struct dw_opsizes 
 	return true;
 }
 
-uint8_t dw_expr_reg(const unsigned char *p, uint64_t len, const struct dw_opsizes *z)
+uint8_t dw_expr_reg_plus(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
+			 int64_t *off)
 {
 	struct dw_op op[2];
 	bool end;
 	int n = first_ops(p, len, z, op, &end);
 	uint8_t code = op[0].code;
 
+	*off = 0;
 	if (n < 1 || !end)
 		return DW_REG_NONE;
 	if (n == 1 && code >= DW_OP_reg0 && code <= DW_OP_reg31)
 		return (uint8_t)(code - DW_OP_reg0);
 	if (n == 1 && code == DW_OP_regx && op[0].arg[0] < DW_REG_NONE)
 		return (uint8_t)op[0].arg[0];
-	/* the variable's value is the register's */
-	if (n == 2 && code >= DW_OP_breg0 && code <= DW_OP_breg31 && !op[0].arg[0] &&
-	    op[1].code == DW_OP_stack_value)
+	/* the variable's value is the register's, plus the offset (GCC's
+	 * container_of(work, struct async_entry, work): DW_OP_breg5 -32) */
+	if (n == 2 && code >= DW_OP_breg0 && code <= DW_OP_breg31 &&
+	    op[1].code == DW_OP_stack_value) {
+		*off = (int64_t)op[0].arg[0];
 		return (uint8_t)(code - DW_OP_breg0);
+	}
 	return DW_REG_NONE;
+}
+
+uint8_t dw_expr_reg(const unsigned char *p, uint64_t len, const struct dw_opsizes *z)
+{
+	int64_t off;
+	uint8_t reg = dw_expr_reg_plus(p, len, z, &off);
+
+	return off ? DW_REG_NONE : reg;
 }
 
 bool dw_expr_constant(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,

@@ -385,6 +385,10 @@ bool dw_expr_addr(const unsigned char *p, uint64_t len, const struct dw_opsizes 
  * with DW_OP_stack_value (its value is the register's); DW_REG_NONE for
  * any other expression. */
 uint8_t dw_expr_reg(const unsigned char *p, uint64_t len, const struct dw_opsizes *z);
+/* As dw_expr_reg, and DW_OP_bregN off with DW_OP_stack_value: the
+ * variable's value is the register's plus *off (0 for the others). */
+uint8_t dw_expr_reg_plus(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
+			 int64_t *off);
 /* One constant pushed (DW_OP_lit*, DW_OP_const*), maybe with
  * DW_OP_stack_value after it: GCC's folded max() is DW_OP_const1u 70. */
 bool dw_expr_constant(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,

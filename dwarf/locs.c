@@ -3,7 +3,8 @@
  * locations of one function's DIE subtree (its own, and those of the
  * functions inlined into it), and the type a declaration has.
  *
- * Only a location that is the register itself counts (dw_expr_reg).  A
+ * Only a location that is the register itself, or its value plus an
+ * offset, counts (dw_expr_reg_plus).  A
  * location list that cannot be read to its end, or one of whose
  * expressions does not read, locates nothing; an entry whose addresses
  * cannot be had is left out; nothing else changes.
@@ -91,10 +92,11 @@ static void locate(const struct dw_entry *e, uint64_t type, const struct dw_reg_
 	for (i = 0; i < l->n; i++) {
 		const struct dw_span *s = &l->v[i];
 		uint8_t reg;
+		int64_t off;
 
 		if (s->known && s->hi > s->lo &&
-		    (reg = dw_expr_reg(s->expr, s->len, &l->z)) != DW_REG_NONE)
-			q->found(q->ctx, s->lo, s->hi, reg, type);
+		    (reg = dw_expr_reg_plus(s->expr, s->len, &l->z, &off)) != DW_REG_NONE)
+			q->found(q->ctx, s->lo, s->hi, reg, off, type);
 	}
 }
 

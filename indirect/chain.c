@@ -27,6 +27,9 @@ struct tval {
 	enum { TV_NONE, TV_PTR, TV_ADDR } kind;
 	uint64_t type;		/* TV_PTR: the pointer type's DIE */
 	uint64_t addr;		/* TV_ADDR: a constant address */
+	int64_t bias;		/* TV_PTR: the value is the pointer plus this (a
+				 * member's address: DWARF locates the container
+				 * at the register minus the member's offset) */
 };
 
 static uint64_t var_addr(const void *base, size_t i)
@@ -95,15 +98,16 @@ static bool load(struct ind_image *im, const struct insn_link *l, bool last, str
 	if (v->kind == TV_ADDR)
 		return load_fixed(im, v->addr + (uint64_t)l->disp, l->scale, last, v, out);
 	if (v->kind != TV_PTR || !(ptr = ind_type_at(&im->types, v->type)) ||
-	    ptr->kind != IND_POINTER || l->disp < 0)
+	    ptr->kind != IND_POINTER || l->disp + v->bias < 0 || (l->scale && v->bias))
 		return false;
 	target = ptr->target;
 	/* p[i].member: an array of the pointee, indexed by its size */
 	if (l->scale && (!(pointee = ind_type_at(&im->types, target)) ||
 			 pointee->size != l->scale))
 		return false;
-	if (!ind_type_place(&im->types, target, (uint64_t)l->disp, &p))
+	if (!ind_type_place(&im->types, target, (uint64_t)(l->disp + v->bias), &p))
 		return false;
+	v->bias = 0;
 	if (last) {
 		if (!p.func)
 			return false;
@@ -132,7 +136,7 @@ static bool final(struct ind_image *im, const struct tval *v, struct ind_target 
 		out->addr = v->addr;
 		return true;
 	}
-	if (v->kind != TV_PTR || !(t = ind_type_at(&im->types, v->type)) || !t->func)
+	if (v->kind != TV_PTR || v->bias || !(t = ind_type_at(&im->types, v->type)) || !t->func)
 		return false;
 	out->kind = IND_TK_PROTO;
 	set_proto(im, t->func, out);
@@ -220,7 +224,7 @@ static bool from_locations(struct ind_image *im, const struct insn_link *links, 
 	locs = ind_locs_get(&im->locs);
 	for (i = 0; i < locs->n; i++) {
 		const struct ind_loc *x = &locs->v[i];
-		struct tval v = { .kind = TV_PTR, .type = x->type };
+		struct tval v = { .kind = TV_PTR, .type = x->type, .bias = -x->off };
 		struct ind_target t = { .kind = IND_TK_NONE, .key = SP_NONE };
 
 		if (x->reg != l->reg || l->pc < x->lo || l->pc >= x->hi ||

@@ -176,7 +176,8 @@ uint64_t ind_data_object_size(const struct ind_data *d, uint64_t addr);
 /* ---- where variables are, by pc (locs.c) ---- */
 
 struct ind_loc {
-	uint64_t lo, hi;	/* [lo, hi): the variable is in reg */
+	uint64_t lo, hi;	/* [lo, hi): the variable is reg + off */
+	int64_t off;		/* 0, or a container_of's (DW_OP_breg5 -32) */
 	uint64_t type;
 	uint8_t reg;
 };

@@ -33,7 +33,8 @@ static bool wanted(void *ctx, uint64_t type)
 	return t && t->kind == IND_POINTER && leads_on(l, t);
 }
 
-static void found(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, uint64_t type)
+static void found(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
+		  uint64_t type)
 {
 	struct ind_locs *l = ctx;
 	struct ind_loc *x;
@@ -43,6 +44,7 @@ static void found(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, uint64_t typ
 	x->lo = lo;
 	x->hi = hi;
 	x->reg = reg;
+	x->off = off;
 	x->type = type;
 }
 

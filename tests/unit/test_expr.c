@@ -123,6 +123,27 @@ static void test_reg(void **state)
 	assert_int_equal(reg_of(reg3, 0), DW_REG_NONE);
 }
 
+/* The register plus an offset as a value (GCC's container_of): the
+ * register and the offset, signed; the register itself has offset 0. */
+static void test_reg_plus(void **state)
+{
+	static const unsigned char minus32[] = { DW_OP_breg5, 0x60, DW_OP_stack_value };
+	static const unsigned char plus8[] = { DW_OP_breg13, 8, DW_OP_stack_value };
+	static const unsigned char reg3[] = { DW_OP_reg3 };
+	static const unsigned char breg_mem[] = { DW_OP_breg5, 0x60 };
+	int64_t off = 1;
+
+	(void)state;
+	assert_int_equal(dw_expr_reg_plus(minus32, sizeof(minus32), &le8, &off), 5);
+	assert_int_equal(off, -32);
+	assert_int_equal(dw_expr_reg_plus(plus8, sizeof(plus8), &le8, &off), 13);
+	assert_int_equal(off, 8);
+	assert_int_equal(dw_expr_reg_plus(reg3, sizeof(reg3), &le8, &off), 3);
+	assert_int_equal(off, 0);
+	/* the word at the register's value minus 32: a memory location */
+	assert_int_equal(dw_expr_reg_plus(breg_mem, sizeof(breg_mem), &le8, &off), DW_REG_NONE);
+}
+
 static void test_constant(void **state)
 {
 	static const unsigned char lit[] = { DW_OP_lit9 };
@@ -182,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_operands),
 		cmocka_unit_test(test_addr),
 		cmocka_unit_test(test_reg),
+		cmocka_unit_test(test_reg_plus),
 		cmocka_unit_test(test_constant),
 		cmocka_unit_test(test_plus_uconst),
 	};

@@ -294,9 +294,12 @@ static bool want(void *ctx, uint64_t type)
 	return type != ((struct located *)ctx)->skip;
 }
 
-static void found(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, uint64_t type)
+static void found(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
+		  uint64_t type)
 {
 	struct located *l = ctx;
+
+	assert_int_equal(off, 0);
 
 	l->lo[l->n] = lo;
 	l->hi[l->n] = hi;
