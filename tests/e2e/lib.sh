@@ -231,6 +231,42 @@ oracle_value()
 		awk -F'\t' -v name="$_n" '$1 == name { sub(/^[a-z]*=/, "", $4); print $4 }'
 }
 
+# A C program $OUT/build/NAME.c built at -O2 as $OUT/build/NAME, and with
+# -finstrument-functions and tests/oracle/icall_trace.c as
+# $OUT/build/traced (icall_traced runs it); false when it cannot be.
+# icall_build NAME
+icall_build()
+{
+	cp tests/oracle/icall_trace.c "$OUT/build/"
+	(
+		cd "$OUT/build" &&
+		gcc -O2 -g -fno-pie -no-pie -o "$1" "$1.c" &&
+		gcc -O2 -g -fno-pie -finstrument-functions -c "$1.c" &&
+		gcc -O2 -g -fno-pie -c icall_trace.c &&
+		gcc -no-pie -o traced "$1.o" icall_trace.o
+	) >"$OUT/build.log" 2>&1 || { fail "cannot build: $(head -3 "$OUT/build.log")"; return 1; }
+}
+
+# What --indirect=types REPORT says of FUNC's sites, one
+# [resolved_by, type, [targets]] each.
+# icall_sites REPORT FUNC
+icall_sites()
+{
+	jget "$1" "[[s['resolved_by'], s['type'], sorted(s['targets'] or [])] for s in j['indirect_calls'] if s['function'] == '$2']"
+}
+
+# Run icall_build's traced program and check its N indirect pairs
+# against its --indirect=types report (icall_pairs).
+# icall_traced N
+icall_traced()
+{
+	ICALL_TRACE=$OUT/trace.txt "$OUT/build/traced" >/dev/null 2>&1
+	run_sp --json --indirect=types --no-libs "$OUT/build/traced"
+	expect_rc 0 "--indirect=types, traced"
+	cp "$OUT/stdout" "$OUT/traced.json"
+	icall_pairs "$OUT/build/traced" "$OUT/traced.json" "$1"
+}
+
 # A traced run's (call site, callee) pairs ($OUT/trace.txt, written by
 # tests/oracle/icall_trace.c) against BIN's --json REPORT: every pair
 # through an indirect call must be among its site's targets, and N of

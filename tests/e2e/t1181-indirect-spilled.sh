@@ -17,7 +17,6 @@ command -v gcc >/dev/null || skip "no gcc"
 
 b=$OUT/build
 mkdir -p "$b"
-cp tests/oracle/icall_trace.c "$b/"
 cat >"$b/spill.c" <<'C'
 struct timer { long n; };
 struct ops { long (*step)(struct timer *t, long v); long k; };
@@ -54,13 +53,7 @@ int main(int argc, char **argv)
 	return (int)((t.n + hook(&t, 1) + on_c(&t, 2)) & 1);
 }
 C
-(
-	cd "$b" &&
-	gcc -O2 -g -fno-pie -no-pie -o spill spill.c &&
-	gcc -O2 -g -fno-pie -finstrument-functions -c spill.c &&
-	gcc -O2 -g -fno-pie -c icall_trace.c &&
-	gcc -no-pie -o traced spill.o icall_trace.o
-) >"$OUT/build.log" 2>&1 || { fail "cannot build: $(head -3 "$OUT/build.log")"; finish; exit; }
+icall_build spill || { finish; exit; }
 # what this test is about: run's call goes through a register loaded
 # from the stack
 objdump -d --no-show-raw-insn "$b/spill" | awk '/<run>:/, /^$/' >"$OUT/run.s"
@@ -72,15 +65,7 @@ run_sp --json --indirect=types --no-libs "$b/spill"
 expect_rc 0 "--indirect=types"
 j=$OUT/spill.json
 cp "$OUT/stdout" "$j"
-site()
-{
-	jget "$j" "[[s['resolved_by'], s['type'], sorted(s['targets'] or [])] for s in j['indirect_calls'] if s['function'] == '$1']"
-}
-expect_eq "run" "$(site run)" '[["argument", "long int(struct timer*,long int)", ["on_a", "on_b"]]]'
-expect_eq "step" "$(site step)" '[["field", "struct ops.step", ["on_s"]]]'
-ICALL_TRACE=$OUT/trace.txt "$b/traced" >/dev/null 2>&1
-run_sp --json --indirect=types --no-libs "$b/traced"
-expect_rc 0 "--indirect=types, traced"
-cp "$OUT/stdout" "$OUT/traced.json"
-icall_pairs "$b/traced" "$OUT/traced.json" 4
+expect_eq "run" "$(icall_sites "$j" run)" '[["argument", "long int(struct timer*,long int)", ["on_a", "on_b"]]]'
+expect_eq "step" "$(icall_sites "$j" step)" '[["field", "struct ops.step", ["on_s"]]]'
+icall_traced 4
 finish

@@ -16,7 +16,6 @@ command -v gcc >/dev/null || skip "no gcc"
 
 b=$OUT/build
 mkdir -p "$b"
-cp tests/oracle/icall_trace.c "$b/"
 cat >"$b/join.c" <<'C'
 struct task { long n; int flag; void (*func)(struct task *t); };
 #define NOIPA __attribute__((noipa))
@@ -45,13 +44,7 @@ int main(int argc, char **argv)
 	return (int)(a.n & 1);
 }
 C
-(
-	cd "$b" &&
-	gcc -O2 -g -fno-pie -no-pie -o join join.c &&
-	gcc -O2 -g -fno-pie -finstrument-functions -c join.c &&
-	gcc -O2 -g -fno-pie -c icall_trace.c &&
-	gcc -no-pie -o traced join.o icall_trace.o
-) >"$OUT/build.log" 2>&1 || { fail "cannot build: $(head -3 "$OUT/build.log")"; finish; exit; }
+icall_build join || { finish; exit; }
 # what this test is about: two loads of t->func reach run's call
 objdump -d --no-show-raw-insn "$b/join" | awk '/<run>:/, /^$/' >"$OUT/run.s"
 [ "$(grep -c 'mov  *0x10(%r[a-z0-9]*),%rax$' "$OUT/run.s")" -ge 2 ] &&
@@ -62,14 +55,6 @@ run_sp --json --indirect=types --no-libs "$b/join"
 expect_rc 0 "--indirect=types"
 j=$OUT/join.json
 cp "$OUT/stdout" "$j"
-site()
-{
-	jget "$j" "[[s['resolved_by'], s['type'], sorted(s['targets'] or [])] for s in j['indirect_calls'] if s['function'] == '$1']"
-}
-expect_eq "run" "$(site run)" '[["field", "struct task.func", ["on_a", "on_b"]]]'
-ICALL_TRACE=$OUT/trace.txt "$b/traced" >/dev/null 2>&1
-run_sp --json --indirect=types --no-libs "$b/traced"
-expect_rc 0 "--indirect=types, traced"
-cp "$OUT/stdout" "$OUT/traced.json"
-icall_pairs "$b/traced" "$OUT/traced.json" 3
+expect_eq "run" "$(icall_sites "$j" run)" '[["field", "struct task.func", ["on_a", "on_b"]]]'
+icall_traced 3
 finish

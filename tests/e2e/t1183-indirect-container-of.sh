@@ -17,7 +17,6 @@ command -v gcc >/dev/null || skip "no gcc"
 
 b=$OUT/build
 mkdir -p "$b"
-cp tests/oracle/icall_trace.c "$b/"
 cat >"$b/cont.c" <<'C'
 struct work { long pending; };
 struct entry { long cookie; void (*func)(long c); struct work work; };
@@ -45,13 +44,7 @@ int main(int argc, char **argv)
 	return (int)(total & 1);
 }
 C
-(
-	cd "$b" &&
-	gcc -O2 -g -fno-pie -no-pie -o cont cont.c &&
-	gcc -O2 -g -fno-pie -finstrument-functions -c cont.c &&
-	gcc -O2 -g -fno-pie -c icall_trace.c &&
-	gcc -no-pie -o traced cont.o icall_trace.o
-) >"$OUT/build.log" 2>&1 || { fail "cannot build: $(head -3 "$OUT/build.log")"; finish; exit; }
+icall_build cont || { finish; exit; }
 # what this test is about: e is located at a register minus 16
 objdump --dwarf=loc "$b/cont" 2>/dev/null | grep -q "DW_OP_breg[0-9]* (r[a-z0-9]*): -16; DW_OP_stack_value" ||
 	skip "gcc located no container at a register minus 16"
@@ -60,14 +53,6 @@ run_sp --json --indirect=types --no-libs "$b/cont"
 expect_rc 0 "--indirect=types"
 j=$OUT/cont.json
 cp "$OUT/stdout" "$j"
-site()
-{
-	jget "$j" "[[s['resolved_by'], s['type'], sorted(s['targets'] or [])] for s in j['indirect_calls'] if s['function'] == '$1']"
-}
-expect_eq "run_entry" "$(site run_entry)" '[["field", "struct entry.func", ["on_a", "on_b"]]]'
-ICALL_TRACE=$OUT/trace.txt "$b/traced" >/dev/null 2>&1
-run_sp --json --indirect=types --no-libs "$b/traced"
-expect_rc 0 "--indirect=types, traced"
-cp "$OUT/stdout" "$OUT/traced.json"
-icall_pairs "$b/traced" "$OUT/traced.json" 3
+expect_eq "run_entry" "$(icall_sites "$j" run_entry)" '[["field", "struct entry.func", ["on_a", "on_b"]]]'
+icall_traced 3
 finish
