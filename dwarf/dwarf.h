@@ -99,6 +99,10 @@ struct dw_image {
 	size_t nxranges, xranges_cap;
 	struct dw_var *vars;		/* dw_walk_opts.vars: by DIE offset */
 	size_t nvars, vars_cap;
+	/* dw_walk_opts.vars: the types of the functions' locals and
+	 * parameters (their DIE offsets, repeats possible) */
+	uint64_t *locals;
+	size_t nlocals, locals_cap;
 	uint32_t call_sites;		/* call-site DIEs read */
 	uint32_t split_units;		/* compile units a second thread walked */
 

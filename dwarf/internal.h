@@ -269,8 +269,11 @@ void dw_release_records(struct dw_image *dw);
  * .debug_info. */
 int dw_load_sections(struct dw_image *dw);
 /* vars.c: keep the variable d of unit u when DWARF places it at a fixed
- * address. */
-void dw_read_var(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d);
+ * address; else, inside a function, its type (dw_read_local). */
+void dw_read_var(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d,
+		 bool in_function);
+/* Keep the type of d, a function's local or parameter, in dw->locals. */
+void dw_read_local(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d);
 
 /* ---- numbers (read.c) ---- */
 

@@ -9,6 +9,12 @@
  * which attributes and forms a DIE has is its abbreviation's, so that is
  * looked at first; the expression itself must be DW_OP_addr alone.  The
  * type is read later, from the DIE.
+ *
+ * Every other variable and parameter inside a function is on its stack
+ * (or in registers): the type of each is kept (dw->locals), since code
+ * writes a struct there that no store the analysis types shows (an
+ * initialiser from a parameter, a copy), and a call through a member of
+ * it may reach what was written.
  */
 #include "dwarf/internal.h"
 
@@ -45,12 +51,47 @@ static uint64_t fixed_address(const struct dw_unit *u, const struct dw_die *d)
 	return 0;
 }
 
-void dw_read_var(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d)
+/* The type of the local or parameter d, 0 when it has none of its own
+ * (a concrete instance names its abstract origin, which has it) or is
+ * an extern's declaration. */
+static uint64_t local_type(const struct dw_unit *u, const struct dw_die *d)
+{
+	struct dw_attr_iter it;
+	struct dw_val v;
+	uint64_t type = 0;
+
+	dw_attrs_begin(&it, u, d);
+	while (dw_attrs_next(&it, &v) > 0) {
+		if (v.at == DW_AT_type)
+			type = dw_val_ref(u, &v);
+		else if (v.at == DW_AT_declaration || v.at == DW_AT_external ||
+			 v.at == DW_AT_abstract_origin)
+			return 0;
+	}
+	return type;
+}
+
+void dw_read_local(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d)
+{
+	uint64_t type = local_type(u, d);
+
+	/* a unit's locals repeat their types: most repeats end here */
+	if (!type || (dw->nlocals && dw->locals[dw->nlocals - 1] == type))
+		return;
+	SP_ALLOC_GROW(dw->locals, dw->nlocals + 1, dw->locals_cap);
+	dw->locals[dw->nlocals++] = type;
+}
+
+void dw_read_var(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d,
+		 bool in_function)
 {
 	uint64_t addr;
 
-	if (!located_by_expression(u, d->ab) || !(addr = fixed_address(u, d)))
+	if (!located_by_expression(u, d->ab) || !(addr = fixed_address(u, d))) {
+		if (in_function)
+			dw_read_local(dw, u, d);
 		return;
+	}
 	SP_ALLOC_GROW(dw->vars, dw->nvars + 1, dw->vars_cap);
 	dw->vars[dw->nvars].addr = addr;
 	dw->vars[dw->nvars++].die = d->off;

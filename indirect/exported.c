@@ -3,8 +3,10 @@
  * stores: no initialised object holds a function there, no store of the
  * code writes one (typed, or smeared by prototype), no other member is
  * copied into it, and no value of unknown origin is written there (the
- * key is empty and has not escaped).  Its value comes from code that is
- * not given.
+ * key is empty and has not escaped); nor is its struct a function's local
+ * or parameter, which code fills unseen (an initialiser from a parameter,
+ * a struct copy: work_on_cpu's work_for_cpu).  Its value comes from code
+ * that is not given.
  *
  * In a kernel (an image with __ksymtab_NAME symbols: EXPORT_SYMBOL*)
  * that code is a loadable module's (ethtool_ops, devlink_ops: a driver
@@ -117,7 +119,9 @@ void ind_exported_init(struct ind_kernel *k)
 	/* a module exports nothing, maybe, but it is one */
 	for (i = 0; k->kernel && i < k->r->nims; i++)
 		k->kernel_image[i] |= k->r->ims[i].elf->type == ET_REL;
-	if (x.any) {
+	/* any image's ksymtab, not the last one's: a module given after
+	 * vmlinux may export nothing */
+	if (k->kernel) {
 		read_protos(k, x.v, x.n);
 		ind_fallback_init(&k->exported, g, x.marks);
 		sp_u64map_init(&k->modules, 256);
@@ -188,7 +192,7 @@ enum sp_resolved ind_exported_targets(struct ind_kernel *k, const struct ind_sit
 	if (!k->kernel_image[s->image] || s->t.kind != IND_TK_KEY || s->t.key == SP_NONE)
 		return SP_RES_NONE;
 	key = &k->r->keys.v[s->t.key];
-	if (key->escaped || key->ntargets)
+	if (key->escaped || key->ntargets || key->local)
 		return SP_RES_NONE;
 	exported_typed(k, s->t.proto, out);
 	ids_add(out, module_code(k, s->t.key, *desc ? *desc : "?"));

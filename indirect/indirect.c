@@ -174,6 +174,51 @@ static void scan_data(struct ind_run *r, struct ind_image *im)
 	free(by_die);
 }
 
+static int u64_cmp(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* The keys of a struct some function's local or parameter is (or holds
+ * by value, or is an array of): an initialiser from a parameter, a
+ * struct copy, writes them where no store the analysis types shows.
+ * Only the calls through a member nothing else stores ask (exported.c). */
+static void scan_locals(struct ind_run *r, struct ind_image *im)
+{
+	const struct dw_image *dw = im->dw;
+	uint64_t *v = sp_xmalloc((dw->nlocals + 1) * sizeof(*v));
+	size_t i, n = 0, hops;
+
+	/* in DIE order, once each: a unit's types are read together */
+	if (dw->nlocals) {
+		memcpy(v, dw->locals, dw->nlocals * sizeof(*v));
+		qsort(v, dw->nlocals, sizeof(*v), u64_cmp);
+	}
+	for (i = 0; i < dw->nlocals; i++)
+		if (!n || v[n - 1] != v[i])
+			v[n++] = v[i];
+	for (i = 0; i < n && im->reader; i++) {
+		const struct ind_type *t;
+		const struct ind_slot *s;
+		uint64_t type = v[i];
+		int32_t ns, k;
+
+		seek_unit(im, type);
+		for (hops = 0; (t = ind_type_at(&im->types, type)) && t->kind == IND_ARRAY &&
+			       hops < 8; hops++)
+			type = t->target;
+		if (!t || t->kind != IND_STRUCT)
+			continue;
+		s = ind_type_slots(&im->types, type, &ns);
+		for (k = 0; k < ns; k++)
+			if (s[k].key != SP_NONE)
+				r->keys.v[s[k].key].local = true;
+	}
+	free(v);
+}
+
 /* ---- 3. stores ---- */
 
 static void add_abs_store(struct ind_run *r, uint32_t image, uint64_t addr, uint32_t func)
@@ -772,8 +817,10 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 	r->taken = taken;
 	r->stats = stats;
 	main_vars(r);
-	for (i = 0; i < r->nims; i++)
+	for (i = 0; i < r->nims; i++) {
 		scan_data(r, &r->ims[i]);
+		scan_locals(r, &r->ims[i]);
+	}
 	/* the main thread types what the other has not taken yet */
 	type_pieces(r, r->ims, false);
 	if (r->threaded) {

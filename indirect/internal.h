@@ -114,6 +114,8 @@ struct ind_key {
 	uint32_t *targets;	/* function ids, sorted and unique once sealed */
 	uint32_t ntargets, cap;
 	bool escaped;		/* a value of unknown origin is stored there */
+	bool local;		/* a function's local or parameter holds it:
+				 * written there unseen (exported.c) */
 };
 
 struct ind_keys {

@@ -12,12 +12,20 @@
 #             demo_reset_x, nor probe_local (of the prototype, not
 #             exported); and <module code: struct demo_ops.get_link>;
 #   do_reset  reset: field, what used_ops holds;
+#   do_stats  struct stats_ops.get_stats, stored by nothing either: the
+#             same as link_up's, its own stand-in;
 #   do_esc    esc, written by set_esc with an argument nothing passes:
-#             escaped, the prototype's address-taken functions as before.
+#             escaped, the prototype's address-taken functions as before;
+#   work_for_cpu_fn  wfc->fn(wfc->arg): no store the analysis types
+#             writes struct work_for_cpu.fn, but work_on_cpu's local of
+#             that struct is written from its parameter (probe_pci):
+#             the prototype fallback, probe_pci among its targets.
 #
 # With the module given (kexport/mod.c), get_link holds its mod_get_link
-# (field, not partial); without a ksymtab (a program, not a kernel) the
-# member keeps the prototype fallback.
+# (field, not partial), get_stats stays exported (the module, the last
+# image, exports nothing: the kernel's ksymtab is still the one); without
+# a ksymtab (a program, not a kernel) the member keeps the prototype
+# fallback.
 . tests/e2e/lib.sh
 [ "$(uname -m)" = x86_64 ] || skip "the instruction pass is x86-64's"
 command -v gcc >/dev/null || skip "no gcc"
@@ -46,8 +54,8 @@ j=$OUT/kernel.json
 cp "$OUT/stdout" "$j"
 check_json "$j"
 expect_eq "the kernel's sites" "$(sites "$j")" \
-	'[["do_esc", "prototype", "int(struct dev*)", ["probe_local"]], ["do_reset", "field", "struct demo_ops.reset", ["demo_reset_x"]], ["link_up", "exported", "struct demo_ops.get_link", ["<module code: struct demo_ops.get_link>", "demo_link_big", "demo_link_small"]]]'
-grep -q "^stackprof: indirect calls: 3 sites: .*, 1 prototype, .*, 1 exported (" "$OUT/stderr" ||
+	'[["do_esc", "prototype", "int(struct dev*)", ["probe_local"]], ["do_reset", "field", "struct demo_ops.reset", ["demo_reset_x"]], ["do_stats", "exported", "struct stats_ops.get_stats", ["<module code: struct stats_ops.get_stats>", "demo_link_big", "demo_link_small"]], ["link_up", "exported", "struct demo_ops.get_link", ["<module code: struct demo_ops.get_link>", "demo_link_big", "demo_link_small"]], ["work_for_cpu_fn", "prototype", "long int(void*)", ["probe_pci"]]]'
+grep -q "^stackprof: indirect calls: 5 sites: .*, 2 prototype, .*, 2 exported (" "$OUT/stderr" ||
 	fail "-v: no exported count"
 grep -q "^stackprof: indirect calls: mean targets per site: .*, exported 3.0, " "$OUT/stderr" ||
 	fail "-v: no exported mean"
@@ -86,6 +94,9 @@ expect_eq "with the module: link_up" \
 	"$(link_up "$OUT/stdout")" \
 	'[["field", ["mod_get_link"]]]'
 expect_eq "with the module: not partial" "$(jget "$OUT/stdout" "fn('link_up')['partial']")" false
+expect_eq "with the module: do_stats" \
+	"$(jget "$OUT/stdout" "[s['resolved_by'] for s in j['indirect_calls'] if s['function'] == 'do_stats']")" \
+	'["exported"]'
 
 # a program (no ksymtab): the prototype fallback stays
 run_sp --json --indirect=types "$OUT/program"

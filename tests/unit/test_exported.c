@@ -135,7 +135,9 @@ static void test_unstored(void **state)
 }
 
 /* A member written with a value of unknown origin, or holding what is
- * stored, is not this case: NONE, nothing added (the fallback stays). */
+ * stored, or of a struct some function's local is (written there unseen,
+ * as work_on_cpu's work_for_cpu from its parameter), is not this case:
+ * NONE, nothing added (the fallback stays). */
 static void test_stored(void **state)
 {
 	struct fixture x;
@@ -146,6 +148,8 @@ static void test_stored(void **state)
 	setup(&x, true);
 	assert_int_equal(targets(&x, x.put, x.link, &v, &desc), SP_RES_NONE);
 	assert_int_equal(targets(&x, x.run, x.link, &v, &desc), SP_RES_NONE);
+	x.r.keys.v[x.get].local = true;
+	assert_int_equal(targets(&x, x.get, x.link, &v, &desc), SP_RES_NONE);
 	assert_int_equal(v.n, 0);
 	assert_int_equal(x.g.nfuncs, 6);
 	free(v.v);

@@ -3,7 +3,10 @@
  * image fills, struct demo_ops's get_link (a module would: mod.c),
  * beside a member the image's data fills (reset) and one written with a
  * value of unknown origin (esc, set_esc's argument, which nothing here
- * calls).  EXPORT_SYMBOL is Linux 6.1's for PREL32 relocations
+ * calls), and struct work_for_cpu's fn, which only a local of
+ * work_on_cpu holds, written from its parameter (kernel/workqueue.c's
+ * work_on_cpu: a store to the stack of a value of unknown origin, which
+ * the analysis does not type).  EXPORT_SYMBOL is Linux 6.1's for PREL32 relocations
  * (include/linux/export.h): a kernel_symbol { value, name, namespace }
  * of 32-bit offsets labelled __ksymtab_NAME in ___ksymtab+NAME.  No
  * libc: a kernel has none, and its stores would fill members.
@@ -16,6 +19,8 @@ struct demo_ops {
 };
 struct dev { const struct demo_ops *ops; int state; };
 struct other_ops { int (*probe)(struct dev *); };
+/* a second driver interface, which the module does not fill either */
+struct stats_ops { int (*get_stats)(struct dev *); };
 
 #ifdef NO_KSYMTAB
 #define EXPORT_SYMBOL(sym)
@@ -47,6 +52,31 @@ EXPORT_SYMBOL(demo_link_big);
 EXPORT_SYMBOL(demo_link_void);
 EXPORT_SYMBOL(demo_reset_x);
 
+struct work_for_cpu {
+	long (*fn)(void *);
+	void *arg;
+	long ret;
+};
+
+__attribute__((noipa)) long probe_pci(void *p)
+{
+	volatile char buf[300];
+
+	buf[*(int *)p & 255] = 3;
+	return buf[7];
+}
+__attribute__((noipa)) void work_for_cpu_fn(struct work_for_cpu *wfc)
+{
+	wfc->ret = wfc->fn(wfc->arg);
+}
+__attribute__((noipa)) long work_on_cpu(long (*fn)(void *), void *arg)
+{
+	struct work_for_cpu wfc = { .fn = fn, .arg = arg };
+
+	work_for_cpu_fn(&wfc);
+	return wfc.ret;
+}
+
 const struct demo_ops used_ops = { .reset = demo_reset_x };
 const struct other_ops locals = { .probe = probe_local };
 
@@ -58,6 +88,10 @@ __attribute__((noinline)) int link_up(struct dev *d) { return d->ops->get_link(d
 __attribute__((noinline)) long __x64_sys_demo(struct dev *d) { return link_up(d); }
 __attribute__((noinline)) void do_reset(struct dev *d) { d->ops->reset(d, 0); }
 __attribute__((noinline)) int do_esc(struct dev *d) { return d->ops->esc(d); }
+__attribute__((noinline)) int do_stats(const struct stats_ops *s, struct dev *d)
+{
+	return s->get_stats(d);
+}
 
 __attribute__((noinline)) int start_kernel(int argc)
 {
@@ -65,7 +99,8 @@ __attribute__((noinline)) int start_kernel(int argc)
 
 	do_reset(&d);
 	if (argc > 5)
-		return (int)__x64_sys_demo(&d) + do_esc(&d);
+		return (int)__x64_sys_demo(&d) + do_esc(&d) + (int)work_on_cpu(probe_pci, &d) +
+		       do_stats((const struct stats_ops *)d.ops, &d);
 	return locals.probe(&d) & 0;
 }
 
