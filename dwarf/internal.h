@@ -445,6 +445,8 @@ void dw_reader_end(struct dw_reader *r);
 uint32_t dw_cu_of_offset(const struct dw_image *dw, uint64_t off);
 /* The DIE at off; false when none is there (or a null entry). */
 bool dw_entry_at(struct dw_reader *r, uint64_t off, struct dw_entry *e);
+/* Does e's abbreviation name attribute at (nothing decoded)? */
+bool dw_entry_has(const struct dw_entry *e, uint16_t at);
 /* The first value of attribute at of e; false when e has none. */
 bool dw_entry_attr(const struct dw_entry *e, uint16_t at, struct dw_val *v);
 /* The DIE offset a reference attribute names, 0 when none. */

@@ -146,6 +146,10 @@ static void read_scope(struct scope *s, const struct dw_entry *scope, int depth,
 		switch (c.d.ab->tag) {
 		case DW_TAG_formal_parameter:
 		case DW_TAG_variable:
+			/* most of an inlined copy's have no location: their
+			 * types (through the abstract origin) are not read */
+			if (!dw_entry_has(&c, DW_AT_location))
+				break;
 			type = var_type(s->r, &c);
 			if (type && s->q->wanted(s->q->ctx, type))
 				locate(&c, type, s->q, &s->spans);

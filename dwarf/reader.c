@@ -182,6 +182,17 @@ bool dw_reader_here(const struct dw_reader *r, uint64_t off)
 
 /* ---- attributes ---- */
 
+bool dw_entry_has(const struct dw_entry *e, uint16_t at)
+{
+	const struct dw_attr_spec *spec = e->u->ab.specs + e->d.ab->first;
+	uint32_t i;
+
+	for (i = 0; i < e->d.ab->n; i++)
+		if (spec[i].at == at)
+			return true;
+	return false;
+}
+
 bool dw_entry_attr(const struct dw_entry *e, uint16_t at, struct dw_val *v)
 {
 	struct dw_attr_iter it;
