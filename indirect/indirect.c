@@ -3,7 +3,8 @@
  *
  *	1. the variables at fixed addresses, their types (vars);
  *	2. every initialised variable's function pointers, filed under the
- *	   member of the named struct that holds each (keys);
+ *	   member of the named struct that holds each (keys): read in the
+ *	   same pass over the units as step 4's chains, whose types they share;
  *	3. the code's stores of function addresses, typed like the chains
  *	   of the calls: a member gains the function, or, stored with a
  *	   value of unknown origin, escapes (its calls fall back to the
@@ -95,7 +96,7 @@ uint32_t ind_func_at(const struct ind_image *im, uint64_t addr)
 
 /* ---- 2. initialised data ---- */
 
-static void scan_slots(struct ind_run *r, struct ind_image *im, uint64_t base,
+static void scan_slots(struct ind_image *im, const struct ind_data *data, uint64_t base,
 		       const struct ind_slot *s, int32_t n, uint64_t end)
 {
 	int32_t k;
@@ -104,20 +105,21 @@ static void scan_slots(struct ind_run *r, struct ind_image *im, uint64_t base,
 		uint64_t word;
 		uint32_t id;
 
-		if (s[k].key == SP_NONE || base + s[k].off + im->data.word > end ||
-		    !ind_data_word(&im->data, base + s[k].off, &word) ||
+		if (s[k].key == SP_NONE || base + s[k].off + data->word > end ||
+		    !ind_data_word(data, base + s[k].off, &word) ||
 		    (id = ind_func_at(im, word)) == SP_NONE)
 			continue;
-		ind_key_add(&r->keys, s[k].key, id);
+		ind_key_add(im->types.keys, s[k].key, id);
 	}
 }
 
-/* One variable's function pointers into their keys: a struct's, or each
- * element's of an array of structs (clipped to its section: DWARF may
- * get an extern table's size wrong). */
-static void scan_var(struct ind_run *r, struct ind_image *im, const struct ind_var *v)
+/* One variable's function pointers into the keys of im (the thread's):
+ * a struct's, or each element's of an array of structs (clipped to its
+ * section: DWARF may get an extern table's size wrong); the words are
+ * data's (the main thread's image's, read only). */
+static void scan_var(struct ind_image *im, const struct ind_data *data, const struct ind_var *v)
 {
-	const struct ind_section *sec = ind_data_section(&im->data, v->addr);
+	const struct ind_section *sec = ind_data_section(data, v->addr);
 	const struct ind_type *t, *e;
 	const struct ind_slot *s;
 	uint64_t end, esize, count, i;
@@ -131,7 +133,7 @@ static void scan_var(struct ind_run *r, struct ind_image *im, const struct ind_v
 		end = v->addr + v->size;
 	if (t->kind == IND_STRUCT) {
 		s = ind_type_slots(&im->types, v->type, &n);
-		scan_slots(r, im, v->addr, s, n, end);
+		scan_slots(im, data, v->addr, s, n, end);
 		return;
 	}
 	if (t->kind != IND_ARRAY)
@@ -145,33 +147,8 @@ static void scan_var(struct ind_run *r, struct ind_image *im, const struct ind_v
 		s = ind_type_slots(&im->types, elem, &n);
 		if (!n)
 			return;
-		scan_slots(r, im, v->addr + i * esize, s, n, end);
+		scan_slots(im, data, v->addr + i * esize, s, n, end);
 	}
-}
-
-static int var_die_cmp(const void *pa, const void *pb)
-{
-	const struct ind_var *a = *(const struct ind_var *const *)pa;
-	const struct ind_var *b = *(const struct ind_var *const *)pb;
-
-	return (a->die > b->die) - (a->die < b->die);
-}
-
-/* In DIE order: see struct work. */
-static void scan_data(struct ind_run *r, struct ind_image *im)
-{
-	const struct ind_var **by_die = sp_xmalloc((im->nvars + 1) * sizeof(*by_die));
-	size_t i;
-
-	for (i = 0; i < im->nvars; i++)
-		by_die[i] = &im->vars[i];
-	if (im->nvars)
-		qsort(by_die, im->nvars, sizeof(*by_die), var_die_cmp);
-	for (i = 0; i < im->nvars; i++) {
-		seek_unit(im, by_die[i]->die);
-		scan_var(r, im, by_die[i]);
-	}
-	free(by_die);
 }
 
 static int u64_cmp(const void *pa, const void *pb)
@@ -416,15 +393,23 @@ struct pcs {
 	size_t n, cap;
 };
 
-/* A chain to type, in DIE order: a reader keeps the units it read open,
- * so that a walk that goes unit after unit reads each unit's
- * abbreviations once, and each unit's types are read together. */
+/* A chain to type or a variable to scan, in DIE order: a reader keeps
+ * the units it read open, so that a walk that goes unit after unit
+ * reads each unit's abbreviations once, and each unit's types are read
+ * together, for its functions' chains and its variables alike. */
 struct work {
 	uint64_t die;
-	uint32_t index;		/* into r->sites, or r->stores | STORE_BIT */
+	/* into r->sites, r->stores | STORE_BIT, or the image's vars | VAR_BIT */
+	uint32_t index;
 	uint32_t image;
 };
 #define STORE_BIT (1u << 31)
+#define VAR_BIT (1u << 30)
+
+static bool is_var(const struct work *w)
+{
+	return (w->index & (STORE_BIT | VAR_BIT)) == VAR_BIT;
+}
 
 static int work_cmp(const void *pa, const void *pb)
 {
@@ -489,20 +474,28 @@ static void load_locs(struct ind_run *r, struct ind_image *ims, const struct wor
 		ind_locs_defer(&im->locs, &r->g->funcs[func], func, p->v, p->n);
 }
 
-/* Every site's and store's chain to type, in DIE order (see struct
+/* Every site's and store's chain to type and every variable to scan
+ * (the main thread's images' vars: loaded), in DIE order (see struct
  * work), shared out in pieces of whole functions between the typing
  * thread and the main thread, once the latter is done with the rest. */
 static void make_work(struct ind_run *r)
 {
-	size_t n = r->nsites + r->nstores, i, k = 0;
-	struct work *w = sp_xmalloc((n ? n : 1) * sizeof(*w));
+	size_t n = r->nsites + r->nstores, i, j, k = 0;
+	struct work *w;
 
+	for (i = 0; i < r->nims; i++)
+		n += r->ims[i].nvars;
+	w = sp_xmalloc((n ? n : 1) * sizeof(*w));
 	for (i = 0; i < r->nsites; i++)
 		w[k++] = (struct work){ die_of(r, r->sites[i].func), (uint32_t)i,
 					r->sites[i].image };
 	for (i = 0; i < r->nstores; i++)
 		w[k++] = (struct work){ die_of(r, r->stores[i].caller), (uint32_t)i | STORE_BIT,
 					r->stores[i].image };
+	for (i = 0; i < r->nims; i++)
+		for (j = 0; j < r->ims[i].nvars; j++)
+			w[k++] = (struct work){ r->ims[i].vars[j].die, (uint32_t)j | VAR_BIT,
+						(uint32_t)i };
 	qsort(w, n, sizeof(*w), work_cmp);
 	r->work = w;
 	r->nwork = n;
@@ -535,6 +528,15 @@ static bool next_piece(struct ind_run *r, size_t *from, size_t *to)
 	return true;
 }
 
+/* The variable of w scanned with the images ims (their types and keys). */
+static void scan_item(struct ind_run *r, struct ind_image *ims, const struct work *w)
+{
+	struct ind_image *im = &ims[w->image];
+
+	seek_unit(im, w->die);
+	scan_var(im, &r->ims[w->image].data, &r->ims[w->image].vars[w->index & ~VAR_BIT]);
+}
+
 /* Type the pieces of work this thread gets with the images ims; mark
  * says which thread typed each (its keys are its own). */
 static void type_pieces(struct ind_run *r, struct ind_image *ims, bool mark)
@@ -547,6 +549,10 @@ static void type_pieces(struct ind_run *r, struct ind_image *ims, bool mark)
 		for (i = from; i < to; i++) {
 			struct ind_site *s;
 
+			if (is_var(&w[i])) {
+				scan_item(r, ims, &w[i]);
+				continue;
+			}
 			if (i == from || !same_function(&w[i - 1], &w[i])) {
 				if (w[i].die)
 					seek_unit(&ims[w[i].image], w[i].die);
@@ -624,9 +630,9 @@ static void image_release(struct ind_image *im)
 
 /* ---- the typing thread ---- */
 
-/* The variables the thread loaded, copied to the main thread's images:
- * they are DIE offsets and addresses, the same whichever reader
- * reads them. */
+/* The variables the thread loaded, copied to the main thread's images
+ * (they are DIE offsets and addresses, the same whichever reader reads
+ * them), and the work made with them. */
 static void share_vars(struct ind_run *r)
 {
 	size_t i;
@@ -639,13 +645,15 @@ static void share_vars(struct ind_run *r)
 		memcpy(to->vars, from->vars, from->nvars * sizeof(*to->vars));
 		to->nvars = from->nvars;
 	}
+	make_work(r);
 	pthread_mutex_lock(&r->vars_lock);
 	r->vars_shared = true;
 	pthread_cond_signal(&r->vars_done);
 	pthread_mutex_unlock(&r->vars_lock);
 }
 
-/* The main thread's variables: the typing thread's, once it has them. */
+/* The main thread's variables and the work: the typing thread's, once
+ * it has them. */
 static void main_vars(struct ind_run *r)
 {
 	size_t i;
@@ -653,6 +661,7 @@ static void main_vars(struct ind_run *r)
 	if (!r->threaded) {
 		for (i = 0; i < r->nims; i++)
 			ind_vars_load(&r->ims[i], &r->ims[i].data);
+		make_work(r);
 		return;
 	}
 	pthread_mutex_lock(&r->vars_lock);
@@ -702,10 +711,11 @@ static void open_typers(struct ind_run *r, struct cg_image *const *imgs)
 }
 
 /* The thread's keys and prototypes, interned in its own graph, made the
- * run's: its results renumbered. */
+ * run's, with the functions its variables put in them: its results
+ * renumbered. */
 static void merge_typed(struct ind_run *r)
 {
-	uint32_t *map = sp_xmalloc((r->tkeys.n + 1) * sizeof(*map)), k;
+	uint32_t *map = sp_xmalloc((r->tkeys.n + 1) * sizeof(*map)), k, j;
 	size_t i;
 
 	for (k = 0; k < r->tkeys.n; k++) {
@@ -713,6 +723,8 @@ static void merge_typed(struct ind_run *r)
 
 		map[k] = ind_key(&r->keys, sp_intern(r->g, x->name), x->off,
 				 sp_intern(r->g, x->member), sp_intern(r->g, x->proto));
+		for (j = 0; j < x->ntargets; j++)
+			ind_key_add(&r->keys, map[k], x->targets[j]);
 	}
 	for (i = 0; i < r->nsites + r->nstores; i++) {
 		bool thread = i < r->nsites ? r->sites[i].thread : r->stores[i - r->nsites].thread;
@@ -758,7 +770,6 @@ struct ind_run *ind_start(struct sp_graph *g, struct cg_image *const *imgs, size
 		collect_stores(r, i);
 		collect_sites(r, i);
 	}
-	make_work(r);
 	open_typers(r, imgs);
 	if (!pthread_create(&r->thread, NULL, typing_thread, r))
 		r->threaded = true;
@@ -817,11 +828,9 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 	r->taken = taken;
 	r->stats = stats;
 	main_vars(r);
-	for (i = 0; i < r->nims; i++) {
-		scan_data(r, &r->ims[i]);
+	for (i = 0; i < r->nims; i++)
 		scan_locals(r, &r->ims[i]);
-	}
-	/* the main thread types what the other has not taken yet */
+	/* the main thread types and scans what the other has not taken yet */
 	type_pieces(r, r->ims, false);
 	if (r->threaded) {
 		pthread_join(r->thread, NULL);
