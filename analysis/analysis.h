@@ -88,6 +88,7 @@ enum sp_kclass {
 	SP_KCLASS_SYSCALL,	/* __x64_sys_* ... (sys_* without arch wrappers) */
 	SP_KCLASS_IRQ,		/* IDT interrupt entries, irq_handler_t functions */
 	SP_KCLASS_EXCEPTION,	/* asm_exc_*, exc_* */
+	SP_KCLASS_IRQ_THREAD,	/* threaded irq handlers (SP_F_IRQ_THREAD) */
 	SP_KCLASS__COUNT
 };
 

@@ -43,6 +43,8 @@ static enum sp_kclass classify(const struct sp_func *f, bool wrappers)
 		return SP_KCLASS_NONE;
 	if (is_exception_entry(s))
 		return SP_KCLASS_EXCEPTION;
+	if (f->flags & SP_F_IRQ_THREAD)
+		return SP_KCLASS_IRQ_THREAD;
 	if (is_irq_entry(s) || (f->flags & SP_F_IRQ_HANDLER))
 		return SP_KCLASS_IRQ;
 	if ((sp_syscall_wrapper_name(s) || (f->flags & SP_F_SYSCALL)) || (!wrappers && has_prefix(s, "sys_")))
@@ -131,6 +133,8 @@ const char *sp_kclass_name(enum sp_kclass c)
 		return "irq";
 	case SP_KCLASS_EXCEPTION:
 		return "exception";
+	case SP_KCLASS_IRQ_THREAD:
+		return "irq_thread";
 	default:
 		return NULL;
 	}
@@ -145,6 +149,8 @@ const char *sp_kclass_stack(enum sp_kclass c)
 		return "the per-CPU IRQ stack";
 	case SP_KCLASS_EXCEPTION:
 		return "the thread stack, or an IST stack (NMI, #DF, #MC, #DB)";
+	case SP_KCLASS_IRQ_THREAD:
+		return "the thread stack of the IRQ's kernel thread";
 	default:
 		return NULL;
 	}

@@ -95,7 +95,10 @@ def class_summary(out, kernel, funcs):
     out.append('| class | stack | entries | finite total | unbounded, by the first reason |')
     out.append('|---|---|---:|---:|---|')
     for name, title in (('syscall', 'system calls'), ('irq', 'IRQ handlers'),
-                        ('exception', 'exception entries')):
+                        ('exception', 'exception entries'),
+                        ('irq_thread', 'threaded IRQ handlers')):
+        if name not in kernel:
+            continue
         c = kernel[name]
         why = collections.Counter()
         for e in c['entries']:
@@ -192,7 +195,11 @@ def main():
     entry_rows(out, funcs, sys_rows[:TOP_SYSCALLS],
                lambda names: ', '.join('`%s`' % n for n in names))
     for cls, top, title in (('irq', TOP_IRQ, 'IRQ handlers'),
-                            ('exception', TOP_EXCEPTIONS, 'exception entries')):
+                            ('exception', TOP_EXCEPTIONS, 'exception entries'),
+                            ('irq_thread', TOP_IRQ, 'threaded IRQ handlers')):
+        if not kernel.get(cls, {}).get('entries'):
+            continue
+        top = min(top, len(kernel[cls]['entries']))
         out += ['', '## The %d deepest %s (%s)' % (top, title, kernel[cls]['stack']), '']
         rows = [(e, [e['name']]) for e in kernel[cls]['entries'][:top]]
         entry_rows(out, funcs, rows, lambda names: '`%s`' % names[0])

@@ -128,10 +128,11 @@ bool cg_red_zone_counts(const struct cg_image *img);
  */
 void cg_link(struct cg_image *const *imgs, size_t n, struct sp_graph *g,
 	     uint32_t *linked);
-/* Set SP_F_IRQ_HANDLER on the image's functions typed like an
- * irq_handler_t (irqreturn_t f(int, void *)), SP_F_SYSCALL on those a
- * syscall wrapper symbol aliases. */
-void cg_mark_kernel_entries(struct cg_image *img, struct sp_graph *g);
+/* Set SP_F_IRQ_HANDLER on the images' functions typed like an
+ * irq_handler_t (irqreturn_t f(int, void *)), SP_F_IRQ_THREAD on those
+ * of them that calls give only as a thread_fn (x86-64), SP_F_SYSCALL on
+ * those a syscall wrapper symbol aliases. */
+void cg_mark_kernel_entries(struct cg_image *const *imgs, size_t n, struct sp_graph *g);
 /* A kernel's exceptions taken on the stack it runs on (extable.c): every
  * function an __ex_table or __bug_table entry names gets an edge flagged
  * SP_EDGE_F_EXCEPTION to a node for the exception's entry (frame: what

@@ -191,6 +191,10 @@ void dw_done_reading(const struct dw_image *dw);
  * f(int, void *) (or a pointer to another type as second parameter)?
  * (types.c) */
 bool dw_is_irq_handler(struct dw_reader *r, uint64_t off);
+/* The positions (from 0) of the parameters named thread_fn and handler,
+ * of type irq_handler_t, of the function whose DIE is at off (as
+ * request_threaded_irq() and its wrappers name them); -1 for none. */
+void dw_irq_params(struct dw_reader *r, uint64_t off, int *thread_fn, int *handler);
 /* The prototype "ret(param,...)" of the function whose DIE is at off
  * (its origin's and specification's followed), interned in g; NULL when
  * unknown: an unprototyped declaration, a type not named here (proto.c). */

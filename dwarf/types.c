@@ -83,6 +83,34 @@ bool dw_is_irq_handler(struct dw_reader *r, uint64_t off)
 	return yes;
 }
 
+void dw_irq_params(struct dw_reader *r, uint64_t off, int *thread_fn, int *handler)
+{
+	struct dw_entry e, c;
+	struct dw_kids k;
+	int n = 0;
+
+	*thread_fn = *handler = -1;
+	dw_reader_begin(r);
+	if (dw_entry_at(r, off, &e)) {
+		dw_kids_begin(&e, &k);
+		while (dw_kids_next(&k, &c) > 0) {
+			const char *name;
+
+			if (c.d.ab->tag != DW_TAG_formal_parameter)
+				continue;
+			name = dw_entry_name(&c);
+			if (name && type_is(r, &c, DW_TAG_typedef, "irq_handler_t")) {
+				if (!strcmp(name, "thread_fn"))
+					*thread_fn = n;
+				else if (!strcmp(name, "handler"))
+					*handler = n;
+			}
+			n++;
+		}
+	}
+	dw_reader_end(r);
+}
+
 /* ---- types as --indirect=types reads them ---- */
 
 /* A constant that is not a location: an attribute whose form is a

@@ -71,6 +71,10 @@ enum sp_frame_src {
 					    * stores may hold (named SP_MODULE_CODE
 					    * "struct X.m>"); frame unknown: partial */
 
+#define SP_F_IRQ_THREAD		(1u << 18) /* an irq_handler_t given as the thread_fn of
+					    * request_threaded_irq() & co, never as a
+					    * handler: it runs in the IRQ's kernel thread */
+
 /* The name of an SP_F_NOT_GIVEN stand-in, before its member's. */
 #define SP_MODULE_CODE "<module code: "
 

@@ -21,6 +21,7 @@ static const char *const class_title[SP_KCLASS__COUNT] = {
 	[SP_KCLASS_SYSCALL] = "System calls",
 	[SP_KCLASS_IRQ] = "Interrupt handlers",
 	[SP_KCLASS_EXCEPTION] = "Exception entries",
+	[SP_KCLASS_IRQ_THREAD] = "Threaded interrupt handlers",
 };
 
 static void print_reason(void *ctx, const char *reason)

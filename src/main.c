@@ -297,8 +297,8 @@ static int load(struct sp_graph *g, const struct options *o,
 	if (decide_frames(g, imgs, n, o, annots, &fs, err))
 		goto out;
 	cg_add_exceptions(imgs, n, g);
-	for (i = 0; o->kernel_summary && i < n; i++)
-		cg_mark_kernel_entries(imgs[i], g);
+	if (o->kernel_summary)
+		cg_mark_kernel_entries(imgs, n, g);
 	resolved = !ind_resolve(ind, annots, &is, err);
 	ind = NULL;
 	print_indirect(&is, o->verbose);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # --entry-glob and --kernel-summary over the module test programs: system
 # calls by their __x64_sys_ names, interrupt handlers by their
-# irqreturn_t (int, void *) type; totals from ci_oracle.py.
+# irqreturn_t (int, void *) type, the threaded one by the thread_fn
+# argument frob_init gives request_threaded_irq; totals from ci_oracle.py.
 . tests/e2e/lib.sh
 
 sh tests/e2e/kmod/build.sh "$OUT" || { fail "cannot build the modules"; finish; exit; }
@@ -17,7 +18,8 @@ frob=$(oracle __x64_sys_frob)
 other=$(oracle __x64_sys_other)
 irq=$(oracle frob_irq_handler)
 ping=$(oracle __do_sys_ping)
-[ -n "$frob" ] && [ -n "$other" ] && [ -n "$irq" ] && [ -n "$ping" ] ||
+thread=$(oracle frob_irq_thread)
+[ -n "$frob" ] && [ -n "$other" ] && [ -n "$irq" ] && [ -n "$ping" ] && [ -n "$thread" ] ||
 	fail "the oracle has no totals"
 
 run_sp --json --entry-glob '__x64_sys_*' $elfs
@@ -39,7 +41,10 @@ expect_eq "system calls, worst first" \
 expect_eq "the interrupt handler, found by its type" \
 	"$(jget "$OUT/summary.json" '[(e["name"], e["lower_bound"]) for e in j["kernel"]["irq"]["entries"]]')" \
 	"[[\"frob_irq_handler\", $irq]]"
-for c in syscall irq exception; do
+expect_eq "the threaded handler, given as thread_fn only" \
+	"$(jget "$OUT/summary.json" '[(e["name"], e["lower_bound"]) for e in j["kernel"]["irq_thread"]["entries"]]')" \
+	"[[\"frob_irq_thread\", $thread]]"
+for c in syscall irq exception irq_thread; do
 	expect_eq "$c: the bounded count is the entries'" \
 		"$(jget "$OUT/summary.json" "j['kernel']['$c']['bounded']")" \
 		"$(jget "$OUT/summary.json" "sum(e['bounded'] for e in j['kernel']['$c']['entries'])")"
@@ -67,6 +72,8 @@ grep -q "^System calls: 3 ($(jget "$OUT/summary.json" "j['kernel']['syscall']['b
 	"$OUT/stdout" || fail "no system call heading"
 grep -q '^Interrupt handlers: 1 (1 bounded, 1 of them partial: 1 other unknown code), on ' "$OUT/stdout" ||
 	fail "no interrupt heading"
+grep -q "^Threaded interrupt handlers: 1 (1 bounded, 1 of them partial: 1 other unknown code), on the thread stack of the IRQ's kernel thread" \
+	"$OUT/stdout" || fail "no threaded interrupt heading"
 grep -q '\.\.\. 2 more (--top)' "$OUT/stdout" || fail "--top 1 does not cut the list"
 grep -Eq "^ +$other\+? +[0-9]+ +__x64_sys_other " "$OUT/stdout" ||
 	fail "no '$other __x64_sys_other' row"

@@ -37,7 +37,7 @@ static void test_classes(void **state)
 	struct sp_graph g;
 	struct sp_kernel_entries k;
 	uint32_t read, write, plain_sys, irq_typed, common, sysvec, exc, asm_exc,
-		 not_handler, declared, fork;
+		 not_handler, declared, fork, threaded;
 
 	(void)state;
 	sp_graph_init(&g);
@@ -46,6 +46,8 @@ static void test_classes(void **state)
 	/* with arch wrappers present, sys_* are the inner bodies */
 	plain_sys = add(&g, "sys_ni_syscall", SP_F_HAS_CODE, 10);
 	irq_typed = add(&g, "i8042_interrupt", SP_F_HAS_CODE | SP_F_IRQ_HANDLER, 50);
+	/* given only as a thread_fn: the IRQ's kernel thread runs it */
+	threaded = add(&g, "pciehp_ist", SP_F_HAS_CODE | SP_F_IRQ_HANDLER | SP_F_IRQ_THREAD, 90);
 	common = add(&g, "common_interrupt", SP_F_HAS_CODE, 70);
 	sysvec = add(&g, "sysvec_apic_timer_interrupt", SP_F_HAS_CODE, 60);
 	exc = add(&g, "exc_page_fault", SP_F_HAS_CODE, 80);
@@ -68,6 +70,9 @@ static void test_classes(void **state)
 	assert_true(in_class(&k, SP_KCLASS_IRQ, sysvec));
 	assert_true(in_class(&k, SP_KCLASS_IRQ, irq_typed));
 	assert_false(in_class(&k, SP_KCLASS_IRQ, not_handler));
+	assert_int_equal(k.n[SP_KCLASS_IRQ_THREAD], 1);
+	assert_int_equal(k.ids[SP_KCLASS_IRQ_THREAD][0], threaded);
+	assert_string_equal(sp_kclass_name(SP_KCLASS_IRQ_THREAD), "irq_thread");
 	assert_int_equal(k.n[SP_KCLASS_EXCEPTION], 2);
 	assert_int_equal(k.ids[SP_KCLASS_EXCEPTION][0], exc);
 	assert_true(in_class(&k, SP_KCLASS_EXCEPTION, asm_exc));

@@ -2,6 +2,11 @@
  * and static helpers, each in its own section (-ffunction-sections). */
 /* as <linux/irqreturn.h> spells it: a handler is irqreturn_t f(int, void *) */
 typedef enum irqreturn { IRQ_NONE, IRQ_HANDLED } irqreturn_t;
+typedef irqreturn_t (*irq_handler_t)(int, void *);
+
+/* the core's, as kernel/irq/manage.c names its parameters */
+int request_threaded_irq(unsigned int irq, irq_handler_t handler, irq_handler_t thread_fn,
+			 unsigned long irqflags, const char *devname, void *dev_id);
 
 int core_log(const char *msg, int level);
 void core_fill(char *buf, int n);
@@ -41,4 +46,19 @@ irqreturn_t frob_irq_handler(int irq, void *dev)
 
 	moda_sink += r;
 	return r ? IRQ_HANDLED : IRQ_NONE;
+}
+
+/* run by the IRQ's kernel thread: given as thread_fn only */
+irqreturn_t frob_irq_thread(int irq, void *dev)
+{
+	char buf[64];
+
+	buf[0] = (char)irq;
+	moda_sink += core_log(dev, buf[0]);
+	return IRQ_HANDLED;
+}
+
+int frob_init(void)
+{
+	return request_threaded_irq(5, frob_irq_handler, frob_irq_thread, 0, "frob", 0);
 }
