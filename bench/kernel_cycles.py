@@ -127,40 +127,49 @@ def rotate(cycle, through):
     return names[k:] + names[:k] + [through]
 
 
-def tarjan_component(adj, root):
-    """The strongly connected component of root (iterative Tarjan from
-    root: every node of root's component is reached from it)."""
-    index, low, on, stack, out = {}, {}, set(), [], None
-    work = [(root, iter(adj.get(root, ())))]
-    index[root] = low[root] = 0
-    stack.append(root)
-    on.add(root)
-    while work:
-        v, it = work[-1]
-        w = next(it, None)
-        if w is not None:
-            if w not in index:
-                index[w] = low[w] = len(index)
-                stack.append(w)
-                on.add(w)
-                work.append((w, iter(adj.get(w, ()))))
-            elif w in on:
-                low[v] = min(low[v], index[w])
+def components(roots, adj, within=None):
+    """The strongly connected components reached from roots (inside the
+    set within, when given), each a list, by an iterative Tarjan."""
+    index, low, on, stack, out = {}, {}, set(), [], []
+    for root in roots:
+        if root in index:
             continue
-        work.pop()
-        if work:
-            low[work[-1][0]] = min(low[work[-1][0]], low[v])
-        if low[v] == index[v]:
-            comp = set()
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.add(w)
-                if w == v:
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        work = [(root, iter(adj.get(root, ())))]
+        while work:
+            v, it = work[-1]
+            for w in it:
+                if within is not None and w not in within:
+                    continue
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(adj.get(w, ()))))
                     break
-            if root in comp:
-                out = comp
-    return out or {root}
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on.discard(w)
+                        comp.append(w)
+                        if w == v:
+                            break
+                    out.append(comp)
+    return out
+
+
+def tarjan_component(adj, root):
+    """The strongly connected component of root."""
+    return next(set(c) for c in components([root], adj) if root in c)
 
 
 def reaching(adj, targets):

@@ -45,47 +45,11 @@ def plain_ignores(paths):
     return out
 
 
-def components(nodes, adj):
-    """The cyclic strongly connected components of the graph adj
-    restricted to nodes (iterative Tarjan)."""
-    index, low, on, stack, out, n = {}, {}, set(), [], [], 0
-    for root in nodes:
-        if root in index:
-            continue
-        index[root] = low[root] = n
-        n += 1
-        stack.append(root)
-        on.add(root)
-        work = [(root, iter(adj[root]))]
-        while work:
-            v, it = work[-1]
-            for w in it:
-                if w not in nodes:
-                    continue
-                if w not in index:
-                    index[w] = low[w] = n
-                    n += 1
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, iter(adj[w])))
-                    break
-                if w in on:
-                    low[v] = min(low[v], index[w])
-            else:
-                work.pop()
-                if work:
-                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
-                if low[v] == index[v]:
-                    comp = []
-                    while True:
-                        w = stack.pop()
-                        on.discard(w)
-                        comp.append(w)
-                        if w == v:
-                            break
-                    if len(comp) > 1 or v in adj[v]:
-                        out.append(comp)
-    return out
+def cyclic(nodes, adj):
+    """The components of the graph adj restricted to nodes that hold a
+    cycle (more than one function, or one that calls itself)."""
+    return [c for c in kernel_cycles.components(nodes, adj, nodes)
+            if len(c) > 1 or c[0] in adj.get(c[0], ())]
 
 
 def reach(entries, adj, nodes):
@@ -137,7 +101,7 @@ def greedy_cut(comps, adj):
             picks = picks[:max(1, len(comp) // 50)]
         cut.extend(picks)
         comp.difference_update(picks)
-        work.extend(set(c) for c in components(comp, {v: sub[v] for v in comp}))
+        work.extend(set(c) for c in cyclic(comp, sub))
     return cut
 
 
@@ -172,7 +136,7 @@ def main():
     nodes = {i for i, f in funcs.items() if f['name'] not in bounded}
     bits = reach(entries, adj, nodes)
     reached = {v for v in nodes if bits.get(v)}
-    comps = sorted(components(reached, adj), key=len, reverse=True)
+    comps = sorted(cyclic(reached, adj), key=len, reverse=True)
     print('\n%d components reached, of %s functions' %
           (len(comps), ', '.join(str(len(c)) for c in comps[:12]) +
            (', ...' if len(comps) > 12 else '')))
