@@ -78,22 +78,63 @@ static uint32_t passed_func(struct cg_image *img, struct dw_reader *r, const str
 	return a.kind == DW_ARG_ADDR && a.addr ? sp_u64map_get(&img->func_by_addr, a.addr) : SP_NONE;
 }
 
-/* What the image's direct calls of those functions pass them. */
-static void scan_calls(struct cg_image *img, struct sp_graph *g, struct irq_roles *x)
+/* A direct call of a function with a thread_fn or handler parameter,
+ * and the image its caller is in. */
+struct irq_call {
+	uint32_t image, edge;
+};
+
+static int by_image(const void *pa, const void *pb)
+{
+	const struct irq_call *a = pa, *b = pb;
+
+	return (a->image > b->image) - (a->image < b->image);
+}
+
+/* The calls that may give a function as a thread_fn or a handler, by
+ * their caller's image: every edge looked at once. */
+static struct irq_call *irq_calls(struct cg_image *const *imgs, size_t n,
+				  const struct sp_graph *g, const struct irq_roles *x,
+				  size_t *ncalls)
+{
+	uint32_t *owner = sp_xmalloc((g->nfuncs + 1) * sizeof(*owner)), i;
+	struct irq_call *v = NULL;
+	size_t k, cap = 0;
+
+	memset(owner, 0xff, (g->nfuncs + 1) * sizeof(*owner));	/* SP_NONE */
+	for (k = 0; k < n; k++)
+		for (i = imgs[k]->func_first; i < imgs[k]->func_end && i < g->nfuncs; i++)
+			owner[i] = (uint32_t)k;
+	*ncalls = 0;
+	for (i = 0; i < g->nedges; i++) {
+		const struct sp_edge *e = &g->edges[i];
+
+		if (e->flags || !e->pc || !g->funcs[e->from].die || owner[e->from] == SP_NONE ||
+		    (x->thread_param[e->to] < 0 && x->handler_param[e->to] < 0))
+			continue;
+		SP_ALLOC_GROW(v, *ncalls + 1, cap);
+		v[(*ncalls)++] = (struct irq_call){ owner[e->from], i };
+	}
+	free(owner);
+	if (*ncalls)
+		qsort(v, *ncalls, sizeof(*v), by_image);
+	return v;
+}
+
+/* What the calls c[0..n) of one image pass those functions. */
+static void scan_calls(struct cg_image *img, const struct sp_graph *g, struct irq_roles *x,
+		       const struct irq_call *c, size_t n)
 {
 	struct dw_reader *r;
-	uint32_t i, id;
+	uint32_t id;
+	size_t i;
 
 	if (img->elf.arch->id != SP_ARCH_X86_64 || !(r = dw_reader(cg_dwarf(img))))
 		return;
-	for (i = 0; i < g->nedges; i++) {
-		const struct sp_edge *e = &g->edges[i];
+	for (i = 0; i < n; i++) {
+		const struct sp_edge *e = &g->edges[c[i].edge];
 		const struct sp_func *caller = &g->funcs[e->from];
 
-		if (e->from < img->func_first || e->from >= img->func_end || e->flags ||
-		    !e->pc || !caller->die ||
-		    (x->thread_param[e->to] < 0 && x->handler_param[e->to] < 0))
-			continue;
 		if (x->thread_param[e->to] >= 0 &&
 		    (id = passed_func(img, r, caller, e->pc, x->thread_param[e->to])) != SP_NONE)
 			x->as_thread[id] = 1;
@@ -107,8 +148,9 @@ static void scan_calls(struct cg_image *img, struct sp_graph *g, struct irq_role
 void cg_mark_kernel_entries(struct cg_image *const *imgs, size_t n, struct sp_graph *g)
 {
 	struct irq_roles x;
+	struct irq_call *calls;
 	uint32_t i;
-	size_t k;
+	size_t k, j, ncalls;
 
 	x.thread_param = sp_xmalloc(g->nfuncs + 1);
 	x.handler_param = sp_xmalloc(g->nfuncs + 1);
@@ -118,8 +160,13 @@ void cg_mark_kernel_entries(struct cg_image *const *imgs, size_t n, struct sp_gr
 	x.as_handler = sp_xcalloc(g->nfuncs + 1, 1);
 	for (k = 0; k < n; k++)
 		mark_image(imgs[k], g, &x);
-	for (k = 0; k < n; k++)
-		scan_calls(imgs[k], g, &x);
+	calls = irq_calls(imgs, n, g, &x, &ncalls);
+	for (k = 0; k < ncalls; k = j) {
+		for (j = k; j < ncalls && calls[j].image == calls[k].image; j++)
+			;
+		scan_calls(imgs[calls[k].image], g, &x, calls + k, j - k);
+	}
+	free(calls);
 	for (i = 0; i < g->nfuncs; i++)
 		if ((g->funcs[i].flags & SP_F_IRQ_HANDLER) && x.as_thread[i] && !x.as_handler[i])
 			g->funcs[i].flags |= SP_F_IRQ_THREAD;

@@ -1035,7 +1035,6 @@ static uint64_t const_at(struct tracer *t, size_t i, uint8_t reg)
 	return value;
 }
 
-
 /* The constant the write v[d] of reg puts there: *value, 0 for a NULL;
  * false when it is none (a cmov: both of its values, into v[]). */
 static int write_values(struct tracer *t, size_t d, uint8_t reg, uint64_t *v)
