@@ -71,7 +71,10 @@ static int by_total(const void *pa, const void *pb, void *ctx)
  * assembly switches to other stacks: the entry code to the thread stack
  * (asm_exc_*, asm_sysvec_* from user mode), startup_xen to the boot
  * stack, rewind_stack_and_make_dead to the top of the task's stack.
- * Their callees' class is their own.  C code is what DWARF describes.
+ * Their callees' class is their own.  C code is what DWARF describes, and
+ * only the kernel's own (its image and modules): a shared library's C code
+ * that switches stacks (glibc's setcontext, __libc_start_call_main's
+ * exit) runs in a program, on no IRQ stack.
  */
 static uint8_t *switched_in(const struct sp_graph *g)
 {
@@ -79,7 +82,7 @@ static uint8_t *switched_in(const struct sp_graph *g)
 	uint32_t i;
 
 	for (i = 0; i < g->nswitches; i++)
-		if (g->funcs[g->switches[i].from].die)
+		if (g->funcs[g->switches[i].from].die && !g->funcs[g->switches[i].from].lib)
 			in[g->switches[i].to] = 1;
 	return in;
 }

@@ -142,6 +142,16 @@ static void print_class(const struct sp_graph *g, const struct sp_kernel_entries
 	print_worst_path(g, k->ids[c][0], out);
 }
 
+static bool has_entries(const struct sp_kernel_entries *k)
+{
+	int c;
+
+	for (c = SP_KCLASS_SYSCALL; c < SP_KCLASS__COUNT; c++)
+		if (k->n[c])
+			return true;
+	return false;
+}
+
 int sp_report_kernel_text(const struct sp_graph *g, const struct sp_report_opts *o,
 			  FILE *out, struct sp_err *err)
 {
@@ -153,6 +163,9 @@ int sp_report_kernel_text(const struct sp_graph *g, const struct sp_report_opts 
 		g->binary ? g->binary : "?");
 	for (c = SP_KCLASS_SYSCALL; c < SP_KCLASS__COUNT; c++)
 		print_class(g, &k, (enum sp_kclass)c, o->top, out);
+	if (!has_entries(&k))
+		fputs("\nNo function is named or typed as a kernel's entry points are"
+		      " (not a Linux kernel?)\n", out);
 	fputs("\n'>= N' unbounded (N is the deepest path over certain calls), 'N+' partial\n", out);
 	sp_kernel_entries_release(&k);
 	if (ferror(out))

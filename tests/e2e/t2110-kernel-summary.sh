@@ -3,6 +3,7 @@
 # calls by their __x64_sys_ names, interrupt handlers by their
 # irqreturn_t (int, void *) type, the threaded one by the thread_fn
 # argument frob_init gives request_threaded_irq; totals from ci_oracle.py.
+# A program (the chain sample) has none of them.
 . tests/e2e/lib.sh
 
 sh tests/e2e/kmod/build.sh "$OUT" || { fail "cannot build the modules"; finish; exit; }
@@ -78,6 +79,18 @@ grep -q '\.\.\. 2 more (--top)' "$OUT/stdout" || fail "--top 1 does not cut the 
 grep -Eq "^ +$other\+? +[0-9]+ +__x64_sys_other " "$OUT/stdout" ||
 	fail "no '$other __x64_sys_other' row"
 grep -q 'worst path of __x64_sys_other' "$OUT/stdout" || fail "no worst path"
+
+# A program is no kernel: the stack switches in glibc's C code (followed
+# into libc, which libc6-dbg describes: setcontext, exit below
+# __libc_start_call_main) enter no IRQ stack, and the summary says that
+# nothing matched
+need_sample chain
+STACKPROF_LIBS= run_sp --kernel-summary samples/chain/chain
+expect_rc 0 "--kernel-summary of a program"
+grep -q '^Interrupt handlers: 0 (0 bounded)' "$OUT/stdout" ||
+	fail "a program's stack switches taken for interrupt handlers"
+grep -q '^No function is named or typed as a kernel' "$OUT/stdout" ||
+	fail "no note that a program has no kernel entry points"
 
 expect_bad "glob without a match" "no function matches 'nothing_\*'" \
 	--entry-glob 'nothing_*' $elfs

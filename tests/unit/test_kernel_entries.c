@@ -82,12 +82,13 @@ static void test_classes(void **state)
 }
 
 /* A stack switch in C code (call_on_irqstack) enters the IRQ stack; one
- * in assembly (startup_xen, rewind_stack_and_make_dead) another. */
+ * in assembly (startup_xen, rewind_stack_and_make_dead) another, and one
+ * in a shared library's C code (glibc's setcontext) no kernel's. */
 static void test_switched_in(void **state)
 {
 	struct sp_graph g;
 	struct sp_kernel_entries k;
-	uint32_t do_softirq, softirq, rewind, dead, startup, start_kernel;
+	uint32_t do_softirq, softirq, rewind, dead, startup, start_kernel, setctx, target;
 
 	(void)state;
 	sp_graph_init(&g);
@@ -104,6 +105,13 @@ static void test_switched_in(void **state)
 	sp_graph_add_switch(&g, do_softirq, softirq, 0x10);
 	sp_graph_add_switch(&g, rewind, dead, 0x20);
 	sp_graph_add_switch(&g, startup, start_kernel, 0x30);
+	setctx = add(&g, "setcontext", SP_F_HAS_CODE, 16);
+	g.funcs[setctx].die = 0x5678;
+	g.funcs[setctx].lib = "libc.so.6";
+	target = add(&g, "exit", SP_F_HAS_CODE, 16);
+	g.funcs[target].die = 0x6789;
+	g.funcs[target].lib = "libc.so.6";
+	sp_graph_add_switch(&g, setctx, target, 0x40);
 	sp_kernel_entries(&g, &k);
 	assert_int_equal(k.n[SP_KCLASS_IRQ], 1);
 	assert_int_equal(k.ids[SP_KCLASS_IRQ][0], softirq);
