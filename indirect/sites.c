@@ -303,6 +303,78 @@ static enum sp_resolved site_targets(struct ind_run *r, const struct fallback *f
 	return SP_RES_ADDRESS_TAKEN;
 }
 
+static bool plain(enum sp_resolved how)
+{
+	return how == SP_RES_FIELD || how == SP_RES_TABLE;
+}
+
+/*
+ * A call whose chain ends where several paths' writes meet (GCC's
+ * cross-jumping), its paths' chains the nways sites after r->sites[site]
+ * (insn_icall.way): when each path's says what it holds (nothing falls
+ * back to a prototype or every address-taken function), the union of
+ * theirs, else SP_RES_NONE.  Resolved as the paths are when they agree,
+ * else as the first that is neither a field nor a table; the type is
+ * each path's, " | " between different ones.
+ */
+static enum sp_resolved join_targets(struct ind_run *r, const struct fallback *fb,
+				     struct ind_kernel *kern, size_t site, uint8_t nways,
+				     struct ids *out, const char **desc)
+{
+	enum sp_resolved how = SP_RES_NONE;
+	struct sp_strbuf sb = { 0 };
+	const char *first = NULL;
+	bool same = true;
+	uint32_t n = out->n;
+	size_t k;
+
+	for (k = site + 1; k <= site + nways; k++) {
+		const char *d = NULL;
+		enum sp_resolved w = site_targets(r, fb, kern, &r->sites[k], out, &d);
+
+		if (w == SP_RES_PROTOTYPE || w == SP_RES_ADDRESS_TAKEN) {
+			free(sb.buf);
+			return SP_RES_NONE;
+		}
+		if (how == SP_RES_NONE || (plain(how) && !plain(w)))
+			how = w;
+		if (!d && out->n == n + 1)	/* a constant: its function */
+			d = r->g->funcs[out->v[n]].name;
+		n = out->n;
+		if (k == site + 1)
+			first = d;
+		same &= d == first;
+		sp_strbuf_addf(&sb, "%s%s", k == site + 1 ? "" : " | ", d ? d : "?");
+	}
+	*desc = same ? first : sp_intern(r->g, sb.buf);
+	free(sb.buf);
+	return how;
+}
+
+/* Site i's targets into x: its chain's, or where they fall back, its
+ * paths' (join_targets, into ways) when each path's chain says. */
+static enum sp_resolved call_targets(struct ind_run *r, const struct fallback *fb,
+				     struct ind_kernel *kern, size_t i, struct ids *x,
+				     struct ids *ways, const char **desc)
+{
+	const struct ind_site *s = &r->sites[i];
+	const struct insn_icall *c = &r->ims[s->image].code->icalls.calls[s->icall];
+	enum sp_resolved how = site_targets(r, fb, kern, s, x, desc), joined;
+	const char *jdesc = NULL;
+	struct ids tmp;
+
+	if (!c->nways || (how != SP_RES_PROTOTYPE && how != SP_RES_ADDRESS_TAKEN))
+		return how;
+	ways->n = 0;
+	if ((joined = join_targets(r, fb, kern, i, c->nways, ways, &jdesc)) == SP_RES_NONE)
+		return how;
+	*desc = jdesc;
+	tmp = *x;
+	*x = *ways;
+	*ways = tmp;
+	return joined;
+}
+
 /* ---- into the graph ---- */
 
 /* Per caller and kind, each target once: stamp[to] is the last caller
@@ -601,7 +673,7 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 	struct fallback fb;
 	struct ind_kernel kern;
 	struct edger e = { .g = g, .hub = SP_NONE, .untyped = SP_NONE };
-	struct ids x = { 0 }, updates = { 0 }, tramps = { 0 };
+	struct ids x = { 0 }, ways = { 0 }, updates = { 0 }, tramps = { 0 };
 	struct sc_parts parts = { 0 };
 	uint32_t nfuncs = g->nfuncs, *seen = sp_xcalloc(nfuncs + 1, sizeof(*seen));
 	size_t i;
@@ -619,7 +691,7 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 		const char *desc = NULL;
 		enum sp_resolved how;
 
-		if (s->func == SP_NONE)
+		if (s->func == SP_NONE || c->way)	/* a path of the site before it */
 			continue;
 		if (c->update) {	/* once every site's edges are in */
 			ids_add(&updates, (uint32_t)i);
@@ -630,7 +702,7 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 			continue;
 		}
 		x.n = 0;
-		how = site_targets(r, &fb, &kern, s, &x, &desc);
+		how = call_targets(r, &fb, &kern, i, &x, &ways, &desc);
 		x.n = ind_unique_ids(x.v, x.n);
 		seen[s->func]++;
 		record(r, &fb, s->func, c->pc, c->tail, how, desc, &x);
@@ -648,6 +720,7 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 	r->stats->edges = e.added + kern.edges;
 	ind_kernel_release(&kern);
 	free(x.v);
+	free(ways.v);
 	free(updates.v);
 	free(tramps.v);
 	free(parts.v);

@@ -846,6 +846,8 @@ static void add_call(struct tracer *t, size_t i, uint8_t reg)
 	c->update = false;
 	c->nalts = 0;
 	c->tramp = 0;
+	c->nways = 0;
+	c->way = false;
 	t->nlinks = 0;
 	if (reg != INSN_REG_NONE)
 		trace(t, i, reg, in->addr);
@@ -855,6 +857,70 @@ static void add_call(struct tracer *t, size_t i, uint8_t reg)
 		add_link(t, in->addr, INSN_REG_NONE, INSN_SRC_OTHER, 0, 0);
 	c = &ic->calls[ic->ncalls - 1];
 	c->nlinks = t->nlinks;
+}
+
+/* The chain of one path's write v[d] of reg, which v[i] (at pc) reads:
+ * false when it is none the chain follows (a call's return only from a
+ * direct call, in rax). */
+static bool way_chain(struct tracer *t, size_t i, size_t d, uint8_t reg, uint64_t pc)
+{
+	const struct insn *in = &t->v[d];
+
+	if (!is_call(in))
+		return follow(t, i, d, reg, pc);
+	if (reg != RAX || !(in->flags & INSN_F_TARGET) || in->branch != INSN_BRANCH_CALL)
+		return false;
+	add_link(t, pc, reg, INSN_SRC_RETURN, in->imm, 0);
+	return true;
+}
+
+/*
+ * When the chain of calls[ci] ends at a register that two or more writes
+ * reach, none from the function's entry (GCC's cross-jumping: several
+ * paths each load the pointer their own way, then one shared call): one
+ * call entry after it per write (way), its chain the links above the
+ * join and then that write's.  None when some path's write is one the
+ * chain does not follow: the call's targets are the union of the ways'
+ * only when each says what it holds.
+ */
+static void add_ways(struct tracer *t, size_t ci)
+{
+	struct insn_icalls *ic = t->ic;
+	const struct insn_icall c = ic->calls[ci];
+	const struct insn_link root = ic->links[c.link + c.nlinks - 1];
+	size_t i, call, ncalls = ic->ncalls, nlinks = ic->nlinks;
+	struct defs defs = { .n = 0 };
+	bool entry;
+	int k;
+	uint8_t j;
+
+	if (root.src != INSN_SRC_REG || root.entry || root.reg > 15 || c.nlinks + 1 >= MAX_LINKS ||
+	    (i = sp_search_first_ge(t->v, t->n, insn_addr, root.pc)) >= t->n ||
+	    definition(t, i, root.reg, &call) < t->n || call < t->n ||
+	    !each_write(t, i, root.reg, add_def, &defs, &entry) || entry || defs.n < 2)
+		return;
+	for (k = 0; k < defs.n; k++) {
+		struct insn_icall *w;
+
+		SP_ALLOC_GROW(ic->calls, ic->ncalls + 1, ic->calls_cap);
+		w = &ic->calls[ic->ncalls++];
+		*w = c;
+		w->way = true;
+		w->link = (uint32_t)ic->nlinks;
+		t->nlinks = 0;
+		for (j = 0; j + 1 < c.nlinks; j++) {
+			SP_ALLOC_GROW(ic->links, ic->nlinks + 1, ic->links_cap);
+			ic->links[ic->nlinks++] = ic->links[c.link + j];
+			t->nlinks++;
+		}
+		if (!way_chain(t, i, defs.v[k], root.reg, root.pc)) {
+			ic->ncalls = ncalls;
+			ic->nlinks = nlinks;
+			return;
+		}
+		ic->calls[ic->ncalls - 1].nlinks = t->nlinks;
+	}
+	ic->calls[ci].nways = (uint8_t)defs.n;
 }
 
 /* The register an indirect branch goes through, INSN_REG_NONE for a
@@ -1293,8 +1359,10 @@ void insn_icalls_pass(struct insn_icalls *ic, const struct sp_elf *e,
 		return;
 	index_jumps(ic, v, n);
 	for (i = 0; i < n && v[i].op != INSN_OP_INVALID; i++) {
-		if (indirect_branch(&v[i], &reg))
+		if (indirect_branch(&v[i], &reg)) {
 			add_call(&t, i, reg);
+			add_ways(&t, ic->ncalls - 1);
+		}
 		else if ((k = calls_update(ic, &v[i])) >= 0)
 			add_update(&t, i, k);
 		else

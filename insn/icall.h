@@ -20,7 +20,9 @@
  * needs after calls that clobber every register it has left) is a copy
  * of that register where it was stored: the slot is followed as a
  * register is, when nothing else may write it (no stack address at or
- * below it leaves the function's registers).
+ * below it leaves the function's registers).  Where two or more writes
+ * reach a call's root, each followed as far as it goes, the call gets
+ * one chain per write (insn_icall.nways).
  */
 #ifndef SP_INSN_ICALL_H
 #define SP_INSN_ICALL_H
@@ -75,6 +77,13 @@ struct insn_icall {
 	bool update;
 	uint8_t nalts;
 	uint64_t tramp;
+	/* where the chain ends at a register that several writes reach
+	 * (GCC's cross-jumping: each path loads the pointer its own way,
+	 * then one shared call), the nways entries after this one are the
+	 * chains of each path (way: not a call of its own, at the same pc):
+	 * the links above the join, then that path's write */
+	uint8_t nways;
+	bool way;
 };
 
 /* A word stored to memory that may be a function pointer: a constant

@@ -17,7 +17,8 @@
 #include "insn/icall.h"
 #include "insn/insn.h"
 
-/* The chain of the one indirect call in code (at 0x1000). */
+/* The chain of the one indirect call in code (at 0x1000): calls[0],
+ * and its paths' chains after it (insn_icall.way), if any. */
 static void trace_code(const uint8_t *code, size_t size, struct insn_icalls *ic)
 {
 	struct insn_decoder *d = insn_decoder_open(EM_X86_64);
@@ -31,15 +32,34 @@ static void trace_code(const uint8_t *code, size_t size, struct insn_icalls *ic)
 	assert_non_null(d);
 	assert_true(insn_decode_bytes(d, code, size, 0x1000, false, false, &b));
 	insn_icalls_pass(ic, &e, b.v, b.n);
-	assert_int_equal(ic->ncalls, 1);
+	assert_int_equal(ic->ncalls, 1 + ic->calls[0].nways);
 	insn_buf_release(&b);
 	insn_decoder_close(d);
+}
+
+/* The ways of calls[0] are two chains of one link each, the constants
+ * a and b in either order. */
+static void assert_ways(const struct insn_icalls *ic, int64_t a, int64_t b)
+{
+	const struct insn_link *x, *y;
+
+	assert_int_equal(ic->calls[0].nways, 2);
+	assert_true(ic->calls[1].way && ic->calls[2].way);
+	assert_int_equal(ic->calls[1].pc, ic->calls[0].pc);
+	assert_int_equal(ic->calls[1].nlinks, 1);
+	assert_int_equal(ic->calls[2].nlinks, 1);
+	x = &ic->links[ic->calls[1].link];
+	y = &ic->links[ic->calls[2].link];
+	assert_int_equal(x->src, INSN_SRC_CONST);
+	assert_int_equal(y->src, INSN_SRC_CONST);
+	assert_true((x->disp == a && y->disp == b) || (x->disp == b && y->disp == a));
 }
 
 /* Two writes of rax reach the call, one from a block placed after the
  * function's return that jumps back (GCC's layout of an unlikely
  * branch): the call's value is neither constant, the register's
- * (INSN_SRC_REG), and not the entry's.
+ * (INSN_SRC_REG), and not the entry's; each path's chain is its
+ * constant.
  *
  *	1000: 85 ff		test %edi,%edi
  *	1002: 75 08		jne 100c
@@ -68,6 +88,8 @@ static void test_two_writes_one_jumped(void **state)
 			 (unsigned long long)l->disp);
 	assert_int_equal(l->src, INSN_SRC_REG);
 	assert_false(l->entry);
+	assert_int_equal(ic.calls[0].nways, 2);
+	assert_ways(&ic, 0x2000, 0x3000);
 	insn_icalls_release(&ic);
 }
 
@@ -184,7 +206,8 @@ static void test_spill_overwritten(void **state)
  * one write (a copy of the argument rdi) reaches at both (GCC's copy of
  * a block on two paths): the value is that load's, and the chain goes
  * on to the argument.  With rbx rewritten on one path (mov %rdx,%rbx)
- * the loads read different objects: the chain stops at rax.
+ * the loads read different objects: the chain stops at rax, and each
+ * path's chain is its own load.
  *
  *	1000: 48 89 fb		mov %rdi,%rbx
  *	1003: 85 f6		test %esi,%esi
@@ -209,6 +232,8 @@ static void test_same_load_twice(void **state)
 	};
 	struct insn_icalls ic;
 	const struct insn_link *l;
+	unsigned regs = 0;
+	int k;
 
 	(void)state;
 	trace_code(same, sizeof(same), &ic);
@@ -229,6 +254,47 @@ static void test_same_load_twice(void **state)
 	assert_int_equal(l[0].src, INSN_SRC_REG);
 	assert_int_equal(l[0].reg, 0);	/* rax */
 	assert_false(l[0].entry);
+	/* each path's own load: 0x18 of rbx, which is rdi on one (the
+	 * first write, at 1000) and rdx on the other */
+	assert_int_equal(ic.calls[0].nways, 2);
+	for (k = 1; k <= 2; k++) {
+		l = &ic.links[ic.calls[k].link];
+		assert_int_equal(l[0].src, INSN_SRC_LOAD);
+		assert_int_equal(l[0].disp, 0x18);
+		assert_int_equal(l[0].reg, 0);
+		assert_int_equal(l[1].src, INSN_SRC_MOVE);
+		assert_int_equal(l[1].reg, 3);
+		regs |= 1u << l[ic.calls[k].nlinks - 1].reg;
+	}
+	assert_int_equal(regs, (1u << 5) | (1u << 1));	/* rdi, rdx */
+	insn_icalls_release(&ic);
+}
+
+/* Where a path's write is none the chain follows (add $8,%rax: the
+ * pointer moved), the call has no ways: what that path holds is not
+ * known, so the union of the others would leave it out.
+ *
+ *	1000: 85 f6		test %esi,%esi
+ *	1002: 74 06		je 100a
+ *	1004: 48 8b 47 18	mov 0x18(%rdi),%rax
+ *	1008: eb 04		jmp 100e
+ *	100a: 48 83 c0 08	add $0x8,%rax
+ *	100e: ff d0		call *%rax
+ *	1010: c3		ret
+ */
+static void test_join_not_followed(void **state)
+{
+	static const uint8_t code[] = {
+		0x85, 0xf6, 0x74, 0x06, 0x48, 0x8b, 0x47, 0x18, 0xeb, 0x04, 0x48, 0x83,
+		0xc0, 0x08, 0xff, 0xd0, 0xc3,
+	};
+	struct insn_icalls ic;
+
+	(void)state;
+	trace_code(code, sizeof(code), &ic);
+	assert_int_equal(ic.calls[0].pc, 0x100e);
+	assert_int_equal(ic.calls[0].nways, 0);
+	assert_int_equal(ic.links[ic.calls[0].link].src, INSN_SRC_REG);
 	insn_icalls_release(&ic);
 }
 
@@ -240,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_spill_reload),
 		cmocka_unit_test(test_spill_overwritten),
 		cmocka_unit_test(test_same_load_twice),
+		cmocka_unit_test(test_join_not_followed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
