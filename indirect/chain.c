@@ -211,6 +211,20 @@ static bool precise(const struct ind_target *t)
 	       t->kind == IND_TK_CONST;
 }
 
+/* Does DWARF locate x where link l's value is: in l's register at its
+ * pc, or, for a register no path has written since the function began
+ * (an argument), at the function's first instruction (GCC's locations
+ * often name only the copy it keeps the argument in after that). */
+static bool locates(const struct insn_link *l, const struct ind_loc *x)
+{
+	uint64_t first = (uint64_t)l->disp;
+
+	if (x->reg != l->reg)
+		return false;
+	return (l->pc >= x->lo && l->pc < x->hi) ||
+	       (l->src == INSN_SRC_REG && l->entry && first >= x->lo && first < x->hi);
+}
+
 /* Link k typed by each variable DWARF locates in its register there. */
 static bool from_locations(struct ind_image *im, const struct insn_link *links, int k,
 			   struct ind_target *out, struct ind_target *fallback)
@@ -227,8 +241,7 @@ static bool from_locations(struct ind_image *im, const struct insn_link *links, 
 		struct tval v = { .kind = TV_PTR, .type = x->type, .bias = -x->off };
 		struct ind_target t = { .kind = IND_TK_NONE, .key = SP_NONE };
 
-		if (x->reg != l->reg || l->pc < x->lo || l->pc >= x->hi ||
-		    !forward(im, links, k, v, &t))
+		if (!locates(l, x) || !forward(im, links, k, v, &t))
 			continue;
 		if (precise(&t)) {
 			*out = t;

@@ -825,8 +825,12 @@ static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc)
 		return;
 	}
 	add_link(t, pc, reg, d < t->n ? INSN_SRC_OTHER : INSN_SRC_REG, 0, 0);
-	if (d == t->n && call == t->n)
-		t->ic->links[t->ic->nlinks - 1].entry = from_entry(t, i, reg);
+	if (d == t->n && call == t->n && from_entry(t, i, reg)) {
+		struct insn_link *l = &t->ic->links[t->ic->nlinks - 1];
+
+		l->entry = true;
+		l->disp = (int64_t)t->v[0].addr;
+	}
 }
 
 /* ---- calls ---- */

@@ -50,7 +50,9 @@ enum insn_src {
 struct insn_link {
 	uint64_t pc;		/* the instruction that reads the value */
 	int64_t disp;		/* LOAD: the displacement; GLOBAL, TABLE, CONST,
-				 * RETURN: the address */
+				 * RETURN: the address; REG with entry: the
+				 * function's first instruction, where DWARF
+				 * locates the argument in reg */
 	uint8_t reg;		/* where the value is at pc; INSN_REG_NONE for a
 				 * call's own memory operand (call *8(%rax)) */
 	uint8_t src;		/* enum insn_src */

@@ -153,6 +153,7 @@ static void test_spill_reload(void **state)
 	assert_int_equal(l[1].reg, 5);	/* rdi */
 	assert_int_equal(l[1].pc, 0x1004);
 	assert_true(l[1].entry);
+	assert_int_equal(l[1].disp, 0x1000);	/* where DWARF names rdi's argument */
 	assert_int_equal(insn_entry_reg(l, 2), 5);
 	insn_icalls_release(&ic);
 }
