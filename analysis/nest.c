@@ -240,8 +240,22 @@ static void region_fill(struct nest *n, struct region *r, const struct region_li
 
 static uint32_t key_count(const uint32_t *key, uint32_t keylen, uint32_t fn);
 
+/* Is one of the functions of b's 'unless' on the stack (counted)? */
+static bool unless_counted(const struct nest *n, const struct sp_below *b,
+			   const uint32_t *key, uint32_t keylen)
+{
+	uint32_t k, fn;
+
+	for (k = 0; k < b->nunless; k++) {
+		fn = n->fn_of[n->g->below_unless[b->unless_first + k]];
+		if (fn != SP_NONE && key_count(key, keylen, fn))
+			return true;
+	}
+	return false;
+}
+
 /* Cut each gate whose call does not happen with these counts: one of its
- * ancestors is on the stack. */
+ * ancestors is on the stack, and none of that line's 'unless'. */
 static void set_gates(const struct nest *n, struct region *r, const uint32_t *key,
 		      uint32_t keylen)
 {
@@ -254,7 +268,8 @@ static void set_gates(const struct nest *n, struct region *r, const uint32_t *ke
 		for (b = r->gate_below[id - r->gate_first];
 		     b < n->nbelows && n->belows[b].from == first->from && n->belows[b].to == first->to;
 		     b++)
-			if (key_count(key, keylen, n->belows[b].ancestor))
+			if (key_count(key, keylen, n->belows[b].ancestor) &&
+			    !unless_counted(n, &n->belows[b], key, keylen))
 				r->cut[id] = SP_CUT_QUIET;
 	}
 }
@@ -693,13 +708,15 @@ static void add_step(struct sp_graph *g, struct sp_path_seg *seg, const struct s
 	seg->n++;
 }
 
-/* Does a 'below' line drop call e while fn is on the stack? */
+/* Does a 'below' line drop call e while fn is on the stack, whatever
+ * else is?  (Not one with 'unless': a cycle through its functions keeps
+ * the call.) */
 static bool dropped_below(const struct nest *n, const struct sp_edge *e, uint32_t fn)
 {
 	uint32_t b = below_of(n, e);
 
 	for (; b < n->nbelows && n->belows[b].from == e->from && n->belows[b].to == e->to; b++)
-		if (n->belows[b].ancestor == fn)
+		if (n->belows[b].ancestor == fn && !n->belows[b].nunless)
 			return true;
 	return false;
 }

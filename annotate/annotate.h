@@ -15,8 +15,16 @@
  *	ignore FUNC CALLEE below ANCESTOR
  *					... only while ANCESTOR is on the
  *					stack below FUNC
+ *	ignore FUNC CALLEE below ANCESTOR unless RESET...
+ *					... and no RESET on the stack
  *	once FUNC			FUNC is never on one stack twice
  *	nest FUNC DEPTH			FUNC is on one stack at most DEPTH times
+ *
+ * FUNC, CALLEE and ANCESTOR may name the calls a function makes from
+ * inside the copies of a callee the compiler inlined into it, as
+ * FUNC/INLINED ("raise_softirq_irqoff/wakeup_softirqd"): a node of frame
+ * 0 between the function and those calls (struct sp_inlined), made for
+ * the names the lines give (sp_annot_inlined_at) when the graph is built.
  *
  * A line may start with 'optional': a name it gives that is not in the
  * image (or an ignore without such a call) skips the line instead of
@@ -50,7 +58,8 @@ struct sp_annot {
 	uint32_t line;		/* 1-based line in the file */
 	char *func;		/* FUNC */
 	char **names;		/* calls: TARGETs; ignore: the CALLEE, then
-				 * the ANCESTOR of 'below' */
+				 * the ANCESTOR of 'below', then the RESETs
+				 * of 'unless' */
 	size_t nnames;
 	uint64_t value;		/* frame/entry: bytes; recursion, nest: depth */
 	bool optional;		/* unknown names skip the line */
@@ -72,6 +81,10 @@ int sp_annot_parse(struct sp_annots *a, const char *file, const char *buf,
 		   size_t len, struct sp_err *err);
 /* Read and parse the file at path. */
 int sp_annot_load(struct sp_annots *a, const char *path, struct sp_err *err);
+
+/* A word FUNC/INLINED: the offset of its '/' (after FUNC's FILE: part,
+ * INLINED an identifier), else 0. */
+size_t sp_annot_inlined_at(const char *word);
 
 /*
  * --annotate ARG (annotate/find.c): ARG is a file, unless it is a bare

@@ -12,22 +12,71 @@
 #include "common/search.h"
 #include "common/xalloc.h"
 
+/* The nodes of the copies of callee inlined into one of funcs. */
+static void inlined_nodes(const struct sp_graph *g, const uint32_t *funcs, size_t nfuncs,
+			  const char *callee, uint32_t **ids, size_t *n, size_t *cap)
+{
+	uint32_t i;
+	size_t k;
+
+	for (i = 0; i < g->ninlined; i++)
+		for (k = 0; k < nfuncs; k++)
+			if (g->inlined[i].func == funcs[k] && !strcmp(g->inlined[i].callee, callee)) {
+				SP_ALLOC_GROW(*ids, *n + 1, *cap);
+				(*ids)[(*n)++] = g->inlined[i].node;
+			}
+}
+
+/*
+ * What spec names, appended to *ids: functions as --entry finds them,
+ * or for FUNC/INLINED the inlined copies' nodes (*func_known then says
+ * whether FUNC was found).  0 when one was found.
+ */
+static int find_ids(const struct sp_graph *g, const char *spec, uint32_t **ids, size_t *n,
+		    size_t *cap, bool *func_known)
+{
+	size_t slash = sp_annot_inlined_at(spec), nf = 0, fcap = 0, before = *n;
+	uint32_t *funcs = NULL;
+	char *func;
+	bool known;
+
+	if (!slash)
+		return sp_find_entries(g, spec, ids, n, cap, NULL) || *n == before ? -1 : 0;
+	func = sp_xmalloc(slash + 1);
+	memcpy(func, spec, slash);
+	func[slash] = '\0';
+	known = !sp_find_entries(g, func, &funcs, &nf, &fcap, NULL) && nf;
+	if (known)
+		inlined_nodes(g, funcs, nf, spec + slash + 1, ids, n, cap);
+	if (func_known)
+		*func_known = known;
+	free(func);
+	free(funcs);
+	return *n > before ? 0 : -1;
+}
+
 /* Every function spec names (an error naming file:line when none). */
 static int resolve(const struct sp_graph *g, const struct sp_annot *x,
 		   const char *spec, uint32_t **ids,
 		   size_t *n, struct sp_err *err)
 {
-	size_t cap = 0;
+	size_t cap = 0, slash;
+	bool func_known = false;
 
 	*ids = NULL;
 	*n = 0;
-	if (sp_find_entries(g, spec, ids, n, &cap, NULL) || !*n) {
-		free(*ids);
-		*ids = NULL;
-		return sp_err_set(err, "%s:%u: unknown function '%s'",
-				  x->file, x->line, spec);
-	}
-	return 0;
+	if (!find_ids(g, spec, ids, n, &cap, &func_known))
+		return 0;
+	free(*ids);
+	*ids = NULL;
+	*n = 0;
+	slash = sp_annot_inlined_at(spec);
+	if (slash && func_known)
+		return sp_err_set(err, "%s:%u: no inlined copy of '%s' in '%.*s' (no "
+				  "DW_TAG_inlined_subroutine of that name in its DWARF)",
+				  x->file, x->line, spec + slash + 1, (int)slash, spec);
+	return sp_err_set(err, "%s:%u: unknown function '%.*s'", x->file, x->line,
+			  slash ? (int)slash : (int)strlen(spec), spec);
 }
 
 static void add_flagged_edge(struct sp_graph *g, uint32_t from, uint32_t to, uint8_t flags)
@@ -120,29 +169,69 @@ static bool in_ids(const uint32_t *ids, size_t n, uint32_t id)
 	return false;
 }
 
-/* The calls from one of from to one of to, below each of anc: kept, and
- * listed in graph->belows; the ancestors become once/nest functions
- * without a count when they have none (analysis/nest.c). */
-static uint32_t add_belows(struct sp_graph *g, const uint32_t *from, size_t nfrom,
-			   const uint32_t *to, size_t nto, const uint32_t *anc, size_t nanc)
-{
-	uint32_t i, k, found = 0;
+/* The ancestors, and the functions of 'unless', of one 'below' line. */
+struct below_ids {
+	uint32_t *anc, *unless;
+	size_t nanc, nunless;
+};
 
+static void mark_context(struct sp_graph *g, const uint32_t *ids, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (!g->funcs[ids[k]].nest)
+			g->funcs[ids[k]].nest = SP_NEST_CONTEXT;
+}
+
+/* The calls from one of from to one of to, below each ancestor: kept,
+ * and listed in graph->belows with the functions of 'unless'; those and
+ * the ancestors become once/nest functions without a count when they
+ * have none (analysis/nest.c). */
+static uint32_t add_belows(struct sp_graph *g, const uint32_t *from, size_t nfrom,
+			   const uint32_t *to, size_t nto, const struct below_ids *b)
+{
+	uint32_t i, k, found = 0, unless_first = g->nbelow_unless;
+
+	for (k = 0; k < b->nunless; k++) {
+		SP_ALLOC_GROW(g->below_unless, (size_t)g->nbelow_unless + 1, g->below_unless_cap);
+		g->below_unless[g->nbelow_unless++] = b->unless[k];
+	}
 	for (i = 0; i < g->nedges; i++) {
 		const struct sp_edge *e = &g->edges[i];
 
 		if (!in_ids(from, nfrom, e->from) || !in_ids(to, nto, e->to))
 			continue;
 		found++;
-		for (k = 0; k < nanc; k++) {
+		for (k = 0; k < b->nanc; k++) {
 			SP_ALLOC_GROW(g->belows, (size_t)g->nbelows + 1, g->belows_cap);
-			g->belows[g->nbelows++] = (struct sp_below){ e->from, e->to, anc[k] };
+			g->belows[g->nbelows++] = (struct sp_below){
+				e->from, e->to, b->anc[k], unless_first, (uint32_t)b->nunless };
 		}
 	}
-	for (k = 0; found && k < nanc; k++)
-		if (!g->funcs[anc[k]].nest)
-			g->funcs[anc[k]].nest = SP_NEST_CONTEXT;
+	if (found) {
+		mark_context(g, b->anc, b->nanc);
+		mark_context(g, b->unless, b->nunless);
+	}
 	return found;
+}
+
+/* Every function the names of 'unless' (x->names from 2 on) give. */
+static int resolve_unless(const struct sp_graph *g, const struct sp_annot *x,
+			  struct below_ids *b, struct sp_err *err)
+{
+	size_t k, cap = 0, n;
+	uint32_t *ids;
+
+	for (k = 2; k < x->nnames; k++) {
+		if (resolve(g, x, x->names[k], &ids, &n, err))
+			return -1;
+		SP_ALLOC_GROW(b->unless, b->nunless + n, cap);
+		memcpy(b->unless + b->nunless, ids, n * sizeof(*ids));
+		b->nunless += n;
+		free(ids);
+	}
+	return 0;
 }
 
 /* Drop every call from one of from to one of to (below an ancestor,
@@ -152,28 +241,28 @@ static int apply_ignore(struct sp_graph *g, const struct sp_annot *x,
 			const uint32_t *from, size_t nfrom,
 			struct sp_err *err)
 {
-	uint32_t *to, *anc = NULL, i, out = 0;
-	size_t nto, nanc = 0;
+	uint32_t *to, i, out = 0;
+	size_t nto;
+	struct below_ids b = { 0 };
 	bool found;
+	int ret = -1;
 
 	if (resolve(g, x, x->names[0], &to, &nto, err))
 		return -1;
-	if (x->nnames > 1 && resolve(g, x, x->names[1], &anc, &nanc, err)) {
-		free(to);
-		return -1;
-	}
-	for (i = 0; i < nanc; i++)
-		if (in_ids(from, nfrom, anc[i])) {
-			free(to);
-			free(anc);
-			return sp_err_set(err, "%s:%u: '%s' below itself: say how often it "
-					  "nests with once or nest", x->file, x->line, x->func);
+	if (x->nnames > 1 && (resolve(g, x, x->names[1], &b.anc, &b.nanc, err) ||
+			      resolve_unless(g, x, &b, err)))
+		goto out;
+	for (i = 0; i < b.nanc; i++)
+		if (in_ids(from, nfrom, b.anc[i])) {
+			sp_err_set(err, "%s:%u: '%s' below itself: say how often it "
+				   "nests with once or nest", x->file, x->line, x->func);
+			goto out;
 		}
 	/* an assumed target can be ignored: the caller's set becomes edges */
 	for (i = 0; i < nfrom; i++)
 		sp_graph_expand_assumed(g, from[i]);
-	if (anc) {
-		found = add_belows(g, from, nfrom, to, nto, anc, nanc);
+	if (b.anc) {
+		found = add_belows(g, from, nfrom, to, nto, &b);
 	} else {
 		for (i = 0; i < g->nedges; i++) {
 			const struct sp_edge *e = &g->edges[i];
@@ -186,19 +275,23 @@ static int apply_ignore(struct sp_graph *g, const struct sp_annot *x,
 		g->nedges = out;
 		g->finalized = false;
 	}
-	free(to);
-	free(anc);
 	if (!found)
-		return sp_err_set(err, "%s:%u: no call from '%s' to '%s'",
-				  x->file, x->line, x->func, x->names[0]);
-	return 0;
+		sp_err_set(err, "%s:%u: no call from '%s' to '%s'",
+			   x->file, x->line, x->func, x->names[0]);
+	else
+		ret = 0;
+out:
+	free(to);
+	free(b.anc);
+	free(b.unless);
+	return ret;
 }
 
 static bool names_one(const struct sp_graph *g, const char *spec)
 {
 	uint32_t *ids = NULL;
 	size_t n = 0, cap = 0;
-	bool found = !sp_find_entries(g, spec, &ids, &n, &cap, NULL) && n;
+	bool found = !find_ids(g, spec, &ids, &n, &cap, NULL);
 
 	free(ids);
 	return found;
@@ -210,8 +303,8 @@ static bool calls_one_of(const struct sp_graph *g, const char *from, const char 
 	size_t nf = 0, nt = 0, fcap = 0, tcap = 0;
 	bool found = false;
 
-	sp_find_entries(g, from, &f, &nf, &fcap, NULL);
-	sp_find_entries(g, to, &t, &nt, &tcap, NULL);
+	find_ids(g, from, &f, &nf, &fcap, NULL);
+	find_ids(g, to, &t, &nt, &tcap, NULL);
 	for (i = 0; i < g->nedges && !found; i++)
 		found = in_ids(f, nf, g->edges[i].from) && in_ids(t, nt, g->edges[i].to);
 	free(f);

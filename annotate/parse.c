@@ -26,7 +26,8 @@ static const struct directive directives[] = {
 	{ "calls", SP_ANNOT_CALLS, 2, MAX_WORDS, "calls FUNC TARGET..." },
 	{ "recursion", SP_ANNOT_RECURSION, 2, 2, "recursion FUNC DEPTH" },
 	{ "entry", SP_ANNOT_ENTRY, 2, 2, "entry FUNC BYTES" },
-	{ "ignore", SP_ANNOT_IGNORE, 2, 4, "ignore FUNC CALLEE [below ANCESTOR]" },
+	{ "ignore", SP_ANNOT_IGNORE, 2, MAX_WORDS,
+	  "ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]" },
 	{ "once", SP_ANNOT_NEST, 1, 1, "once FUNC" },
 	{ "nest", SP_ANNOT_NEST, 2, 2, "nest FUNC DEPTH" },
 };
@@ -184,6 +185,17 @@ static int parse_value(const char *file, uint32_t line,
 	return 0;
 }
 
+/* ignore: FUNC CALLEE, FUNC CALLEE below ANCESTOR, or that and unless
+ * RESET... */
+static bool ignore_form(const struct words *w, size_t at, size_t nargs)
+{
+	if (nargs == 2)
+		return true;
+	if (nargs < 4 || strcmp(w->w[at + 3], "below"))
+		return false;
+	return nargs == 4 || (nargs >= 6 && !strcmp(w->w[at + 5], "unless"));
+}
+
 /*
  * Move the words of one directive line into x (they are then owned by
  * x).  The words start at w->w[at]: after 'optional', if given.
@@ -203,10 +215,8 @@ static int parse_directive(const char *file, uint32_t line, struct words *w,
 		return sp_err_set(err, "%s:%u: unknown directive '%s' (frame, calls, "
 				  "recursion, entry, ignore, once or nest)", file, line,
 				  w->w[at]);
-	/* ignore: FUNC CALLEE, or FUNC CALLEE below ANCESTOR */
 	if (nargs < d->min_args || nargs > d->max_args ||
-	    (d->kind == SP_ANNOT_IGNORE && nargs != 2 &&
-	     (nargs != 4 || strcmp(w->w[at + 3], "below"))))
+	    (d->kind == SP_ANNOT_IGNORE && !ignore_form(w, at, nargs)))
 		return sp_err_set(err, "%s:%u: want '%s%s'", file, line,
 				  at ? "optional " : "", d->usage);
 	memset(x, 0, sizeof(*x));
@@ -227,11 +237,16 @@ static int parse_directive(const char *file, uint32_t line, struct words *w,
 			w->w[at + 2 + i] = NULL;
 		}
 	}
-	if (x->kind == SP_ANNOT_IGNORE && x->nnames == 3) {
-		/* CALLEE below ANCESTOR: names are CALLEE, ANCESTOR */
+	if (x->kind == SP_ANNOT_IGNORE && x->nnames >= 3) {
+		/* CALLEE below ANCESTOR [unless RESET...]: names are CALLEE,
+		 * ANCESTOR, then the RESETs */
 		free(x->names[1]);
 		x->names[1] = x->names[2];
-		x->nnames = 2;
+		if (x->nnames > 3)
+			free(x->names[3]);
+		for (i = 4; i < x->nnames; i++)
+			x->names[i - 2] = x->names[i];
+		x->nnames = x->nnames > 3 ? x->nnames - 2 : 2;
 	}
 	return 0;
 }
@@ -260,6 +275,29 @@ static int parse_line(struct sp_annots *a, const char *file, uint32_t line, cons
 out:
 	words_free(&w);
 	return ret;
+}
+
+static bool is_ident(const char *s)
+{
+	if (!*s || (*s >= '0' && *s <= '9'))
+		return false;
+	for (; *s; s++)
+		if (!(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') &&
+		    !(*s >= '0' && *s <= '9') && *s != '_')
+			return false;
+	return true;
+}
+
+size_t sp_annot_inlined_at(const char *word)
+{
+	const char *slash = strrchr(word, '/'), *colon = strrchr(word, ':');
+
+	/* a FILE:NAME's file has slashes, a node's name ("<...>") may */
+	if (word[0] == '<' || !slash || (colon && colon > slash) || !is_ident(slash + 1))
+		return 0;
+	if (slash == word || slash[-1] == ':')
+		return 0;
+	return (size_t)(slash - word);
 }
 
 int sp_annot_parse(struct sp_annots *a, const char *file, const char *buf,

@@ -511,11 +511,26 @@ struct merge {
 	size_t range;		/* range_index of the last call's site */
 };
 
+uint32_t cg_code_callee(struct cg_image *img, const struct insn_call *c, uint32_t caller,
+			size_t hint, bool *lost)
+{
+	uint32_t callee = branch_callee(img, c->site, c->target), inside = SP_NONE;
+
+	if (callee == SP_NONE && !sp_elf_branch_reloc(&img->elf, c->site))
+		inside = range_func(img, range_index(img, hint, c->target), c->target);
+	/* a stripped library without its debug file names only its exports:
+	 * a call to one of its local functions is a call to nothing known */
+	*lost = callee == SP_NONE && inside == SP_NONE && img->lib &&
+		sp_elf_is_code(&img->elf, c->target);
+	return cg_branch_enters(c->branch, caller, callee, inside);
+}
+
 static void merge_call(struct cg_image *img, const struct insn_call *c, struct merge *m)
 {
-	uint32_t caller, callee, inside = SP_NONE;
+	uint32_t caller, callee;
 	enum sp_edge_kind kind;
 	uint32_t known;
+	bool lost;
 
 	m->range = range_index(img, m->range, c->site - 1);
 	caller = range_func(img, m->range, c->site - 1);
@@ -529,15 +544,9 @@ static void merge_call(struct cg_image *img, const struct insn_call *c, struct m
 			m->indirect[caller - img->func_first]++;
 		return;
 	}
-	callee = branch_callee(img, c->site, c->target);
-	if (callee == SP_NONE && !sp_elf_branch_reloc(&img->elf, c->site))
-		inside = range_func(img, range_index(img, m->range, c->target), c->target);
-	/* a stripped library without its debug file names only its exports:
-	 * a call to one of its local functions is a call to nothing known */
-	if (callee == SP_NONE && inside == SP_NONE && img->lib &&
-	    sp_elf_is_code(&img->elf, c->target))
+	callee = cg_code_callee(img, c, caller, m->range, &lost);
+	if (lost)
 		m->lost[caller - img->func_first] = 1;
-	callee = cg_branch_enters(c->branch, caller, callee, inside);
 	if (callee == SP_NONE)
 		return;
 	if (c->switched && c->branch == INSN_BRANCH_CALL) {

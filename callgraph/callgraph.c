@@ -132,6 +132,7 @@ int cg_load(struct cg_image *img, struct sp_graph *g, const struct cg_options *o
 				  img->path);
 	cg_build(img);
 	img->func_end = g->nfuncs;
+	cg_inlined_nodes(img);
 	mark_library(img);
 	release_build_state(img);
 	dw_park(&img->dw);

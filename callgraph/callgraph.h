@@ -28,6 +28,12 @@ enum cg_calls {
 	CG_CALLS_DISASM,	/* the code only */
 };
 
+/* An inlined copy an annotation names: callee inlined into func (a
+ * name; its GCC clones too). */
+struct cg_inline_req {
+	const char *func, *callee;
+};
+
 struct cg_options {
 	enum cg_calls calls;
 	sp_progress_fn *progress;	/* NULL: no progress calls */
@@ -37,6 +43,9 @@ struct cg_options {
 	uint64_t split_walk_min;
 	bool addr_taken;	/* collect the addresses the code loads (--indirect) */
 	bool typed;		/* --indirect=types: indirect calls, stores, variables */
+	/* the nodes of inlined copies to make (struct sp_inlined) */
+	const struct cg_inline_req *inlined;
+	size_t ninlined;
 };
 
 struct cg_stats {

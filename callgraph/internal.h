@@ -51,5 +51,14 @@ void cg_build(struct cg_image *img);
  * the target (SP_NONE when unknown); SP_NONE when it stays in caller. */
 uint32_t cg_branch_enters(enum insn_branch kind, uint32_t caller, uint32_t start,
 			  uint32_t inside);
+/* The function the direct call or jump c of caller (not a dynamic one)
+ * enters, SP_NONE when none: cg_branch_enters of the function at its
+ * target or holding it (hint: a range_index near there).  *lost when the
+ * target is code of a library that no function holds. */
+uint32_t cg_code_callee(struct cg_image *img, const struct insn_call *c, uint32_t caller,
+			size_t hint, bool *lost);
+/* inlined.c: the nodes of the inlined copies cg_options.inlined asks
+ * for, in the functions img added (after cg_build). */
+void cg_inlined_nodes(struct cg_image *img);
 
 #endif

@@ -182,6 +182,15 @@ typedef bool dw_vla_fn(void *ctx, const struct sp_vla *v);
  * callees inlined into it included), each named and placed; false when
  * it has no DIE to read (vla.c). */
 bool dw_func_vlas(struct dw_image *dw, uint32_t func, dw_vla_fn *fn, void *ctx);
+
+/* Called for each address range [lo, hi). */
+typedef void dw_span_range_fn(void *ctx, uint64_t lo, uint64_t hi);
+/* The address ranges of the copies of the function named callee that the
+ * compiler inlined into graph function func (DW_TAG_inlined_subroutine
+ * DIEs at any depth of its DIE subtree whose abstract origin is named
+ * callee), each to add; false when func has no DIE to read (inlined.c). */
+bool dw_func_inlined(struct dw_image *dw, uint32_t func, const char *callee,
+		     dw_span_range_fn *add, void *ctx);
 /* A function's DIEs are read: hand their .debug_info pages back, or
  * reads spread over the section add up (each fault maps 64 KB around
  * the page: 7 MB on a kernel, the run's peak). */

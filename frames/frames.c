@@ -327,6 +327,11 @@ void frames_decide(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
 		g->funcs[id].qual = SP_QUAL_UNKNOWN;
 		g->funcs[id].src = SP_SRC_NONE;
 		g->funcs[id].red_zone = 0;
+		/* an inlined copy's frame is part of its caller's */
+		if (g->funcs[id].flags & SP_F_INLINED) {
+			g->funcs[id].qual = SP_QUAL_STATIC;
+			g->funcs[id].src = SP_SRC_INLINED;
+		}
 	}
 	give_list(g, annot, SP_SRC_ANNOT, st);
 	give_list(g, su, SP_SRC_SU, st);

@@ -23,6 +23,8 @@ void sp_graph_release(struct sp_graph *g)
 	free(g->vlas);
 	free(g->icalls);
 	free(g->belows);
+	free(g->below_unless);
+	free(g->inlined);
 	free(g->segs);
 	free(g->steps);
 	sp_assumed_release(&g->assumed);
@@ -289,6 +291,8 @@ const char *sp_frame_src_name(enum sp_frame_src src)
 		return "entry";
 	case SP_SRC_JIT:
 		return "jit";
+	case SP_SRC_INLINED:
+		return "inlined";
 	case SP_SRC_NONE:
 	case SP_SRC__COUNT:
 		break;

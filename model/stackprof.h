@@ -36,6 +36,7 @@ enum sp_frame_src {
 	SP_SRC_ORC,	/* a kernel's ORC tables, objtool's (x86-64) */
 	SP_SRC_ENTRY,	/* what an exception's entry pushes (pt_regs) */
 	SP_SRC_JIT,	/* the bound on code made at run time (<bpf jit>) */
+	SP_SRC_INLINED,	/* an inlined copy's node (SP_F_INLINED): 0, in its caller's */
 	SP_SRC__COUNT
 };
 
@@ -74,6 +75,12 @@ enum sp_frame_src {
 #define SP_F_IRQ_THREAD		(1u << 18) /* an irq_handler_t given as the thread_fn of
 					    * request_threaded_irq() & co, never as a
 					    * handler: it runs in the IRQ's kernel thread */
+
+#define SP_F_INLINED		(1u << 19) /* no function but the calls a function makes
+					    * from inside the copies of one callee GCC
+					    * inlined into it (named "FUNC/CALLEE", made
+					    * only for the annotations that name it):
+					    * frame 0, its caller's holds it */
 
 /* The name of an SP_F_NOT_GIVEN stand-in, before its member's. */
 #define SP_MODULE_CODE "<module code: "
@@ -325,11 +332,27 @@ struct sp_isite {
  * A call that does not happen while ancestor is on the stack below its
  * caller (--annotate: ignore FUNC CALLEE below ANCESTOR); elsewhere it
  * does.  analysis/nest.c drops it below each activation of ancestor,
- * which for that is a once/nest function (sp_func.nest).
+ * which for that is a once/nest function (sp_func.nest).  With 'unless
+ * RESET...' it happens again while one of graph->below_unless[unless_first
+ * .. + nunless) is on the stack too (wherever: below the ancestor or
+ * above it), those once/nest functions as well.
  */
 struct sp_below {
 	uint32_t from, to;	/* the call */
 	uint32_t ancestor;
+	uint32_t unless_first, nunless;
+};
+
+/*
+ * A node standing for the calls that func makes from inside the copies
+ * of callee that GCC inlined into it (SP_F_INLINED): those calls' edges
+ * start at it, and func calls it, so that an annotation can name the
+ * inlined copy as an ancestor ("FUNC/CALLEE").
+ */
+struct sp_inlined {
+	uint32_t func;
+	const char *callee;	/* interned: the inlined function's name */
+	uint32_t node;
 };
 
 struct sp_graph {
@@ -357,6 +380,10 @@ struct sp_graph {
 	uint32_t nicalls, icalls_cap;
 	struct sp_below *belows;	/* --annotate ignore ... below */
 	uint32_t nbelows, belows_cap;
+	uint32_t *below_unless;		/* ... unless: function ids */
+	uint32_t nbelow_unless, below_unless_cap;
+	struct sp_inlined *inlined;	/* the nodes of inlined copies, by func */
+	uint32_t ninlined, inlined_cap;
 	struct sp_path_seg *segs;	/* filled by sp_analyze() (once/nest) */
 	uint32_t nsegs, segs_cap;
 	struct sp_path_step *steps;

@@ -50,7 +50,7 @@ void sp_cell_marks(const struct sp_func *f, uint8_t kind, uint8_t flags, uint8_t
 		snprintf(assumed, sizeof(assumed), " [assumed: %s]", by);
 	if (f->lib)
 		snprintf(lib, sizeof(lib), " [lib %s]", f->lib);
-	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s%s%s%s",
+	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s%s%s%s%s",
 		 f->qual == SP_QUAL_DYNAMIC || f->qual == SP_QUAL_BOUNDED ? " [dynamic]" : "",
 		 f->flags & SP_F_RECURSIVE ? " [recursive]" : "",
 		 f->n_indirect ? " [indirect]" : "",
@@ -60,7 +60,8 @@ void sp_cell_marks(const struct sp_func *f, uint8_t kind, uint8_t flags, uint8_t
 		 flags & SP_EDGE_F_ANNOTATED ? " [annotated]" : "",
 		 flags & SP_EDGE_F_ASSUMED ? assumed : "",
 		 flags & SP_EDGE_F_EXCEPTION ? " [exception]" : "",
-		 f->flags & SP_F_LAZY ? " [lazy binding]" : "", lib);
+		 f->flags & SP_F_LAZY ? " [lazy binding]" : "",
+		 f->flags & SP_F_INLINED ? " [inlined]" : "", lib);
 }
 
 void sp_cell_location(const struct sp_func *f, char *buf, size_t size)

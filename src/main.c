@@ -257,6 +257,37 @@ out:
 	return ret;
 }
 
+/* The inlined copies the annotations name (FUNC/INLINED words), for the
+ * graph builder: FUNC's name without its FILE: part.  *words holds the
+ * strings to free. */
+static size_t inlined_reqs(const struct sp_annots *a, struct cg_inline_req **out,
+			   char ***words)
+{
+	size_t i, k, n = 0, cap = 0;
+
+	*out = NULL;
+	*words = NULL;
+	for (i = 0; i < a->n; i++)
+		for (k = 0; k <= a->v[i].nnames; k++) {
+			const char *w = k ? a->v[i].names[k - 1] : a->v[i].func;
+			size_t slash = sp_annot_inlined_at(w);
+			const char *colon;
+			char *copy;
+
+			if (!slash)
+				continue;
+			copy = sp_xstrdup(w);
+			copy[slash] = '\0';
+			colon = strrchr(copy, ':');
+			SP_ALLOC_GROW(*out, n + 1, cap);
+			(*out)[n] = (struct cg_inline_req){ colon ? colon + 1 : copy,
+							    copy + slash + 1 };
+			*words = sp_xrealloc(*words, (n + 1) * sizeof(**words));
+			(*words)[n++] = copy;
+		}
+	return n;
+}
+
 /*
  * The stages in the order the data flows: each image's ELF, DWARF and
  * code into the graph (callgraph/), calls between images linked, frames
@@ -269,6 +300,8 @@ static int load(struct sp_graph *g, const struct options *o,
 	struct cg_image **imgs = sp_xcalloc(o->elfs.n, sizeof(*imgs));
 	size_t n = o->elfs.n;
 	struct cg_options cg = o->cg;
+	struct cg_inline_req *reqs;
+	char **req_words;
 	struct frame_stats fs;
 	struct progress progress;
 	struct ind_policy *ind = NULL;
@@ -280,6 +313,8 @@ static int load(struct sp_graph *g, const struct options *o,
 
 	cg.addr_taken = o->indirect != IND_NONE;
 	cg.typed = o->indirect == IND_TYPES;
+	cg.ninlined = inlined_reqs(annots, &reqs, &req_words);
+	cg.inlined = reqs;
 	setup_progress(&cg, &progress);
 	for (i = 0; i < o->elfs.n; i++)
 		if (cg_open(&imgs[i], o->elfs.v[i], err) || cg_load(imgs[i], g, &cg, err))
@@ -315,6 +350,10 @@ out:
 	for (i = 0; i < n; i++)
 		cg_close(imgs[i]);
 	free(imgs);
+	for (i = 0; i < cg.ninlined; i++)
+		free(req_words[i]);
+	free(req_words);
+	free(reqs);
 	return ret;
 }
 

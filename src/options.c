@@ -126,8 +126,9 @@ static const struct opt opts[] = {
 		"what the binary cannot tell (repeatable), one per line:\n"
 		"frame FUNC BYTES, calls FUNC TARGET..., recursion FUNC\n"
 		"DEPTH, entry FUNC BYTES (its own budget), ignore FUNC\n"
-		"CALLEE [below ANCESTOR], once FUNC, nest FUNC DEPTH;\n"
-		"'#' comments",
+		"CALLEE [below ANCESTOR [unless RESET...]], once FUNC,\n"
+		"nest FUNC DEPTH; FUNC/INLINED names the calls FUNC\n"
+		"makes inside its inlined copies of INLINED; '#' comments",
 	  LIST(annotate) },
 	{ "--annotate NAME", 0,
 		"a NAME without '/' that is not a file: the file\n"

@@ -100,14 +100,18 @@ static void test_parse_errors(void **state)
 		{ "recursion f 0\n", "a.ann:1: invalid recursion depth '0'" },
 		{ "recursion f 99999999999\n", "a.ann:1: invalid recursion depth" },
 		{ "recursion f x\n", "a.ann:1: invalid recursion depth 'x'" },
-		{ "ignore f\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR]'" },
-		{ "ignore f g h\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR]'" },
-		{ "ignore f g above h\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR]'" },
-		{ "ignore f g below\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR]'" },
-		{ "ignore f g below h i\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR]'" },
+		{ "ignore f\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]'" },
+		{ "ignore f g h\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]'" },
+		{ "ignore f g above h\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]'" },
+		{ "ignore f g below\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]'" },
+		{ "ignore f g below h i\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]'" },
+		{ "ignore f g below h unless\n",
+		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]'" },
+		{ "ignore f g below h except i\n",
+		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]'" },
 		/* no '>': the word ends at the blank */
 		{ "ignore f g below <page fault\n",
-		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR]'" },
+		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]'" },
 		{ "frame f 8\nframe g\0 8\n", "a.ann:2: NUL byte" },
 		{ "once\n", "a.ann:1: want 'once FUNC'" },
 		{ "once f 2\n", "a.ann:1: want 'once FUNC'" },
@@ -464,6 +468,70 @@ static void test_ignore_below(void **state)
 }
 
 /*
+ * ignore ... below ... unless: the call happens again while a function
+ * 'unless' names is on the stack.  main -> rescue -> panic -> unblank ->
+ * lock -> sleep, and main -> panic: below panic alone unblank does not
+ * lock; below rescue it does.
+ */
+static void test_ignore_below_unless(void **state)
+{
+	struct sp_graph g;
+	struct sp_err err = { { 0 } };
+	uint32_t m, rs, pn, ub, lk, sl;
+	struct sp_annots a;
+
+	(void)state;
+	sp_graph_init(&g);
+	m = fs(&g, "main", 16);
+	rs = fs(&g, "rescue", 32);
+	pn = fs(&g, "panic", 200);
+	ub = fs(&g, "unblank", 8);
+	lk = fs(&g, "lock", 24);
+	sl = fs(&g, "sleep", 400);
+	call(&g, m, pn);
+	call(&g, m, rs);
+	call(&g, rs, pn);
+	call(&g, pn, ub);
+	call(&g, ub, lk);
+	call(&g, lk, sl);
+	assert_int_equal(annotate(&g, "ignore unblank lock below panic unless rescue main\n",
+				  &err), 0);
+	assert_int_equal(g.nbelows, 1);
+	assert_int_equal(g.belows[0].nunless, 2);
+	assert_int_equal(g.below_unless[g.belows[0].unless_first], rs);
+	assert_int_equal(g.funcs[rs].nest, SP_NEST_CONTEXT);
+	assert_int_equal(g.funcs[pn].res.total, 208);
+	assert_int_equal(g.funcs[rs].res.total, 32 + 200 + 8 + 24 + 400);
+	assert_int_equal(g.funcs[m].res.total, 16 + 32 + 200 + 8 + 24 + 400);
+	sp_graph_release(&g);
+
+	assert_int_equal(parse(&a, "ignore f g below h unless i j\n", &err), 0);
+	assert_int_equal(a.v[0].nnames, 4);
+	assert_string_equal(a.v[0].names[0], "g");
+	assert_string_equal(a.v[0].names[1], "h");
+	assert_string_equal(a.v[0].names[2], "i");
+	assert_string_equal(a.v[0].names[3], "j");
+	sp_annots_release(&a);
+}
+
+/* FUNC/INLINED: where the '/' is, and the words that are none. */
+static void test_inlined_word(void **state)
+{
+	(void)state;
+	assert_int_equal(sp_annot_inlined_at("raise/wakeup_softirqd"), 5);
+	assert_int_equal(sp_annot_inlined_at("kernel/softirq.c:raise/wakeup"), 22);
+	assert_int_equal(sp_annot_inlined_at("f.constprop.0/g2"), 13);
+	assert_int_equal(sp_annot_inlined_at("kernel/softirq.c:raise"), 0);
+	assert_int_equal(sp_annot_inlined_at("<module code: a/b>"), 0);
+	assert_int_equal(sp_annot_inlined_at("operator/="), 0);
+	assert_int_equal(sp_annot_inlined_at("f/"), 0);
+	assert_int_equal(sp_annot_inlined_at("/g"), 0);
+	assert_int_equal(sp_annot_inlined_at("a.c:/g"), 0);
+	assert_int_equal(sp_annot_inlined_at("f/1g"), 0);
+	assert_int_equal(sp_annot_inlined_at("plain"), 0);
+}
+
+/*
  * --annotate NAME: a bare name that is not a file is the shipped NAME.ann,
  * beside an installed binary (BINDIR/../share/stackprof), or in the
  * source tree's annotations/ for a binary inside the tree it was built
@@ -662,6 +730,8 @@ int main(void)
 		cmocka_unit_test(test_optional_lines),
 		cmocka_unit_test(test_once_and_nest),
 		cmocka_unit_test(test_ignore_below),
+		cmocka_unit_test(test_ignore_below_unless),
+		cmocka_unit_test(test_inlined_word),
 		cmocka_unit_test(test_shipped_files),
 		cmocka_unit_test(test_address_taken),
 		cmocka_unit_test(test_address_taken_by_prototype),

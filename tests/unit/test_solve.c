@@ -1336,7 +1336,7 @@ static void test_find_entries(void **state)
 static void below(struct sp_graph *g, uint32_t from, uint32_t to, uint32_t anc)
 {
 	SP_ALLOC_GROW(g->belows, (size_t)g->nbelows + 1, g->belows_cap);
-	g->belows[g->nbelows++] = (struct sp_below){ from, to, anc };
+	g->belows[g->nbelows++] = (struct sp_below){ from, to, anc, 0, 0 };
 	if (!g->funcs[anc].nest)
 		g->funcs[anc].nest = SP_NEST_CONTEXT;
 }
