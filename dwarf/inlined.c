@@ -88,21 +88,22 @@ static void walk_copies(struct dw_reader *r, const struct dw_entry *parent, cons
 	}
 }
 
+struct copies_walk {
+	const char *callee;
+	struct span_sink sink;
+};
+
+static void func_copies(struct dw_reader *r, const struct dw_entry *e, void *ctx)
+{
+	struct copies_walk *w = ctx;
+
+	walk_copies(r, e, w->callee, 0, &w->sink);
+}
+
 bool dw_func_inlined(struct dw_image *dw, uint32_t func, const char *callee,
 		     dw_span_range_fn *add, void *ctx)
 {
-	const struct sp_func *f = &dw->g->funcs[func];
-	struct span_sink s = { add, ctx };
-	struct dw_reader *r;
-	struct dw_entry e;
-	bool found;
+	struct copies_walk w = { callee, { add, ctx } };
 
-	if (!f->die || f->cu == SP_NONE || !(r = dw_reader(dw)))
-		return false;
-	dw_reader_begin(r);
-	found = dw_entry_at(r, f->die, &e);
-	if (found)
-		walk_copies(r, &e, callee, 0, &s);
-	dw_reader_end(r);
-	return found;
+	return dw_func_die(dw, func, func_copies, &w);
 }

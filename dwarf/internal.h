@@ -465,6 +465,11 @@ int dw_entry_origin(struct dw_reader *r, const struct dw_entry *e, struct dw_ent
  * is longer than DW_MAX_ORIGIN_HOPS (a cycle). */
 int dw_entry_follow(struct dw_reader *r, uint64_t off, uint16_t at, struct dw_entry *e);
 
+/* fn with graph function func's DIE, while the reader's question lasts;
+ * false when it has none to read (vla.c). */
+typedef void dw_func_die_fn(struct dw_reader *r, const struct dw_entry *e, void *ctx);
+bool dw_func_die(struct dw_image *dw, uint32_t func, dw_func_die_fn *fn, void *ctx);
+
 /* The children of a DIE, in order. */
 struct dw_kids {
 	const struct dw_unit *u;

@@ -227,9 +227,30 @@ static bool walk_vlas(struct dw_image *dw, struct dw_reader *r, uint32_t func, u
 	return stop;
 }
 
+struct vla_walk {
+	struct dw_image *dw;
+	uint32_t func;
+	dw_vla_fn *fn;
+	void *ctx;
+};
+
+static void func_vlas(struct dw_reader *r, const struct dw_entry *e, void *ctx)
+{
+	struct vla_walk *w = ctx;
+
+	walk_vlas(w->dw, r, w->func, w->dw->g->funcs[w->func].cu, e, 0, w->fn, w->ctx);
+}
+
 bool dw_func_vlas(struct dw_image *dw, uint32_t i, dw_vla_fn *fn, void *ctx)
 {
-	const struct sp_func *f = &dw->g->funcs[i];
+	struct vla_walk w = { dw, i, fn, ctx };
+
+	return dw_func_die(dw, i, func_vlas, &w);
+}
+
+bool dw_func_die(struct dw_image *dw, uint32_t func, dw_func_die_fn *fn, void *ctx)
+{
+	const struct sp_func *f = &dw->g->funcs[func];
 	struct dw_reader *r;
 	struct dw_entry e;
 	bool found;
@@ -239,7 +260,7 @@ bool dw_func_vlas(struct dw_image *dw, uint32_t i, dw_vla_fn *fn, void *ctx)
 	dw_reader_begin(r);
 	found = dw_entry_at(r, f->die, &e);
 	if (found)
-		walk_vlas(dw, r, i, f->cu, &e, 0, fn, ctx);
+		fn(r, &e, ctx);
 	dw_reader_end(r);
 	return found;
 }
