@@ -32,10 +32,22 @@
 #include "callgraph/callgraph.h"
 #include "stackprof.h"
 
+/* Why a site fell back to its prototype (-v). */
+enum ind_why {
+	IND_WHY_ESCAPED,	/* its member is written with a value of unknown origin */
+	IND_WHY_LOCAL,		/* ... empty, and a local or parameter holds its struct */
+	IND_WHY_EMPTY,		/* ... empty (no kernel's exports to stand in) */
+	IND_WHY_WORD,		/* a word or table written so, or empty */
+	IND_WHY_ARGUMENT,	/* an argument some way in does not say */
+	IND_WHY_TYPE,		/* only a function type is known (a variable, a return) */
+	IND_WHY__COUNT
+};
+
 struct ind_stats {
 	uint32_t sites;			/* indirect call sites */
 	uint32_t by[SP_RES__COUNT];	/* ... by how they were resolved */
 	uint64_t targets[SP_RES__COUNT];	/* ... and their targets, summed */
+	uint32_t why[IND_WHY__COUNT];	/* prototype sites, by why */
 	uint32_t switches;		/* jumps through a table of the function's own
 					 * code: no calls */
 	uint32_t keys;			/* struct members holding functions */

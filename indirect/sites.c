@@ -375,6 +375,23 @@ static enum sp_resolved call_targets(struct ind_run *r, const struct fallback *f
 	return joined;
 }
 
+/* Why site s, resolved by prototype, found nothing narrower. */
+static enum ind_why proto_why(const struct ind_run *r, const struct ind_site *s)
+{
+	const struct insn_icalls *ic = &r->ims[s->image].code->icalls;
+	const struct insn_icall *c = &ic->calls[s->icall];
+	const struct ind_key *k;
+
+	if (s->t.kind == IND_TK_KEY && s->t.key != SP_NONE) {
+		k = &r->keys.v[s->t.key];
+		return k->escaped ? IND_WHY_ESCAPED : k->local ? IND_WHY_LOCAL : IND_WHY_EMPTY;
+	}
+	if (s->t.kind == IND_TK_WORD || s->t.kind == IND_TK_TABLE)
+		return IND_WHY_WORD;
+	return insn_entry_reg(ic->links + c->link, c->nlinks) != INSN_REG_NONE ?
+	       IND_WHY_ARGUMENT : IND_WHY_TYPE;
+}
+
 /* ---- into the graph ---- */
 
 /* Per caller and kind, each target once: stamp[to] is the last caller
@@ -703,6 +720,8 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 		}
 		x.n = 0;
 		how = call_targets(r, &fb, &kern, i, &x, &ways, &desc);
+		if (how == SP_RES_PROTOTYPE)
+			r->stats->why[proto_why(r, s)]++;
 		x.n = ind_unique_ids(x.v, x.n);
 		seen[s->func]++;
 		record(r, &fb, s->func, c->pc, c->tail, how, desc, &x);

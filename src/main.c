@@ -214,6 +214,12 @@ static void print_typed(const struct ind_stats *st, uint32_t ntaken)
 		"written with values of unknown origin), %u of %u function stores typed, "
 		"%llu assumed edges\n", st->keys, st->escaped, st->stores_typed, st->stores,
 		(unsigned long long)st->edges);
+	fprintf(stderr, "stackprof: indirect calls: prototype sites: %u through members "
+		"written with values of unknown origin, %u members empty but of a struct a local "
+		"holds, %u members empty, %u words, %u arguments not every caller says, %u only "
+		"a function type known\n", st->why[IND_WHY_ESCAPED], st->why[IND_WHY_LOCAL],
+		st->why[IND_WHY_EMPTY], st->why[IND_WHY_WORD], st->why[IND_WHY_ARGUMENT],
+		st->why[IND_WHY_TYPE]);
 }
 
 /* What --indirect did: -v's counts, and the annotations it left out. */
