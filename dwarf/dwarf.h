@@ -99,10 +99,10 @@ struct dw_image {
 	size_t nxranges, xranges_cap;
 	struct dw_var *vars;		/* dw_walk_opts.vars: by DIE offset */
 	size_t nvars, vars_cap;
-	/* dw_walk_opts.vars: the types of the functions' locals and
-	 * parameters (their DIE offsets, repeats possible) */
-	uint64_t *locals;
-	size_t nlocals, locals_cap;
+	/* dw_walk_opts.vars: the types of the functions' parameters
+	 * (their DIE offsets, repeats possible) */
+	uint64_t *params;
+	size_t nparams, params_cap;
 	uint32_t call_sites;		/* call-site DIEs read */
 	uint32_t split_units;		/* compile units a second thread walked */
 
@@ -264,11 +264,15 @@ struct dw_reg_vars {
 	 * the register itself). */
 	void (*found)(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
 		      uint64_t type);
+	/* Or it is in memory at the call frame's CFA plus off over [lo, hi)
+	 * (DW_OP_fbreg off, the frame base DW_OP_call_frame_cfa); NULL: not
+	 * asked. */
+	void (*in_frame)(void *ctx, uint64_t lo, uint64_t hi, int64_t off, uint64_t type);
 	void *ctx;
 };
 /* The parameters and variables that are a register (DW_OP_regN,
- * DW_OP_regx, or DW_OP_bregN off as a value) in the function whose DIE is
- * at die: its own, and those of the blocks and inlined calls that hold
+ * DW_OP_regx, or DW_OP_bregN off as a value), or in its frame (in_frame),
+ * in the function whose DIE is at die: its own, and those of the blocks and inlined calls that hold
  * one of pcs[0..npcs) (the only ones asked about), in DIE order. */
 void dw_func_reg_vars(struct dw_reader *r, uint64_t die, const uint64_t *pcs, size_t npcs,
 		      const struct dw_reg_vars *q);

@@ -273,6 +273,26 @@ bool dw_expr_frame_slot(const unsigned char *p, uint64_t len, const struct dw_op
 	       op[1].code == DW_OP_deref;
 }
 
+bool dw_expr_fbreg(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
+		   int64_t *off)
+{
+	struct dw_op op[2];
+	bool end;
+
+	if (first_ops(p, len, z, op, &end) != 1 || !end || op[0].code != DW_OP_fbreg)
+		return false;
+	*off = (int64_t)op[0].arg[0];
+	return true;
+}
+
+bool dw_expr_is_cfa(const unsigned char *p, uint64_t len, const struct dw_opsizes *z)
+{
+	struct dw_op op[2];
+	bool end;
+
+	return first_ops(p, len, z, op, &end) == 1 && end && op[0].code == DW_OP_call_frame_cfa;
+}
+
 bool dw_expr_plus_uconst(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
 			 uint64_t *v)
 {

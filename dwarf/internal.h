@@ -269,11 +269,10 @@ void dw_release_records(struct dw_image *dw);
  * .debug_info. */
 int dw_load_sections(struct dw_image *dw);
 /* vars.c: keep the variable d of unit u when DWARF places it at a fixed
- * address; else, inside a function, its type (dw_read_local). */
-void dw_read_var(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d,
-		 bool in_function);
-/* Keep the type of d, a function's local or parameter, in dw->locals. */
-void dw_read_local(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d);
+ * address. */
+void dw_read_var(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d);
+/* Keep the type of d, a function's parameter, in dw->params. */
+void dw_read_param(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d);
 
 /* ---- numbers (read.c) ---- */
 
@@ -399,6 +398,11 @@ bool dw_expr_constant(const unsigned char *p, uint64_t len, const struct dw_opsi
 /* A value read from a frame slot, "DW_OP_fbreg N; DW_OP_deref ...": how
  * -O0 keeps every variable. */
 bool dw_expr_frame_slot(const unsigned char *p, uint64_t len, const struct dw_opsizes *z);
+/* DW_OP_fbreg N alone (a variable in memory at the frame base plus N): N. */
+bool dw_expr_fbreg(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
+		   int64_t *off);
+/* DW_OP_call_frame_cfa alone (GCC's DW_AT_frame_base). */
+bool dw_expr_is_cfa(const unsigned char *p, uint64_t len, const struct dw_opsizes *z);
 /* DW_OP_plus_uconst N alone (DWARF 2's DW_AT_data_member_location): N. */
 bool dw_expr_plus_uconst(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
 			 uint64_t *v);

@@ -75,10 +75,55 @@ static void keep_span(void *ctx, const struct dw_span *s)
 	l->v[l->n++] = *s;
 }
 
-/* Where the variable e (of type type) is a register, to q. */
-static void locate(const struct dw_entry *e, uint64_t type, const struct dw_reg_vars *q,
-		   struct spans *l)
+/* [lo, hi) of a scope's one range; false when it has none (DW_AT_ranges). */
+static bool scope_range(const struct dw_entry *e, uint64_t *lo, uint64_t *hi)
 {
+	struct dw_val v;
+
+	if (!dw_entry_attr(e, DW_AT_low_pc, &v) || !dw_val_addr(e->u, &v, lo) ||
+	    !dw_entry_attr(e, DW_AT_high_pc, &v))
+		return false;
+	if (dw_val_udata(&v, hi))
+		*hi += *lo;	/* a constant: the size */
+	else if (!dw_val_addr(e->u, &v, hi))
+		return false;
+	return true;
+}
+
+struct scope {
+	struct dw_reader *r;
+	const uint64_t *pcs;
+	size_t npcs;
+	const struct dw_reg_vars *q;
+	struct spans spans;
+	bool cfa;		/* the frame base is DW_OP_call_frame_cfa */
+	uint64_t lo, hi;	/* the innermost scope's range, all when unknown */
+};
+
+/* A span of variable e in the frame (DW_OP_fbreg), to s->q: one
+ * expression for the whole scope lives only in the scope (two scopes
+ * apart may share the slot). */
+static bool in_frame(struct scope *s, const struct dw_span *x, uint64_t type)
+{
+	uint64_t lo = x->lo, hi = x->hi;
+	int64_t off;
+
+	if (!s->cfa || !s->q->in_frame || !dw_expr_fbreg(x->expr, x->len, &s->spans.z, &off))
+		return false;
+	if (lo < s->lo)
+		lo = s->lo;
+	if (hi > s->hi)
+		hi = s->hi;
+	if (hi > lo)
+		s->q->in_frame(s->q->ctx, lo, hi, off, type);
+	return true;
+}
+
+/* Where the variable e (of type type) is a register or a frame slot, to q. */
+static void locate(struct scope *s, const struct dw_entry *e, uint64_t type)
+{
+	const struct dw_reg_vars *q = s->q;
+	struct spans *l = &s->spans;
 	struct dw_val v;
 	size_t i;
 
@@ -90,13 +135,14 @@ static void locate(const struct dw_entry *e, uint64_t type, const struct dw_reg_
 	if (dw_val_locations(e->u, &v, keep_span, l) || l->bad)
 		return;
 	for (i = 0; i < l->n; i++) {
-		const struct dw_span *s = &l->v[i];
+		const struct dw_span *x = &l->v[i];
 		uint8_t reg;
 		int64_t off;
 
-		if (s->known && s->hi > s->lo &&
-		    (reg = dw_expr_reg_plus(s->expr, s->len, &l->z, &off)) != DW_REG_NONE)
-			q->found(q->ctx, s->lo, s->hi, reg, off, type);
+		if (!x->known || x->hi <= x->lo || in_frame(s, x, type))
+			continue;
+		if ((reg = dw_expr_reg_plus(x->expr, x->len, &l->z, &off)) != DW_REG_NONE)
+			q->found(q->ctx, x->lo, x->hi, reg, off, type);
 	}
 }
 
@@ -104,30 +150,16 @@ static void locate(const struct dw_entry *e, uint64_t type, const struct dw_reg_
  * variables live only there.  One with DW_AT_ranges is entered. */
 static bool scope_wanted(const struct dw_entry *e, const uint64_t *pcs, size_t n)
 {
-	struct dw_val v;
 	uint64_t lo, hi;
 	size_t i;
 
-	if (!dw_entry_attr(e, DW_AT_low_pc, &v) || !dw_val_addr(e->u, &v, &lo) ||
-	    !dw_entry_attr(e, DW_AT_high_pc, &v))
-		return true;
-	if (dw_val_udata(&v, &hi))
-		hi += lo;	/* a constant: the size */
-	else if (!dw_val_addr(e->u, &v, &hi))
+	if (!scope_range(e, &lo, &hi))
 		return true;
 	for (i = 0; i < n; i++)
 		if (pcs[i] >= lo && pcs[i] < hi)
 			return true;
 	return false;
 }
-
-struct scope {
-	struct dw_reader *r;
-	const uint64_t *pcs;
-	size_t npcs;
-	const struct dw_reg_vars *q;
-	struct spans spans;
-};
 
 /* The variables of scope and of the scopes in it that hold the pcs;
  * past scope's children into *end, 0 when they were not read to it. */
@@ -152,12 +184,21 @@ static void read_scope(struct scope *s, const struct dw_entry *scope, int depth,
 				break;
 			type = var_type(s->r, &c);
 			if (type && s->q->wanted(s->q->ctx, type))
-				locate(&c, type, s->q, &s->spans);
+				locate(s, &c, type);
 			break;
 		case DW_TAG_lexical_block:
 		case DW_TAG_inlined_subroutine:
-			if (scope_wanted(&c, s->pcs, s->npcs))
+			if (scope_wanted(&c, s->pcs, s->npcs)) {
+				uint64_t lo = s->lo, hi = s->hi;
+
+				if (!scope_range(&c, &s->lo, &s->hi)) {
+					s->lo = 0;
+					s->hi = UINT64_MAX;
+				}
 				read_scope(s, &c, depth + 1, &k.after);
+				s->lo = lo;
+				s->hi = hi;
+			}
 			break;
 		}
 	}
@@ -167,13 +208,20 @@ static void read_scope(struct scope *s, const struct dw_entry *scope, int depth,
 void dw_func_reg_vars(struct dw_reader *r, uint64_t die, const uint64_t *pcs, size_t npcs,
 		      const struct dw_reg_vars *q)
 {
-	struct scope s = { .r = r, .pcs = pcs, .npcs = npcs, .q = q };
+	struct scope s = { .r = r, .pcs = pcs, .npcs = npcs, .q = q, .hi = UINT64_MAX };
 	struct dw_entry e;
-	uint64_t end;
+	struct dw_val v;
+	const unsigned char *b;
+	uint64_t end, len;
 
 	dw_reader_begin(r);
-	if (dw_entry_at(r, die, &e))
+	if (dw_entry_at(r, die, &e)) {
+		struct dw_opsizes z = dw_unit_opsizes(e.u);
+
+		s.cfa = dw_entry_attr(&e, DW_AT_frame_base, &v) && dw_val_block(&v, &b, &len) &&
+			dw_expr_is_cfa(b, len, &z);
 		read_scope(&s, &e, 0, &end);
+	}
 	dw_reader_end(r);
 	free(s.spans.v);
 }

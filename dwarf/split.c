@@ -177,10 +177,10 @@ int dw_split_finish(struct dw_split *w, struct dw_image *dw, struct sp_err *err)
 		memcpy(dw->vars + dw->nvars, s->vars, s->nvars * sizeof(*s->vars));
 		dw->nvars += s->nvars;
 	}
-	if (s->nlocals) {
-		SP_ALLOC_GROW(dw->locals, dw->nlocals + s->nlocals, dw->locals_cap);
-		memcpy(dw->locals + dw->nlocals, s->locals, s->nlocals * sizeof(*s->locals));
-		dw->nlocals += s->nlocals;
+	if (s->nparams) {
+		SP_ALLOC_GROW(dw->params, dw->nparams + s->nparams, dw->params_cap);
+		memcpy(dw->params + dw->nparams, s->params, s->nparams * sizeof(*s->params));
+		dw->nparams += s->nparams;
 	}
 	merge_subs(dw, s, w->units.from, cu_base, range_base);
 	merge_sites(dw, s, sub_base);

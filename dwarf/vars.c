@@ -10,11 +10,10 @@
  * looked at first; the expression itself must be DW_OP_addr alone.  The
  * type is read later, from the DIE.
  *
- * Every other variable and parameter inside a function is on its stack
- * (or in registers): the type of each is kept (dw->locals), since code
- * writes a struct there that no store the analysis types shows (an
- * initialiser from a parameter, a copy), and a call through a member of
- * it may reach what was written.
+ * A parameter's type is kept (dw->params): a struct passed by value is
+ * written by the caller, where no store the analysis types shows, and a
+ * call through a member of it may reach what was written.  A local in
+ * the frame is typed where it is written (indirect/, DW_OP_fbreg).
  */
 #include "dwarf/internal.h"
 
@@ -51,10 +50,10 @@ static uint64_t fixed_address(const struct dw_unit *u, const struct dw_die *d)
 	return 0;
 }
 
-/* The type of the local or parameter d, 0 when it has none of its own
+/* The type of the parameter d, 0 when it has none of its own
  * (a concrete instance names its abstract origin, which has it) or is
  * an extern's declaration. */
-static uint64_t local_type(const struct dw_unit *u, const struct dw_die *d)
+static uint64_t param_type(const struct dw_unit *u, const struct dw_die *d)
 {
 	struct dw_attr_iter it;
 	struct dw_val v;
@@ -71,27 +70,23 @@ static uint64_t local_type(const struct dw_unit *u, const struct dw_die *d)
 	return type;
 }
 
-void dw_read_local(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d)
+void dw_read_param(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d)
 {
-	uint64_t type = local_type(u, d);
+	uint64_t type = param_type(u, d);
 
-	/* a unit's locals repeat their types: most repeats end here */
-	if (!type || (dw->nlocals && dw->locals[dw->nlocals - 1] == type))
+	/* a unit's parameters repeat their types: most repeats end here */
+	if (!type || (dw->nparams && dw->params[dw->nparams - 1] == type))
 		return;
-	SP_ALLOC_GROW(dw->locals, dw->nlocals + 1, dw->locals_cap);
-	dw->locals[dw->nlocals++] = type;
+	SP_ALLOC_GROW(dw->params, dw->nparams + 1, dw->params_cap);
+	dw->params[dw->nparams++] = type;
 }
 
-void dw_read_var(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d,
-		 bool in_function)
+void dw_read_var(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d)
 {
 	uint64_t addr;
 
-	if (!located_by_expression(u, d->ab) || !(addr = fixed_address(u, d))) {
-		if (in_function)
-			dw_read_local(dw, u, d);
+	if (!located_by_expression(u, d->ab) || !(addr = fixed_address(u, d)))
 		return;
-	}
 	SP_ALLOC_GROW(dw->vars, dw->nvars + 1, dw->vars_cap);
 	dw->vars[dw->nvars].addr = addr;
 	dw->vars[dw->nvars++].die = d->off;

@@ -291,11 +291,11 @@ static int visit(struct dw_image *dw, const struct walk_cu *wc, const struct dw_
 		return read_site(dw, wc, d, sub, err);
 	case DW_TAG_variable:
 		if (dw->st->opts.vars)
-			dw_read_var(dw, wc->u, d, sub != SP_NONE);
+			dw_read_var(dw, wc->u, d);
 		return 0;
 	case DW_TAG_formal_parameter:
 		if (dw->st->opts.vars && sub != SP_NONE)
-			dw_read_local(dw, wc->u, d);
+			dw_read_param(dw, wc->u, d);
 		return 0;
 	case DW_TAG_inlined_subroutine:
 	case DW_TAG_lexical_block:
@@ -661,9 +661,9 @@ void dw_release_records(struct dw_image *dw)
 	free(dw->vars);
 	dw->vars = NULL;
 	dw->nvars = dw->vars_cap = 0;
-	free(dw->locals);
-	dw->locals = NULL;
-	dw->nlocals = dw->locals_cap = 0;
+	free(dw->params);
+	dw->params = NULL;
+	dw->nparams = dw->params_cap = 0;
 	dw_release_walk(dw);
 	if (!dw->st)
 		return;

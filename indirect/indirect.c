@@ -158,22 +158,22 @@ static int u64_cmp(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* The keys of a struct some function's local or parameter is (or holds
- * by value, or is an array of): an initialiser from a parameter, a
- * struct copy, writes them where no store the analysis types shows.
- * Only the calls through a member nothing else stores ask (exported.c). */
-static void scan_locals(struct ind_run *r, struct ind_image *im)
+/* The keys of a struct some function's parameter is (or holds by value,
+ * or is an array of): its callers write them where no store the
+ * analysis types shows.  Only the calls through a member nothing else
+ * stores ask (exported.c). */
+static void scan_params(struct ind_run *r, struct ind_image *im)
 {
 	const struct dw_image *dw = im->dw;
-	uint64_t *v = sp_xmalloc((dw->nlocals + 1) * sizeof(*v));
+	uint64_t *v = sp_xmalloc((dw->nparams + 1) * sizeof(*v));
 	size_t i, n = 0, hops;
 
 	/* in DIE order, once each: a unit's types are read together */
-	if (dw->nlocals) {
-		memcpy(v, dw->locals, dw->nlocals * sizeof(*v));
-		qsort(v, dw->nlocals, sizeof(*v), u64_cmp);
+	if (dw->nparams) {
+		memcpy(v, dw->params, dw->nparams * sizeof(*v));
+		qsort(v, dw->nparams, sizeof(*v), u64_cmp);
 	}
-	for (i = 0; i < dw->nlocals; i++)
+	for (i = 0; i < dw->nparams; i++)
 		if (!n || v[n - 1] != v[i])
 			v[n++] = v[i];
 	for (i = 0; i < n && im->reader; i++) {
@@ -225,6 +225,71 @@ static uint8_t store_chain(const struct insn_icalls *ic, const struct insn_store
 	return (uint8_t)(n + 1);
 }
 
+/* A store into the frame at an offset not known (alloca, a frame
+ * pointer set up twice): each struct in the frame there may be written
+ * where the analysis does not see, as a parameter is (scan_params). */
+static void frame_unknown(struct ind_image *im, const struct insn_store *s)
+{
+	const struct ind_locs *locs = ind_locs_get(&im->locs);
+	const struct ind_slot *slot;
+	int32_t n, k;
+	size_t i;
+
+	for (i = 0; i < locs->n; i++) {
+		const struct ind_loc *x = &locs->v[i];
+		const struct ind_type *t;
+		uint64_t type = x->type;
+
+		if (x->reg != IND_REG_FRAME || s->pc < x->lo || s->pc >= x->hi)
+			continue;
+		if ((t = ind_type_at(&im->types, type)) && t->kind == IND_ARRAY)
+			type = t->target;
+		slot = ind_type_slots(&im->types, type, &n);
+		for (k = 0; k < n; k++)
+			if (slot[k].key != SP_NONE)
+				im->types.keys->v[slot[k].key].local = true;
+	}
+}
+
+/* The member of a local struct a store into the frame writes (DWARF's
+ * DW_OP_fbreg of a variable whose scope holds the store): false when
+ * it is none that holds a function (a spill, an argument passed on the
+ * stack) or the store's offset is unknown. */
+static bool frame_store(struct ind_image *im, const struct insn_store *s,
+			struct ind_target *out)
+{
+	const struct ind_locs *locs;
+	/* the CFA is the entry's stack pointer above the return address:
+	 * the store's offset from it */
+	int64_t at = s->frame - (int64_t)im->types.addr_size;
+	struct ind_place p;
+	size_t i;
+
+	if (s->frame == INSN_FRAME_UNKNOWN) {
+		frame_unknown(im, s);
+		return false;
+	}
+	locs = ind_locs_get(&im->locs);
+	for (i = 0; i < locs->n; i++) {
+		const struct ind_loc *x = &locs->v[i];
+		const struct ind_type *t;
+
+		if (x->reg != IND_REG_FRAME || s->pc < x->lo || s->pc >= x->hi || at < x->off ||
+		    !(t = ind_type_at(&im->types, x->type)) ||
+		    (uint64_t)(at - x->off) + im->types.addr_size > t->size ||
+		    !ind_type_place(&im->types, x->type, (uint64_t)(at - x->off), &p) ||
+		    !p.func || p.key == SP_NONE)
+			continue;
+		memset(out, 0, sizeof(*out));
+		out->kind = IND_TK_KEY;
+		out->key = p.key;
+		out->alts = p.alts;
+		out->proto = ind_type_proto(&im->types, p.func);
+		return true;
+	}
+	return false;
+}
+
 static void type_store(struct ind_image *ims, struct ind_store *st)
 {
 	struct ind_image *im = &ims[st->image];
@@ -233,9 +298,12 @@ static void type_store(struct ind_image *ims, struct ind_store *st)
 	struct insn_link links[1 + IND_MAX_LINKS];
 	uint8_t n = store_chain(ic, s, links);
 
-	st->typed = !s->stack && ind_type_chain(im, links, n, &st->t) &&
-		    (st->t.kind == IND_TK_KEY || st->t.kind == IND_TK_WORD ||
-		     st->t.kind == IND_TK_TABLE);
+	if (s->stack)
+		st->typed = frame_store(im, s, &st->t);
+	else
+		st->typed = ind_type_chain(im, links, n, &st->t) &&
+			    (st->t.kind == IND_TK_KEY || st->t.kind == IND_TK_WORD ||
+			     st->t.kind == IND_TK_TABLE);
 	/* a value copied from another object: what its chain reads */
 	if (st->typed && s->loaded && s->nvlinks)
 		st->vtyped = ind_type_chain(im, ic->links + s->vlink, s->nvlinks, &st->vt);
@@ -439,6 +507,10 @@ static void add_pcs(struct ind_run *r, const struct work *w, struct pcs *p)
 
 		links = ic->links + s->link;
 		n = s->addr ? 0 : s->nlinks;
+		if (s->stack) {	/* the frame's variables there */
+			SP_ALLOC_GROW(p->v, p->n + 1, p->cap);
+			p->v[p->n++] = s->pc;
+		}
 		for (k = 0; s->loaded && k < s->nvlinks; k++) {
 			SP_ALLOC_GROW(p->v, p->n + 1, p->cap);
 			p->v[p->n++] = ic->links[s->vlink + k].pc;
@@ -727,6 +799,7 @@ static void merge_typed(struct ind_run *r)
 				 sp_intern(r->g, x->member), sp_intern(r->g, x->proto));
 		for (j = 0; j < x->ntargets; j++)
 			ind_key_add(&r->keys, map[k], x->targets[j]);
+		r->keys.v[map[k]].local |= x->local;
 	}
 	for (i = 0; i < r->nsites + r->nstores; i++) {
 		bool thread = i < r->nsites ? r->sites[i].thread : r->stores[i - r->nsites].thread;
@@ -831,7 +904,7 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 	r->stats = stats;
 	main_vars(r);
 	for (i = 0; i < r->nims; i++)
-		scan_locals(r, &r->ims[i]);
+		scan_params(r, &r->ims[i]);
 	/* the main thread types and scans what the other has not taken yet */
 	type_pieces(r, r->ims, false);
 	if (r->threaded) {

@@ -114,8 +114,9 @@ struct ind_key {
 	uint32_t *targets;	/* function ids, sorted and unique once sealed */
 	uint32_t ntargets, cap;
 	bool escaped;		/* a value of unknown origin is stored there */
-	bool local;		/* a function's local or parameter holds it:
-				 * written there unseen (exported.c) */
+	bool local;		/* a function's parameter holds it, or a local
+				 * written at an offset not known: written
+				 * there unseen (exported.c) */
 };
 
 struct ind_keys {
@@ -177,6 +178,8 @@ uint64_t ind_data_object_size(const struct ind_data *d, uint64_t addr);
 
 /* ---- where variables are, by pc (locs.c) ---- */
 
+#define IND_REG_FRAME 0xfe	/* ind_loc.reg: in memory at the CFA + off */
+
 struct ind_loc {
 	uint64_t lo, hi;	/* [lo, hi): the variable is reg + off */
 	int64_t off;		/* 0, or a container_of's (DW_OP_breg5 -32) */
@@ -200,8 +203,9 @@ struct ind_locs {
 };
 
 /* The locations of function func's pointer parameters and variables
- * that are a register, as dw_func_reg_vars gives them for pcs[0..npcs)
- * (the only ones asked about). */
+ * that are a register, and of its structs holding function pointers
+ * that are in its frame (IND_REG_FRAME), as dw_func_reg_vars gives them
+ * for pcs[0..npcs) (the only ones asked about). */
 void ind_locs_init(struct ind_locs *l, struct dw_reader *reader, struct ind_types *types);
 void ind_locs_load(struct ind_locs *l, const struct sp_func *f, uint32_t func,
 		   const uint64_t *pcs, size_t npcs);

@@ -2,7 +2,8 @@
  * locs.c - which parameter or variable a register holds, by pc, as
  * dwarf/ answers (dw_func_reg_vars): read when a chain of a function is
  * typed and kept until the next function's.  Only a pointer a chain can
- * go on from is located.
+ * go on from is located, and a struct in the frame a store may write a
+ * function into.
  */
 #include "indirect/internal.h"
 
@@ -24,19 +25,40 @@ static bool leads_on(struct ind_locs *l, const struct ind_type *t)
 	return t && (t->kind == IND_STRUCT || t->kind == IND_ARRAY || t->kind == IND_POINTER);
 }
 
-/* Only a pointer in a register is something a load goes through. */
-static bool wanted(void *ctx, uint64_t type)
+/* Is the type at off a struct with a function pointer in it, or an
+ * array of such (a local the code may write one into)? */
+static bool holds_functions(struct ind_locs *l, uint64_t off)
 {
-	struct ind_locs *l = ctx;
+	const struct ind_type *t = ind_type_at(l->types, off);
+	int32_t n = 0;
+
+	if (t && t->kind == IND_ARRAY)
+		t = ind_type_at(l->types, off = t->target);
+	if (!t || t->kind != IND_STRUCT)
+		return false;
+	ind_type_slots(l->types, off, &n);
+	return n > 0;
+}
+
+static bool is_pointer(struct ind_locs *l, uint64_t type)
+{
 	const struct ind_type *t = ind_type_at(l->types, type);
 
 	return t && t->kind == IND_POINTER && leads_on(l, t);
 }
 
-static void found(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
-		  uint64_t type)
+/* Only a pointer in a register is something a load goes through; a
+ * struct in the frame may have a function stored into it. */
+static bool wanted(void *ctx, uint64_t type)
 {
 	struct ind_locs *l = ctx;
+
+	return is_pointer(l, type) || holds_functions(l, type);
+}
+
+static void add_loc(struct ind_locs *l, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
+		    uint64_t type)
+{
 	struct ind_loc *x;
 
 	SP_ALLOC_GROW(l->v, l->n + 1, l->cap);
@@ -48,10 +70,27 @@ static void found(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
 	x->type = type;
 }
 
+static void found(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
+		  uint64_t type)
+{
+	struct ind_locs *l = ctx;
+
+	if (is_pointer(l, type))
+		add_loc(l, lo, hi, reg, off, type);
+}
+
+static void in_frame(void *ctx, uint64_t lo, uint64_t hi, int64_t off, uint64_t type)
+{
+	struct ind_locs *l = ctx;
+
+	if (holds_functions(l, type))
+		add_loc(l, lo, hi, IND_REG_FRAME, off, type);
+}
+
 void ind_locs_load(struct ind_locs *l, const struct sp_func *f, uint32_t func,
 		   const uint64_t *pcs, size_t npcs)
 {
-	const struct dw_reg_vars q = { wanted, found, l };
+	const struct dw_reg_vars q = { wanted, found, in_frame, l };
 
 	l->func = func;
 	l->n = 0;

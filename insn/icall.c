@@ -572,6 +572,17 @@ static int64_t escapes(const struct insn *in, int32_t d)
 	return (lea ? in->disp : in->fp_off) - d;
 }
 
+#define FP_TWICE (INSN_FRAME_UNKNOWN + 1)
+
+/* A frame pointer set up (mov %rsp,%rbp) where the depth is d: rbp's
+ * offset from the entry's stack pointer, unknown when set twice apart. */
+static void set_fp_frame(struct insn_icalls *ic, int64_t fp_off, int32_t d)
+{
+	int64_t at = d == DEPTH_UNSET || d == DEPTH_UNKNOWN ? FP_TWICE : fp_off - d;
+
+	ic->fp_frame = ic->fp_frame == INSN_FRAME_UNKNOWN || ic->fp_frame == at ? at : FP_TWICE;
+}
+
 /*
  * Each instruction's depth below the entry's stack pointer, along the
  * function's direct jumps (a second depth reaching one, or none, leaves
@@ -603,11 +614,14 @@ static void frame_depths(struct tracer *t)
 		}
 	}
 	ic->escape = INT64_MAX;
+	ic->fp_frame = INSN_FRAME_UNKNOWN;
 	for (k = 0; k < t->n; k++) {
 		int64_t e = escapes(&v[k], ic->depth[k]);
 
 		if (e < ic->escape)
 			ic->escape = e;
+		if (v[k].fp == INSN_FP_FROM_SP && v[k].dst == RBP)
+			set_fp_frame(ic, v[k].fp_off, ic->depth[k]);
 	}
 	ic->frame_known = true;
 }
@@ -970,6 +984,28 @@ static uint64_t const_value(const struct insn_icalls *ic, uint32_t first, uint8_
 	return root->src == INSN_SRC_CONST ? (uint64_t)root->disp : 0;
 }
 
+/* Where v[i]'s stack operand is, from the entry's stack pointer, by the
+ * depth along the jumps; INSN_FRAME_UNKNOWN when that is not known. */
+static int64_t frame_offset(struct tracer *t, size_t i)
+{
+	int32_t d;
+
+	if (!t->ic->frame_known)
+		frame_depths(t);
+	d = t->ic->depth[i];
+	return d == DEPTH_UNSET || d == DEPTH_UNKNOWN ? INSN_FRAME_UNKNOWN :
+	       t->v[i].disp - d;
+}
+
+/* Does the function keep a frame pointer in rbp (mov %rsp,%rbp)?  Its
+ * stores through rbp are into its frame. */
+static bool frame_pointer(struct tracer *t)
+{
+	if (!t->ic->frame_known)
+		frame_depths(t);
+	return t->ic->fp_frame != INSN_FRAME_UNKNOWN;
+}
+
 /* Where a store of v[i] writes: false when it is no place a pointer to a
  * function is kept (an indexed local, a segment). */
 static bool store_dest(struct tracer *t, size_t i, struct insn_store *s)
@@ -987,7 +1023,14 @@ static bool store_dest(struct tracer *t, size_t i, struct insn_store *s)
 	}
 	if (in->base == RSP) {
 		s->stack = in->index == INSN_REG_NONE;
+		s->frame = frame_offset(t, i);
 		return s->stack;
+	}
+	if (in->base == RBP && in->index == INSN_REG_NONE && frame_pointer(t)) {
+		s->stack = true;
+		s->frame = t->ic->fp_frame == FP_TWICE ? INSN_FRAME_UNKNOWN :
+			   t->ic->fp_frame + in->disp;
+		return true;
 	}
 	if (src != INSN_SRC_LOAD || in->index != INSN_REG_NONE)
 		return false;
@@ -1239,6 +1282,16 @@ static int store_values(struct tracer *t, const struct insn *in, const struct la
 	return n;
 }
 
+/* May a pointer reach the frame slot stack store s writes: the function
+ * lets an address at or below it out of its registers (an object is
+ * written upwards from its address), or its place is not known?  Not
+ * one at or above the entry's stack pointer (an argument passed on the
+ * stack, the caller's). */
+static bool reachable(const struct tracer *t, const struct insn_store *s)
+{
+	return s->frame == INSN_FRAME_UNKNOWN || (s->frame < 0 && t->ic->escape <= s->frame);
+}
+
 static void add_store(struct tracer *t, const struct sp_elf *e, size_t i, const struct lane *l,
 		      int64_t disp)
 {
@@ -1254,11 +1307,15 @@ static void add_store(struct tracer *t, const struct sp_elf *e, size_t i, const 
 	for (k = 0; k < n; k++)
 		if (values[k] && !sp_elf_is_code(e, values[k]))
 			goto drop;
-	/* a local written with a value of unknown origin is no place to look */
-	if (!store_dest(t, i, &s) || (!values[0] && !s.value_at && s.stack))
+	/* a local written with a value of unknown origin: only where a
+	 * pointer may reach it, a struct's member (indirect/ asks DWARF
+	 * which), not a spill */
+	if (!store_dest(t, i, &s) || (!values[0] && !s.value_at && s.stack && !reachable(t, &s)))
 		goto drop;
 	if (s.addr)	/* a 16-byte store's second word */
 		s.addr += (uint64_t)(disp - in->disp);
+	if (s.stack && s.frame != INSN_FRAME_UNKNOWN)
+		s.frame += disp - in->disp;
 	s.disp = disp;
 	push_stores(ic, &s, values, n);
 	return;

@@ -102,12 +102,18 @@ struct insn_store {
 	int64_t disp;		/* the destination's displacement from its base */
 	uint32_t link, vlink;	/* chains of the base register (addr == 0) and value */
 	uint8_t nlinks, nvlinks;
-	bool stack;		/* the base is the stack pointer (a local) */
+	bool stack;		/* the base is the stack pointer, or the frame
+				 * pointer (a local) */
+	/* stack: the destination's offset from the entry's stack pointer
+	 * (negative), INSN_FRAME_UNKNOWN when its depth is not known */
+	int64_t frame;
 	bool indexed;		/* addr: plus an index (tbl[i] = f) */
 	bool loaded;		/* the value is loaded from another object (a
 				 * member, a global, a call's return): vlink is
 				 * its chain, whose meaning indirect/ types */
 };
+
+#define INSN_FRAME_UNKNOWN INT64_MIN
 
 /* A retpoline thunk's entry and the register it jumps through. */
 struct insn_thunk {
@@ -136,6 +142,9 @@ struct insn_icalls {
 	bool frame_known;		/* depth and escape are the function's */
 	int32_t *depth;			/* bytes below the entry's stack pointer
 					 * before each instruction, or unknown */
+	int64_t fp_frame;		/* rbp's offset from the entry's stack
+					 * pointer when it is a frame pointer,
+					 * INSN_FRAME_UNKNOWN when it is none */
 	int64_t escape;			/* the lowest stack address (from the
 					 * entry's) the function lets out of its
 					 * registers (lea 8(%rsp),%rdi) */

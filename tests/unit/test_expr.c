@@ -197,6 +197,25 @@ static void test_plus_uconst(void **state)
 	assert_false(dw_expr_plus_uconst(ok, 2, &le8, &v));
 }
 
+static void test_frame(void **state)
+{
+	/* a local at the frame base minus 128, -O2's struct in memory */
+	static const unsigned char local[] = { DW_OP_fbreg, 0x80, 0x7f };
+	static const unsigned char loaded[] = { DW_OP_fbreg, 0x80, 0x7f, DW_OP_deref };
+	static const unsigned char cfa[] = { DW_OP_call_frame_cfa };
+	static const unsigned char sp[] = { DW_OP_breg7, 0x08 };
+	int64_t off = 0;
+
+	(void)state;
+	assert_true(dw_expr_fbreg(local, sizeof(local), &le8, &off));
+	assert_int_equal(off, -128);
+	assert_false(dw_expr_fbreg(loaded, sizeof(loaded), &le8, &off));
+	assert_false(dw_expr_fbreg(cfa, sizeof(cfa), &le8, &off));
+	assert_true(dw_expr_is_cfa(cfa, sizeof(cfa), &le8));
+	assert_false(dw_expr_is_cfa(sp, sizeof(sp), &le8));
+	assert_false(dw_expr_is_cfa(local, sizeof(local), &le8));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_reg_plus),
 		cmocka_unit_test(test_constant),
 		cmocka_unit_test(test_plus_uconst),
+		cmocka_unit_test(test_frame),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
