@@ -35,7 +35,7 @@
 /* Why a site fell back to its prototype (-v). */
 enum ind_why {
 	IND_WHY_ESCAPED,	/* its member is written with a value of unknown origin */
-	IND_WHY_LOCAL,		/* ... empty, and a local or parameter holds its struct */
+	IND_WHY_LOCAL,		/* ... empty, its struct a parameter's (ind_key.local) */
 	IND_WHY_EMPTY,		/* ... empty (no kernel's exports to stand in) */
 	IND_WHY_WORD,		/* a word or table written so, or empty */
 	IND_WHY_ARGUMENT,	/* an argument some way in does not say */

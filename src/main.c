@@ -215,7 +215,7 @@ static void print_typed(const struct ind_stats *st, uint32_t ntaken)
 		"%llu assumed edges\n", st->keys, st->escaped, st->stores_typed, st->stores,
 		(unsigned long long)st->edges);
 	fprintf(stderr, "stackprof: indirect calls: prototype sites: %u through members "
-		"written with values of unknown origin, %u members empty but of a struct a local "
+		"written with values of unknown origin, %u members empty but of a struct a parameter "
 		"holds, %u members empty, %u words, %u arguments not every caller says, %u only "
 		"a function type known\n", st->why[IND_WHY_ESCAPED], st->why[IND_WHY_LOCAL],
 		st->why[IND_WHY_EMPTY], st->why[IND_WHY_WORD], st->why[IND_WHY_ARGUMENT],
