@@ -308,6 +308,14 @@ static bool plain(enum sp_resolved how)
 	return how == SP_RES_FIELD || how == SP_RES_TABLE;
 }
 
+/* A joined site's paths that fall back to their prototype: their classes
+ * (insn_icall.nways is at most 8). */
+struct join {
+	bool protos;		/* such paths are taken */
+	uint8_t ncls;
+	const char *cls[8];
+};
+
 /*
  * A call whose chain ends where several paths' writes meet (GCC's
  * cross-jumping), its paths' chains the nways sites after r->sites[site]
@@ -315,11 +323,14 @@ static bool plain(enum sp_resolved how)
  * back to a prototype or every address-taken function), the union of
  * theirs, else SP_RES_NONE.  Resolved as the paths are when they agree,
  * else as the first that is neither a field nor a table; the type is
- * each path's, " | " between different ones.
+ * each path's, " | " between different ones.  With j->protos (the call's
+ * own chain knows nothing), a path may fall back to its prototype: the
+ * site is then a prototype site of the union, each such path's class in
+ * j->cls (what each path may hold is still all the register may).
  */
 static enum sp_resolved join_targets(struct ind_run *r, const struct fallback *fb,
 				     struct ind_kernel *kern, size_t site, uint8_t nways,
-				     struct ids *out, const char **desc)
+				     struct ids *out, const char **desc, struct join *j)
 {
 	enum sp_resolved how = SP_RES_NONE;
 	struct sp_strbuf sb = { 0 };
@@ -332,11 +343,13 @@ static enum sp_resolved join_targets(struct ind_run *r, const struct fallback *f
 		const char *d = NULL;
 		enum sp_resolved w = site_targets(r, fb, kern, &r->sites[k], out, &d);
 
-		if (w == SP_RES_PROTOTYPE || w == SP_RES_ADDRESS_TAKEN) {
+		if (w == SP_RES_ADDRESS_TAKEN || (w == SP_RES_PROTOTYPE && !j->protos)) {
 			free(sb.buf);
 			return SP_RES_NONE;
 		}
-		if (how == SP_RES_NONE || (plain(how) && !plain(w)))
+		if (w == SP_RES_PROTOTYPE)
+			j->cls[j->ncls++] = sp_proto_class(r->g, d);
+		if (how == SP_RES_NONE || (plain(how) && !plain(w)) || w == SP_RES_PROTOTYPE)
 			how = w;
 		if (!d && out->n == n + 1)	/* a constant: its function */
 			d = r->g->funcs[out->v[n]].name;
@@ -352,10 +365,11 @@ static enum sp_resolved join_targets(struct ind_run *r, const struct fallback *f
 }
 
 /* Site i's targets into x: its chain's, or where they fall back, its
- * paths' (join_targets, into ways) when each path's chain says. */
+ * paths' (join_targets, into ways) when each path's chain says, or, when
+ * the call's own says nothing, at least each path's prototype. */
 static enum sp_resolved call_targets(struct ind_run *r, const struct fallback *fb,
 				     struct ind_kernel *kern, size_t i, struct ids *x,
-				     struct ids *ways, const char **desc)
+				     struct ids *ways, const char **desc, struct join *j)
 {
 	const struct ind_site *s = &r->sites[i];
 	const struct insn_icall *c = &r->ims[s->image].code->icalls.calls[s->icall];
@@ -363,11 +377,15 @@ static enum sp_resolved call_targets(struct ind_run *r, const struct fallback *f
 	const char *jdesc = NULL;
 	struct ids tmp;
 
+	j->ncls = 0;
 	if (!c->nways || (how != SP_RES_PROTOTYPE && how != SP_RES_ADDRESS_TAKEN))
 		return how;
 	ways->n = 0;
-	if ((joined = join_targets(r, fb, kern, i, c->nways, ways, &jdesc)) == SP_RES_NONE)
+	j->protos = how == SP_RES_ADDRESS_TAKEN;
+	if ((joined = join_targets(r, fb, kern, i, c->nways, ways, &jdesc, j)) == SP_RES_NONE) {
+		j->ncls = 0;
 		return how;
+	}
 	*desc = jdesc;
 	tmp = *x;
 	*x = *ways;
@@ -498,22 +516,33 @@ static void add_hub(struct edger *e, uint32_t hub, uint32_t from, bool tail,
 	add_edges(e, from, tail, &hub, 1, how, pc);
 }
 
-/* A prototype site: the functions found, and the prototype's stand-in. */
+static bool among(const char *const *v, uint8_t n, const char *p)
+{
+	uint8_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == p)
+			return true;
+	return false;
+}
+
+/* A prototype site: the functions found, and the stand-ins of its
+ * prototype classes cls[0, ncls). */
 static void add_proto_edges(struct edger *e, const struct fallback *fb,
 			    const struct ind_site *s, const struct insn_icall *c,
-			    const struct ids *x)
+			    const struct ids *x, const char *const *cls, uint8_t ncls)
 {
-	const char *cls = sp_proto_class(e->g, s->t.proto);
 	uint32_t i;
 
 	for (i = 0; i < x->n; i++) {
 		const char *p = fb->cls[x->v[i]];
 
-		/* the stand-in has those of the class, and of none */
-		if (p != cls && p)
+		/* the stand-ins have those of their class, and of none */
+		if (p && !among(cls, ncls, p))
 			add_edges(e, s->func, c->tail, &x->v[i], 1, SP_RES_PROTOTYPE, c->ret);
 	}
-	add_hub(e, proto_hub(e, fb, cls), s->func, c->tail, SP_RES_PROTOTYPE, c->ret);
+	for (i = 0; i < ncls; i++)
+		add_hub(e, proto_hub(e, fb, cls[i]), s->func, c->tail, SP_RES_PROTOTYPE, c->ret);
 }
 
 static int isite_cmp(const void *pa, const void *pb)
@@ -570,14 +599,21 @@ static void unseen_sites(struct ind_run *r, const struct fallback *fb, struct ed
 }
 
 /* Site s's edges, from its function (when a static call's, s and c are
- * the trampoline's). */
+ * the trampoline's); j: a joined site's prototype classes, or NULL. */
 static void site_edges(struct edger *e, const struct fallback *fb, const struct ind_site *s,
-		       const struct insn_icall *c, enum sp_resolved how, const struct ids *x)
+		       const struct insn_icall *c, enum sp_resolved how, const struct ids *x,
+		       const struct join *j)
 {
+	const char *cls;
+
 	if (how == SP_RES_ADDRESS_TAKEN && fb->nall)
 		add_hub(e, any_taken(e, fb), s->func, c->tail, how, c->ret);
-	else if (how == SP_RES_PROTOTYPE)
-		add_proto_edges(e, fb, s, c, x);
+	else if (how == SP_RES_PROTOTYPE && j && j->ncls)
+		add_proto_edges(e, fb, s, c, x, j->cls, j->ncls);
+	else if (how == SP_RES_PROTOTYPE) {
+		cls = sp_proto_class(e->g, s->t.proto);
+		add_proto_edges(e, fb, s, c, x, &cls, 1);
+	}
 	else
 		add_edges(e, s->func, c->tail, x->v, x->n, how, c->ret);
 }
@@ -676,7 +712,7 @@ static void sc_sites(struct ind_run *r, const struct fallback *fb, struct edger 
 		desc = how == SP_RES_PROTOTYPE ? ts.t.proto : sp_intern(r->g, key.buf);
 		free(key.buf);
 		record(r, fb, ts.func, 0, true, how, how == SP_RES_ADDRESS_TAKEN ? NULL : desc, x);
-		site_edges(e, fb, &ts, &c, how, x);
+		site_edges(e, fb, &ts, &c, how, x, NULL);
 		if (how == SP_RES_ADDRESS_TAKEN)	/* the hub has them, but say them */
 			add_edges(e, ts.func, true, x->v, x->n, SP_RES_STATIC_CALL, 0);
 		f->n_indirect++;
@@ -692,6 +728,7 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 	struct edger e = { .g = g, .hub = SP_NONE, .untyped = SP_NONE };
 	struct ids x = { 0 }, ways = { 0 }, updates = { 0 }, tramps = { 0 };
 	struct sc_parts parts = { 0 };
+	struct join join;
 	uint32_t nfuncs = g->nfuncs, *seen = sp_xcalloc(nfuncs + 1, sizeof(*seen));
 	size_t i;
 
@@ -719,13 +756,13 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 			continue;
 		}
 		x.n = 0;
-		how = call_targets(r, &fb, &kern, i, &x, &ways, &desc);
+		how = call_targets(r, &fb, &kern, i, &x, &ways, &desc, &join);
 		if (how == SP_RES_PROTOTYPE)
 			r->stats->why[proto_why(r, s)]++;
 		x.n = ind_unique_ids(x.v, x.n);
 		seen[s->func]++;
 		record(r, &fb, s->func, c->pc, c->tail, how, desc, &x);
-		site_edges(&e, &fb, s, c, how, &x);
+		site_edges(&e, &fb, s, c, how, &x, &join);
 	}
 	unseen_sites(r, &fb, &e, seen, nfuncs);
 	for (i = 0; i < updates.n; i++)
