@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "common/xalloc.h"
 
@@ -20,4 +21,13 @@ void sp_strbuf_addf(struct sp_strbuf *sb, const char *fmt, ...)
 	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	sb->len += (size_t)n;
+}
+
+void sp_strbuf_add(struct sp_strbuf *sb, const char *s)
+{
+	size_t n = strlen(s);
+
+	SP_ALLOC_GROW(sb->buf, sb->len + n + 1, sb->cap);
+	memcpy(sb->buf + sb->len, s, n + 1);
+	sb->len += n;
 }

@@ -11,5 +11,7 @@ struct sp_strbuf {
 
 __attribute__((format(printf, 2, 3)))
 void sp_strbuf_addf(struct sp_strbuf *sb, const char *fmt, ...);
+/* Append s as it is: no format to parse, for text built in many pieces. */
+void sp_strbuf_add(struct sp_strbuf *sb, const char *s);
 
 #endif

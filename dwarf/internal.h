@@ -416,6 +416,14 @@ struct dw_open_unit {
 	uint64_t used;		/* the reader's clock when last used */
 };
 
+/* A type's name as a prototype writes it (proto.c): the string at
+ * names_text + start, read at nesting depth (deeper, it might have been
+ * too deep to name). */
+struct dw_type_name {
+	size_t start;
+	int depth;
+};
+
 struct dw_reader {
 	struct dw_image *dw;
 	struct dw_open_unit **open;
@@ -430,6 +438,12 @@ struct dw_reader {
 	struct sp_u64map origin_type;
 	uint64_t *types_of;
 	size_t ntypes_of, types_of_cap;
+	/* proto.c's: type DIE -> names index, the name in names_text */
+	struct sp_u64map name_of;
+	struct dw_type_name *names;
+	size_t nnames, names_cap;
+	char *names_text;
+	size_t names_len, names_text_cap;
 };
 
 /* A DIE, and the unit it is in (open until the reader's next question

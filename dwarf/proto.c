@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "common/strbuf.h"
+#include "common/xalloc.h"
 
 
 struct namer {
@@ -56,10 +57,13 @@ static void name_tagged(struct namer *n, const struct dw_entry *e, const char *k
 {
 	const char *s = dw_entry_name(e);
 
-	if (kind)	/* an anonymous struct is "struct ?": they all agree */
-		sp_strbuf_addf(&n->sb, "%s %s", kind, s ? s : "?");
-	else if (s)
-		sp_strbuf_addf(&n->sb, "%s", s);
+	if (kind) {	/* an anonymous struct is "struct ?": they all agree */
+		sp_strbuf_add(&n->sb, kind);
+		sp_strbuf_add(&n->sb, " ");
+		sp_strbuf_add(&n->sb, s ? s : "?");
+	} else if (s) {
+		sp_strbuf_add(&n->sb, s);
+	}
 	else
 		n->failed = true;
 }
@@ -77,13 +81,13 @@ static void name_proto(struct namer *n, const struct dw_entry *fn, int depth)
 		return;
 	}
 	name_type(n, dw_entry_ref(fn, DW_AT_type), depth + 1);
-	sp_strbuf_addf(&n->sb, "(");
+	sp_strbuf_add(&n->sb, "(");
 	dw_kids_begin(fn, &k);
 	while (!n->failed && (res = dw_kids_next(&k, &c)) > 0) {
 		uint16_t tag = c.d.ab->tag;
 
 		if (tag == DW_TAG_formal_parameter || tag == DW_TAG_unspecified_parameters)
-			sp_strbuf_addf(&n->sb, first ? "" : ",");
+			sp_strbuf_add(&n->sb, first ? "" : ",");
 		if (tag == DW_TAG_formal_parameter) {
 			uint64_t t = dw_entry_ref(&c, DW_AT_type);
 
@@ -92,13 +96,13 @@ static void name_proto(struct namer *n, const struct dw_entry *fn, int depth)
 			name_type(n, t, depth + 1);
 			first = false;
 		} else if (tag == DW_TAG_unspecified_parameters) {
-			sp_strbuf_addf(&n->sb, "...");
+			sp_strbuf_add(&n->sb, "...");
 			first = false;
 		}
 	}
 	if (!n->failed && res < 0)
 		n->failed = true;
-	sp_strbuf_addf(&n->sb, ")");
+	sp_strbuf_add(&n->sb, ")");
 }
 
 static void name_die(struct namer *n, const struct dw_entry *e, int depth)
@@ -115,9 +119,9 @@ static void name_die(struct namer *n, const struct dw_entry *e, int depth)
 	case DW_TAG_rvalue_reference_type:
 	case DW_TAG_array_type:
 		name_type(n, dw_entry_ref(e, DW_AT_type), depth + 1);
-		sp_strbuf_addf(&n->sb, "%s", tag == DW_TAG_pointer_type ? "*" :
-			       tag == DW_TAG_reference_type ? "&" :
-			       tag == DW_TAG_rvalue_reference_type ? "&&" : "[]");
+		sp_strbuf_add(&n->sb, tag == DW_TAG_pointer_type ? "*" :
+			      tag == DW_TAG_reference_type ? "&" :
+			      tag == DW_TAG_rvalue_reference_type ? "&&" : "[]");
 		return;
 	case DW_TAG_base_type:
 	case DW_TAG_unspecified_type:
@@ -140,15 +144,49 @@ static void name_die(struct namer *n, const struct dw_entry *e, int depth)
 	n->failed = true;
 }
 
-/* Append the name of the type at off (0: void) to n->sb. */
+/* The name of the type at off, named before at a depth of at least
+ * depth, or NULL. */
+static const char *known_name(const struct dw_reader *r, uint64_t off, int depth)
+{
+	uint32_t i = r->name_of.nslots ? sp_u64map_get(&r->name_of, off) : SP_NONE;
+
+	return i != SP_NONE && depth <= r->names[i].depth ? r->names_text + r->names[i].start :
+	       NULL;
+}
+
+/* Keep name, the type at off's, as read at depth. */
+static void keep_name(struct dw_reader *r, uint64_t off, int depth, const char *name)
+{
+	size_t len = strlen(name) + 1;
+
+	if (!r->name_of.nslots)
+		sp_u64map_init(&r->name_of, 4096);
+	SP_ALLOC_GROW(r->names_text, r->names_len + len, r->names_text_cap);
+	memcpy(r->names_text + r->names_len, name, len);
+	SP_ALLOC_GROW(r->names, r->nnames + 1, r->names_cap);
+	r->names[r->nnames].start = r->names_len;
+	r->names[r->nnames].depth = depth;
+	sp_u64map_put(&r->name_of, off, (uint32_t)r->nnames++);
+	r->names_len += len;
+}
+
+/* Append the name of the type at off (0: void) to n->sb.  A unit's
+ * prototypes name the same types again and again: each is read once
+ * (by offset, so a reader keeps them whatever unit it reads). */
 static void name_type(struct namer *n, uint64_t off, int depth)
 {
+	const char *known;
 	struct dw_entry e;
+	size_t from = n->sb.len;
 
 	if (n->failed)
 		return;
 	if (!off) {
-		sp_strbuf_addf(&n->sb, "void");
+		sp_strbuf_add(&n->sb, "void");
+		return;
+	}
+	if ((known = known_name(n->r, off, depth))) {
+		sp_strbuf_add(&n->sb, known);
 		return;
 	}
 	if (depth > DW_MAX_TYPE_HOPS || !dw_entry_at(n->r, off, &e)) {
@@ -156,6 +194,8 @@ static void name_type(struct namer *n, uint64_t off, int depth)
 		return;
 	}
 	name_die(n, &e, depth);
+	if (!n->failed && n->sb.buf)
+		keep_name(n->r, off, depth, n->sb.buf + from);
 }
 
 static const char *finish(struct namer *n, struct sp_graph *g)

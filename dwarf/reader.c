@@ -54,6 +54,10 @@ void dw_reader_close(struct dw_reader *r)
 	if (r->origin_type.nslots)
 		sp_u64map_release(&r->origin_type);
 	free(r->types_of);
+	if (r->name_of.nslots)
+		sp_u64map_release(&r->name_of);
+	free(r->names);
+	free(r->names_text);
 	free(r);
 }
 

@@ -13,6 +13,7 @@
 
 #include "common/atomic.h"
 #include "common/path.h"
+#include "common/strbuf.h"
 #include "common/strtab.h"
 #include "common/u64map.h"
 #include "common/xalloc.h"
@@ -247,6 +248,29 @@ static void test_path_in_dir(void **state)
 	assert_string_equal(sp_path_in_dir("/a.c", "/"), "/a.c");
 }
 
+/* Plain pieces and formatted ones build one string; an empty piece
+ * still leaves a string (never NULL once anything was added). */
+static void test_strbuf_add(void **state)
+{
+	struct sp_strbuf sb = { 0 };
+	int i;
+
+	(void)state;
+	sp_strbuf_add(&sb, "");
+	assert_non_null(sb.buf);
+	assert_string_equal(sb.buf, "");
+	sp_strbuf_add(&sb, "int(");
+	sp_strbuf_addf(&sb, "%s %s", "struct", "file");
+	sp_strbuf_add(&sb, "*)");
+	assert_string_equal(sb.buf, "int(struct file*)");
+	assert_int_equal(sb.len, strlen("int(struct file*)"));
+	for (i = 0; i < 1000; i++)	/* past a few reallocations */
+		sp_strbuf_add(&sb, ",x");
+	assert_int_equal(sb.len, strlen("int(struct file*)") + 2000);
+	assert_string_equal(sb.buf + sb.len - 4, ",x,x");
+	free(sb.buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_commit_and_abort),
 		cmocka_unit_test(test_atomic_device_in_place),
 		cmocka_unit_test(test_path_in_dir),
+		cmocka_unit_test(test_strbuf_add),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
