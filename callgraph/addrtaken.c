@@ -20,16 +20,62 @@
 
 #include "common/xalloc.h"
 
-static void mark(const struct cg_image *img, uint64_t addr, uint8_t *taken,
-		 uint32_t nfuncs)
+/*
+ * Where the image's functions begin, by 64-byte block from the lowest
+ * entry to the highest: most words of the data are no entry (numbers,
+ * pointers to data), and a block with none is no lookup in the image's
+ * map of entries, whose probes miss the caches (a kernel's data is
+ * millions of words).
+ */
+#define BLOCK_SHIFT 6
+#define MAX_BLOCKS (1u << 26)	/* 8 MiB of bits: past that, the range alone */
+
+struct taken {
+	const struct cg_image *img;
+	uint8_t *taken;
+	uint32_t nfuncs;
+	uint64_t lo, hi;	/* the lowest and highest entry */
+	uint64_t *blocks;	/* a bit per block of [lo, hi]: NULL, every block */
+};
+
+static void find_entries(struct taken *t)
 {
+	const struct sp_u64map *m = &t->img->func_by_addr;
+	uint64_t n;
+	size_t i;
+
+	t->lo = UINT64_MAX;
+	t->hi = 0;
+	t->blocks = NULL;
+	for (i = 0; i < m->nslots; i++)
+		if (m->slots[i].val != UINT32_MAX) {
+			t->lo = m->slots[i].key < t->lo ? m->slots[i].key : t->lo;
+			t->hi = m->slots[i].key > t->hi ? m->slots[i].key : t->hi;
+		}
+	if (t->lo > t->hi || (n = ((t->hi - t->lo) >> BLOCK_SHIFT) + 1) > MAX_BLOCKS)
+		return;
+	t->blocks = sp_xcalloc((size_t)(n + 63) / 64, sizeof(*t->blocks));
+	for (i = 0; i < m->nslots; i++)
+		if (m->slots[i].val != UINT32_MAX) {
+			uint64_t b = (m->slots[i].key - t->lo) >> BLOCK_SHIFT;
+
+			t->blocks[b / 64] |= (uint64_t)1 << (b % 64);
+		}
+}
+
+static void mark(const struct taken *t, uint64_t addr)
+{
+	uint64_t b;
 	uint32_t id;
 
-	if (!addr)
+	if (!addr || addr < t->lo || addr > t->hi)
 		return;
-	id = sp_u64map_get(&img->func_by_addr, addr);
-	if (id < nfuncs)
-		taken[id] = 1;
+	b = (addr - t->lo) >> BLOCK_SHIFT;
+	if (t->blocks && !(t->blocks[b / 64] & ((uint64_t)1 << (b % 64))))
+		return;
+	id = sp_u64map_get(&t->img->func_by_addr, addr);
+	if (id < t->nfuncs)
+		t->taken[id] = 1;
 }
 
 /* Sections whose words are data, not tables of the format (symbols,
@@ -89,9 +135,8 @@ static bool skipped(const struct skip *sk, uint64_t addr)
 	return false;
 }
 
-static void scan_words(const struct cg_image *img, Elf_Data *d, const GElf_Shdr *sh,
-		       const struct skip *sk, bool elf64, bool msb, uint8_t *taken,
-		       uint32_t nfuncs)
+static void scan_words(const struct taken *t, Elf_Data *d, const GElf_Shdr *sh,
+		       const struct skip *sk, bool elf64, bool msb)
 {
 	size_t w = elf64 ? 8 : 4, i, k;
 	const unsigned char *p = d->d_buf;
@@ -104,26 +149,19 @@ static void scan_words(const struct cg_image *img, Elf_Data *d, const GElf_Shdr 
 
 		for (k = 0; k < w; k++)
 			v |= (uint64_t)p[i + (msb ? k : w - 1 - k)] << (8 * (w - 1 - k));
-		mark(img, v, taken, nfuncs);
+		mark(t, v);
 	}
 }
 
-struct taken {
-	const struct cg_image *img;
-	uint8_t *taken;
-	uint32_t nfuncs;
-};
-
 static void mark_reloc(void *arg, uint64_t addr, uint64_t value)
 {
-	struct taken *t = arg;
-
 	(void)addr;
-	mark(t->img, value, t->taken, t->nfuncs);
+	mark(arg, value);
 }
 
-static void scan_data(const struct cg_image *img, uint8_t *taken, uint32_t nfuncs)
+static void scan_data(struct taken *t)
 {
+	const struct cg_image *img = t->img;
 	Elf *elf = img->elf.elf;
 	unsigned char *ident = (unsigned char *)elf_getident(elf, NULL);
 	bool elf64 = ident && ident[EI_CLASS] == ELFCLASS64;
@@ -132,7 +170,6 @@ static void scan_data(const struct cg_image *img, uint8_t *taken, uint32_t nfunc
 	size_t shstrndx;
 	GElf_Shdr sh;
 	struct skip sk;
-	struct taken t = { img, taken, nfuncs };
 
 	if (elf_getshdrstrndx(elf, &shstrndx))
 		return;
@@ -145,27 +182,31 @@ static void scan_data(const struct cg_image *img, uint8_t *taken, uint32_t nfunc
 			continue;
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (data_section(&sh, name) && (d = elf_getdata(scn, NULL)))
-			scan_words(img, d, &sh, &sk, elf64, msb, taken, nfuncs);
+			scan_words(t, d, &sh, &sk, elf64, msb);
 	}
-	sp_elf_each_data_reloc(&img->elf, NULL, mark_reloc, &t);
+	sp_elf_each_data_reloc(&img->elf, NULL, mark_reloc, t);
 }
 
 /* The addresses the code loads, as insn/addrload.c found them (x86). */
-static void scan_code(const struct cg_image *img, uint8_t *taken, uint32_t nfuncs)
+static void scan_code(const struct taken *t)
 {
 	size_t i;
 
-	for (i = 0; i < img->code.loads.n; i++)
-		mark(img, img->code.loads.v[i], taken, nfuncs);
+	for (i = 0; i < t->img->code.loads.n; i++)
+		mark(t, t->img->code.loads.v[i]);
 }
 
 void cg_address_taken(const struct cg_image *img, const struct sp_graph *g,
 		      uint8_t *taken)
 {
+	struct taken t = { .img = img, .taken = taken, .nfuncs = g->nfuncs };
+
 	if (img->elf.type == ET_REL)
 		return;
-	scan_data(img, taken, g->nfuncs);
-	scan_code(img, taken, g->nfuncs);
+	find_entries(&t);
+	scan_data(&t);
+	scan_code(&t);
+	free(t.blocks);
 }
 
 void cg_indirect_sites(struct cg_image *img, struct sp_graph *g)
