@@ -151,49 +151,28 @@ static void scan_var(struct ind_image *im, const struct ind_data *data, const st
 	}
 }
 
-static int u64_cmp(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-
-	return (a > b) - (a < b);
-}
-
 /* The keys of a struct some function's parameter is (or holds by value,
- * or is an array of): its callers write them where no store the
- * analysis types shows.  Only the calls through a member nothing else
- * stores ask (exported.c). */
-static void scan_params(struct ind_run *r, struct ind_image *im)
+ * or is an array of), of type DIE type: its callers write them where no
+ * store the analysis types shows.  Only the calls through a member
+ * nothing else stores ask (exported.c).  Marked in im's keys (its
+ * thread's: merge_typed). */
+static void scan_param(struct ind_image *im, uint64_t type)
 {
-	const struct dw_image *dw = im->dw;
-	uint64_t *v = sp_xmalloc((dw->nparams + 1) * sizeof(*v));
-	size_t i, n = 0, hops;
+	const struct ind_type *t;
+	const struct ind_slot *s;
+	int32_t ns, k;
+	size_t hops;
 
-	/* in DIE order, once each: a unit's types are read together */
-	if (dw->nparams) {
-		memcpy(v, dw->params, dw->nparams * sizeof(*v));
-		qsort(v, dw->nparams, sizeof(*v), u64_cmp);
-	}
-	for (i = 0; i < dw->nparams; i++)
-		if (!n || v[n - 1] != v[i])
-			v[n++] = v[i];
-	for (i = 0; i < n && im->reader; i++) {
-		const struct ind_type *t;
-		const struct ind_slot *s;
-		uint64_t type = v[i];
-		int32_t ns, k;
-
-		seek_unit(im, type);
-		for (hops = 0; (t = ind_type_at(&im->types, type)) && t->kind == IND_ARRAY &&
-			       hops < 8; hops++)
-			type = t->target;
-		if (!t || t->kind != IND_STRUCT)
-			continue;
-		s = ind_type_slots(&im->types, type, &ns);
-		for (k = 0; k < ns; k++)
-			if (s[k].key != SP_NONE)
-				r->keys.v[s[k].key].local = true;
-	}
-	free(v);
+	seek_unit(im, type);
+	for (hops = 0; (t = ind_type_at(&im->types, type)) && t->kind == IND_ARRAY && hops < 8;
+	     hops++)
+		type = t->target;
+	if (!t || t->kind != IND_STRUCT)
+		return;
+	s = ind_type_slots(&im->types, type, &ns);
+	for (k = 0; k < ns; k++)
+		if (s[k].key != SP_NONE)
+			im->types.keys->v[s[k].key].local = true;
 }
 
 /* ---- 3. stores ---- */
@@ -227,7 +206,7 @@ static uint8_t store_chain(const struct insn_icalls *ic, const struct insn_store
 
 /* A store into the frame at an offset not known (alloca, a frame
  * pointer set up twice): each struct in the frame there may be written
- * where the analysis does not see, as a parameter is (scan_params). */
+ * where the analysis does not see, as a parameter is (scan_param). */
 static void frame_unknown(struct ind_image *im, const struct insn_store *s)
 {
 	const struct ind_locs *locs = ind_locs_get(&im->locs);
@@ -461,22 +440,30 @@ struct pcs {
 	size_t n, cap;
 };
 
-/* A chain to type or a variable to scan, in DIE order: a reader keeps
- * the units it read open, so that a walk that goes unit after unit
- * reads each unit's abbreviations once, and each unit's types are read
- * together, for its functions' chains and its variables alike. */
+/* A chain to type, a variable or a parameter's type to scan, in DIE order:
+ * a reader keeps the units it read open, so that a walk that goes unit
+ * after unit reads each unit's abbreviations once, and each unit's types
+ * are read together, for its functions' chains, its variables and its
+ * parameters alike. */
 struct work {
-	uint64_t die;
-	/* into r->sites, r->stores | STORE_BIT, or the image's vars | VAR_BIT */
+	uint64_t die;	/* a parameter's: its type's */
+	/* into r->sites, r->stores | STORE_BIT, the image's vars | VAR_BIT,
+	 * or PARAM_BIT */
 	uint32_t index;
 	uint32_t image;
 };
 #define STORE_BIT (1u << 31)
 #define VAR_BIT (1u << 30)
+#define PARAM_BIT (STORE_BIT | VAR_BIT)
 
 static bool is_var(const struct work *w)
 {
-	return (w->index & (STORE_BIT | VAR_BIT)) == VAR_BIT;
+	return (w->index & PARAM_BIT) == VAR_BIT;
+}
+
+static bool is_param(const struct work *w)
+{
+	return (w->index & PARAM_BIT) == PARAM_BIT;
 }
 
 static int work_cmp(const void *pa, const void *pb)
@@ -548,17 +535,35 @@ static void load_locs(struct ind_run *r, struct ind_image *ims, const struct wor
 		ind_locs_defer(&im->locs, &r->g->funcs[func], func, p->v, p->n);
 }
 
-/* Every site's and store's chain to type and every variable to scan
- * (the main thread's images' vars: loaded), in DIE order (see struct
- * work), shared out in pieces of whole functions between the typing
- * thread and the main thread, once the latter is done with the rest. */
+/* The types of image's parameters, once each, as work items at w. */
+static size_t param_work(const struct ind_run *r, uint32_t image, struct work *w)
+{
+	const struct dw_image *dw = r->ims[image].dw;
+	struct sp_u64map seen;
+	size_t i, k = 0;
+
+	sp_u64map_init(&seen, dw->nparams / 4 + 16);
+	for (i = 0; i < dw->nparams; i++)
+		if (sp_u64map_get(&seen, dw->params[i]) == SP_NONE) {
+			sp_u64map_put(&seen, dw->params[i], 0);
+			w[k++] = (struct work){ dw->params[i], PARAM_BIT, image };
+		}
+	sp_u64map_release(&seen);
+	return k;
+}
+
+/* Every site's and store's chain to type and every variable and
+ * parameter's type to scan (the main thread's images' vars: loaded), in
+ * DIE order (see struct work), shared out in pieces of whole functions
+ * between the typing thread and the main thread, once the latter is
+ * done with the rest. */
 static void make_work(struct ind_run *r)
 {
 	size_t n = r->nsites + r->nstores, i, j, k = 0;
 	struct work *w;
 
 	for (i = 0; i < r->nims; i++)
-		n += r->ims[i].nvars;
+		n += r->ims[i].nvars + (r->ims[i].reader ? r->ims[i].dw->nparams : 0);
 	w = sp_xmalloc((n ? n : 1) * sizeof(*w));
 	for (i = 0; i < r->nsites; i++)
 		w[k++] = (struct work){ die_of(r, r->sites[i].func), (uint32_t)i,
@@ -570,6 +575,10 @@ static void make_work(struct ind_run *r)
 		for (j = 0; j < r->ims[i].nvars; j++)
 			w[k++] = (struct work){ r->ims[i].vars[j].die, (uint32_t)j | VAR_BIT,
 						(uint32_t)i };
+	for (i = 0; i < r->nims; i++)
+		if (r->ims[i].reader)
+			k += param_work(r, (uint32_t)i, w + k);
+	n = k;
 	qsort(w, n, sizeof(*w), work_cmp);
 	r->work = w;
 	r->nwork = n;
@@ -625,6 +634,10 @@ static void type_pieces(struct ind_run *r, struct ind_image *ims, bool mark)
 
 			if (is_var(&w[i])) {
 				scan_item(r, ims, &w[i]);
+				continue;
+			}
+			if (is_param(&w[i])) {
+				scan_param(&ims[w[i].image], w[i].die);
 				continue;
 			}
 			if (i == from || !same_function(&w[i - 1], &w[i])) {
@@ -903,8 +916,6 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 	r->taken = taken;
 	r->stats = stats;
 	main_vars(r);
-	for (i = 0; i < r->nims; i++)
-		scan_params(r, &r->ims[i]);
 	/* the main thread types and scans what the other has not taken yet */
 	type_pieces(r, r->ims, false);
 	if (r->threaded) {
