@@ -164,6 +164,10 @@ static void scan_param(struct ind_image *im, uint64_t type)
 	size_t hops;
 
 	seek_unit(im, type);
+	/* most are pointers or numbers: their pointees are not read */
+	k = ind_type_kind(&im->types, type);
+	if (k != IND_STRUCT && k != IND_ARRAY)
+		return;
 	for (hops = 0; (t = ind_type_at(&im->types, type)) && t->kind == IND_ARRAY && hops < 8;
 	     hops++)
 		type = t->target;

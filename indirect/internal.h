@@ -80,6 +80,11 @@ void ind_types_reset(struct ind_types *t);
 /* The type at DIE off; NULL when off is 0 or no type.  Valid until the
  * next call (the array may move). */
 const struct ind_type *ind_type_at(struct ind_types *t, uint64_t off);
+/* The kind (enum ind_kind) of the type at DIE off, -1 when none: what
+ * ind_type_at's says, without reading the pointee of a pointer nor
+ * keeping the type (most types asked about this way are pointers, and
+ * not asked about again). */
+int ind_type_kind(struct ind_types *t, uint64_t off);
 /* The pointer-to-function slots of the type at off: *n of them, offsets
  * from its start (arrays inside it expanded); NULL when none.  Valid
  * until the next call. */

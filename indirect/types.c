@@ -91,15 +91,15 @@ static void members_of(struct ind_types *t, uint32_t i)
 	t->v[i] = ty;
 }
 
+static const uint8_t kinds[] = {
+	[DW_TYPE_OTHER] = IND_OTHER, [DW_TYPE_STRUCT] = IND_STRUCT,
+	[DW_TYPE_POINTER] = IND_POINTER, [DW_TYPE_ARRAY] = IND_ARRAY,
+	[DW_TYPE_FUNC] = IND_FUNC,
+};
+
 /* What dwarf/ says the type is, as the typing sees it. */
 static void read_type(struct ind_types *t, const struct dw_type *dt, struct ind_type *ty)
 {
-	static const uint8_t kinds[] = {
-		[DW_TYPE_OTHER] = IND_OTHER, [DW_TYPE_STRUCT] = IND_STRUCT,
-		[DW_TYPE_POINTER] = IND_POINTER, [DW_TYPE_ARRAY] = IND_ARRAY,
-		[DW_TYPE_FUNC] = IND_FUNC,
-	};
-
 	ty->slot = ty->nslots = -1;
 	ty->kind = kinds[dt->kind];
 	ty->is_union = dt->is_union;
@@ -171,6 +171,18 @@ const struct ind_type *ind_type_at(struct ind_types *t, uint64_t off)
 	uint32_t i = type_index(t, off);
 
 	return i == SP_NONE ? NULL : &t->v[i];
+}
+
+int ind_type_kind(struct ind_types *t, uint64_t off)
+{
+	uint32_t i = off ? sp_u64map_get(&t->by_off, off) : SP_NONE;
+	struct dw_type dt;
+
+	if (i != SP_NONE)
+		return t->v[i].kind;
+	if (!off || !t->reader || !dw_type_of(t->reader, t->g, off, &dt))
+		return -1;
+	return kinds[dt.kind];
 }
 
 const char *ind_type_proto(struct ind_types *t, uint64_t func)
