@@ -3,8 +3,9 @@
  *
  *	1. the variables at fixed addresses, their types (vars);
  *	2. every initialised variable's function pointers, filed under the
- *	   member of the named struct that holds each (keys): read in the
- *	   same pass over the units as step 4's chains, whose types they share;
+ *	   member of the named struct that holds each (keys), and the keys
+ *	   of the structs the functions' parameters are: read in the same
+ *	   pass over the units as step 4's chains, whose types they share;
  *	3. the code's stores of function addresses, typed like the chains
  *	   of the calls: a member gains the function, or, stored with a
  *	   value of unknown origin, escapes (its calls fall back to the
