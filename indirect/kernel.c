@@ -217,9 +217,8 @@ static enum sp_resolved tracepoint_targets(struct ind_kernel *k, const struct in
 	struct sp_strbuf sb = { 0 };
 	uint32_t bpf, id, i;
 
-	if (strncmp(f->name, TRACEITER, strlen(TRACEITER)) || !im->reader || !f->die ||
-	    !(proto = dw_func_proto(im->reader, r->g, f->origin_die ? f->origin_die : f->die)) ||
-	    strncmp(proto, "int(", 4))
+	if (strncmp(f->name, TRACEITER, strlen(TRACEITER)) ||
+	    !(proto = ind_func_proto(r, im, s->func)) || strncmp(proto, "int(", 4))
 		return SP_RES_NONE;
 	if (!k->classes_read) {
 		read_classes(k);

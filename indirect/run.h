@@ -157,6 +157,10 @@ bool ind_sc_value(struct ind_run *r, const struct ind_site *s, struct ids *out);
 
 /* The function whose entry addr is in image im, SP_NONE when none. */
 uint32_t ind_func_at(const struct ind_image *im, uint64_t addr);
+/* The prototype of function func of image im (dw_func_proto's), NULL
+ * unknown: the one read already when its address is taken or it is
+ * exported, else read now. */
+const char *ind_func_proto(struct ind_run *r, const struct ind_image *im, uint32_t func);
 /* Type the chain of site s into s->t, with the images ims. */
 void ind_type_site(struct ind_image *ims, struct ind_site *s);
 /* Each site's targets, once the keys are sealed: g->isites, the edges,

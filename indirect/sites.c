@@ -38,6 +38,17 @@ void ind_type_site(struct ind_image *ims, struct ind_site *s)
 		s->t.kind = IND_TK_NONE;
 }
 
+const char *ind_func_proto(struct ind_run *r, const struct ind_image *im, uint32_t func)
+{
+	const struct sp_func *f = &r->g->funcs[func];
+
+	/* a random unit's DIEs, and its abbreviations parsed, otherwise */
+	if (f->proto)
+		return f->proto;
+	return f->die && im->reader ?
+	       dw_func_proto(im->reader, r->g, f->origin_die ? f->origin_die : f->die) : NULL;
+}
+
 /* ---- the fallbacks' functions ---- */
 
 static int by_proto_cmp(const void *pa, const void *pb)
@@ -204,10 +215,7 @@ static bool union_targets(struct ind_run *r, const struct ind_site *s, const str
 			  struct ids *out, const char **desc)
 {
 	struct ind_image *im = &r->ims[s->image];
-	const struct sp_func *f = &r->g->funcs[s->func];
-	const char *proto = f->die && im->reader ?
-			    dw_func_proto(im->reader, r->g, f->origin_die ? f->origin_die : f->die) :
-			    NULL;
+	const char *proto = ind_func_proto(r, im, s->func);
 	const char *member = ind_union_member(&im->types, s->t.alts, proto);
 	struct sp_strbuf sb = { 0 };
 	uint32_t i;
