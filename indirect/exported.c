@@ -39,66 +39,24 @@
 
 #define KSYMTAB "__ksymtab_"
 
-struct export {
-	uint64_t die;
-	uint32_t id, image;
-};
-
 struct exports {
 	struct ind_kernel *k;
 	uint32_t image;
 	uint8_t *marks;		/* by function id: exported */
 	bool any;		/* some __ksymtab_ symbol seen */
-	struct export *v;	/* those whose prototype is to read */
-	size_t n, cap;
 };
 
 static void find_export(void *arg, const GElf_Sym *sym, const char *name)
 {
 	struct exports *x = arg;
-	struct sp_func *f;
 	uint32_t id;
 
 	if (sym->st_shndx == SHN_UNDEF || strncmp(name, KSYMTAB, strlen(KSYMTAB)))
 		return;
 	x->any = true;
 	id = ind_kernel_func_named(x->k, x->image, sp_intern(x->k->r->g, name + strlen(KSYMTAB)));
-	if (id == SP_NONE || x->marks[id])
-		return;
-	x->marks[id] = 1;
-	f = &x->k->r->g->funcs[id];
-	if (f->proto || !(f->origin_die || f->die))
-		return;
-	SP_ALLOC_GROW(x->v, x->n + 1, x->cap);
-	x->v[x->n++] = (struct export){ f->origin_die ? f->origin_die : f->die, id, x->image };
-}
-
-static int export_cmp(const void *pa, const void *pb)
-{
-	const struct export *a = pa, *b = pb;
-
-	if (a->image != b->image)
-		return (a->image > b->image) - (a->image < b->image);
-	return (a->die > b->die) - (a->die < b->die);
-}
-
-/* The prototypes of the exported functions whose address no image takes
- * (cg_indirect_prototypes read only those), in DIE order. */
-static void read_protos(struct ind_kernel *k, struct export *v, size_t n)
-{
-	struct sp_graph *g = k->r->g;
-	size_t i;
-
-	if (n)
-		qsort(v, n, sizeof(*v), export_cmp);
-	for (i = 0; i < n; i++) {
-		struct dw_reader *reader = k->r->ims[v[i].image].reader;
-
-		if (!reader)
-			continue;
-		dw_reader_seek(reader, v[i].die);
-		g->funcs[v[i].id].proto = dw_func_proto(reader, g, v[i].die);
-	}
+	if (id != SP_NONE)
+		x->marks[id] = 1;
 }
 
 void ind_exported_init(struct ind_kernel *k)
@@ -122,17 +80,26 @@ void ind_exported_init(struct ind_kernel *k)
 	/* any image's ksymtab, not the last one's: a module given after
 	 * vmlinux may export nothing */
 	if (k->kernel) {
-		read_protos(k, x.v, x.n);
-		ind_fallback_init(&k->exported, g, x.marks);
+		k->marks = x.marks;
 		sp_u64map_init(&k->modules, 256);
+	} else {
+		free(x.marks);
 	}
-	free(x.marks);
-	free(x.v);
+}
+
+void ind_exported_ready(struct ind_kernel *k)
+{
+	if (!k->kernel)
+		return;
+	ind_fallback_init(&k->exported, k->r->g, k->marks);
+	free(k->marks);
+	k->marks = NULL;
 }
 
 void ind_exported_release(struct ind_kernel *k)
 {
 	free(k->kernel_image);
+	free(k->marks);
 	if (!k->kernel)
 		return;
 	ind_fallback_release(&k->exported);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "indirect/kernel.h"
 #include "indirect/run.h"
 
 static int var_cmp(const void *pa, const void *pb)
@@ -911,9 +912,25 @@ void ind_abandon(struct ind_run *r)
 		run_free(r);
 }
 
+/* The prototypes of the address-taken functions and of those a kernel
+ * exports (kern->marks), read in one pass over each image's units. */
+static void read_protos(struct ind_run *r, const struct ind_kernel *kern)
+{
+	const struct sp_graph *g = r->g;
+	uint8_t *want = sp_xmalloc(g->nfuncs + 1);
+	uint32_t i;
+
+	for (i = 0; i < g->nfuncs; i++)
+		want[i] = r->taken[i] | (kern->marks ? kern->marks[i] : 0);
+	for (i = 0; i < r->nims; i++)
+		cg_indirect_prototypes(r->imgs[i], r->g, want);
+	free(want);
+}
+
 int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 	       struct sp_err *err)
 {
+	struct ind_kernel kern;
 	uint32_t i;
 	int ret;
 
@@ -929,6 +946,8 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 		merge_typed(r);
 		close_typers(r, r->nims);
 	}
+	ind_kernel_init(&kern, r);
+	read_protos(r, &kern);
 	stats->stores = (uint32_t)r->nstores;
 	r->args = ind_args_new(r);
 	r->sc_held_image = SP_NONE;
@@ -937,7 +956,8 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 	smear(r);
 	flow_keys(r);
 	ind_keys_seal(&r->keys);
-	ret = ind_add_sites(r, err);
+	ret = ind_add_sites(r, &kern, err);
+	ind_kernel_release(&kern);
 	stats->keys = r->keys.n;
 	for (i = 0; i < r->keys.n; i++)
 		stats->escaped += r->keys.v[i].escaped;

@@ -39,15 +39,20 @@
  */
 #define BPF_JIT_FRAME (512 + 8 * (8 + 8 + 8 + 32))
 
-void ind_kernel_init(struct ind_kernel *k, struct ind_run *r, const struct fallback *fb)
+void ind_kernel_init(struct ind_kernel *k, struct ind_run *r)
 {
 	memset(k, 0, sizeof(*k));
 	k->r = r;
-	k->fb = fb;
 	k->jit = SP_NONE;
 	sp_u64map_init(&k->by_name, 1024);
 	sp_u64map_init(&k->classes, 1024);
 	ind_exported_init(k);
+}
+
+void ind_kernel_ready(struct ind_kernel *k, const struct fallback *fb)
+{
+	k->fb = fb;
+	ind_exported_ready(k);
 }
 
 void ind_kernel_release(struct ind_kernel *k)

@@ -17,11 +17,17 @@ struct ind_kernel {
 	/* members nothing stores (exported.c) */
 	bool kernel;			/* an image exports to modules */
 	bool *kernel_image;		/* by image: it does, or is a module */
+	uint8_t *marks;			/* by function id: exported (until ready) */
 	struct fallback exported;	/* the functions exported to modules */
 	struct sp_u64map modules;	/* a key -> its <module code: ...> stand-in */
 };
 
-void ind_kernel_init(struct ind_kernel *k, struct ind_run *r, const struct fallback *fb);
+/* A kernel's mechanisms in run r: first the functions the images export
+ * (k->marks), whose prototypes are read with the address-taken ones;
+ * then, once they are, ind_kernel_ready with the address-taken
+ * functions' fallback. */
+void ind_kernel_init(struct ind_kernel *k, struct ind_run *r);
+void ind_kernel_ready(struct ind_kernel *k, const struct fallback *fb);
 void ind_kernel_release(struct ind_kernel *k);
 /* The targets of site s if a kernel mechanism makes it (how), else NONE
  * and nothing added; *desc names the mechanism's object. */
@@ -37,10 +43,10 @@ uint32_t ind_kernel_func_named(struct ind_kernel *k, uint32_t image, const char 
  * code (EXPORTED); else NONE and nothing added. */
 enum sp_resolved ind_exported_targets(struct ind_kernel *k, const struct ind_site *s,
 				      struct ids *out, const char **desc);
-/* The functions the images export (the prototypes of those whose
- * address no image takes read): before any site's targets, as it moves
- * the images' readers. */
+/* The functions the images export, marked in k->marks (when a kernel);
+ * ready: their fallback, once their prototypes are read. */
 void ind_exported_init(struct ind_kernel *k);
+void ind_exported_ready(struct ind_kernel *k);
 void ind_exported_release(struct ind_kernel *k);
 
 #endif

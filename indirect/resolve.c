@@ -40,8 +40,9 @@ void ind_release(struct ind_policy *p)
 
 /*
  * What any image takes the address of: the functions an indirect call may
- * reach (out->ntaken counts them).  Their prototypes are read for every
- * one when typed (--indirect=types), else only when a call site is typed.
+ * reach (out->ntaken counts them).  Their prototypes are read when a call
+ * site is typed; with --indirect=types, for every one, by ind_finish
+ * (with the functions a kernel exports, in the same pass).
  */
 static uint8_t *address_taken(const struct ind_policy *p, struct ind_summary *out)
 {
@@ -54,7 +55,7 @@ static uint8_t *address_taken(const struct ind_policy *p, struct ind_summary *ou
 		cg_address_taken(p->imgs[i], g, taken);
 	for (i = 0; !typed && i < p->n; i++)
 		cg_indirect_sites(p->imgs[i], g);
-	for (i = 0; (typed || g->nicalls) && i < p->n; i++)
+	for (i = 0; !typed && g->nicalls && i < p->n; i++)
 		cg_indirect_prototypes(p->imgs[i], g, taken);
 	out->ntaken = 0;
 	for (i = 0; i < g->nfuncs; i++)

@@ -163,9 +163,10 @@ uint32_t ind_func_at(const struct ind_image *im, uint64_t addr);
 const char *ind_func_proto(struct ind_run *r, const struct ind_image *im, uint32_t func);
 /* Type the chain of site s into s->t, with the images ims. */
 void ind_type_site(struct ind_image *ims, struct ind_site *s);
-/* Each site's targets, once the keys are sealed: g->isites, the edges,
- * the stats. */
-int ind_add_sites(struct ind_run *r, struct sp_err *err);
+/* Each site's targets, once the keys are sealed and the prototypes read
+ * (kern: ind_kernel_init's): g->isites, the edges, the stats. */
+struct ind_kernel;
+int ind_add_sites(struct ind_run *r, struct ind_kernel *kern, struct sp_err *err);
 
 /* lines.c: the source line of each site of g->isites. */
 void ind_site_lines(struct ind_run *r);

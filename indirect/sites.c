@@ -728,11 +728,10 @@ static void sc_sites(struct ind_run *r, const struct fallback *fb, struct edger 
 	}
 }
 
-int ind_add_sites(struct ind_run *r, struct sp_err *err)
+int ind_add_sites(struct ind_run *r, struct ind_kernel *kern, struct sp_err *err)
 {
 	struct sp_graph *g = r->g;
 	struct fallback fb;
-	struct ind_kernel kern;
 	struct edger e = { .g = g, .hub = SP_NONE, .untyped = SP_NONE };
 	struct ids x = { 0 }, ways = { 0 }, updates = { 0 }, tramps = { 0 };
 	struct sc_parts parts = { 0 };
@@ -742,7 +741,7 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 
 	(void)err;
 	ind_fallback_init(&fb, g, r->taken);
-	ind_kernel_init(&kern, r, &fb);
+	ind_kernel_ready(kern, &fb);
 	/* room for the stand-ins: at most one per site, two, and <bpf jit> */
 	e.stamp[0] = sp_xcalloc(g->nfuncs + r->nsites + 4, sizeof(uint32_t));
 	e.stamp[1] = sp_xcalloc(g->nfuncs + r->nsites + 4, sizeof(uint32_t));
@@ -764,7 +763,7 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 			continue;
 		}
 		x.n = 0;
-		how = call_targets(r, &fb, &kern, i, &x, &ways, &desc, &join);
+		how = call_targets(r, &fb, kern, i, &x, &ways, &desc, &join);
 		if (how == SP_RES_PROTOTYPE)
 			r->stats->why[proto_why(r, s)]++;
 		x.n = ind_unique_ids(x.v, x.n);
@@ -774,15 +773,14 @@ int ind_add_sites(struct ind_run *r, struct sp_err *err)
 	}
 	unseen_sites(r, &fb, &e, seen, nfuncs);
 	for (i = 0; i < updates.n; i++)
-		sc_update(r, &fb, &kern, updates.v[i], &parts, &x, &tramps);
+		sc_update(r, &fb, kern, updates.v[i], &parts, &x, &tramps);
 	sc_sites(r, &fb, &e, &parts, &x);
 	if (g->nisites)
 		qsort(g->isites, g->nisites, sizeof(*g->isites), isite_cmp);
 	if (r->lines)
 		ind_site_lines(r);
 	g->indirect_typed = true;
-	r->stats->edges = e.added + kern.edges;
-	ind_kernel_release(&kern);
+	r->stats->edges = e.added + kern->edges;
 	free(x.v);
 	free(ways.v);
 	free(updates.v);
