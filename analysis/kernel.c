@@ -73,8 +73,8 @@ static int by_total(const void *pa, const void *pb, void *ctx)
  * stack, rewind_stack_and_make_dead to the top of the task's stack.
  * Their callees' class is their own.  C code is what DWARF describes, and
  * only the kernel's own (its image and modules): a shared library's C code
- * that switches stacks (glibc's setcontext, __libc_start_call_main's
- * exit) runs in a program, on no IRQ stack.
+ * that switches stacks (glibc's, into exit and setcontext) runs in a
+ * program, on no IRQ stack.
  */
 static uint8_t *switched_in(const struct sp_graph *g)
 {

@@ -81,9 +81,8 @@ grep -Eq "^ +$other\+? +[0-9]+ +__x64_sys_other " "$OUT/stdout" ||
 grep -q 'worst path of __x64_sys_other' "$OUT/stdout" || fail "no worst path"
 
 # A program is no kernel: the stack switches in glibc's C code (followed
-# into libc, which libc6-dbg describes: setcontext, exit below
-# __libc_start_call_main) enter no IRQ stack, and the summary says that
-# nothing matched
+# into libc, which libc6-dbg describes; they enter exit and setcontext)
+# enter no IRQ stack, and the summary says that nothing matched
 need_sample chain
 STACKPROF_LIBS= run_sp --kernel-summary samples/chain/chain
 expect_rc 0 "--kernel-summary of a program"
