@@ -183,12 +183,27 @@ static void scan_param(struct ind_image *im, uint64_t type)
 
 /* ---- 3. stores ---- */
 
-static void add_abs_store(struct ind_run *r, uint32_t image, uint64_t addr, uint32_t func)
+static void add_abs_store(struct ind_run *r, uint32_t image, uint64_t addr, uint32_t func,
+			  uint32_t from)
 {
 	SP_ALLOC_GROW(r->abs, r->nabs + 1, r->abs_cap);
 	r->abs[r->nabs].image = image;
 	r->abs[r->nabs].addr = addr;
+	r->abs[r->nabs].from = from;
 	r->abs[r->nabs++].func = func;
+}
+
+/* The member a loaded value stored at a fixed address was read from, or
+ * SP_NONE: a global pointer set from an ops struct's member
+ * (register_ftrace_graph()'s ftrace_graph_return = gops->retfunc) holds
+ * what that member holds. */
+static uint32_t copied_member(const struct ind_run *r, const struct ind_store *st)
+{
+	const struct insn_store *s = &r->ims[st->image].code->icalls.stores[st->store];
+
+	if (st->func != SP_NONE || !s->loaded || !st->vtyped || st->vt.kind != IND_TK_KEY)
+		return SP_NONE;
+	return st->vt.key;
 }
 
 /* The chain of a store: one link more than its base's, the word it
@@ -374,7 +389,7 @@ static void apply_store(struct ind_run *r, const struct ind_store *st)
 	if (st->typed) {
 		r->stats->stores_typed++;
 		if (st->t.kind != IND_TK_KEY)
-			add_abs_store(r, st->image, st->t.addr, st->func);
+			add_abs_store(r, st->image, st->t.addr, st->func, copied_member(r, st));
 		if (key != SP_NONE && s->loaded)
 			store_loaded(r, st, key);
 		else if (key != SP_NONE && st->func == SP_NONE)
@@ -382,7 +397,7 @@ static void apply_store(struct ind_run *r, const struct ind_store *st)
 		else if (key != SP_NONE)
 			ind_key_add(&r->keys, key, st->func);
 	} else if (s->addr) {
-		add_abs_store(r, st->image, s->addr, st->func);
+		add_abs_store(r, st->image, s->addr, st->func, SP_NONE);
 	} else if (st->func != SP_NONE) {
 		/* where it goes no type says: a member of its prototype may hold it */
 		SP_ALLOC_GROW(r->smear, r->nsmear + 1, r->smear_cap);

@@ -9,10 +9,13 @@
 #include "indirect/internal.h"
 
 /* A store to a fixed address: the function stored, SP_NONE for a value
- * of unknown origin. */
+ * it does not know (then from says whether a member's). */
 struct ind_abs_store {
 	uint64_t addr;
 	uint32_t image, func;
+	uint32_t from;	/* func SP_NONE: the member whose value it copies
+			 * (gops->retfunc into a global pointer), SP_NONE
+			 * when the value's origin is unknown */
 };
 
 /* A function stored where no type tells: at disp from its base

@@ -125,6 +125,30 @@ void ind_proto_targets(const struct fallback *fb, const char *cls, struct ids *o
 		ids_add(out, fb->untyped[k]);
 }
 
+/* The functions a store at a fixed address puts there: its constant, or
+ * what the member it copies holds, as a call through that member finds
+ * them; false when that is not known (a value of unknown origin, a
+ * member that escaped or that nothing in the images fills). */
+static bool abs_store_targets(const struct ind_run *r, const struct ind_abs_store *s,
+			      struct ids *out)
+{
+	const struct ind_key *k;
+	uint32_t i;
+
+	if (s->func != SP_NONE) {
+		ids_add(out, s->func);
+		return true;
+	}
+	if (s->from == SP_NONE)
+		return false;
+	k = &r->keys.v[s->from];
+	if (k->escaped || !k->ntargets)
+		return false;
+	for (i = 0; i < k->ntargets; i++)
+		ids_add(out, k->targets[i]);
+	return true;
+}
+
 /* The words of a WORD or TABLE target, and the stores to them; false
  * when a store of a value of unknown origin adds more. */
 static bool word_targets(const struct ind_run *r, uint32_t image, const struct ind_target *t,
@@ -150,10 +174,8 @@ static bool word_targets(const struct ind_run *r, uint32_t image, const struct i
 		if (s->image != image || s->addr < t->first || s->addr >= t->end ||
 		    (step ? (s->addr - t->first) % step : s->addr != t->first))
 			continue;
-		if (s->func == SP_NONE)
+		if (!abs_store_targets(r, s, out))
 			known = false;
-		else
-			ids_add(out, s->func);
 	}
 	return known;
 }
