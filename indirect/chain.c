@@ -143,18 +143,22 @@ static bool final(struct ind_image *im, const struct tval *v, struct ind_target 
 	return true;
 }
 
-/* Apply links[k - 1 .. 0] to v, the value of link k. */
+/* Apply links[k - 1 .. 0] to v, the value of link k.  The last load is
+ * the one only copies follow (a member loaded, spilled to the stack and
+ * reloaded for the call). */
 static bool forward(struct ind_image *im, const struct insn_link *links, int k, struct tval v,
 		    struct ind_target *out)
 {
-	int j;
+	int j, last = 0;
 
+	while (last < k && links[last].src == INSN_SRC_MOVE)
+		last++;
 	for (j = k - 1; j >= 0; j--) {
 		if (links[j].src == INSN_SRC_MOVE)
 			continue;
-		if (links[j].src != INSN_SRC_LOAD || !load(im, &links[j], j == 0, &v, out))
+		if (links[j].src != INSN_SRC_LOAD || !load(im, &links[j], j == last, &v, out))
 			return false;
-		if (j == 0)
+		if (j == last)
 			return true;
 	}
 	return final(im, &v, out);
