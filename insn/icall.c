@@ -18,6 +18,8 @@ enum { RAX = 0, RDX = 1, RCX = 2, RBX = 3, RSI = 4, RDI = 5, RBP = 6, RSP = 7,
 
 #define MAX_LINKS 8		/* a chain deeper than f->a->b->c->... is not typed */
 #define MAX_BACK 256		/* instructions walked back for one definition */
+#define MAX_BACK_SLOT 2048	/* ... for a stack slot's stores: a spill is kept
+				 * across calls, far from its reload */
 #define SLOT 64			/* each_write's pseudo register: the stack slot
 				 * tracer.slot */
 
@@ -238,6 +240,9 @@ struct tracer {
 	size_t n;
 	uint8_t nlinks;
 	int64_t slot;		/* SLOT's address, from the entry's stack pointer */
+	/* the last reload of a stack slot the chain did not follow: its
+	 * load v[reload] and its link's index in ic->links */
+	size_t reload, reload_link;
 };
 
 static void add_link(struct tracer *t, uint64_t pc, uint8_t reg, enum insn_src src,
@@ -389,6 +394,10 @@ static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
 		trace(t, d, t->v[d].reg2, t->v[d].addr);
 		return;
 	}
+	if (src == INSN_SRC_OTHER && in->base == RSP) {
+		t->reload = i;
+		t->reload_link = t->ic->nlinks;
+	}
 	add_link(t, pc, reg, src, addr, scale);
 	if (src == INSN_SRC_LOAD)
 		trace(t, i, base, in->addr);
@@ -482,7 +491,7 @@ static bool each_write(struct tracer *t, size_t i, uint8_t reg,
 		if (ic->seen[k] == ic->stamp)
 			continue;
 		ic->seen[k] = ic->stamp;
-		if (steps++ >= MAX_BACK)
+		if (steps++ >= (reg == SLOT ? MAX_BACK_SLOT : MAX_BACK))
 			return false;
 		*entry |= k == 0;
 		if (k && !falls_into(t->v, k) && ic->pred_first[k] == ic->pred_first[k + 1] &&
@@ -681,38 +690,57 @@ static bool add_slot_store(void *arg, size_t d)
 	return ++x->n == 1;
 }
 
+/* Is v[i] a load (or a call) of 8 bytes of a stack slot whose writes can
+ * be found: not indexed, at a known depth, below the entry's stack
+ * pointer, and where no pointer reaches it (the function lets no stack
+ * address at or below it out of its registers; an object above the slot
+ * is written upwards from its address)?  It sets t->slot. */
+static bool slot_load(struct tracer *t, size_t i)
+{
+	const struct insn *in = &t->v[i];
+	int32_t d;
+
+	if (in->index != INSN_REG_NONE || (in->op == INSN_OP_MOV ? in->size != 8 : !is_call(in)))
+		return false;
+	if (!t->ic->frame_known)
+		frame_depths(t);
+	d = t->ic->depth[i];
+	if (d == DEPTH_UNSET || d == DEPTH_UNKNOWN)
+		return false;
+	t->slot = in->disp - d;
+	return t->slot < 0 && t->ic->escape >= t->slot + 8;
+}
+
+/* Is v[k] a store of 8 bytes over the whole of t->slot: of a register
+ * (reg), or of a constant (mov $f,0x8(%rsp))? */
+static bool slot_store(const struct tracer *t, size_t k, bool reg)
+{
+	const struct insn *s = &t->v[k];
+	int32_t d = t->ic->depth[k];
+
+	if (d == DEPTH_UNSET || d == DEPTH_UNKNOWN || s->op != INSN_OP_MOV ||
+	    s->reg != INSN_REG_NONE || s->size != 8 || s->base != RSP ||
+	    s->index != INSN_REG_NONE || s->disp - d != t->slot)
+		return false;
+	return reg ? s->reg2 <= 15 :
+	       s->reg2 == INSN_REG_NONE && (s->flags & INSN_F_IMM) != 0;
+}
+
 /*
  * The store whose register a load of a stack slot (mov 0x10(%rsp),%rax)
  * reads back: the one store of 8 bytes from a register to that slot
  * reaching v[i] on every path, no other write of the slot between
  * (GCC's spill of a value it needs after calls that clobber every
- * register it has left).  Sound only where no pointer reaches the slot:
- * the function lets no stack address at or below it out of its
- * registers (an object above the slot is written upwards from its
- * address).  n when there is none such.
+ * register it has left), where no pointer reaches the slot (slot_load).
+ * n when there is none such.
  */
 static size_t spill(struct tracer *t, size_t i)
 {
-	const struct insn *in = &t->v[i], *s;
 	struct slot_store x = { t->n, 0 };
-	int32_t d;
 	bool entry;
 
-	if (in->index != INSN_REG_NONE || (in->op == INSN_OP_MOV ? in->size != 8 : !is_call(in)))
-		return t->n;
-	if (!t->ic->frame_known)
-		frame_depths(t);
-	d = t->ic->depth[i];
-	if (d == DEPTH_UNSET || d == DEPTH_UNKNOWN)
-		return t->n;
-	t->slot = in->disp - d;
-	if (t->slot >= 0 || t->ic->escape < t->slot + 8 ||
-	    !each_write(t, i, SLOT, add_slot_store, &x, &entry) || entry || x.n != 1)
-		return t->n;
-	s = &t->v[x.d];
-	d = t->ic->depth[x.d];
-	if (s->op != INSN_OP_MOV || s->reg != INSN_REG_NONE || s->reg2 > 15 || s->size != 8 ||
-	    s->base != RSP || s->index != INSN_REG_NONE || s->disp - d != t->slot)
+	if (!slot_load(t, i) || !each_write(t, i, SLOT, add_slot_store, &x, &entry) || entry ||
+	    x.n != 1 || !slot_store(t, x.d, true))
 		return t->n;
 	return x.d;
 }
@@ -867,6 +895,7 @@ static void add_call(struct tracer *t, size_t i, uint8_t reg)
 	c->nways = 0;
 	c->way = false;
 	t->nlinks = 0;
+	t->reload_link = SIZE_MAX;
 	if (reg != INSN_REG_NONE)
 		trace(t, i, reg, in->addr);
 	else if (in->flags & INSN_F_MEM)
@@ -893,10 +922,47 @@ static bool way_chain(struct tracer *t, size_t i, size_t d, uint8_t reg, uint64_
 }
 
 /*
+ * The stores that reach a reload of a stack slot, v[i], when two or more
+ * do, none from the function's entry, each of 8 bytes over the whole slot
+ * from a register or of a constant, and no pointer reaches the slot
+ * (slot_load): GCC spills a different value on each path before one
+ * reload (apply_relocate_add's write function, a constant chosen on two
+ * paths).
+ */
+static bool slot_defs(struct tracer *t, size_t i, struct defs *defs)
+{
+	bool entry;
+	int k;
+
+	if (!slot_load(t, i) || !each_write(t, i, SLOT, add_def, defs, &entry) || entry ||
+	    defs->n < 2)
+		return false;
+	for (k = 0; k < defs->n; k++)
+		if (!slot_store(t, defs->v[k], true) && !slot_store(t, defs->v[k], false))
+			return false;
+	return true;
+}
+
+/* One path's store v[d] into the slot a reload of reg (read at pc)
+ * reads back: its register's chain, or its constant. */
+static void slot_way(struct tracer *t, size_t d, uint8_t reg, uint64_t pc)
+{
+	const struct insn *s = &t->v[d];
+
+	if (s->reg2 == INSN_REG_NONE) {
+		add_link(t, pc, reg, INSN_SRC_CONST, s->imm, 0);
+		return;
+	}
+	add_link(t, pc, reg, INSN_SRC_MOVE, 0, 0);
+	trace(t, d, s->reg2, s->addr);
+}
+
+/*
  * When the chain of calls[ci] ends at a register that two or more writes
  * reach, none from the function's entry (GCC's cross-jumping: several
- * paths each load the pointer their own way, then one shared call): one
- * call entry after it per write (way), its chain the links above the
+ * paths each load the pointer their own way, then one shared call), or
+ * at a reload of a stack slot that two or more stores reach (slot_defs):
+ * one call entry after it per write (way), its chain the links above the
  * join and then that write's.  None when some path's write is one the
  * chain does not follow: the call's targets are the union of the ways'
  * only when each says what it holds.
@@ -908,15 +974,21 @@ static void add_ways(struct tracer *t, size_t ci)
 	const struct insn_link root = ic->links[c.link + c.nlinks - 1];
 	size_t i, call, ncalls = ic->ncalls, nlinks = ic->nlinks;
 	struct defs defs = { .n = 0 };
-	bool entry;
+	bool entry, slot = root.src == INSN_SRC_OTHER && t->reload_link == c.link + c.nlinks - 1;
 	int k;
 	uint8_t j;
 
-	if (root.src != INSN_SRC_REG || root.entry || root.reg > 15 || c.nlinks + 1 >= MAX_LINKS ||
-	    (i = sp_search_first_ge(t->v, t->n, insn_addr, root.pc)) >= t->n ||
-	    definition(t, i, root.reg, &call) < t->n || call < t->n ||
-	    !each_write(t, i, root.reg, add_def, &defs, &entry) || entry || defs.n < 2)
+	if (c.nlinks + 1u + slot >= MAX_LINKS)	/* a slot's way adds its copy */
 		return;
+	if (slot) {
+		if (!slot_defs(t, i = t->reload, &defs))
+			return;
+	} else if (root.src != INSN_SRC_REG || root.entry || root.reg > 15 ||
+		   (i = sp_search_first_ge(t->v, t->n, insn_addr, root.pc)) >= t->n ||
+		   definition(t, i, root.reg, &call) < t->n || call < t->n ||
+		   !each_write(t, i, root.reg, add_def, &defs, &entry) || entry || defs.n < 2) {
+		return;
+	}
 	for (k = 0; k < defs.n; k++) {
 		struct insn_icall *w;
 
@@ -931,7 +1003,9 @@ static void add_ways(struct tracer *t, size_t ci)
 			ic->links[ic->nlinks++] = ic->links[c.link + j];
 			t->nlinks++;
 		}
-		if (!way_chain(t, i, defs.v[k], root.reg, root.pc)) {
+		if (slot) {
+			slot_way(t, defs.v[k], root.reg, root.pc);
+		} else if (!way_chain(t, i, defs.v[k], root.reg, root.pc)) {
 			ic->ncalls = ncalls;
 			ic->nlinks = nlinks;
 			return;

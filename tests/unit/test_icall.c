@@ -203,6 +203,86 @@ static void test_spill_overwritten(void **state)
 	}
 }
 
+/* Two stores of the slot reach its reload, one on each path: a constant
+ * before the branch, the argument rdi on one side of it (GCC's
+ * variable kept in the frame: f = a; if (c) f = b;).  The reload's chain
+ * ends there (INSN_SRC_OTHER), and each path's is its store's: the
+ * constant, or a copy of rdi.  Not when the function lets the stack's
+ * address below the slot out (mov %rsp,%rdx: a callee could write the
+ * slot), nor when the entry reaches the reload with no store (one path
+ * stores nothing).
+ *
+ *	1000: 48 83 ec 18			sub $0x18,%rsp
+ *	1004: 48 c7 44 24 08 00 20 00 00	movq $0x2000,0x8(%rsp)
+ *	100d: 85 f6				test %esi,%esi
+ *	100f: 74 05				je 1016
+ *	1011: 48 89 7c 24 08			mov %rdi,0x8(%rsp)
+ *	1016: 48 8b 44 24 08			mov 0x8(%rsp),%rax
+ *	101b: ff d0				call *%rax
+ *	101d: 48 83 c4 18			add $0x18,%rsp
+ *	1021: c3				ret
+ *
+ * escaped: 48 89 e2 (mov %rsp,%rdx) after the second store (je 1019);
+ * entry: without the movq (je 100d).
+ */
+static void test_slot_stores_joined(void **state)
+{
+	static const uint8_t joined[] = {
+		0x48, 0x83, 0xec, 0x18, 0x48, 0xc7, 0x44, 0x24, 0x08, 0x00, 0x20, 0x00,
+		0x00, 0x85, 0xf6, 0x74, 0x05, 0x48, 0x89, 0x7c, 0x24, 0x08, 0x48, 0x8b,
+		0x44, 0x24, 0x08, 0xff, 0xd0, 0x48, 0x83, 0xc4, 0x18, 0xc3,
+	};
+	static const uint8_t escaped[] = {
+		0x48, 0x83, 0xec, 0x18, 0x48, 0xc7, 0x44, 0x24, 0x08, 0x00, 0x20, 0x00,
+		0x00, 0x85, 0xf6, 0x74, 0x08, 0x48, 0x89, 0x7c, 0x24, 0x08, 0x48, 0x89,
+		0xe2, 0x48, 0x8b, 0x44, 0x24, 0x08, 0xff, 0xd0, 0x48, 0x83, 0xc4, 0x18,
+		0xc3,
+	};
+	static const uint8_t entry[] = {
+		0x48, 0x83, 0xec, 0x18, 0x85, 0xf6, 0x74, 0x05, 0x48, 0x89, 0x7c, 0x24,
+		0x08, 0x48, 0x8b, 0x44, 0x24, 0x08, 0xff, 0xd0, 0x48, 0x83, 0xc4, 0x18,
+		0xc3,
+	};
+	const struct { const uint8_t *code; size_t size; } none[2] = {
+		{ escaped, sizeof(escaped) }, { entry, sizeof(entry) },
+	};
+	struct insn_icalls ic;
+	const struct insn_link *l;
+	unsigned kinds = 0;
+	int k;
+
+	(void)state;
+	trace_code(joined, sizeof(joined), &ic);
+	assert_int_equal(ic.calls[0].nlinks, 1);
+	assert_int_equal(ic.links[ic.calls[0].link].src, INSN_SRC_OTHER);
+	assert_int_equal(ic.calls[0].nways, 2);
+	for (k = 1; k <= 2; k++) {
+		l = &ic.links[ic.calls[k].link];
+		if (l[0].src == INSN_SRC_CONST) {
+			assert_int_equal(ic.calls[k].nlinks, 1);
+			assert_int_equal(l[0].disp, 0x2000);
+			kinds |= 1;
+			continue;
+		}
+		assert_int_equal(ic.calls[k].nlinks, 2);
+		assert_int_equal(l[0].src, INSN_SRC_MOVE);
+		assert_int_equal(l[1].src, INSN_SRC_REG);
+		assert_int_equal(l[1].reg, 5);	/* rdi */
+		assert_int_equal(l[1].pc, 0x1011);
+		assert_true(l[1].entry);
+		kinds |= 2;
+	}
+	assert_int_equal(kinds, 3);
+	insn_icalls_release(&ic);
+
+	for (k = 0; k < 2; k++) {
+		trace_code(none[k].code, none[k].size, &ic);
+		assert_int_equal(ic.calls[0].nways, 0);
+		assert_int_equal(ic.links[ic.calls[0].link].src, INSN_SRC_OTHER);
+		insn_icalls_release(&ic);
+	}
+}
+
 /* Two writes of rax reach the call, each the same load from rbx, which
  * one write (a copy of the argument rdi) reaches at both (GCC's copy of
  * a block on two paths): the value is that load's, and the chain goes
@@ -306,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_one_write_over_a_jump),
 		cmocka_unit_test(test_spill_reload),
 		cmocka_unit_test(test_spill_overwritten),
+		cmocka_unit_test(test_slot_stores_joined),
 		cmocka_unit_test(test_same_load_twice),
 		cmocka_unit_test(test_join_not_followed),
 	};
