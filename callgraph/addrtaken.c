@@ -251,8 +251,12 @@ void cg_indirect_prototypes(struct cg_image *img, struct sp_graph *g, const uint
 	for (i = img->func_first; i < img->func_end && i < g->nfuncs; i++) {
 		const struct sp_func *f = &g->funcs[i];
 
-		if (taken[i] && !f->proto && (f->origin_die || f->die)) {
-			v[n].die = f->origin_die ? f->origin_die : f->die;
+		/* a function DWARF gives no code: what its DIE without code
+		 * (an ICF thunk's, an assembly function's declaration) says */
+		uint64_t die = f->origin_die ? f->origin_die : f->die ? f->die : f->decl_die;
+
+		if (taken[i] && !f->proto && die) {
+			v[n].die = die;
 			v[n++].func = i;
 		}
 	}

@@ -200,31 +200,85 @@ static void make_dwarf_funcs(struct cg_image *img, size_t *rcap)
 }
 
 /* DWARF subprograms without code, by name: where an ICF-folded function or
- * a thunk keeps its declaration coordinates. */
-static void index_codeless(struct cg_image *img, struct sp_u64map *by_name)
+ * a thunk keeps its declaration coordinates (defs), and the DIE that says
+ * its prototype (protos): that definition when it is the only one of its
+ * name (two static functions of one name are two functions), else an
+ * external declaration, which every other of its name must be compatible
+ * with (C11 6.2.7): an assembly function's C declaration. */
+struct codeless {
+	struct sp_u64map defs, protos, decls;
+};
+
+#define CODELESS_TWICE (SP_NONE - 1)
+
+static void index_name(struct codeless *c, const char *name, uint32_t i, bool decl)
+{
+	uint32_t old;
+
+	if (!name)
+		return;
+	if (decl) {
+		if (sp_u64map_get(&c->decls, (uintptr_t)name) == SP_NONE)
+			sp_u64map_put(&c->decls, (uintptr_t)name, i);
+		return;
+	}
+	sp_u64map_put(&c->defs, (uintptr_t)name, i);
+	old = sp_u64map_swap(&c->protos, (uintptr_t)name, i);
+	if (old != SP_NONE && old != i)
+		sp_u64map_put(&c->protos, (uintptr_t)name, CODELESS_TWICE);
+}
+
+static void index_codeless(struct cg_image *img, struct codeless *c)
 {
 	size_t i;
 
-	sp_u64map_init(by_name, img->dw.nsubs / 4);
+	sp_u64map_init(&c->defs, img->dw.nsubs / 4);
+	sp_u64map_init(&c->protos, img->dw.nsubs / 4);
+	sp_u64map_init(&c->decls, img->dw.nsubs / 4);
 	for (i = 0; i < img->dw.nsubs; i++) {
 		const struct dw_sub *s = &img->dw.subs[i];
+		bool decl = s->declaration;
 
-		if (s->hi > s->lo || s->declaration || !s->file)
+		if (s->hi > s->lo || !s->file || (decl && !s->external))
 			continue;
-		if (s->linkage)
-			sp_u64map_put(by_name, (uintptr_t)s->linkage, (uint32_t)i);
-		if (s->name)
-			sp_u64map_put(by_name, (uintptr_t)s->name, (uint32_t)i);
+		index_name(c, s->linkage, (uint32_t)i, decl);
+		if (s->name != s->linkage)
+			index_name(c, s->name, (uint32_t)i, decl);
 	}
+}
+
+/* f's DIE that says the prototype of symbol sym, which DWARF gives no
+ * code; none when two definitions of its name could. */
+static void codeless_proto(const struct cg_image *img, const struct codeless *c,
+			   const struct sp_elf_sym *sym, struct sp_func *f)
+{
+	uint32_t si = sp_u64map_get(&c->protos, (uintptr_t)sym->name);
+
+	if (si == CODELESS_TWICE)
+		return;
+	if (si == SP_NONE && sym->bind != STB_LOCAL) {
+		si = sp_u64map_get(&c->decls, (uintptr_t)sym->name);
+		if (si != SP_NONE)
+			f->flags |= SP_F_DECLARED;
+	}
+	if (si != SP_NONE)
+		f->decl_die = img->dw.subs[si].off;
+}
+
+static void codeless_release(struct codeless *c)
+{
+	sp_u64map_release(&c->defs);
+	sp_u64map_release(&c->protos);
+	sp_u64map_release(&c->decls);
 }
 
 static void make_symtab_funcs(struct cg_image *img, size_t *rcap)
 {
 	struct sp_graph *g = img->g;
-	struct sp_u64map by_name;
+	struct codeless c;
 	size_t i;
 
-	index_codeless(img, &by_name);
+	index_codeless(img, &c);
 	for (i = 0; i < img->elf.nsyms; i++) {
 		const struct sp_elf_sym *sym = &img->elf.syms[i];
 		uint32_t id, si;
@@ -242,7 +296,8 @@ static void make_symtab_funcs(struct cg_image *img, size_t *rcap)
 		/* no DWARF: its calls are unknown until its code is read */
 		f->flags = SP_F_HAS_CODE | SP_F_SYMTAB_ONLY | SP_F_CALLS_INCOMPLETE |
 			   (sym->ifunc ? SP_F_IFUNC : 0);
-		si = sp_u64map_get(&by_name, (uintptr_t)sym->name);
+		codeless_proto(img, &c, sym, f);
+		si = sp_u64map_get(&c.defs, (uintptr_t)sym->name);
 		if (si != SP_NONE) {
 			f->file = img->dw.subs[si].file;
 			f->line = img->dw.subs[si].line;
@@ -255,7 +310,7 @@ static void make_symtab_funcs(struct cg_image *img, size_t *rcap)
 		add_range(img, rcap, sym->addr, sym->addr + sym->size, id);
 		img->stats.symtab_only++;
 	}
-	sp_u64map_release(&by_name);
+	codeless_release(&c);
 }
 
 static void sort_ranges(struct cg_image *img)

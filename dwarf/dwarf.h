@@ -46,6 +46,7 @@ struct dw_sub {
 	uint32_t range_first, nranges;	/* extra ranges in dw_image.xranges */
 	bool all_calls;
 	bool declaration;
+	bool external;		/* DW_AT_external: a name other units see */
 	uint32_t func;		/* graph function id, SP_NONE: the builder's to set */
 };
 

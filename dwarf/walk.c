@@ -138,6 +138,9 @@ static void sub_attr(struct dw_image *dw, const struct walk_cu *wc, const struct
 	case DW_AT_declaration:
 		s->declaration = dw_val_flag(v);
 		break;
+	case DW_AT_external:
+		s->external = dw_val_flag(v);
+		break;
 	case DW_AT_call_all_calls:
 	case DW_AT_GNU_all_call_sites:
 		s->all_calls = dw_val_flag(v);

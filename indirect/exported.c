@@ -13,7 +13,8 @@
  * fills them).  A module can store there, assumed:
  *
  *	the functions the images export to modules (__ksymtab_NAME) of the
- *	member's prototype class, or of none known (assembly), as the
+ *	member's prototype class, or of none known (assembly no C
+ *	declaration names), as the
  *	prototype fallback would take them;
  *	its own code, which is not analysed: one stand-in per member,
  *	<module code: struct X.m>, whose frame is unknown, so that every

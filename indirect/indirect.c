@@ -684,15 +684,18 @@ static void type_pieces(struct ind_run *r, struct ind_image *ims, bool mark)
 }
 
 /* Every function stored where no type tells: into each key of its
- * prototype, or, with no prototype known (assembly), into each key at
- * the offset it was stored at.  A key of no known type takes them all. */
+ * prototype, or, with no prototype known or only a declaration's
+ * (assembly: a return hook stored as a return address, ret_from_fork,
+ * is no function of that type), into each key at the offset it was
+ * stored at.  A key of no known type takes them all. */
 static void smear(struct ind_run *r)
 {
 	uint32_t i, k;
 
 	for (i = 0; i < r->nsmear; i++) {
 		const struct ind_smear *m = &r->smear[i];
-		const char *proto = r->g->funcs[m->func].proto;
+		const struct sp_func *f = &r->g->funcs[m->func];
+		const char *proto = f->flags & SP_F_DECLARED ? NULL : f->proto;
 
 		for (k = 0; k < r->keys.n; k++) {
 			const struct ind_key *key = &r->keys.v[k];

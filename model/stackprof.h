@@ -81,6 +81,8 @@ enum sp_frame_src {
 					    * inlined into it (named "FUNC/CALLEE", made
 					    * only for the annotations that name it):
 					    * frame 0, its caller's holds it */
+#define SP_F_DECLARED		(1u << 20) /* no DWARF defines it (assembly): its
+					    * sp_func.decl_die is a C declaration */
 
 /* The name of an SP_F_NOT_GIVEN stand-in, before its member's. */
 #define SP_MODULE_CODE "<module code: "
@@ -151,6 +153,9 @@ struct sp_func {
 	uint32_t cu;		/* index into graph->cus, SP_NONE if none */
 	uint64_t die;		/* DIE offset of the concrete entry, 0 if none */
 	uint64_t origin_die;	/* DIE offset of its abstract origin, 0 if none */
+	uint64_t decl_die;	/* a function DWARF gives no code (an ICF thunk,
+				 * assembly): the one DIE of its name without
+				 * code that says its prototype, 0 if none */
 	uint64_t self;		/* own frame in bytes (valid when qual != UNKNOWN) */
 	enum sp_qual qual;
 	enum sp_frame_src src;
