@@ -187,10 +187,24 @@ static void add_abs_store(struct ind_run *r, uint32_t image, uint64_t addr, uint
 			  uint32_t from)
 {
 	SP_ALLOC_GROW(r->abs, r->nabs + 1, r->abs_cap);
-	r->abs[r->nabs].image = image;
-	r->abs[r->nabs].addr = addr;
-	r->abs[r->nabs].from = from;
-	r->abs[r->nabs++].func = func;
+	r->abs[r->nabs] = (struct ind_abs_store){ .image = image, .addr = addr, .from = from,
+						  .func = func };
+	r->nabs++;
+}
+
+/* A store at a fixed address of a value loaded from a global word that
+ * no struct holds: the stored word holds what that one does (its words
+ * and stores), found as a call through it finds them. */
+static bool copied_word(struct ind_run *r, const struct ind_store *st)
+{
+	const struct insn_store *s = &r->ims[st->image].code->icalls.stores[st->store];
+
+	if (st->func != SP_NONE || !s->loaded || !st->vtyped || st->vt.kind != IND_TK_WORD ||
+	    st->vt.key != SP_NONE || !st->vt.first)
+		return false;
+	r->abs[r->nabs - 1].from_first = st->vt.first;
+	r->abs[r->nabs - 1].from_end = st->vt.end;
+	return true;
 }
 
 /* The member a loaded value stored at a fixed address was read from, or
@@ -388,8 +402,10 @@ static void apply_store(struct ind_run *r, const struct ind_store *st)
 
 	if (st->typed) {
 		r->stats->stores_typed++;
-		if (st->t.kind != IND_TK_KEY)
+		if (st->t.kind != IND_TK_KEY) {
 			add_abs_store(r, st->image, st->t.addr, st->func, copied_member(r, st));
+			copied_word(r, st);
+		}
 		if (key != SP_NONE && s->loaded)
 			store_loaded(r, st, key);
 		else if (key != SP_NONE && st->func == SP_NONE)

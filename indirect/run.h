@@ -16,6 +16,9 @@ struct ind_abs_store {
 	uint32_t from;	/* func SP_NONE: the member whose value it copies
 			 * (gops->retfunc into a global pointer), SP_NONE
 			 * when the value's origin is unknown */
+	uint64_t from_first, from_end;	/* or the global word it copies
+					 * (ftrace_graph_entry =
+					 * __ftrace_graph_entry), 0 */
 };
 
 /* A function stored where no type tells: at disp from its base

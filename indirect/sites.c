@@ -125,12 +125,20 @@ void ind_proto_targets(const struct fallback *fb, const char *cls, struct ids *o
 		ids_add(out, fb->untyped[k]);
 }
 
+static bool word_targets_at(const struct ind_run *r, uint32_t image, const struct ind_target *t,
+			    struct ids *out, int depth);
+
+/* Global words copied into each other followed this deep: a word copied
+ * into itself (through another) says no more. */
+#define MAX_WORD_COPIES 4
+
 /* The functions a store at a fixed address puts there: its constant, or
- * what the member it copies holds, as a call through that member finds
- * them; false when that is not known (a value of unknown origin, a
- * member that escaped or that nothing in the images fills). */
+ * what the member or the global word it copies holds, as a call through
+ * that one finds them; false when that is not known (a value of unknown
+ * origin, a member that escaped or that nothing in the images fills, a
+ * word with such a store). */
 static bool abs_store_targets(const struct ind_run *r, const struct ind_abs_store *s,
-			      struct ids *out)
+			      struct ids *out, int depth)
 {
 	const struct ind_key *k;
 	uint32_t i;
@@ -138,6 +146,12 @@ static bool abs_store_targets(const struct ind_run *r, const struct ind_abs_stor
 	if (s->func != SP_NONE) {
 		ids_add(out, s->func);
 		return true;
+	}
+	if (s->from_first) {
+		struct ind_target w = { .kind = IND_TK_WORD, .key = SP_NONE,
+					.first = s->from_first, .end = s->from_end };
+
+		return depth < MAX_WORD_COPIES && word_targets_at(r, s->image, &w, out, depth + 1);
 	}
 	if (s->from == SP_NONE)
 		return false;
@@ -151,8 +165,8 @@ static bool abs_store_targets(const struct ind_run *r, const struct ind_abs_stor
 
 /* The words of a WORD or TABLE target, and the stores to them; false
  * when a store of a value of unknown origin adds more. */
-static bool word_targets(const struct ind_run *r, uint32_t image, const struct ind_target *t,
-			 struct ids *out)
+static bool word_targets_at(const struct ind_run *r, uint32_t image, const struct ind_target *t,
+			    struct ids *out, int depth)
 {
 	const struct ind_image *im = &r->ims[image];
 	uint64_t a, step = t->kind == IND_TK_TABLE ? t->stride : 0;
@@ -174,10 +188,16 @@ static bool word_targets(const struct ind_run *r, uint32_t image, const struct i
 		if (s->image != image || s->addr < t->first || s->addr >= t->end ||
 		    (step ? (s->addr - t->first) % step : s->addr != t->first))
 			continue;
-		if (!abs_store_targets(r, s, out))
+		if (!abs_store_targets(r, s, out, depth))
 			known = false;
 	}
 	return known;
+}
+
+static bool word_targets(const struct ind_run *r, uint32_t image, const struct ind_target *t,
+			 struct ids *out)
+{
+	return word_targets_at(r, image, t, out, 0);
 }
 
 /* Is a jump through these words a switch: do they all land inside the

@@ -1058,6 +1058,14 @@ static uint64_t const_value(const struct insn_icalls *ic, uint32_t first, uint8_
 	return root->src == INSN_SRC_CONST ? (uint64_t)root->disp : 0;
 }
 
+/* Does a chain end at a NULL, through copies only (xor %eax,%eax a few
+ * instructions before the store: no zeroed register the lane sees)? */
+static bool null_value(const struct insn_icalls *ic, uint32_t first, uint8_t n)
+{
+	return n && ic->links[first + n - 1].src == INSN_SRC_CONST && !const_value(ic, first, n) &&
+	       !ic->links[first + n - 1].disp;
+}
+
 /* Where v[i]'s stack operand is, from the entry's stack pointer, by the
  * depth along the jumps; INSN_FRAME_UNKNOWN when that is not known. */
 static int64_t frame_offset(struct tracer *t, size_t i)
@@ -1277,6 +1285,60 @@ static int reaching_values(struct tracer *t, size_t i, uint8_t reg, uint64_t *va
 	return n;
 }
 
+/* A path's write of a stored register that loads the value from
+ * another object: its chain, ic->links[link, link + n). */
+struct store_way {
+	uint32_t link;
+	uint8_t n;
+};
+
+/*
+ * The paths into a stored register when some bring no constant: each
+ * path's write is a constant (write_values, into values[]) or a load
+ * from another object, a global or a member (update_function_graph_func()'s
+ * ftrace_graph_entry = __ftrace_graph_entry on one path,
+ * ftrace_graph_entry_test on the other), whose chain goes to ways[] to
+ * be a store of its own.  The number of constants, *nways the loads'; -1
+ * when some path is neither (the entry, a call, a copy of a parameter).
+ */
+static int joined_values(struct tracer *t, size_t i, uint8_t reg, uint64_t *values,
+			 struct store_way *ways, int *nways)
+{
+	struct insn_icalls *ic = t->ic;
+	struct defs defs = { .n = 0 };
+	uint8_t saved = t->nlinks;
+	bool entry;
+	int n = 0, got, d;
+
+	*nways = 0;
+	if (!each_write(t, i, reg, add_def, &defs, &entry) || entry)
+		return -1;
+	for (d = 0; d < defs.n; d++) {
+		uint32_t mark = (uint32_t)ic->nlinks;
+		uint64_t v[2];
+
+		if ((got = write_values(t, defs.v[d], reg, v)) >= 0) {
+			if (n + got > MAX_VALUES) {
+				t->nlinks = saved;
+				return -1;
+			}
+			memcpy(values + n, v, (size_t)got * sizeof(*v));
+			n += got;
+			continue;
+		}
+		t->nlinks = 0;
+		if (is_call(&t->v[defs.v[d]]) || !follow(t, i, defs.v[d], reg, t->v[i].addr) ||
+		    plain_value(ic, mark, t->nlinks) || const_value(ic, mark, t->nlinks)) {
+			t->nlinks = saved;
+			return -1;
+		}
+		ways[*nways].link = mark;
+		ways[(*nways)++].n = t->nlinks;
+	}
+	t->nlinks = saved;
+	return n;
+}
+
 /* Append store s once per value in values[0..n) (code addresses). */
 static void push_stores(struct insn_icalls *ic, const struct insn_store *s,
 			const uint64_t *values, int n)
@@ -1312,12 +1374,13 @@ static bool object_address(struct tracer *t, size_t i, uint8_t reg)
  * only NULLs.
  */
 static int store_values(struct tracer *t, const struct insn *in, const struct lane *l,
-			struct insn_store *s, uint64_t *values)
+			struct insn_store *s, uint64_t *values, struct store_way *ways, int *nways)
 {
 	struct insn_icalls *ic = t->ic;
 	int n;
 
 	values[0] = 0;
+	*nways = 0;
 	switch (l->kind) {
 	case LANE_ZERO:
 		return 0;
@@ -1344,15 +1407,22 @@ static int store_values(struct tracer *t, const struct insn *in, const struct la
 		s->nvlinks = 0;
 		return 1;
 	}
+	if (null_value(ic, s->vlink, s->nvlinks))
+		return 0;	/* a NULL makes no call */
 	/* copied from another object (p->f = q->g, a global, a call's
 	 * return): what its chain says it is, or of unknown origin */
 	if (!plain_value(ic, s->vlink, s->nvlinks)) {
 		s->loaded = true;
 		return 1;
 	}
-	if ((n = reaching_values(t, l->at, l->reg, values)) < 0)
+	if ((n = reaching_values(t, l->at, l->reg, values)) < 0 &&
+	    (n = joined_values(t, l->at, l->reg, values, ways, nways)) < 0) {
+		*nways = 0;
+		values[0] = 0;
 		return 1;
-	s->nvlinks = 0;
+	}
+	if (!*nways)
+		s->nvlinks = 0;
 	return n;
 }
 
@@ -1374,24 +1444,42 @@ static void add_store(struct tracer *t, const struct sp_elf *e, size_t i, const 
 	size_t mark = ic->nlinks;
 	struct insn_store s = { .pc = in->addr };
 	uint64_t values[MAX_VALUES];
-	int n = store_values(t, in, l, &s, values), k;
+	struct store_way ways[MAX_VALUES];
+	int nways, n = store_values(t, in, l, &s, values, ways, &nways), k;
 
-	if (n <= 0)
+	if (n < 0 || (n == 0 && !nways))
 		goto drop;
 	for (k = 0; k < n; k++)
 		if (values[k] && !sp_elf_is_code(e, values[k]))
 			goto drop;
+	if (!store_dest(t, i, &s))
+		goto drop;
+	/* into the frame, the paths' loads are one value of unknown origin,
+	 * as before (a local's member then escapes) */
+	if (nways && s.stack) {
+		nways = 0;
+		n = 1;
+		values[0] = 0;
+	}
 	/* a local written with a value of unknown origin: only where a
 	 * pointer may reach it, a struct's member (indirect/ asks DWARF
 	 * which), not a spill */
-	if (!store_dest(t, i, &s) || (!values[0] && !s.value_at && s.stack && !reachable(t, &s)))
+	if (!values[0] && !s.value_at && s.stack && !reachable(t, &s))
 		goto drop;
 	if (s.addr)	/* a 16-byte store's second word */
 		s.addr += (uint64_t)(disp - in->disp);
 	if (s.stack && s.frame != INSN_FRAME_UNKNOWN)
 		s.frame += disp - in->disp;
 	s.disp = disp;
+	if (nways)
+		s.nvlinks = 0;
 	push_stores(ic, &s, values, n);
+	for (k = 0; k < nways; k++) {
+		s.loaded = true;
+		s.vlink = ways[k].link;
+		s.nvlinks = ways[k].n;
+		push_stores(ic, &s, (const uint64_t[]){ 0 }, 1);
+	}
 	return;
 drop:
 	ic->nlinks = mark;
