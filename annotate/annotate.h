@@ -17,6 +17,10 @@
  *					stack below FUNC
  *	ignore FUNC CALLEE below ANCESTOR unless RESET...
  *					... and no RESET on the stack
+ *	ignore FUNC CALLEE from CALLER	FUNC, when CALLER calls it, does not
+ *					call CALLEE (an argument CALLER
+ *					passes): CALLER calls a copy of FUNC
+ *					without those calls
  *	once FUNC			FUNC is never on one stack twice
  *	nest FUNC DEPTH			FUNC is on one stack at most DEPTH times
  *
@@ -63,6 +67,7 @@ struct sp_annot {
 	size_t nnames;
 	uint64_t value;		/* frame/entry: bytes; recursion, nest: depth */
 	bool optional;		/* unknown names skip the line */
+	bool from;		/* ignore ... from CALLER: names are CALLEE, CALLER */
 };
 
 struct sp_annots {
@@ -117,8 +122,10 @@ int sp_annot_frames(const struct sp_annots *a, const struct sp_graph *g,
  * sp_assume_address_taken() assumed for it dropped), recursion depths
  * (rec_depth), entry budgets (SP_F_BUDGET), ignored calls (removed, or
  * for 'below' listed in graph->belows, the ancestor's sp_func.nest made
- * SP_NEST_CONTEXT when it has no count) and once/nest counts
- * (sp_func.nest, the largest given).  A name that
+ * SP_NEST_CONTEXT when it has no count; for 'from', after every other
+ * line, CALLER's calls redirected to a new function, a copy of FUNC
+ * without those calls) and once/nest counts (sp_func.nest, the largest
+ * given).  A name that
  * matches no function, or an ignore without such a call, is
  * "FILE:LINE: ..." in err, unless the line is optional: then the line
  * is skipped.

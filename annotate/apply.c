@@ -287,6 +287,123 @@ out:
 	return ret;
 }
 
+/* The copies of FUNC that 'from' lines made (struct copies). */
+struct copies {
+	uint32_t *ids;
+	size_t n, cap;
+};
+
+/* Does one of from call one of to? */
+static bool calls_between(const struct sp_graph *g, const uint32_t *from, size_t nfrom,
+			  const uint32_t *to, size_t nto)
+{
+	uint32_t i;
+
+	for (i = 0; i < g->nedges; i++)
+		if (in_ids(from, nfrom, g->edges[i].from) && in_ids(to, nto, g->edges[i].to))
+			return true;
+	return false;
+}
+
+/* Are all the calls into f from one of callers? */
+static bool only_from(const struct sp_graph *g, uint32_t f, const uint32_t *callers, size_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < g->nedges; i++)
+		if (g->edges[i].to == f && !in_ids(callers, n, g->edges[i].from))
+			return false;
+	return true;
+}
+
+/* A copy of function f whose calls are f's but those to one of to; the
+ * 'below' lines that name f's calls name the copy's too.  Its id. */
+static uint32_t copy_func(struct sp_graph *g, uint32_t f, const uint32_t *to, size_t nto)
+{
+	uint32_t c = sp_graph_add_func(g), i, n = g->nedges, nb = g->nbelows;
+
+	g->funcs[c] = g->funcs[f];
+	g->funcs[c].edge_first = g->funcs[c].edge_count = 0;
+	sp_result_init(&g->funcs[c].res);
+	for (i = 0; i < n; i++)
+		if (g->edges[i].from == f && !in_ids(to, nto, g->edges[i].to)) {
+			struct sp_edge e = g->edges[i];
+
+			e.from = c;
+			SP_ALLOC_GROW(g->edges, (size_t)g->nedges + 1, g->edges_cap);
+			g->edges[g->nedges++] = e;
+		}
+	for (i = 0; i < nb; i++)
+		if (g->belows[i].from == f) {
+			struct sp_below b = g->belows[i];
+
+			b.from = c;
+			SP_ALLOC_GROW(g->belows, (size_t)g->nbelows + 1, g->belows_cap);
+			g->belows[g->nbelows++] = b;
+		}
+	return c;
+}
+
+/*
+ * ignore FUNC CALLEE from CALLER: the calls from CALLER to FUNC go to a
+ * copy of FUNC without the calls to CALLEE (a copy that only CALLER's
+ * calls reach loses them in place).  FUNC may not be counted by once,
+ * nest or a 'below' line (a copy would be counted apart), nor call
+ * through a pointer (the copy would not).
+ */
+static int apply_from(struct sp_graph *g, const struct sp_annot *x, const uint32_t *from,
+		      size_t nfrom, struct copies *done, struct sp_err *err)
+{
+	uint32_t *to = NULL, *callers = NULL, k, i;
+	size_t nto, ncallers;
+	bool found = false;
+	int ret = -1;
+
+	if (resolve(g, x, x->names[0], &to, &nto, err) ||
+	    resolve(g, x, x->names[1], &callers, &ncallers, err))
+		goto out;
+	for (k = 0; k < nfrom; k++) {
+		const struct sp_func *f = &g->funcs[from[k]];
+
+		if (f->nest || f->n_indirect || f->assumed != SP_NONE) {
+			sp_err_set(err, "%s:%u: '%s' is counted by once, nest or below, or "
+				   "calls through a pointer: it cannot be copied for 'from'",
+				   x->file, x->line, x->func);
+			goto out;
+		}
+	}
+	for (k = 0; k < nfrom; k++) {
+		uint32_t f = from[k], c = f;
+
+		if (!calls_between(g, callers, ncallers, &f, 1) || !calls_between(g, &f, 1, to, nto))
+			continue;
+		found = true;
+		if (!in_ids(done->ids, done->n, f) || !only_from(g, f, callers, ncallers)) {
+			c = copy_func(g, f, to, nto);
+			SP_ALLOC_GROW(done->ids, done->n + 1, done->cap);
+			done->ids[done->n++] = c;
+			for (i = 0; i < g->nedges; i++)
+				if (g->edges[i].to == f && in_ids(callers, ncallers, g->edges[i].from))
+					g->edges[i].to = c;
+			continue;
+		}
+		/* a copy only CALLER reaches: drop the calls */
+		for (i = g->nedges; i-- > 0;)
+			if (g->edges[i].from == c && in_ids(to, nto, g->edges[i].to))
+				g->edges[i] = g->edges[--g->nedges];
+	}
+	g->finalized = false;
+	if (!found)
+		sp_err_set(err, "%s:%u: no call from '%s' to '%s' that '%s' calls",
+			   x->file, x->line, x->func, x->names[0], x->names[1]);
+	else
+		ret = 0;
+out:
+	free(to);
+	free(callers);
+	return ret;
+}
+
 static bool names_one(const struct sp_graph *g, const char *spec)
 {
 	uint32_t *ids = NULL;
@@ -329,10 +446,12 @@ static bool names_all(const struct sp_graph *g, const struct sp_annot *x)
 static bool applies(const struct sp_graph *g, const struct sp_annot *x)
 {
 	return names_all(g, x) &&
-	       (x->kind != SP_ANNOT_IGNORE || calls_one_of(g, x->func, x->names[0]));
+	       (x->kind != SP_ANNOT_IGNORE || calls_one_of(g, x->func, x->names[0])) &&
+	       (!x->from || calls_one_of(g, x->names[1], x->func));
 }
 
-static int apply_one(struct sp_graph *g, const struct sp_annot *x, struct sp_err *err)
+static int apply_one(struct sp_graph *g, const struct sp_annot *x, struct copies *done,
+		     struct sp_err *err)
 {
 	uint32_t *ids;
 	size_t n, i;
@@ -359,7 +478,7 @@ static int apply_one(struct sp_graph *g, const struct sp_annot *x, struct sp_err
 		}
 		break;
 	case SP_ANNOT_IGNORE:
-		ret = apply_ignore(g, x, ids, n, err);
+		ret = x->from ? apply_from(g, x, ids, n, done, err) : apply_ignore(g, x, ids, n, err);
 		break;
 	case SP_ANNOT_NEST:
 		/* a count replaces the none that a 'below' line gave */
@@ -430,13 +549,21 @@ int sp_annot_frames(const struct sp_annots *a, const struct sp_graph *g,
 
 int sp_annot_apply(const struct sp_annots *a, struct sp_graph *g, struct sp_err *err)
 {
+	struct copies done = { NULL, 0, 0 };
 	size_t i;
 	int ret = 0;
 
 	/* names resolve without the edge index: sp_analyze() indexes the
-	 * edges once, whatever the lines added or removed */
+	 * edges once, whatever the lines added or removed.  The 'from'
+	 * lines come last, so that a copy has every call the others left
+	 * and the counts they set are known. */
 	for (i = 0; i < a->n && !ret; i++)
-		ret = apply_one(g, &a->v[i], err);
+		if (!a->v[i].from)
+			ret = apply_one(g, &a->v[i], &done, err);
+	for (i = 0; i < a->n && !ret; i++)
+		if (a->v[i].from)
+			ret = apply_one(g, &a->v[i], &done, err);
+	free(done.ids);
 	return ret;
 }
 

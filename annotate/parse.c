@@ -27,7 +27,7 @@ static const struct directive directives[] = {
 	{ "recursion", SP_ANNOT_RECURSION, 2, 2, "recursion FUNC DEPTH" },
 	{ "entry", SP_ANNOT_ENTRY, 2, 2, "entry FUNC BYTES" },
 	{ "ignore", SP_ANNOT_IGNORE, 2, MAX_WORDS,
-	  "ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]" },
+	  "ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]" },
 	{ "once", SP_ANNOT_NEST, 1, 1, "once FUNC" },
 	{ "nest", SP_ANNOT_NEST, 2, 2, "nest FUNC DEPTH" },
 };
@@ -186,10 +186,12 @@ static int parse_value(const char *file, uint32_t line,
 }
 
 /* ignore: FUNC CALLEE, FUNC CALLEE below ANCESTOR, or that and unless
- * RESET... */
+ * RESET..., or FUNC CALLEE from CALLER */
 static bool ignore_form(const struct words *w, size_t at, size_t nargs)
 {
 	if (nargs == 2)
+		return true;
+	if (nargs == 4 && !strcmp(w->w[at + 3], "from"))
 		return true;
 	if (nargs < 4 || strcmp(w->w[at + 3], "below"))
 		return false;
@@ -237,7 +239,13 @@ static int parse_directive(const char *file, uint32_t line, struct words *w,
 			w->w[at + 2 + i] = NULL;
 		}
 	}
-	if (x->kind == SP_ANNOT_IGNORE && x->nnames >= 3) {
+	if (x->kind == SP_ANNOT_IGNORE && x->nnames == 3 && !strcmp(x->names[1], "from")) {
+		/* CALLEE from CALLER: names are CALLEE, CALLER */
+		x->from = true;
+		free(x->names[1]);
+		x->names[1] = x->names[2];
+		x->nnames = 2;
+	} else if (x->kind == SP_ANNOT_IGNORE && x->nnames >= 3) {
 		/* CALLEE below ANCESTOR [unless RESET...]: names are CALLEE,
 		 * ANCESTOR, then the RESETs */
 		free(x->names[1]);

@@ -126,7 +126,8 @@ static const struct opt opts[] = {
 		"what the binary cannot tell (repeatable), one per line:\n"
 		"frame FUNC BYTES, calls FUNC TARGET..., recursion FUNC\n"
 		"DEPTH, entry FUNC BYTES (its own budget), ignore FUNC\n"
-		"CALLEE [below ANCESTOR [unless RESET...]], once FUNC,\n"
+		"CALLEE [below ANCESTOR [unless RESET...] | from\n"
+		"CALLER], once FUNC,\n"
 		"nest FUNC DEPTH; FUNC/INLINED names the calls FUNC\n"
 		"makes inside its inlined copies of INLINED; '#' comments",
 	  LIST(annotate) },

@@ -37,13 +37,14 @@ static void test_parse_good(void **state)
 		"optional nest vprintk_store 5\n"
 		"optional ignore die oops below <page fault>#x\n"
 		"ignore <general protection>  exc_gp below <a>b\n"
-		"optional ignore a b";	/* no final newline */
+		"optional ignore a b\n"
+		"ignore wake put from stop";	/* no final newline */
 	struct sp_annots a;
 	struct sp_err err = { { 0 } };
 
 	(void)state;
 	assert_int_equal(parse(&a, text, &err), 0);
-	assert_int_equal(a.n, 10);
+	assert_int_equal(a.n, 11);
 	assert_int_equal(a.v[0].kind, SP_ANNOT_FRAME);
 	assert_int_equal(a.v[0].line, 3);
 	assert_string_equal(a.v[0].func, "asm_entry");
@@ -82,6 +83,12 @@ static void test_parse_good(void **state)
 	assert_string_equal(a.v[9].func, "a");
 	assert_string_equal(a.v[9].names[0], "b");
 	assert_true(a.v[9].optional);
+	assert_false(a.v[9].from);
+	assert_string_equal(a.v[10].func, "wake");
+	assert_true(a.v[10].from);
+	assert_int_equal(a.v[10].nnames, 2);
+	assert_string_equal(a.v[10].names[0], "put");
+	assert_string_equal(a.v[10].names[1], "stop");
 	sp_annots_release(&a);
 }
 
@@ -100,18 +107,24 @@ static void test_parse_errors(void **state)
 		{ "recursion f 0\n", "a.ann:1: invalid recursion depth '0'" },
 		{ "recursion f 99999999999\n", "a.ann:1: invalid recursion depth" },
 		{ "recursion f x\n", "a.ann:1: invalid recursion depth 'x'" },
-		{ "ignore f\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]'" },
-		{ "ignore f g h\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]'" },
-		{ "ignore f g above h\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]'" },
-		{ "ignore f g below\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]'" },
-		{ "ignore f g below h i\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]'" },
+		{ "ignore f\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
+		{ "ignore f g h\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
+		{ "ignore f g above h\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
+		{ "ignore f g below\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
+		{ "ignore f g below h i\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
 		{ "ignore f g below h unless\n",
-		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]'" },
+		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
 		{ "ignore f g below h except i\n",
-		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]'" },
+		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
+		{ "ignore f g from\n",
+		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
+		{ "ignore f g from h i\n",
+		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
+		{ "ignore f g from h unless i\n",
+		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
 		/* no '>': the word ends at the blank */
 		{ "ignore f g below <page fault\n",
-		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...]]'" },
+		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
 		{ "frame f 8\nframe g\0 8\n", "a.ann:2: NUL byte" },
 		{ "once\n", "a.ann:1: want 'once FUNC'" },
 		{ "once f 2\n", "a.ann:1: want 'once FUNC'" },
@@ -207,6 +220,9 @@ static void test_apply_unknown_names(void **state)
 		{ "ignore main f below nosuch\n", "a.ann:1: unknown function 'nosuch'" },
 		{ "ignore main f below main\n", "a.ann:1: 'main' below itself: say how often "
 		  "it nests with once or nest" },
+		{ "ignore f main from main\n", "a.ann:1: no call from 'f' to 'main' that 'main' calls" },
+		{ "ignore main f from f\n", "a.ann:1: no call from 'main' to 'f' that 'f' calls" },
+		{ "ignore f main from nosuch\n", "a.ann:1: unknown function 'nosuch'" },
 		{ "once nosuch\n", "a.ann:1: unknown function 'nosuch'" },
 		{ "optional once main\nnest nosuch 2\n", "a.ann:2: unknown function 'nosuch'" },
 	};
@@ -464,6 +480,76 @@ static void test_ignore_below(void **state)
 	assert_int_equal(g.funcs[pn].nest, 2);
 	assert_int_equal(g.funcs[pn].res.total, 208);
 	assert_true(g.funcs[pn].res.bounded);
+	sp_graph_release(&g);
+}
+
+/*
+ * ignore ... from: stop -> wake -> put -> stop is a cycle, but wake puts
+ * only what stop queued, never the last reference: stop calls a copy of
+ * wake without put, other callers (main) the whole of it.
+ */
+static void test_ignore_from(void **state)
+{
+	struct sp_graph g;
+	struct sp_err err = { { 0 } };
+	uint32_t m, st, wk, pt, ts, cp;
+
+	(void)state;
+	sp_graph_init(&g);
+	m = fs(&g, "main", 16);
+	st = fs(&g, "stop", 32);
+	wk = fs(&g, "wake", 8);
+	pt = fs(&g, "put", 100);
+	ts = fs(&g, "ttwu", 40);
+	call(&g, m, st);
+	call(&g, m, wk);
+	call(&g, st, wk);
+	call(&g, wk, pt);
+	call(&g, wk, ts);
+	call(&g, pt, st);
+	assert_int_equal(annotate(&g, "ignore wake put from stop\n"
+				  "optional ignore wake put from nosuch\n"
+				  "optional ignore wake nosuch from stop\n", &err), 0);
+	assert_int_equal(g.nfuncs, 6);
+	cp = 5;
+	assert_string_equal(g.funcs[cp].name, "wake");
+	assert_int_equal(g.funcs[cp].self, 8);
+	/* the copy calls ttwu only; wake itself still calls put */
+	assert_int_equal(g.funcs[cp].res.total, 8 + 40);
+	assert_true(g.funcs[cp].res.bounded);
+	assert_int_equal(g.funcs[st].res.total, 32 + 8 + 40);
+	assert_true(g.funcs[st].res.bounded);
+	assert_int_equal(g.funcs[pt].res.total, 100 + 32 + 8 + 40);
+	assert_int_equal(g.funcs[wk].res.total, 8 + 100 + 32 + 8 + 40);
+	assert_int_equal(g.funcs[m].res.total, 16 + 8 + 100 + 32 + 8 + 40);
+	sp_graph_release(&g);
+
+	/* a second line for the same caller changes its copy in place; a
+	 * function counted by once, nest or below is not copied */
+	sp_graph_init(&g);
+	st = fs(&g, "stop", 32);
+	wk = fs(&g, "wake", 8);
+	pt = fs(&g, "put", 100);
+	ts = fs(&g, "ttwu", 40);
+	call(&g, st, wk);
+	call(&g, wk, pt);
+	call(&g, wk, ts);
+	assert_int_equal(annotate(&g, "ignore wake put from stop\nignore wake ttwu from stop\n",
+				  &err), 0);
+	assert_int_equal(g.nfuncs, 5);
+	assert_int_equal(g.funcs[st].res.total, 32 + 8);
+	assert_int_equal(g.funcs[wk].res.total, 8 + 100);
+	sp_graph_release(&g);
+
+	sp_graph_init(&g);
+	st = fs(&g, "stop", 32);
+	wk = fs(&g, "wake", 8);
+	pt = fs(&g, "put", 100);
+	call(&g, st, wk);
+	call(&g, wk, pt);
+	assert_int_equal(annotate(&g, "ignore wake put from stop\nonce wake\n", &err), -1);
+	assert_string_equal(err.msg, "a.ann:1: 'wake' is counted by once, nest or below, or "
+			    "calls through a pointer: it cannot be copied for 'from'");
 	sp_graph_release(&g);
 }
 
@@ -731,6 +817,7 @@ int main(void)
 		cmocka_unit_test(test_once_and_nest),
 		cmocka_unit_test(test_ignore_below),
 		cmocka_unit_test(test_ignore_below_unless),
+		cmocka_unit_test(test_ignore_from),
 		cmocka_unit_test(test_inlined_word),
 		cmocka_unit_test(test_shipped_files),
 		cmocka_unit_test(test_address_taken),
