@@ -183,6 +183,54 @@ static uint64_t return_type(struct ind_image *im, uint64_t addr)
 	return dw_decl_type(im->reader, die);
 }
 
+/*
+ * A word of the frame (INSN_SRC_FRAME) where DWARF locates a variable
+ * at the load (DW_OP_fbreg, the frame base the CFA: the entry's stack
+ * pointer above the return address): a pointer variable, or a member of
+ * a struct there (an argument passed by value on the stack).
+ */
+static bool from_frame(struct ind_image *im, const struct insn_link *links, int k,
+		       struct ind_target *out)
+{
+	const struct insn_link *l = &links[k];
+	const struct ind_locs *locs = ind_locs_get(&im->locs);
+	int64_t at = l->disp - (int64_t)im->types.addr_size;
+	uint64_t pc = l->pc + (uint64_t)(int64_t)l->back;
+	size_t i;
+
+	for (i = 0; i < locs->n; i++) {
+		const struct ind_loc *x = &locs->v[i];
+		const struct ind_type *t;
+		struct tval v = { .kind = TV_PTR };
+		struct ind_place p;
+		uint8_t kind;
+
+		if (x->reg != IND_REG_FRAME || pc < x->lo || pc >= x->hi || at < x->off ||
+		    !(t = ind_type_at(&im->types, x->type)))
+			continue;
+		kind = t->kind;
+		if (kind == IND_POINTER) {
+			if (at != x->off)
+				continue;
+			v.type = x->type;
+		} else if (!ind_type_place(&im->types, x->type, (uint64_t)(at - x->off), &p) ||
+			   !p.type) {
+			continue;
+		} else if (k == 0 && p.func) {	/* the member is what is called */
+			set_proto(im, p.func, out);
+			out->kind = p.key != SP_NONE ? IND_TK_KEY : IND_TK_PROTO;
+			out->key = p.key;
+			out->alts = p.alts;
+			return true;
+		} else {
+			v.type = p.type;
+		}
+		if (forward(im, links, k, v, out))
+			return true;
+	}
+	return false;
+}
+
 /* A root's own meaning, without DWARF's locations. */
 static bool from_root(struct ind_image *im, const struct insn_link *links, int k,
 		      struct ind_target *out)
@@ -204,6 +252,8 @@ static bool from_root(struct ind_image *im, const struct insn_link *links, int k
 		v.kind = TV_PTR;
 		v.type = return_type(im, (uint64_t)l->disp);
 		return v.type && forward(im, links, k, v, out);
+	case INSN_SRC_FRAME:
+		return from_frame(im, links, k, out);
 	}
 	return false;
 }

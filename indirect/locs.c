@@ -3,7 +3,7 @@
  * dwarf/ answers (dw_func_reg_vars): read when a chain of a function is
  * typed and kept until the next function's.  Only a pointer a chain can
  * go on from is located, and a struct in the frame a store may write a
- * function into.
+ * function into (in the frame, such a pointer too).
  */
 #include "indirect/internal.h"
 
@@ -79,11 +79,13 @@ static void found(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
 		add_loc(l, lo, hi, reg, off, type);
 }
 
+/* A struct a store may write a function into, or a pointer a chain goes
+ * on from (a load of the frame: a spill, an argument on the stack). */
 static void in_frame(void *ctx, uint64_t lo, uint64_t hi, int64_t off, uint64_t type)
 {
 	struct ind_locs *l = ctx;
 
-	if (holds_functions(l, type))
+	if (holds_functions(l, type) || is_pointer(l, type))
 		add_loc(l, lo, hi, IND_REG_FRAME, off, type);
 }
 

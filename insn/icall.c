@@ -259,6 +259,7 @@ static void add_link(struct tracer *t, uint64_t pc, uint8_t reg, enum insn_src s
 	l->disp = disp;
 	l->scale = scale;
 	l->entry = false;
+	l->back = 0;
 	t->nlinks++;
 }
 
@@ -377,6 +378,7 @@ static enum insn_src mem_source(const struct insn *in, int64_t *addr, uint8_t *s
 
 static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc);
 static size_t spill(struct tracer *t, size_t i);
+static int64_t frame_offset(struct tracer *t, size_t i);
 
 /* The value of a memory operand of v[i] (a call's or a load's): a
  * stack slot's is a copy of the register spilled there. */
@@ -397,6 +399,11 @@ static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
 	if (src == INSN_SRC_OTHER && in->base == RSP) {
 		t->reload = i;
 		t->reload_link = t->ic->nlinks;
+		if (in->index == INSN_REG_NONE && (addr = frame_offset(t, i)) != INSN_FRAME_UNKNOWN) {
+			add_link(t, pc, reg, INSN_SRC_FRAME, addr, 0);
+			t->ic->links[t->ic->nlinks - 1].back = (int32_t)(in->addr - pc);
+			return;
+		}
 	}
 	add_link(t, pc, reg, src, addr, scale);
 	if (src == INSN_SRC_LOAD)
@@ -974,7 +981,7 @@ static void add_ways(struct tracer *t, size_t ci)
 	const struct insn_link root = ic->links[c.link + c.nlinks - 1];
 	size_t i, call, ncalls = ic->ncalls, nlinks = ic->nlinks;
 	struct defs defs = { .n = 0 };
-	bool entry, slot = root.src == INSN_SRC_OTHER && t->reload_link == c.link + c.nlinks - 1;
+	bool entry, slot = root.src == INSN_SRC_FRAME && t->reload_link == c.link + c.nlinks - 1;
 	int k;
 	uint8_t j;
 
@@ -1041,7 +1048,8 @@ static bool plain_value(const struct insn_icalls *ic, uint32_t first, uint8_t n)
 	for (k = 0; k < n; k++)
 		if (ic->links[first + k].src != INSN_SRC_MOVE &&
 		    ic->links[first + k].src != INSN_SRC_REG &&
-		    ic->links[first + k].src != INSN_SRC_OTHER)
+		    ic->links[first + k].src != INSN_SRC_OTHER &&
+		    ic->links[first + k].src != INSN_SRC_FRAME)
 			return false;
 	return true;
 }
@@ -1539,7 +1547,8 @@ static void add_alts(struct tracer *t, struct insn_icall *c)
 	uint64_t values[MAX_VALUES];
 	int n, k;
 
-	if ((l->src != INSN_SRC_REG && l->src != INSN_SRC_OTHER) || l->entry || l->reg > 15 ||
+	if ((l->src != INSN_SRC_REG && l->src != INSN_SRC_OTHER && l->src != INSN_SRC_FRAME) ||
+	    l->entry || l->reg > 15 ||
 	    i >= t->n ||
 	    (n = reaching_values(t, i, l->reg, values)) < 0)
 		return;

@@ -46,6 +46,11 @@ enum insn_src {
 	INSN_SRC_TABLE,		/* *(addr + index * scale) */
 	INSN_SRC_CONST,		/* addr itself (lea addr(%rip), mov $addr) */
 	INSN_SRC_RETURN,	/* what the function at addr returned */
+	INSN_SRC_FRAME,		/* a word of the function's frame, at disp from
+				 * the entry's stack pointer, loaded at pc +
+				 * back (a spill not followed, an argument
+				 * passed on the stack): whatever DWARF locates
+				 * there (DW_OP_fbreg), or in reg at pc */
 };
 
 struct insn_link {
@@ -62,6 +67,7 @@ struct insn_link {
 				 * function's entry, so reg holds what it held
 				 * there (an argument: --indirect=types follows
 				 * the callers' values) */
+	int32_t back;		/* FRAME: the load's pc - pc */
 };
 
 /* An indirect call or jump: links [link, link + nlinks), from the value

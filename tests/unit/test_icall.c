@@ -161,7 +161,8 @@ static void test_spill_reload(void **state)
 /* The chain ends at a reload that may not read the spill back: the
  * callee gets the stack's address below the slot (mov %rsp,%rdi) and
  * may write it, or a 4-byte store overlaps the slot.  The slot's value
- * is then of unknown origin (INSN_SRC_OTHER), not the argument.
+ * is then whatever DWARF locates there (INSN_SRC_FRAME, 0x8 above the
+ * stack pointer 0x18 below the entry's), not the argument.
  *
  *	1000: 48 83 ec 18		sub $0x18,%rsp
  *	1004: 48 89 7c 24 08		mov %rdi,0x8(%rsp)
@@ -197,7 +198,9 @@ static void test_spill_overwritten(void **state)
 		trace_code(code[k], k ? sizeof(half) : sizeof(escaped), &ic);
 		l = &ic.links[ic.calls[0].link];
 		assert_int_equal(ic.calls[0].nlinks, 1);
-		assert_int_equal(l[0].src, INSN_SRC_OTHER);
+		assert_int_equal(l[0].src, INSN_SRC_FRAME);
+		assert_int_equal(l[0].disp, -0x10);
+		assert_int_equal(l[0].pc + (uint64_t)(int64_t)l[0].back, 0x1011);
 		assert_int_equal(insn_entry_reg(l, 1), INSN_REG_NONE);
 		insn_icalls_release(&ic);
 	}
@@ -206,7 +209,7 @@ static void test_spill_overwritten(void **state)
 /* Two stores of the slot reach its reload, one on each path: a constant
  * before the branch, the argument rdi on one side of it (GCC's
  * variable kept in the frame: f = a; if (c) f = b;).  The reload's chain
- * ends there (INSN_SRC_OTHER), and each path's is its store's: the
+ * ends there (INSN_SRC_FRAME), and each path's is its store's: the
  * constant, or a copy of rdi.  Not when the function lets the stack's
  * address below the slot out (mov %rsp,%rdx: a callee could write the
  * slot), nor when the entry reaches the reload with no store (one path
@@ -254,7 +257,7 @@ static void test_slot_stores_joined(void **state)
 	(void)state;
 	trace_code(joined, sizeof(joined), &ic);
 	assert_int_equal(ic.calls[0].nlinks, 1);
-	assert_int_equal(ic.links[ic.calls[0].link].src, INSN_SRC_OTHER);
+	assert_int_equal(ic.links[ic.calls[0].link].src, INSN_SRC_FRAME);
 	assert_int_equal(ic.calls[0].nways, 2);
 	for (k = 1; k <= 2; k++) {
 		l = &ic.links[ic.calls[k].link];
@@ -278,7 +281,7 @@ static void test_slot_stores_joined(void **state)
 	for (k = 0; k < 2; k++) {
 		trace_code(none[k].code, none[k].size, &ic);
 		assert_int_equal(ic.calls[0].nways, 0);
-		assert_int_equal(ic.links[ic.calls[0].link].src, INSN_SRC_OTHER);
+		assert_int_equal(ic.links[ic.calls[0].link].src, INSN_SRC_FRAME);
 		insn_icalls_release(&ic);
 	}
 }
