@@ -2,8 +2,8 @@
  * locs.c - which parameter or variable a register holds, by pc, as
  * dwarf/ answers (dw_func_reg_vars): read when a chain of a function is
  * typed and kept until the next function's.  Only a pointer a chain can
- * go on from is located, and a struct in the frame a store may write a
- * function into (in the frame, such a pointer too).
+ * go on from is located, and, in the frame, a struct too (a store may
+ * write a function into it, a load read a pointer from it).
  */
 #include "indirect/internal.h"
 
@@ -25,21 +25,6 @@ static bool leads_on(struct ind_locs *l, const struct ind_type *t)
 	return t && (t->kind == IND_STRUCT || t->kind == IND_ARRAY || t->kind == IND_POINTER);
 }
 
-/* Is the type at off a struct with a function pointer in it, or an
- * array of such (a local the code may write one into)? */
-static bool holds_functions(struct ind_locs *l, uint64_t off)
-{
-	const struct ind_type *t = ind_type_at(l->types, off);
-	int32_t n = 0;
-
-	if (t && t->kind == IND_ARRAY)
-		t = ind_type_at(l->types, off = t->target);
-	if (!t || t->kind != IND_STRUCT)
-		return false;
-	ind_type_slots(l->types, off, &n);
-	return n > 0;
-}
-
 static bool is_pointer(struct ind_locs *l, uint64_t type)
 {
 	const struct ind_type *t = ind_type_at(l->types, type);
@@ -47,13 +32,25 @@ static bool is_pointer(struct ind_locs *l, uint64_t type)
 	return t && t->kind == IND_POINTER && leads_on(l, t);
 }
 
+/* A struct (or an array of them) in the frame may hold a pointer a load
+ * of the frame reads (struct posix_clock_desc cd; cd.clk->ops...). */
+static bool is_struct(struct ind_locs *l, uint64_t type)
+{
+	const struct ind_type *t = ind_type_at(l->types, type);
+
+	if (t && t->kind == IND_ARRAY)
+		t = ind_type_at(l->types, t->target);
+	return t && t->kind == IND_STRUCT;
+}
+
 /* Only a pointer in a register is something a load goes through; a
- * struct in the frame may have a function stored into it. */
+ * struct in the frame may have a function stored into it, or a pointer
+ * loaded from it. */
 static bool wanted(void *ctx, uint64_t type)
 {
 	struct ind_locs *l = ctx;
 
-	return is_pointer(l, type) || holds_functions(l, type);
+	return is_pointer(l, type) || is_struct(l, type);
 }
 
 static void add_loc(struct ind_locs *l, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
@@ -85,7 +82,7 @@ static void in_frame(void *ctx, uint64_t lo, uint64_t hi, int64_t off, uint64_t 
 {
 	struct ind_locs *l = ctx;
 
-	if (holds_functions(l, type) || is_pointer(l, type))
+	if (is_struct(l, type) || is_pointer(l, type))
 		add_loc(l, lo, hi, IND_REG_FRAME, off, type);
 }
 
