@@ -126,6 +126,59 @@ static void index_codes(struct dw_abbrevs *t)
 	qsort(t->big, t->nbig, sizeof(*t->big), cmp_code);
 }
 
+/* The size of a value of form in unit u when every DIE's is the same,
+ * -1 when it varies (a string, a block, a LEB128). */
+static int fixed_size(const struct dw_unit *u, uint16_t form)
+{
+	switch (form) {
+	case DW_FORM_addr:
+		return u->addr_size;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
+	case DW_FORM_strx1: case DW_FORM_addrx1:
+		return 1;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
+		return 2;
+	case DW_FORM_strx3: case DW_FORM_addrx3:
+		return 3;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4: case DW_FORM_addrx4:
+	case DW_FORM_ref_sup4:
+		return 4;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16:
+		return 16;
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+		return u->off_size;
+	case DW_FORM_ref_addr:
+		return u->version == 2 ? u->addr_size : u->off_size;
+	case DW_FORM_implicit_const: case DW_FORM_flag_present:
+		return 0;
+	}
+	return -1;
+}
+
+/* Each spec's position past its DIE's code, while the values before it
+ * have fixed sizes: a later reader looks one attribute up without
+ * decoding those (dw_entry_attr). */
+static void place_specs(const struct dw_unit *u, struct dw_abbrevs *t)
+{
+	size_t k;
+	uint32_t i;
+
+	for (k = 0; k < t->n; k++) {
+		struct dw_attr_spec *spec = t->specs + t->list[k].first;
+		int32_t pos = 0;
+
+		for (i = 0; i < t->list[k].n; i++) {
+			int size = pos == DW_POS_VARIES ? -1 : fixed_size(u, spec[i].form);
+
+			spec[i].pos = pos;
+			pos = size < 0 ? DW_POS_VARIES : pos + size;
+		}
+	}
+}
+
 static int read_abbrevs(const struct dw_secs *s, uint64_t off, struct dw_abbrevs *t)
 {
 	const unsigned char *p, *end;
@@ -243,6 +296,7 @@ int dw_unit_open(const struct dw_secs *s, uint64_t off, struct dw_unit *u)
 		return 1;
 	if (read_header(s, off, u) || read_abbrevs(s, u->abbrev_off, &u->ab))
 		return -1;
+	place_specs(u, &u->ab);
 	/* DWARF 5's defaults where a unit names no base: just past the
 	 * tables' headers, as libdwarf assumes */
 	u->str_offsets_base = u->off_size == 8 ? 16 : 8;

@@ -100,8 +100,12 @@ void dw_secs_init(struct dw_obj *o, struct dw_secs *s);
 
 struct dw_attr_spec {
 	uint16_t at, form;
+	/* where the value starts past the DIE's code when every value
+	 * before it has a fixed size in its unit, DW_POS_VARIES if not */
+	int32_t pos;
 	int64_t implicit;	/* DW_FORM_implicit_const's value */
 };
+#define DW_POS_VARIES (-1)
 
 struct dw_abbrev {
 	uint64_t code;

@@ -199,9 +199,24 @@ bool dw_entry_has(const struct dw_entry *e, uint16_t at)
 
 bool dw_entry_attr(const struct dw_entry *e, uint16_t at, struct dw_val *v)
 {
+	const struct dw_attr_spec *spec = e->u->ab.specs + e->d.ab->first;
 	struct dw_attr_iter it;
+	uint32_t i;
 
+	for (i = 0; i < e->d.ab->n && spec[i].at != at; i++)
+		;
+	if (i == e->d.ab->n)
+		return false;	/* its abbreviation has none */
 	dw_attrs_begin(&it, e->u, &e->d);
+	if (spec[i].pos != DW_POS_VARIES) {
+		/* straight to it: the values before it fit when it starts
+		 * inside the unit */
+		if (spec[i].pos > it.end - it.p)
+			return false;
+		it.p += spec[i].pos;
+		it.i = i;
+		return dw_attrs_next(&it, v) > 0;
+	}
 	while (dw_attrs_next(&it, v) > 0)
 		if (v->at == at)
 			return true;
