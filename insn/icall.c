@@ -166,12 +166,14 @@ static void grow_scratch(struct insn_icalls *ic, size_t n)
 		return;
 	free(ic->pred_first);
 	free(ic->preds);
+	free(ic->jump_to);
 	free(ic->seen);
 	free(ic->depth);
 	ic->scratch_cap = n + 1;
 	/* room for index_jumps' pred_first[n + 1], the end of the last list */
 	ic->pred_first = sp_xmalloc((ic->scratch_cap + 1) * sizeof(*ic->pred_first));
 	ic->preds = sp_xmalloc(ic->scratch_cap * sizeof(*ic->preds));
+	ic->jump_to = sp_xmalloc(ic->scratch_cap * sizeof(*ic->jump_to));
 	ic->seen = sp_xcalloc(ic->scratch_cap, sizeof(*ic->seen));
 	ic->depth = sp_xmalloc(ic->scratch_cap * sizeof(*ic->depth));
 	ic->stamp = 0;
@@ -189,7 +191,8 @@ static size_t jump_target(const struct insn *v, size_t n, size_t i)
 }
 
 /* For each instruction k the jumps that land on it: preds[pred_first[k]
- * .. pred_first[k + 1]), counted, then filled.  A jump through a register
+ * .. pred_first[k + 1]), counted, then filled; each one's target, found
+ * once (jump_to: frame_depths goes through them again).  A jump through a register
  * may land anywhere in the function (table_jumps), but one through a
  * retpoline thunk is read as a tail call, as it was before the thunk
  * made it indirect: the kernel builds retpolines with -fno-jump-tables. */
@@ -203,7 +206,8 @@ static void index_jumps(struct insn_icalls *ic, const struct insn *v, size_t n)
 	ic->table_jumps = false;
 	ic->frame_known = false;
 	for (i = 0; i < n; i++) {
-		if ((k = jump_target(v, n, i)) < n)
+		ic->jump_to[i] = (uint32_t)(k = jump_target(v, n, i));
+		if (k < n)
 			ic->pred_first[k + 1]++;
 		else if ((v[i].groups & INSN_G_JUMP) &&
 			 !(v[i].flags & (INSN_F_TARGET | INSN_F_THUNK)))
@@ -215,7 +219,7 @@ static void index_jumps(struct insn_icalls *ic, const struct insn *v, size_t n)
 	}
 	/* pred_first[k + 1] counts down from k's end as its list fills */
 	for (i = n; i-- > 0;)
-		if ((k = jump_target(v, n, i)) < n)
+		if ((k = ic->jump_to[i]) < n)
 			ic->preds[--ic->pred_first[k + 1]] = (uint32_t)i;
 	for (k = 0; k < n; k++)
 		ic->pred_first[k + 1] = k + 1 < n ? ic->pred_first[k + 2] : sum;
@@ -625,7 +629,7 @@ static void frame_depths(struct tracer *t)
 			a = depth_after(&v[k], ic->depth[k]);
 			if (k + 1 < t->n && falls_into(v, k + 1))
 				changed |= set_depth(ic, k + 1, a);
-			if ((j = jump_target(v, t->n, k)) < t->n)
+			if ((j = ic->jump_to[k]) < t->n)
 				changed |= set_depth(ic, j, a);
 		}
 	}
@@ -1612,6 +1616,7 @@ void insn_icalls_release(struct insn_icalls *ic)
 	free(ic->thunks);
 	free(ic->pred_first);
 	free(ic->preds);
+	free(ic->jump_to);
 	free(ic->seen);
 	free(ic->depth);
 	free(ic->stack);

@@ -144,6 +144,7 @@ struct insn_icalls {
 					 * __static_call_update_early, 0 */
 	/* scratch of the pass, per instruction of the function */
 	uint32_t *pred_first, *preds;	/* the jumps landing on each */
+	uint32_t *jump_to;		/* each's direct jump target inside, n if none */
 	uint32_t *seen, stamp;		/* visited by the current search */
 	bool table_jumps;		/* the function jumps through a register */
 	bool frame_known;		/* depth and escape are the function's */
