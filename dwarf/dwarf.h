@@ -73,6 +73,8 @@ struct dw_range {
 struct dw_var {
 	uint64_t addr;
 	uint64_t die;
+	uint64_t type;	/* its own DW_AT_type when one comes before the
+			 * location, 0 to be found from the DIE */
 };
 
 struct dw_walk_opts {

@@ -32,17 +32,25 @@ static bool located_by_expression(const struct dw_unit *u, const struct dw_abbre
 	return false;
 }
 
-/* The address the DW_OP_addr location of d names; 0 for any other. */
-static uint64_t fixed_address(const struct dw_unit *u, const struct dw_die *d)
+/* The address the DW_OP_addr location of d names; 0 for any other.
+ * Its type into *type when a DW_AT_type comes first (GCC's order), as
+ * dw_decl_type would read it, so that it need not be read again. */
+static uint64_t fixed_address(const struct dw_unit *u, const struct dw_die *d, uint64_t *type)
 {
 	struct dw_opsizes z = dw_unit_opsizes(u);
 	const unsigned char *b = NULL;
 	struct dw_attr_iter it;
 	struct dw_val v;
 	uint64_t len = 0, addr;
+	bool typed = false;
 
+	*type = 0;
 	dw_attrs_begin(&it, u, d);
 	while (dw_attrs_next(&it, &v) > 0) {
+		if (v.at == DW_AT_type && !typed) {
+			*type = dw_val_ref(u, &v);
+			typed = true;
+		}
 		if (v.at != DW_AT_location)
 			continue;
 		return dw_val_block(&v, &b, &len) && dw_expr_addr(b, len, &z, &addr) ? addr : 0;
@@ -83,11 +91,12 @@ void dw_read_param(struct dw_image *dw, const struct dw_unit *u, const struct dw
 
 void dw_read_var(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d)
 {
-	uint64_t addr;
+	uint64_t addr, type;
 
-	if (!located_by_expression(u, d->ab) || !(addr = fixed_address(u, d)))
+	if (!located_by_expression(u, d->ab) || !(addr = fixed_address(u, d, &type)))
 		return;
 	SP_ALLOC_GROW(dw->vars, dw->nvars + 1, dw->vars_cap);
 	dw->vars[dw->nvars].addr = addr;
+	dw->vars[dw->nvars].type = type;
 	dw->vars[dw->nvars++].die = d->off;
 }

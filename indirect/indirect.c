@@ -60,7 +60,8 @@ void ind_vars_load(struct ind_image *im, const struct ind_data *data)
 		const struct ind_type *t;
 
 		seek_unit(im, dw->vars[i].die);
-		type = dw_decl_type(im->reader, dw->vars[i].die);
+		type = dw->vars[i].type ? dw->vars[i].type :
+		       dw_decl_type(im->reader, dw->vars[i].die);
 		t = ind_type_at(&im->types, type);
 
 		/* a size the linker's symbol does not give is DWARF's mistake:
