@@ -161,12 +161,20 @@ const struct ind_section *ind_data_section(const struct ind_data *d, uint64_t ad
 	return i < d->nsecs && addr - d->secs[i].addr < d->secs[i].size ? &d->secs[i] : NULL;
 }
 
+static uint64_t read_word(const struct ind_data *d, const unsigned char *p)
+{
+	uint64_t value = 0;
+	unsigned k;
+
+	for (k = 0; k < d->word; k++)
+		value |= (uint64_t)p[d->msb ? d->word - 1 - k : k] << (8 * k);
+	return value;
+}
+
 bool ind_data_word(const struct ind_data *d, uint64_t addr, uint64_t *value)
 {
 	const struct ind_section *s;
 	size_t i = sp_search_first_ge(d->relocs, d->nrelocs, reloc_addr, addr);
-	const unsigned char *p;
-	unsigned k;
 
 	if (i < d->nrelocs && d->relocs[i].addr == addr) {
 		*value = d->relocs[i].value;
@@ -175,9 +183,29 @@ bool ind_data_word(const struct ind_data *d, uint64_t addr, uint64_t *value)
 	s = ind_data_section(d, addr);
 	if (!s || !s->bytes || s->size - (addr - s->addr) < d->word)
 		return false;
-	p = s->bytes + (addr - s->addr);
-	*value = 0;
-	for (k = 0; k < d->word; k++)
-		*value |= (uint64_t)p[d->msb ? d->word - 1 - k : k] << (8 * k);
+	*value = read_word(d, s->bytes + (addr - s->addr));
 	return true;
+}
+
+void ind_data_words(const struct ind_data *d, size_t k,
+		    void (*fn)(void *arg, uint64_t addr, uint64_t value), void *arg)
+{
+	const struct ind_section *s = &d->secs[k];
+	uint64_t end = s->addr + s->size, own = end, a, w;
+	size_t j = sp_search_first_ge(d->relocs, d->nrelocs, reloc_addr, s->addr);
+
+	/* from where a later section begins, ind_data_word reads that one */
+	if (k + 1 < d->nsecs && d->secs[k + 1].addr < own)
+		own = d->secs[k + 1].addr;
+	for (a = s->addr; s->bytes && d->word && a + d->word <= end; a += d->word) {
+		while (j < d->nrelocs && d->relocs[j].addr < a)
+			j++;
+		if (j < d->nrelocs && d->relocs[j].addr == a)
+			w = d->relocs[j].value;
+		else if (a + d->word <= own)
+			w = read_word(d, s->bytes + (a - s->addr));
+		else if (!ind_data_word(d, a, &w))
+			continue;
+		fn(arg, a, w);
+	}
 }

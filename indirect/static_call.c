@@ -100,40 +100,48 @@ static bool is_tracepoint_code(const struct sp_func *f)
 	return n >= 19 && !strcmp(f->file + n - 19, "kernel/tracepoint.c");
 }
 
+struct held {
+	struct ind_run *r;
+	struct sp_u64map tramps;	/* address -> function */
+};
+
+static void held_word(void *arg, uint64_t addr, uint64_t w)
+{
+	struct held *h = arg;
+	uint32_t id = sp_u64map_get(&h->tramps, w);
+
+	(void)addr;
+	if (id != SP_NONE)
+		ids_add(&h->r->sc_held, id);
+}
+
 /* The trampolines of image im whose address a data word holds or the
  * code stores (once per image: r->sc_held). */
 static void held_tramps(struct ind_run *r, uint32_t image)
 {
 	struct ind_image *im = &r->ims[image];
-	struct sp_u64map tramps;
-	uint32_t first, end, i, id;
+	struct held h = { .r = r };
+	uint32_t first, end, i;
 	size_t k;
-	uint64_t a, w;
 
 	if (r->sc_held_image == image)
 		return;
 	r->sc_held_image = image;
 	r->sc_held.n = 0;
-	sp_u64map_init(&tramps, 1024);
+	sp_u64map_init(&h.tramps, 1024);
 	cg_funcs(im->img, &first, &end);
 	for (i = first; i < end && i < r->g->nfuncs; i++)
 		if (r->g->funcs[i].name && !strncmp(r->g->funcs[i].name, SCT, strlen(SCT)))
-			sp_u64map_put(&tramps, r->g->funcs[i].addr, i);
-	for (k = 0; im->data.word && k < im->data.nsecs; k++) {
-		const struct ind_section *sec = &im->data.secs[k];
-
-		for (a = sec->addr; sec->bytes && a + im->data.word <= sec->addr + sec->size;
-		     a += im->data.word)
-			if (ind_data_word(&im->data, a, &w) &&
-			    (id = sp_u64map_get(&tramps, w)) != SP_NONE)
-				ids_add(&r->sc_held, id);
-	}
+			sp_u64map_put(&h.tramps, r->g->funcs[i].addr, i);
+	for (k = 0; im->data.word && k < im->data.nsecs; k++)
+		ind_data_words(&im->data, k, held_word, &h);
 	for (k = 0; k < r->nstores; k++)
 		if (r->stores[k].image == image && r->stores[k].func != SP_NONE &&
-		    sp_u64map_get(&tramps, r->g->funcs[r->stores[k].func].addr) == r->stores[k].func)
+		    sp_u64map_get(&h.tramps, r->g->funcs[r->stores[k].func].addr) ==
+		    r->stores[k].func)
 			ids_add(&r->sc_held, r->stores[k].func);
 	r->sc_held.n = ind_unique_ids(r->sc_held.v, r->sc_held.n);
-	sp_u64map_release(&tramps);
+	sp_u64map_release(&h.tramps);
 }
 
 static bool is_tp_tramp(const struct sp_func *f)
