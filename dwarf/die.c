@@ -61,14 +61,52 @@ static void abbrevs_release(struct dw_abbrevs *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static bool read_specs(struct dw_abbrevs *t, struct dw_abbrev *a, const unsigned char **p,
-		       const unsigned char *end)
+/* The size of a value of form in unit u when every DIE's is the same,
+ * -1 when it varies (a string, a block, a LEB128). */
+static int fixed_size(const struct dw_unit *u, uint16_t form)
 {
+	switch (form) {
+	case DW_FORM_addr:
+		return u->addr_size;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
+	case DW_FORM_strx1: case DW_FORM_addrx1:
+		return 1;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
+		return 2;
+	case DW_FORM_strx3: case DW_FORM_addrx3:
+		return 3;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4: case DW_FORM_addrx4:
+	case DW_FORM_ref_sup4:
+		return 4;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16:
+		return 16;
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+		return u->off_size;
+	case DW_FORM_ref_addr:
+		return u->version == 2 ? u->addr_size : u->off_size;
+	case DW_FORM_implicit_const: case DW_FORM_flag_present:
+		return 0;
+	}
+	return -1;
+}
+
+/* The specs of abbreviation a, each with its position past its DIE's
+ * code while the values before it have fixed sizes in unit u: a later
+ * reader looks one attribute up without decoding those (dw_entry_attr). */
+static bool read_specs(const struct dw_unit *u, struct dw_abbrevs *t, struct dw_abbrev *a,
+		       const unsigned char **p, const unsigned char *end)
+{
+	int32_t pos = 0;
+
 	a->first = (uint32_t)t->nspecs;
 	a->sibling = -1;
 	for (;;) {
 		uint64_t at, form;
 		int64_t implicit = 0;
+		int size;
 
 		if (!dw_uleb(p, end, &at) || !dw_uleb(p, end, &form))
 			return false;
@@ -82,7 +120,10 @@ static bool read_specs(struct dw_abbrevs *t, struct dw_abbrev *a, const unsigned
 			a->sibling = (int32_t)a->n;
 		SP_ALLOC_GROW(t->specs, t->nspecs + 1, t->specs_cap);
 		t->specs[t->nspecs++] = (struct dw_attr_spec){
-			.at = (uint16_t)at, .form = (uint16_t)form, .implicit = implicit };
+			.at = (uint16_t)at, .form = (uint16_t)form, .pos = pos,
+			.implicit = implicit };
+		size = pos == DW_POS_VARIES ? -1 : fixed_size(u, (uint16_t)form);
+		pos = size < 0 ? DW_POS_VARIES : pos + size;
 		a->n++;
 	}
 }
@@ -126,67 +167,19 @@ static void index_codes(struct dw_abbrevs *t)
 	qsort(t->big, t->nbig, sizeof(*t->big), cmp_code);
 }
 
-/* The size of a value of form in unit u when every DIE's is the same,
- * -1 when it varies (a string, a block, a LEB128). */
-static int fixed_size(const struct dw_unit *u, uint16_t form)
+static int read_abbrevs(const struct dw_unit *u, uint64_t off, struct dw_abbrevs *t)
 {
-	switch (form) {
-	case DW_FORM_addr:
-		return u->addr_size;
-	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
-	case DW_FORM_strx1: case DW_FORM_addrx1:
-		return 1;
-	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
-		return 2;
-	case DW_FORM_strx3: case DW_FORM_addrx3:
-		return 3;
-	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4: case DW_FORM_addrx4:
-	case DW_FORM_ref_sup4:
-		return 4;
-	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
-		return 8;
-	case DW_FORM_data16:
-		return 16;
-	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
-	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
-		return u->off_size;
-	case DW_FORM_ref_addr:
-		return u->version == 2 ? u->addr_size : u->off_size;
-	case DW_FORM_implicit_const: case DW_FORM_flag_present:
-		return 0;
-	}
-	return -1;
-}
-
-/* Each spec's position past its DIE's code, while the values before it
- * have fixed sizes: a later reader looks one attribute up without
- * decoding those (dw_entry_attr). */
-static void place_specs(const struct dw_unit *u, struct dw_abbrevs *t)
-{
-	size_t k;
-	uint32_t i;
-
-	for (k = 0; k < t->n; k++) {
-		struct dw_attr_spec *spec = t->specs + t->list[k].first;
-		int32_t pos = 0;
-
-		for (i = 0; i < t->list[k].n; i++) {
-			int size = pos == DW_POS_VARIES ? -1 : fixed_size(u, spec[i].form);
-
-			spec[i].pos = pos;
-			pos = size < 0 ? DW_POS_VARIES : pos + size;
-		}
-	}
-}
-
-static int read_abbrevs(const struct dw_secs *s, uint64_t off, struct dw_abbrevs *t)
-{
+	const struct dw_secs *s = u->secs;
 	const unsigned char *p, *end;
 	uint64_t code, tag;
 
 	memset(t, 0, sizeof(*t));
 	if (!s->abbrev.data || off >= s->abbrev.size)
 		return -1;
+	/* a compiler's unit has a few hundred: not regrown a dozen times
+	 * each time a unit is opened */
+	SP_ALLOC_GROW(t->list, 256, t->cap);
+	SP_ALLOC_GROW(t->specs, 1024, t->specs_cap);
 	p = s->abbrev.data + off;
 	end = s->abbrev.data + s->abbrev.size;
 	while (dw_uleb(&p, end, &code) && code) {
@@ -196,7 +189,7 @@ static int read_abbrevs(const struct dw_secs *s, uint64_t off, struct dw_abbrevs
 			goto bad;
 		a.tag = (uint16_t)tag;
 		a.children = *p++ == DW_CHILDREN_yes;
-		if (!read_specs(t, &a, &p, end))
+		if (!read_specs(u, t, &a, &p, end))
 			goto bad;
 		SP_ALLOC_GROW(t->list, t->n + 1, t->cap);
 		t->list[t->n++] = a;
@@ -294,9 +287,8 @@ int dw_unit_open(const struct dw_secs *s, uint64_t off, struct dw_unit *u)
 	u->off = off;
 	if (!s->info.data || off >= s->info.size)
 		return 1;
-	if (read_header(s, off, u) || read_abbrevs(s, u->abbrev_off, &u->ab))
+	if (read_header(s, off, u) || read_abbrevs(u, u->abbrev_off, &u->ab))
 		return -1;
-	place_specs(u, &u->ab);
 	/* DWARF 5's defaults where a unit names no base: just past the
 	 * tables' headers, as libdwarf assumes */
 	u->str_offsets_base = u->off_size == 8 ? 16 : 8;
