@@ -975,7 +975,10 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 	r->taken = taken;
 	r->stats = stats;
 	main_vars(r);
-	/* the main thread types and scans what the other has not taken yet */
+	/* the prototypes while the other thread types (none of it reads
+	 * them), then what it has not taken yet */
+	ind_kernel_init(&kern, r);
+	read_protos(r, &kern);
 	type_pieces(r, r->ims, false);
 	if (r->threaded) {
 		pthread_join(r->thread, NULL);
@@ -983,8 +986,6 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 		merge_typed(r);
 		close_typers(r, r->nims);
 	}
-	ind_kernel_init(&kern, r);
-	read_protos(r, &kern);
 	stats->stores = (uint32_t)r->nstores;
 	r->args = ind_args_new(r);
 	r->sc_held_image = SP_NONE;
