@@ -91,7 +91,8 @@ struct nest {
 	struct sp_below *belows;	/* graph->belows by call, ancestor as an
 					 * index into fids */
 	uint32_t nbelows;
-	struct sp_u64map below_at;	/* call (from << 32 | to) -> first entry */
+	uint32_t *edge_below;	/* per graph edge: its first entry in belows,
+				 * SP_NONE (NULL when no line has 'below') */
 };
 
 static void nest_release(struct nest *n)
@@ -118,7 +119,7 @@ static void nest_release(struct nest *n)
 	free(n->doomed);
 	free(n->prior);
 	free(n->belows);
-	sp_u64map_release(&n->below_at);
+	free(n->edge_below);
 	sp_u64map_release(&n->memo);
 }
 
@@ -164,43 +165,80 @@ static uint64_t call_key(uint32_t from, uint32_t to)
 /* The first 'below' entry of the call e, SP_NONE when it has none. */
 static uint32_t below_of(const struct nest *n, const struct sp_edge *e)
 {
-	return n->nbelows ? sp_u64map_get(&n->below_at, call_key(e->from, e->to)) : SP_NONE;
+	return n->edge_below ? n->edge_below[e - n->g->edges] : SP_NONE;
 }
 
-/* The calls of the body that 'below' lines name: one gate each. */
-static uint32_t count_gates(const struct nest *n, const struct region_list *l)
-{
-	const struct sp_edge *e;
-	uint32_t ngates = 0;
-	size_t q;
-
-	for (q = 0; n->nbelows && q < l->nbody; q++)
-		sp_func_for_each_edge(n->g, &n->g->funcs[l->body[q]], e)
-			ngates += below_of(n, e) != SP_NONE;
-	return ngates;
-}
-
-/* A gate: no frame, one call to the callee, standing for it in a path. */
+/* A gate: no frame, one call to the callee, standing for it in a path;
+ * its call is the edge after the body's at slot *next - gate_first. */
 static uint32_t add_gate(struct nest *n, struct region *r, const struct sp_edge *e,
-			 uint32_t to, uint32_t *next)
+			 uint32_t to, uint32_t *next, size_t nbody_edges)
 {
 	uint32_t id = (*next)++, k = id - r->gate_first;
+	struct sp_func *gate = &r->sub.funcs[id];
 
 	r->global[id] = e->to;
 	r->gate_below[k] = below_of(n, e);
-	sp_graph_add_edge(&r->sub, id, to, SP_EDGE_CALL, e->pc);
+	gate->edge_first = (uint32_t)nbody_edges + k;
+	gate->edge_count = 1;
+	r->sub.edges[gate->edge_first] = (struct sp_edge){ .from = id, .to = to,
+		.kind = SP_EDGE_CALL, .how = SP_RES_NONE, .pc = e->pc };
 	return id;
+}
+
+static int local_edge_cmp(const void *pa, const void *pb)
+{
+	const struct sp_edge *a = pa, *b = pb;
+
+	if (a->to != b->to)
+		return a->to < b->to ? -1 : 1;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	return (a->pc > b->pc) - (a->pc < b->pc);
+}
+
+/*
+ * Body function q's calls, in local ids, as sp_graph_finalize() orders
+ * them (by callee, kind, pc): the graph's are unique by (caller, callee,
+ * kind) and a region's ids are one per graph id, so only the order
+ * changes; each function's own are sorted, not the whole region's.
+ */
+static void fill_calls(struct nest *n, struct region *r, uint32_t q, uint32_t gid,
+		       uint32_t *next_gate, size_t nbody_edges)
+{
+	const struct sp_graph *g = n->g;
+	struct sp_func *f = &r->sub.funcs[q];
+	const struct sp_edge *e;
+	struct sp_edge *out;
+
+	f->edge_first = r->sub.nedges;
+	sp_func_for_each_edge(g, &g->funcs[gid], e) {
+		uint32_t to = n->local[e->to];
+
+		if (g->funcs[e->to].nest)
+			to += r->nbody;
+		if (below_of(n, e) != SP_NONE)
+			to = add_gate(n, r, e, to, next_gate, nbody_edges);
+		out = &r->sub.edges[r->sub.nedges++];
+		*out = *e;
+		out->from = q;
+		out->to = to;
+	}
+	f->edge_count = r->sub.nedges - f->edge_first;
+	if (f->edge_count > 1)
+		qsort(r->sub.edges + f->edge_first, f->edge_count, sizeof(*out),
+		      local_edge_cmp);
+	if (!f->edge_count)
+		f->edge_first = 0;
 }
 
 /* The sub-graph of what l found: the body's functions and calls, the
  * gates of the calls 'below' lines name, then the leaves, each a copy of
  * its once/nest function without calls. */
 static void region_fill(struct nest *n, struct region *r, const struct region_list *l,
-			size_t nedges)
+			size_t nedges, uint32_t ngates)
 {
 	const struct sp_graph *g = n->g;
-	const struct sp_edge *e;
-	uint32_t ngates = count_gates(n, l), next_gate = (uint32_t)l->nbody, id;
+	uint32_t next_gate = (uint32_t)l->nbody, id;
 	size_t q, nsub = l->nbody + ngates + l->nleaves;
 
 	r->gate_first = (uint32_t)l->nbody;
@@ -222,19 +260,9 @@ static void region_fill(struct nest *n, struct region *r, const struct region_li
 		copy_func(&r->sub, &g->funcs[l->leaves[q]], false);
 	}
 	for (q = 0; q < l->nbody; q++)
-		sp_func_for_each_edge(g, &g->funcs[l->body[q]], e) {
-			uint32_t to = n->local[e->to];
-
-			if (g->funcs[e->to].nest)
-				to += r->nbody;
-			if (below_of(n, e) != SP_NONE)
-				to = add_gate(n, r, e, to, &next_gate);
-			sp_graph_add_edge(&r->sub, (uint32_t)q, to, (enum sp_edge_kind)e->kind,
-					  e->pc);
-			r->sub.edges[r->sub.nedges - 1].flags = e->flags;
-			r->sub.edges[r->sub.nedges - 1].how = e->how;
-		}
-	sp_graph_finalize(&r->sub);
+		fill_calls(n, r, (uint32_t)q, l->body[q], &next_gate, nedges);
+	r->sub.nedges += ngates;
+	r->sub.finalized = true;
 	r->cut = sp_xcalloc(nsub, 1);
 }
 
@@ -283,15 +311,17 @@ static void build_region(struct nest *n, uint32_t fn)
 	struct region_list l = { 0 };
 	const struct sp_edge *e;
 	size_t nedges = 0, q;
+	uint32_t ngates = 0;
 
 	SP_ALLOC_GROW(l.body, 1, l.body_cap);
 	l.body[l.nbody++] = n->fids[fn];
 	for (q = 0; q < l.nbody; q++)
 		sp_func_for_each_edge(g, &g->funcs[l.body[q]], e) {
 			region_add(n, &l, e->to);
+			ngates += below_of(n, e) != SP_NONE;
 			nedges++;
 		}
-	region_fill(n, r, &l, nedges);
+	region_fill(n, r, &l, nedges, ngates);
 	for (q = 0; q < l.nbody; q++)
 		n->local[l.body[q]] = SP_NONE;
 	for (q = 0; q < l.nleaves; q++)
@@ -647,9 +677,8 @@ static int below_cmp(const void *pa, const void *pb)
 static void index_belows(struct nest *n)
 {
 	const struct sp_graph *g = n->g;
-	uint32_t i;
+	uint32_t i, b;
 
-	sp_u64map_init(&n->below_at, 16);
 	if (!g->nbelows)
 		return;
 	n->belows = sp_xmalloc(g->nbelows * sizeof(*n->belows));
@@ -659,8 +688,18 @@ static void index_belows(struct nest *n)
 		n->nbelows += n->belows[n->nbelows].ancestor != SP_NONE;
 	}
 	qsort(n->belows, n->nbelows, sizeof(*n->belows), below_cmp);
-	for (i = n->nbelows; i-- > 0;)
-		sp_u64map_put(&n->below_at, call_key(n->belows[i].from, n->belows[i].to), i);
+	if (!n->nbelows)
+		return;
+	/* both in call order: each edge meets its call's first entry */
+	n->edge_below = sp_xmalloc((g->nedges ? g->nedges : 1) * sizeof(*n->edge_below));
+	for (i = 0, b = 0; i < g->nedges; i++) {
+		uint64_t key = call_key(g->edges[i].from, g->edges[i].to);
+
+		while (b < n->nbelows && call_key(n->belows[b].from, n->belows[b].to) < key)
+			b++;
+		n->edge_below[i] = b < n->nbelows &&
+				   call_key(n->belows[b].from, n->belows[b].to) == key ? b : SP_NONE;
+	}
 }
 
 static void nest_init(struct nest *n, struct sp_graph *g)
