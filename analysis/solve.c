@@ -41,6 +41,8 @@ struct solver {
 	struct dfs_frame *order_dfs;	/* order_members()' own DFS */
 	uint32_t *order_post;		/* its postorder */
 	uint8_t *order_seen;
+	uint16_t *own_mask;	/* per member of the component being solved: */
+	uint32_t *own_nest;	/* own_causes(), and its first cut NEST callee */
 	uint32_t ndisc, nscc;
 	struct as_solver as;	/* --indirect=address-taken's sets */
 };
@@ -61,6 +63,8 @@ static void solver_init(struct solver *s, struct sp_graph *g, const uint8_t *cut
 	s->order_dfs = sp_xmalloc(n * sizeof(*s->order_dfs));
 	s->order_post = sp_xmalloc(n * sizeof(*s->order_post));
 	s->order_seen = sp_xcalloc(n, sizeof(*s->order_seen));
+	s->own_mask = sp_xmalloc(n * sizeof(*s->own_mask));
+	s->own_nest = sp_xmalloc(n * sizeof(*s->own_nest));
 	as_init(&s->as, g);
 }
 
@@ -74,6 +78,8 @@ static void solver_release(struct solver *s)
 	free(s->order_dfs);
 	free(s->order_post);
 	free(s->order_seen);
+	free(s->own_mask);
+	free(s->own_nest);
 	as_release(&s->as);
 }
 
@@ -295,16 +301,33 @@ static void solve_total(struct solver *s, uint32_t v)
  */
 static uint32_t own_witness(const struct solver *s, uint32_t v, int c)
 {
-	const struct sp_func *f = &s->g->funcs[v];
-	const struct sp_edge *e;
-
-	if (own_causes(f) & (1u << c))
+	if (s->own_mask[v] & (1u << c))
 		return v;
-	if (c == SP_CAUSE_NEST && s->cut)
-		sp_func_for_each_edge(s->g, f, e)
-			if (edge_cut(s, e) && s->cut[e->to] == SP_CUT_NEST)
-				return e->to;
-	return SP_NONE;
+	return c == SP_CAUSE_NEST ? s->own_nest[v] : SP_NONE;
+}
+
+_Static_assert(SP_CAUSE__COUNT <= 16, "own_mask holds a bit per cause");
+
+/* What each member shows by itself, for own_witness(): asked for a
+ * member once per call into it and cause, it was a scan of the
+ * member's calls each time (a kernel's cycle has 30,000 members). */
+static void own_members(struct solver *s, const uint32_t *members, size_t n)
+{
+	const struct sp_edge *e;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct sp_func *f = &s->g->funcs[members[i]];
+
+		s->own_mask[members[i]] = (uint16_t)own_causes(f);
+		s->own_nest[members[i]] = SP_NONE;
+		if (s->cut)
+			sp_func_for_each_edge(s->g, f, e)
+				if (edge_cut(s, e) && s->cut[e->to] == SP_CUT_NEST) {
+					s->own_nest[members[i]] = e->to;
+					break;
+				}
+	}
 }
 
 /* What a member sees through edge e for cause c, or SP_NONE. */
@@ -323,6 +346,44 @@ static uint32_t witness_via(const struct solver *s, const struct sp_edge *e,
 	return w != SP_NONE ? w : shared[c];
 }
 
+/*
+ * Without assumed sets, what the causes the members do not show
+ * themselves come from: for each, the first call (members in order,
+ * each one's calls in order) out of the component into a function that
+ * shows it.  One pass for all of them: a cause that nothing below
+ * shows was a pass over every call of the component each.
+ */
+static void shared_exits(const struct solver *s, const uint32_t *members, size_t n,
+			 uint32_t *shared)
+{
+	const struct sp_graph *g = s->g;
+	const struct sp_edge *e;
+	unsigned need = 0;
+	size_t i;
+	int c;
+
+	for (c = 0; c < SP_CAUSE__COUNT; c++)
+		if (shared[c] == SP_NONE)
+			need |= 1u << c;
+	for (i = 0; i < n && need; i++) {
+		const struct sp_func *f = &g->funcs[members[i]];
+
+		sp_func_for_each_edge(g, f, e) {
+			const uint32_t *w = g->funcs[e->to].res.witness;
+
+			if (edge_cut(s, e) || g->funcs[e->to].res.scc == f->res.scc)
+				continue;
+			for (c = 0; c < SP_CAUSE__COUNT; c++)
+				if ((need & (1u << c)) && w[c] != SP_NONE) {
+					shared[c] = w[c];
+					need &= ~(1u << c);
+				}
+			if (!need)
+				break;
+		}
+	}
+}
+
 /* Every member of a component shares the union of its causes. */
 static void shared_witnesses(const struct solver *s, const uint32_t *members,
 			     size_t n, uint32_t *shared)
@@ -336,6 +397,12 @@ static void shared_witnesses(const struct solver *s, const uint32_t *members,
 		shared[c] = SP_NONE;
 		for (i = 0; i < n && shared[c] == SP_NONE; i++)
 			shared[c] = own_witness(s, members[i], c);
+	}
+	if (!as_on(&s->as)) {
+		shared_exits(s, members, n, shared);
+		return;
+	}
+	for (c = 0; c < SP_CAUSE__COUNT; c++) {
 		for (i = 0; i < n && shared[c] == SP_NONE; i++) {
 			const struct sp_func *f = &g->funcs[members[i]];
 			/* the first assumed target outside with the cause */
@@ -385,9 +452,16 @@ static void solve_witnesses(const struct solver *s, uint32_t v, const uint32_t *
 	int c;
 
 	for (c = 0; c < SP_CAUSE__COUNT; c++) {
-		uint32_t w = own_witness(s, v, c), set_w = SP_NONE;
-		uint32_t set = w != SP_NONE ? SP_NONE :
-			       assumed_witness(s, v, c, shared, &set_w);
+		uint32_t w, set_w = SP_NONE, set;
+
+		/* without sets, a cause the component does not share is
+		 * shown by no member and no call out of it */
+		if (shared[c] == SP_NONE && !as_on(&s->as)) {
+			f->res.witness[c] = SP_NONE;
+			continue;
+		}
+		w = own_witness(s, v, c);
+		set = w != SP_NONE ? SP_NONE : assumed_witness(s, v, c, shared, &set_w);
 
 		if (w == SP_NONE)
 			sp_func_for_each_edge(g, f, e) {
@@ -603,6 +677,7 @@ static void solve_scc(struct solver *s, uint32_t *members, size_t n)
 	}
 	if (recursive && scc_depth(g, members, n))
 		bound_cycle(s, members, n, scc_depth(g, members, n));
+	own_members(s, members, n);
 	shared_witnesses(s, members, n, shared);
 	for (i = 0; i < n; i++)
 		solve_witnesses(s, members[i], shared);
