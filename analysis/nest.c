@@ -45,6 +45,9 @@ struct region {
 	uint32_t *gate_below;	/* per gate: its first entry in nest.belows */
 	uint8_t *cut;		/* per sub id, set for each context */
 	bool built;
+	uint32_t *leaves;	/* graph ids of the leaves, kept when the rest
+				 * is released (see release_region()) */
+	uint32_t nleaves;
 };
 
 struct ctx {
@@ -95,15 +98,30 @@ struct nest {
 				 * SP_NONE (NULL when no line has 'below') */
 };
 
+/*
+ * A region's sub-graph, once no frame needs it: a doomed function's is
+ * solved once for its guess and once a round, and with the prototype
+ * calls each is most of a kernel (18 MB on Debian's), so holding every
+ * one of them doubled the peak.  Built again, it is the same.
+ */
+static void release_region(struct region *r)
+{
+	sp_graph_release(&r->sub);
+	free(r->global);
+	free(r->gate_below);
+	free(r->cut);
+	r->global = r->gate_below = NULL;
+	r->cut = NULL;
+	r->built = false;
+}
+
 static void nest_release(struct nest *n)
 {
 	uint32_t i;
 
 	for (i = 0; i < n->nfn; i++) {
-		sp_graph_release(&n->regions[i].sub);
-		free(n->regions[i].global);
-		free(n->regions[i].gate_below);
-		free(n->regions[i].cut);
+		release_region(&n->regions[i]);
+		free(n->regions[i].leaves);
 	}
 	for (i = 0; i < n->depth; i++)
 		free(n->stack[i].leaf_ctx);
@@ -322,6 +340,11 @@ static void build_region(struct nest *n, uint32_t fn)
 			nedges++;
 		}
 	region_fill(n, r, &l, nedges, ngates);
+	if (!r->leaves) {
+		r->leaves = sp_xmalloc((l.nleaves ? l.nleaves : 1) * sizeof(*r->leaves));
+		memcpy(r->leaves, l.leaves, l.nleaves * sizeof(*r->leaves));
+		r->nleaves = (uint32_t)l.nleaves;
+	}
 	for (q = 0; q < l.nbody; q++)
 		n->local[l.body[q]] = SP_NONE;
 	for (q = 0; q < l.nleaves; q++)
@@ -876,8 +899,8 @@ static bool only_doomed_leaves(const struct nest *n)
 	for (i = 0; i < n->nfn; i++) {
 		const struct region *r = &n->regions[i];
 
-		for (k = r->nbody; n->doomed[i] && k < r->sub.nfuncs; k++)
-			if (!n->doomed[n->fn_of[r->global[k]]])
+		for (k = 0; n->doomed[i] && k < r->nleaves; k++)
+			if (!n->doomed[n->fn_of[r->leaves[k]]])
 				return false;
 	}
 	return true;
@@ -920,9 +943,9 @@ static void solve_doomed_alone(struct nest *n)
 		for (i = 0; i < n->nfn; i++) {
 			const struct region *r = &n->regions[i];
 
-			for (k = r->nbody; n->doomed[i] && k < r->sub.nfuncs; k++)
+			for (k = 0; n->doomed[i] && k < r->nleaves; k++)
 				changed |= take_causes(&n->ctxs[n->prior[i]].res,
-						       &n->ctxs[n->prior[n->fn_of[r->global[k]]]].res);
+						       &n->ctxs[n->prior[n->fn_of[r->leaves[k]]]].res);
 		}
 	}
 }
@@ -957,6 +980,7 @@ static int solve_doomed(struct nest *n, struct sp_err *err)
 								   false);
 			n->ctxs[n->prior[i]].res.certain_seg =
 				record_path(n, &n->regions[i], &none, true);
+			release_region(&n->regions[i]);
 			any = true;
 		}
 	}
@@ -975,6 +999,9 @@ static int solve_doomed(struct nest *n, struct sp_err *err)
 					free(now);
 					return -1;
 				}
+				/* no doomed leaf pushes a frame: this was its
+				 * only one */
+				release_region(&n->regions[i]);
 			}
 		for (i = 0; i < n->nfn; i++)
 			if (n->doomed[i]) {

@@ -772,6 +772,41 @@ static void test_once_keeps_other_cycles(void **state)
 }
 
 /*
+ * A once function's region numbers its functions in the order it finds
+ * them, and a tie between two callees goes to the first in that order,
+ * as in a graph finalized with those ids: below r, p's calls to z and w
+ * tie, and z (found before w there, after it in the graph) wins; p
+ * solved in the graph picks w.
+ */
+static void test_once_region_order(void **state)
+{
+	struct sp_graph g;
+	uint32_t w, r, a, b, z, p;
+
+	(void)state;
+	sp_graph_init(&g);
+	w = fs(&g, "w", 10);
+	r = fs(&g, "r", 1);
+	a = fs(&g, "a", 1);
+	b = fs(&g, "b", 1);
+	z = fs(&g, "z", 10);
+	p = fs(&g, "p", 100);
+	call(&g, r, a);
+	call(&g, r, b);
+	call(&g, r, p);
+	call(&g, a, z);
+	call(&g, b, w);
+	call(&g, p, w);
+	call(&g, p, z);
+	g.funcs[r].nest = 1;
+	solve(&g);
+	assert_int_equal(res(&g, r)->total, 1 + 100 + 10);
+	assert_string_equal(path_str(&g, r), "r p z");
+	assert_string_equal(path_str(&g, p), "p w");
+	sp_graph_release(&g);
+}
+
+/*
  * Two once functions that reach each other: below a, b is entered with a
  * on the stack, so neither comes back; c, not limited, may come twice.
  */
@@ -1511,6 +1546,7 @@ int main(void)
 		cmocka_unit_test(test_once_cuts_only_below),
 		cmocka_unit_test(test_nest_depth),
 		cmocka_unit_test(test_once_keeps_other_cycles),
+		cmocka_unit_test(test_once_region_order),
 		cmocka_unit_test(test_once_pair),
 		cmocka_unit_test(test_once_tail),
 		cmocka_unit_test(test_once_unbounded_leaf),
