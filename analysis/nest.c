@@ -153,7 +153,7 @@ static void region_add(struct nest *n, struct region_list *l, uint32_t id)
 {
 	if (n->local[id] != SP_NONE)
 		return;
-	if (n->g->funcs[id].nest) {
+	if (n->fn_of[id] != SP_NONE) {	/* funcs[id].nest, in a smaller array */
 		SP_ALLOC_GROW(l->leaves, l->nleaves + 1, l->leaves_cap);
 		l->leaves[l->nleaves] = id;
 		n->local[id] = (uint32_t)l->nleaves++;
@@ -232,7 +232,7 @@ static void fill_calls(struct nest *n, struct region *r, uint32_t q, uint32_t gi
 	sp_func_for_each_edge(g, &g->funcs[gid], e) {
 		uint32_t to = n->local[e->to];
 
-		if (g->funcs[e->to].nest)
+		if (n->fn_of[e->to] != SP_NONE)
 			to += r->nbody;
 		if (below_of(n, e) != SP_NONE)
 			to = add_gate(n, r, e, to, next_gate, nbody_edges);
