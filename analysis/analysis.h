@@ -76,6 +76,29 @@ int sp_find_entries(const struct sp_graph *g, const char *spec, uint32_t **ids,
 		    size_t *n, size_t *cap, struct sp_err *err);
 
 /*
+ * The functions' names and symbols sorted, for many look-ups of one
+ * graph (an annotation file's lines; a function added meanwhile is
+ * sp_name_index_add()ed): sp_find_entries_in() with one finds the same
+ * functions in the same order by binary search, without one (NULL) by a
+ * scan of every function.
+ */
+struct sp_name_index {
+	struct sp_name_ref {
+		const char *s;
+		uint32_t id;
+	} *v;
+	size_t n;
+};
+
+void sp_name_index_build(struct sp_name_index *ix, const struct sp_graph *g);
+/* Function id, added to the graph since the index was built. */
+void sp_name_index_add(struct sp_name_index *ix, const struct sp_graph *g, uint32_t id);
+void sp_name_index_release(struct sp_name_index *ix);
+int sp_find_entries_in(const struct sp_graph *g, const struct sp_name_index *ix,
+		       const char *spec, uint32_t **ids, size_t *n, size_t *cap,
+		       struct sp_err *err);
+
+/*
  * Like sp_find_entries() for a shell pattern (fnmatch) over the names and
  * symbols of functions with code: "__x64_sys_*", "*_irq_handler".
  */

@@ -32,7 +32,8 @@ static void inlined_nodes(const struct sp_graph *g, const uint32_t *funcs, size_
  * or for FUNC/INLINED the inlined copies' nodes (*func_known then says
  * whether FUNC was found).  0 when one was found.
  */
-static int find_ids(const struct sp_graph *g, const char *spec, uint32_t **ids, size_t *n,
+static int find_ids(const struct sp_graph *g, const struct sp_name_index *ix,
+		    const char *spec, uint32_t **ids, size_t *n,
 		    size_t *cap, bool *func_known)
 {
 	size_t slash = sp_annot_inlined_at(spec), nf = 0, fcap = 0, before = *n;
@@ -41,11 +42,11 @@ static int find_ids(const struct sp_graph *g, const char *spec, uint32_t **ids, 
 	bool known;
 
 	if (!slash)
-		return sp_find_entries(g, spec, ids, n, cap, NULL) || *n == before ? -1 : 0;
+		return sp_find_entries_in(g, ix, spec, ids, n, cap, NULL) || *n == before ? -1 : 0;
 	func = sp_xmalloc(slash + 1);
 	memcpy(func, spec, slash);
 	func[slash] = '\0';
-	known = !sp_find_entries(g, func, &funcs, &nf, &fcap, NULL) && nf;
+	known = !sp_find_entries_in(g, ix, func, &funcs, &nf, &fcap, NULL) && nf;
 	if (known)
 		inlined_nodes(g, funcs, nf, spec + slash + 1, ids, n, cap);
 	if (func_known)
@@ -56,7 +57,8 @@ static int find_ids(const struct sp_graph *g, const char *spec, uint32_t **ids, 
 }
 
 /* Every function spec names (an error naming file:line when none). */
-static int resolve(const struct sp_graph *g, const struct sp_annot *x,
+static int resolve(const struct sp_graph *g, const struct sp_name_index *ix,
+		   const struct sp_annot *x,
 		   const char *spec, uint32_t **ids,
 		   size_t *n, struct sp_err *err)
 {
@@ -65,7 +67,7 @@ static int resolve(const struct sp_graph *g, const struct sp_annot *x,
 
 	*ids = NULL;
 	*n = 0;
-	if (!find_ids(g, spec, ids, n, &cap, &func_known))
+	if (!find_ids(g, ix, spec, ids, n, &cap, &func_known))
 		return 0;
 	free(*ids);
 	*ids = NULL;
@@ -125,7 +127,8 @@ static void annotated_sites(struct sp_graph *g, const uint32_t *from, size_t nfr
 	}
 }
 
-static int apply_calls(struct sp_graph *g, const struct sp_annot *x,
+static int apply_calls(struct sp_graph *g, const struct sp_name_index *ix,
+		       const struct sp_annot *x,
 		       const uint32_t *from, size_t nfrom,
 		       struct sp_err *err)
 {
@@ -136,7 +139,7 @@ static int apply_calls(struct sp_graph *g, const struct sp_annot *x,
 	size_t nall = 0, cap = 0;
 
 	for (k = 0; k < x->nnames; k++) {
-		if (resolve(g, x, x->names[k], &to, &nto, err)) {
+		if (resolve(g, ix, x, x->names[k], &to, &nto, err)) {
 			free(all);
 			return -1;
 		}
@@ -217,14 +220,15 @@ static uint32_t add_belows(struct sp_graph *g, const uint32_t *from, size_t nfro
 }
 
 /* Every function the names of 'unless' (x->names from 2 on) give. */
-static int resolve_unless(const struct sp_graph *g, const struct sp_annot *x,
+static int resolve_unless(const struct sp_graph *g, const struct sp_name_index *ix,
+			  const struct sp_annot *x,
 			  struct below_ids *b, struct sp_err *err)
 {
 	size_t k, cap = 0, n;
 	uint32_t *ids;
 
 	for (k = 2; k < x->nnames; k++) {
-		if (resolve(g, x, x->names[k], &ids, &n, err))
+		if (resolve(g, ix, x, x->names[k], &ids, &n, err))
 			return -1;
 		SP_ALLOC_GROW(b->unless, b->nunless + n, cap);
 		memcpy(b->unless + b->nunless, ids, n * sizeof(*ids));
@@ -237,7 +241,8 @@ static int resolve_unless(const struct sp_graph *g, const struct sp_annot *x,
 /* Drop every call from one of from to one of to (below an ancestor,
  * when the line names one).  No such call is an error: the line is
  * stale. */
-static int apply_ignore(struct sp_graph *g, const struct sp_annot *x,
+static int apply_ignore(struct sp_graph *g, const struct sp_name_index *ix,
+			const struct sp_annot *x,
 			const uint32_t *from, size_t nfrom,
 			struct sp_err *err)
 {
@@ -247,10 +252,10 @@ static int apply_ignore(struct sp_graph *g, const struct sp_annot *x,
 	bool found;
 	int ret = -1;
 
-	if (resolve(g, x, x->names[0], &to, &nto, err))
+	if (resolve(g, ix, x, x->names[0], &to, &nto, err))
 		return -1;
-	if (x->nnames > 1 && (resolve(g, x, x->names[1], &b.anc, &b.nanc, err) ||
-			      resolve_unless(g, x, &b, err)))
+	if (x->nnames > 1 && (resolve(g, ix, x, x->names[1], &b.anc, &b.nanc, err) ||
+			      resolve_unless(g, ix, x, &b, err)))
 		goto out;
 	for (i = 0; i < b.nanc; i++)
 		if (in_ids(from, nfrom, b.anc[i])) {
@@ -351,16 +356,16 @@ static uint32_t copy_func(struct sp_graph *g, uint32_t f, const uint32_t *to, si
  * nest or a 'below' line (a copy would be counted apart), nor call
  * through a pointer (the copy would not).
  */
-static int apply_from(struct sp_graph *g, const struct sp_annot *x, const uint32_t *from,
-		      size_t nfrom, struct copies *done, struct sp_err *err)
+static int apply_from(struct sp_graph *g, struct sp_name_index *ix,
+		      const struct sp_annot *x, const uint32_t *from, size_t nfrom, struct copies *done, struct sp_err *err)
 {
 	uint32_t *to = NULL, *callers = NULL, k, i;
 	size_t nto, ncallers;
 	bool found = false;
 	int ret = -1;
 
-	if (resolve(g, x, x->names[0], &to, &nto, err) ||
-	    resolve(g, x, x->names[1], &callers, &ncallers, err))
+	if (resolve(g, ix, x, x->names[0], &to, &nto, err) ||
+	    resolve(g, ix, x, x->names[1], &callers, &ncallers, err))
 		goto out;
 	for (k = 0; k < nfrom; k++) {
 		const struct sp_func *f = &g->funcs[from[k]];
@@ -380,6 +385,8 @@ static int apply_from(struct sp_graph *g, const struct sp_annot *x, const uint32
 		found = true;
 		if (!in_ids(done->ids, done->n, f) || !only_from(g, f, callers, ncallers)) {
 			c = copy_func(g, f, to, nto);
+			/* a later line names the copy with its function */
+			sp_name_index_add(ix, g, c);
 			SP_ALLOC_GROW(done->ids, done->n + 1, done->cap);
 			done->ids[done->n++] = c;
 			for (i = 0; i < g->nedges; i++)
@@ -404,24 +411,26 @@ out:
 	return ret;
 }
 
-static bool names_one(const struct sp_graph *g, const char *spec)
+static bool names_one(const struct sp_graph *g, const struct sp_name_index *ix,
+		      const char *spec)
 {
 	uint32_t *ids = NULL;
 	size_t n = 0, cap = 0;
-	bool found = !find_ids(g, spec, &ids, &n, &cap, NULL);
+	bool found = !find_ids(g, ix, spec, &ids, &n, &cap, NULL);
 
 	free(ids);
 	return found;
 }
 
-static bool calls_one_of(const struct sp_graph *g, const char *from, const char *to)
+static bool calls_one_of(const struct sp_graph *g, const struct sp_name_index *ix,
+			 const char *from, const char *to)
 {
 	uint32_t *f = NULL, *t = NULL, i;
 	size_t nf = 0, nt = 0, fcap = 0, tcap = 0;
 	bool found = false;
 
-	find_ids(g, from, &f, &nf, &fcap, NULL);
-	find_ids(g, to, &t, &nt, &tcap, NULL);
+	find_ids(g, ix, from, &f, &nf, &fcap, NULL);
+	find_ids(g, ix, to, &t, &nt, &tcap, NULL);
 	for (i = 0; i < g->nedges && !found; i++)
 		found = in_ids(f, nf, g->edges[i].from) && in_ids(t, nt, g->edges[i].to);
 	free(f);
@@ -429,43 +438,45 @@ static bool calls_one_of(const struct sp_graph *g, const char *from, const char 
 	return found;
 }
 
-static bool names_all(const struct sp_graph *g, const struct sp_annot *x)
+static bool names_all(const struct sp_graph *g, const struct sp_name_index *ix,
+		      const struct sp_annot *x)
 {
 	size_t i;
 
-	if (!names_one(g, x->func))
+	if (!names_one(g, ix, x->func))
 		return false;
 	for (i = 0; i < x->nnames; i++)
-		if (!names_one(g, x->names[i]))
+		if (!names_one(g, ix, x->names[i]))
 			return false;
 	return true;
 }
 
 /* Does every name of x match, and an ignore a call?  An optional line
  * that does not is skipped whole: kernels differ by configuration. */
-static bool applies(const struct sp_graph *g, const struct sp_annot *x)
+static bool applies(const struct sp_graph *g, const struct sp_name_index *ix,
+		    const struct sp_annot *x)
 {
-	return names_all(g, x) &&
-	       (x->kind != SP_ANNOT_IGNORE || calls_one_of(g, x->func, x->names[0])) &&
-	       (!x->from || calls_one_of(g, x->names[1], x->func));
+	return names_all(g, ix, x) &&
+	       (x->kind != SP_ANNOT_IGNORE || calls_one_of(g, ix, x->func, x->names[0])) &&
+	       (!x->from || calls_one_of(g, ix, x->names[1], x->func));
 }
 
-static int apply_one(struct sp_graph *g, const struct sp_annot *x, struct copies *done,
-		     struct sp_err *err)
+static int apply_one(struct sp_graph *g, struct sp_name_index *ix,
+		     const struct sp_annot *x, struct copies *done, struct sp_err *err)
 {
 	uint32_t *ids;
 	size_t n, i;
 	int ret = 0;
 
-	if (x->optional && !applies(g, x))
+	if (x->optional && !applies(g, ix, x))
 		return 0;
-	if (resolve(g, x, x->func, &ids, &n, err))
+	if (resolve(g, ix, x, x->func, &ids, &n, err))
 		return -1;
 	switch (x->kind) {
 	case SP_ANNOT_FRAME:	/* sp_annot_frames' */
 		break;
 	case SP_ANNOT_CALLS:
-		ret = apply_calls(g, x, ids, n, err);
+		ret = apply_calls(g, ix, x, ids, n, err);
 		break;
 	case SP_ANNOT_RECURSION:
 		for (i = 0; i < n; i++)
@@ -478,7 +489,7 @@ static int apply_one(struct sp_graph *g, const struct sp_annot *x, struct copies
 		}
 		break;
 	case SP_ANNOT_IGNORE:
-		ret = x->from ? apply_from(g, x, ids, n, done, err) : apply_ignore(g, x, ids, n, err);
+		ret = x->from ? apply_from(g, ix, x, ids, n, done, err) : apply_ignore(g, ix, x, ids, n, err);
 		break;
 	case SP_ANNOT_NEST:
 		/* a count replaces the none that a 'below' line gave */
@@ -494,7 +505,8 @@ static int apply_one(struct sp_graph *g, const struct sp_annot *x, struct copies
 
 /* Does name resolve?  A node's ("<page fault>") is left to
  * sp_annot_apply(): the nodes are made after the frames are known. */
-static int check_name(const struct sp_graph *g, const struct sp_annot *x, const char *name,
+static int check_name(const struct sp_graph *g, const struct sp_name_index *ix,
+		      const struct sp_annot *x, const char *name,
 		      struct sp_err *err)
 {
 	uint32_t *ids;
@@ -502,7 +514,7 @@ static int check_name(const struct sp_graph *g, const struct sp_annot *x, const 
 
 	if (name[0] == '<')
 		return 0;
-	if (resolve(g, x, name, &ids, &n, err))
+	if (resolve(g, ix, x, name, &ids, &n, err))
 		return -1;
 	free(ids);
 	return 0;
@@ -510,15 +522,16 @@ static int check_name(const struct sp_graph *g, const struct sp_annot *x, const 
 
 /* Every name a line gives resolves: checked in file order, so that the
  * first bad line is the one named whichever pass would have used it. */
-static int check_names(const struct sp_graph *g, const struct sp_annot *x, struct sp_err *err)
+static int check_names(const struct sp_graph *g, const struct sp_name_index *ix,
+		       const struct sp_annot *x, struct sp_err *err)
 {
 	size_t k;
 
-	if (check_name(g, x, x->func, err))
+	if (check_name(g, ix, x, x->func, err))
 		return -1;
 	for (k = 0; x->kind != SP_ANNOT_RECURSION && x->kind != SP_ANNOT_ENTRY &&
 		    k < x->nnames; k++)
-		if (check_name(g, x, x->names[k], err))
+		if (check_name(g, ix, x, x->names[k], err))
 			return -1;
 	return 0;
 }
@@ -526,30 +539,37 @@ static int check_names(const struct sp_graph *g, const struct sp_annot *x, struc
 int sp_annot_frames(const struct sp_annots *a, const struct sp_graph *g,
 		    struct sp_frames *out, struct sp_err *err)
 {
+	struct sp_name_index ix;
 	size_t i, k;
+	int ret = 0;
 
-	for (i = 0; i < a->n; i++) {
+	/* each line looks names up several times: a scan of every
+	 * function each was most of the cost of a line */
+	sp_name_index_build(&ix, g);
+	for (i = 0; i < a->n && !ret; i++) {
 		const struct sp_annot *x = &a->v[i];
 		uint32_t *ids;
 		size_t n;
 
-		if (x->optional && !names_all(g, x))
+		if (x->optional && !names_all(g, &ix, x))
 			continue;
-		if (check_names(g, x, err))
-			return -1;
+		if ((ret = check_names(g, &ix, x, err)))
+			break;
 		if (x->kind != SP_ANNOT_FRAME)
 			continue;
-		resolve(g, x, x->func, &ids, &n, err);
+		resolve(g, &ix, x, x->func, &ids, &n, err);
 		for (k = 0; k < n; k++)
 			sp_frames_add(out, ids[k], SP_QUAL_STATIC, x->value);
 		free(ids);
 	}
-	return 0;
+	sp_name_index_release(&ix);
+	return ret;
 }
 
 int sp_annot_apply(const struct sp_annots *a, struct sp_graph *g, struct sp_err *err)
 {
 	struct copies done = { NULL, 0, 0 };
+	struct sp_name_index ix;
 	size_t i;
 	int ret = 0;
 
@@ -557,12 +577,14 @@ int sp_annot_apply(const struct sp_annots *a, struct sp_graph *g, struct sp_err 
 	 * edges once, whatever the lines added or removed.  The 'from'
 	 * lines come last, so that a copy has every call the others left
 	 * and the counts they set are known. */
+	sp_name_index_build(&ix, g);
 	for (i = 0; i < a->n && !ret; i++)
 		if (!a->v[i].from)
-			ret = apply_one(g, &a->v[i], &done, err);
+			ret = apply_one(g, &ix, &a->v[i], &done, err);
 	for (i = 0; i < a->n && !ret; i++)
 		if (a->v[i].from)
-			ret = apply_one(g, &a->v[i], &done, err);
+			ret = apply_one(g, &ix, &a->v[i], &done, err);
+	sp_name_index_release(&ix);
 	free(done.ids);
 	return ret;
 }

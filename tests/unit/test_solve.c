@@ -1367,6 +1367,65 @@ static void test_find_entries(void **state)
 	sp_graph_release(&g);
 }
 
+/* The name index finds what the scan finds, in the same order: a name
+ * and a symbol of one function match once, clones only without an
+ * exact match, FILE: parts as before. */
+static void test_find_entries_indexed(void **state)
+{
+	static const char *const specs[] = {
+		"x", "y", "z", "x_y", "w", "b.c:x", "a.c:y", "src/b.c:w", "v", "nosuch", "x.",
+	};
+	struct sp_graph g;
+	struct sp_name_index ix;
+	uint32_t *a = NULL, *b = NULL, f;
+	size_t na, nb, cap_a = 0, cap_b = 0, i;
+
+	(void)state;
+	sp_graph_init(&g);
+	fn_at(&g, "x.constprop.0", "b.c");
+	f = fn_at(&g, "y", "a.c");
+	g.funcs[f].symbol = sp_intern(&g, "y");
+	fn_at(&g, "x_y", "a.c");
+	f = fn_at(&g, "w.isra.0", "src/b.c");
+	g.funcs[f].symbol = sp_intern(&g, "x.part.1");
+	fn_at(&g, "x.cold", "a.c");
+	fn_at(&g, "z", "a.c");
+	f = fn_at(&g, "v.part.0", "a.c");
+	g.funcs[f].symbol = sp_intern(&g, "z");
+	fn_at(&g, "w.constprop.1", "a.c");
+	fn_at(&g, "y", "b.c");
+	sp_name_index_build(&ix, &g);
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		na = nb = 0;
+		assert_int_equal(sp_find_entries(&g, specs[i], &a, &na, &cap_a, NULL),
+				 sp_find_entries_in(&g, &ix, specs[i], &b, &nb, &cap_b, NULL));
+		assert_int_equal(na, nb);
+		assert_memory_equal(a, b, na * sizeof(*a));
+	}
+	/* x: its clones and a symbol, in id order */
+	na = 0;
+	assert_int_equal(sp_find_entries_in(&g, &ix, "x", &a, &na, &cap_a, NULL), 0);
+	assert_int_equal(na, 3);
+	assert_int_equal(a[0], 0);
+	assert_int_equal(a[1], 3);
+	assert_int_equal(a[2], 4);
+	/* a function added later ('from' copies) is found as the scan finds it */
+	f = fn_at(&g, "x.part.2", "a.c");
+	g.funcs[f].symbol = sp_intern(&g, "y");
+	sp_name_index_add(&ix, &g, f);
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		na = nb = 0;
+		assert_int_equal(sp_find_entries(&g, specs[i], &a, &na, &cap_a, NULL),
+				 sp_find_entries_in(&g, &ix, specs[i], &b, &nb, &cap_b, NULL));
+		assert_int_equal(na, nb);
+		assert_memory_equal(a, b, na * sizeof(*a));
+	}
+	sp_name_index_release(&ix);
+	free(a);
+	free(b);
+	sp_graph_release(&g);
+}
+
 /* A call that does not happen while anc is on the stack below it. */
 static void below(struct sp_graph *g, uint32_t from, uint32_t to, uint32_t anc)
 {
@@ -1565,6 +1624,7 @@ int main(void)
 		cmocka_unit_test(test_lower_bound_once),
 		cmocka_unit_test(test_large_cycle_reasons),
 		cmocka_unit_test(test_find_entries),
+		cmocka_unit_test(test_find_entries_indexed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
