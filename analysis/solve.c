@@ -309,25 +309,14 @@ static uint32_t own_witness(const struct solver *s, uint32_t v, int c)
 _Static_assert(SP_CAUSE__COUNT <= 16, "own_mask holds a bit per cause");
 
 /* What each member shows by itself, for own_witness(): asked for a
- * member once per call into it and cause, it was a scan of the
- * member's calls each time (a kernel's cycle has 30,000 members). */
+ * member once per call into it and cause, it was worked out each time
+ * (a kernel's cycle has 30,000 members); own_nest[] is the DFS's. */
 static void own_members(struct solver *s, const uint32_t *members, size_t n)
 {
-	const struct sp_edge *e;
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		const struct sp_func *f = &s->g->funcs[members[i]];
-
-		s->own_mask[members[i]] = (uint16_t)own_causes(f);
-		s->own_nest[members[i]] = SP_NONE;
-		if (s->cut)
-			sp_func_for_each_edge(s->g, f, e)
-				if (edge_cut(s, e) && s->cut[e->to] == SP_CUT_NEST) {
-					s->own_nest[members[i]] = e->to;
-					break;
-				}
-	}
+	for (i = 0; i < n; i++)
+		s->own_mask[members[i]] = (uint16_t)own_causes(&s->g->funcs[members[i]]);
 }
 
 /* What a member sees through edge e for cause c, or SP_NONE. */
@@ -443,6 +432,47 @@ static uint32_t assumed_witness(const struct solver *s, uint32_t v, int c,
 	return in;
 }
 
+/*
+ * solve_witnesses() without assumed sets, all causes in one pass over
+ * v's calls: a cause v does not show itself comes from its first call
+ * that is not cut and goes to a fellow member (which gives its own or
+ * the component's) or out to a function that shows it.  A cause the
+ * component does not share is shown by no member and no call out of
+ * it.
+ */
+static void member_witnesses(const struct solver *s, uint32_t v, const uint32_t *shared)
+{
+	struct sp_graph *g = s->g;
+	struct sp_func *f = &g->funcs[v];
+	const struct sp_edge *e;
+	unsigned need = 0;
+	int c;
+
+	for (c = 0; c < SP_CAUSE__COUNT; c++) {
+		f->res.witness[c] = shared[c] == SP_NONE ? SP_NONE : own_witness(s, v, c);
+		if (shared[c] != SP_NONE && f->res.witness[c] == SP_NONE)
+			need |= 1u << c;
+	}
+	sp_func_for_each_edge(g, f, e) {
+		const struct sp_func *to = &g->funcs[e->to];
+
+		if (!need)
+			break;
+		if (edge_cut(s, e))
+			continue;
+		for (c = 0; c < SP_CAUSE__COUNT; c++) {
+			if (!(need & (1u << c)))
+				continue;
+			if (to->res.scc == f->res.scc)
+				f->res.witness[c] = witness_via(s, e, c, shared);
+			else if (to->res.witness[c] != SP_NONE)
+				f->res.witness[c] = to->res.witness[c];
+			if (f->res.witness[c] != SP_NONE)
+				need &= ~(1u << c);
+		}
+	}
+}
+
 /* The nearest witness of each cause: v itself, else the first callee's. */
 static void solve_witnesses(const struct solver *s, uint32_t v, const uint32_t *shared)
 {
@@ -451,15 +481,9 @@ static void solve_witnesses(const struct solver *s, uint32_t v, const uint32_t *
 	const struct sp_edge *e;
 	int c;
 
-	for (c = 0; c < SP_CAUSE__COUNT; c++) {
+	for (c = 0; c < SP_CAUSE__COUNT && as_on(&s->as); c++) {
 		uint32_t w, set_w = SP_NONE, set;
 
-		/* without sets, a cause the component does not share is
-		 * shown by no member and no call out of it */
-		if (shared[c] == SP_NONE && !as_on(&s->as)) {
-			f->res.witness[c] = SP_NONE;
-			continue;
-		}
 		w = own_witness(s, v, c);
 		set = w != SP_NONE ? SP_NONE : assumed_witness(s, v, c, shared, &set_w);
 
@@ -472,6 +496,8 @@ static void solve_witnesses(const struct solver *s, uint32_t v, const uint32_t *
 			}
 		f->res.witness[c] = w != SP_NONE ? w : set_w;
 	}
+	if (!as_on(&s->as))
+		member_witnesses(s, v, shared);
 	f->res.bounded = f->res.witness[SP_CAUSE_DYNAMIC] == SP_NONE &&
 			 f->res.witness[SP_CAUSE_RECURSION] == SP_NONE &&
 			 f->res.witness[SP_CAUSE_INDIRECT] == SP_NONE;
@@ -705,6 +731,7 @@ static void tarjan_visit(struct solver *s, uint32_t v)
 	const struct sp_func *f = &s->g->funcs[v];
 
 	s->disc[v] = s->low[v] = s->ndisc++;
+	s->own_nest[v] = SP_NONE;
 	s->stack[s->sp++] = v;
 	s->on_stack[v] = 1;
 	s->dfs[s->depth].node = v;
@@ -721,8 +748,14 @@ static uint32_t next_callee(struct solver *s, struct dfs_frame *fr)
 	const struct sp_func *f = &s->g->funcs[fr->node];
 	uint32_t end = f->edge_first + f->edge_count, own = SP_NONE, set;
 
-	while (fr->edge < end && edge_cut(s, &s->g->edges[fr->edge]))
+	while (fr->edge < end && edge_cut(s, &s->g->edges[fr->edge])) {
+		/* the first, for own_witness(): every call of a function
+		 * the DFS enters passes here or is followed */
+		if (s->cut[s->g->edges[fr->edge].to] == SP_CUT_NEST &&
+		    s->own_nest[fr->node] == SP_NONE)
+			s->own_nest[fr->node] = s->g->edges[fr->edge].to;
 		fr->edge++;
+	}
 	if (fr->edge < end)
 		own = s->g->edges[fr->edge].to;
 	set = as_next(&s->as, fr->node, fr->cursors);
