@@ -203,17 +203,6 @@ static uint32_t add_gate(struct nest *n, struct region *r, const struct sp_edge 
 	return id;
 }
 
-static int local_edge_cmp(const void *pa, const void *pb)
-{
-	const struct sp_edge *a = pa, *b = pb;
-
-	if (a->to != b->to)
-		return a->to < b->to ? -1 : 1;
-	if (a->kind != b->kind)
-		return a->kind < b->kind ? -1 : 1;
-	return (a->pc > b->pc) - (a->pc < b->pc);
-}
-
 /*
  * Body function q's calls, in local ids, as sp_graph_finalize() orders
  * them (by callee, kind, pc): the graph's are unique by (caller, callee,
@@ -244,7 +233,7 @@ static void fill_calls(struct nest *n, struct region *r, uint32_t q, uint32_t gi
 	f->edge_count = r->sub.nedges - f->edge_first;
 	if (f->edge_count > 1)
 		qsort(r->sub.edges + f->edge_first, f->edge_count, sizeof(*out),
-		      local_edge_cmp);
+		      sp_edge_cmp);
 	if (!f->edge_count)
 		f->edge_first = 0;
 }

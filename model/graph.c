@@ -133,7 +133,7 @@ uint32_t sp_graph_set_isite_targets(struct sp_graph *g, struct sp_isite *s,
 	return n;
 }
 
-static int edge_cmp(const void *pa, const void *pb)
+int sp_edge_cmp(const void *pa, const void *pb)
 {
 	const struct sp_edge *a = pa, *b = pb;
 
@@ -151,7 +151,7 @@ void sp_graph_finalize(struct sp_graph *g)
 	uint32_t i, out = 0;
 
 	if (g->nedges)
-		qsort(g->edges, g->nedges, sizeof(*g->edges), edge_cmp);
+		qsort(g->edges, g->nedges, sizeof(*g->edges), sp_edge_cmp);
 	/* keep the first (lowest pc) of each (from, to, kind) */
 	for (i = 0; i < g->nedges; i++) {
 		const struct sp_edge *e = &g->edges[i];

@@ -435,6 +435,9 @@ uint32_t sp_graph_set_isite_targets(struct sp_graph *g, struct sp_isite *s,
  * edges changed (sp_graph_add_edge, or code that removes or redirects
  * edges and clears g->finalized). */
 void sp_graph_finalize(struct sp_graph *g);
+/* The order sp_graph_finalize() sorts the edges in (qsort: caller,
+ * callee, kind, pc). */
+int sp_edge_cmp(const void *a, const void *b);
 const char *sp_intern(struct sp_graph *g, const char *s);
 /* The class of an interned prototype that C lets be called through any
  * of its members (object pointers one class, "void*"), interned; the
