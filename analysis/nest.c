@@ -331,7 +331,8 @@ static void build_region(struct nest *n, uint32_t fn)
 	region_fill(n, r, &l, nedges, ngates);
 	if (!r->leaves) {
 		r->leaves = sp_xmalloc((l.nleaves ? l.nleaves : 1) * sizeof(*r->leaves));
-		memcpy(r->leaves, l.leaves, l.nleaves * sizeof(*r->leaves));
+		if (l.nleaves)	/* a region without leaves has no list to copy */
+			memcpy(r->leaves, l.leaves, l.nleaves * sizeof(*r->leaves));
 		r->nleaves = (uint32_t)l.nleaves;
 	}
 	for (q = 0; q < l.nbody; q++)
