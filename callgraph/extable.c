@@ -27,9 +27,9 @@ struct trap_kind {
 	const char *node;	/* the stand-in's name */
 	const char *handler;	/* the C function the entry calls */
 	uint64_t bytes;		/* what the CPU and the entry push */
-	/* Does the fault of an __ex_table entry with this data word (x86:
-	 * the third word; AArch64: the type halfword) take this kind's
-	 * exception?  NULL: every entry does. */
+	/* Does the fault of an entry with this data word (x86's
+	 * __ex_table: the type and immediate; __bug_table: the line and
+	 * flags) take this kind's exception?  NULL: every entry does. */
 	bool (*takes)(uint32_t data);
 };
 
@@ -93,11 +93,34 @@ static bool x86_general_protection(uint32_t data)
 	       type != X86_EX_RDMSR_IN_MCE && type != X86_EX_DEFAULT_MCE_SAFE;
 }
 
+/* include/asm-generic/bug.h:33-49, Linux 6.1: with relative pointers
+ * and CONFIG_DEBUG_BUGVERBOSE a bug_entry is {int bug_addr_disp; int
+ * file_disp; unsigned short line; unsigned short flags;}, so the third
+ * word's top halfword holds the flags; BUGFLAG_WARNING (12) marks a
+ * WARN().  exc_invalid_op() returns as soon as handle_bug() reports a
+ * WARN (arch/x86/kernel/traps.c:345-346, 324-327; lib/bug.c:197-201),
+ * but goes on to irqentry_enter() and do_error_trap() for a BUG()
+ * (348-350): annotations/linux.ann cuts those calls below <warning>.
+ * An 8-byte entry (no BUGVERBOSE) keeps its flags at offset 4, which
+ * traps() does not read: it counts as a BUG(), the deeper of the two. */
+#define X86_BUGFLAG_WARNING 1u
+
+static bool x86_warning(uint32_t data)
+{
+	return (data >> 16) & X86_BUGFLAG_WARNING;
+}
+
+static bool x86_bug(uint32_t data)
+{
+	return !x86_warning(data);
+}
+
 static const struct trap_kind x86_64_traps[] = {
 	{ "__ex_table", "<page fault>", "exc_page_fault", X86_64_PT_REGS_FRAME, x86_page_fault },
 	{ "__ex_table", "<general protection>", "exc_general_protection", X86_64_PT_REGS_FRAME,
 	  x86_general_protection },
-	{ "__bug_table", "<invalid opcode>", "exc_invalid_op", X86_64_PT_REGS_FRAME, NULL },
+	{ "__bug_table", "<warning>", "exc_invalid_op", X86_64_PT_REGS_FRAME, x86_warning },
+	{ "__bug_table", "<invalid opcode>", "exc_invalid_op", X86_64_PT_REGS_FRAME, x86_bug },
 };
 
 /* AArch64 (arch/arm64/kernel/entry.S kernel_ventry: "sub sp, sp,
@@ -279,7 +302,8 @@ static void add_trap(struct trap_state *t, uint32_t from, uint32_t node)
 
 /* Does entry x's fault take the exception k stands for?  An 8-byte
  * entry has no type (x86 before Linux 5.16: its handler was a
- * function): it counts as a page fault, the exception most are for. */
+ * function): it counts as a page fault, the exception most are for,
+ * and an 8-byte bug_entry as a BUG() (no BUGFLAG_WARNING in 3). */
 static bool traps(const struct trap_kind *k, const struct ex_entry *x, size_t stride)
 {
 	if (!k->takes)
@@ -377,7 +401,7 @@ void cg_add_exceptions(struct cg_image **imgs, size_t nimgs, struct sp_graph *g)
 {
 	const struct trap_kind *kinds;
 	struct trap_state t = { NULL, g, NULL, 0, NULL, NULL };
-	uint32_t nodes[4], handlers[4];
+	uint32_t nodes[8], handlers[8];
 	size_t n, k, i;
 
 	if (!nimgs || !(kinds = kinds_of(cg_elf(imgs[0])->machine, &n)))

@@ -17,9 +17,14 @@
 # segment load), faults with #GP: <general protection> (176) and
 # exc_general_protection's return address: 8 + 176 + 8 = 192.  mce_copy's
 # type 14 (EX_TYPE_DEFAULT_MCE_SAFE) is a machine check, on its own
-# stack: 8.  warner's ud2 is in __bug_table: 8 + 176 + exc_invalid_op's
-# 8 = 192.  'ignore exc_page_fault leaf below <page fault>' takes leaf
-# off the fault (8 + 176 + 16 = 200), not off exc_page_fault alone (24).
+# stack: 8.  warner's ud2 is in __bug_table as a WARN (flags 1,
+# BUGFLAG_WARNING), bugger's as a BUG (flags 0): <warning> and <invalid
+# opcode>, each 176 and exc_invalid_op (its return address and
+# do_error_trap's: 16): 8 + 176 + 16 = 200.  'ignore exc_invalid_op
+# do_error_trap from <warning>' (the kernel's WARN returns before it)
+# leaves warner 8 + 176 + 8 = 192, bugger 200.  'ignore exc_page_fault
+# leaf below <page fault>' takes leaf off the fault (8 + 176 + 16 =
+# 200), not off exc_page_fault alone (24).
 #
 # The same code as an object (a module: ET_REL, every word of the tables
 # 0 and relocated) gives the same totals, and a module's fault runs the
@@ -90,6 +95,11 @@ warner:
 3:	ud2
 	ret
 	.size warner, .-warner
+	.type bugger, @function
+bugger:
+6:	ud2
+	ret
+	.size bugger, .-bugger
 	.type exc_page_fault, @function
 	.globl exc_page_fault
 exc_page_fault:
@@ -106,8 +116,13 @@ exc_general_protection:
 	.type exc_invalid_op, @function
 	.globl exc_invalid_op
 exc_invalid_op:
+	call do_error_trap
 	ret
 	.size exc_invalid_op, .-exc_invalid_op
+	.type do_error_trap, @function
+do_error_trap:
+	ret
+	.size do_error_trap, .-do_error_trap
 	.section __ex_table, "a"
 	.long 1b - ., 0, 3
 	.long 2b - ., 0, 0x11
@@ -115,7 +130,9 @@ exc_invalid_op:
 	.long 5b - ., 0, 14
 	.section __bug_table, "a"
 	.long 3b - ., 0
-	.short 7, 0
+	.short 7, 1
+	.long 6b - ., 0
+	.short 8, 0
 	.data
 irq_stack:
 	.quad 0
@@ -138,7 +155,20 @@ expect_eq "seg_load: a segment load's #GP" "$(jget $j 'fn("seg_load")["total"]')
 expect_eq "seg_load's path" "$(jget $j '[(d["name"], d["via"]) for d in fn("seg_load")["path_detail"]]')" \
 	'[["seg_load", null], ["<general protection>", "exception"], ["exc_general_protection", null]]'
 expect_eq "mce_copy: a machine check is on its own stack" "$(jget $j 'fn("mce_copy")["total"]')" 8
-expect_eq "warner: a WARN on top" "$(jget $j 'fn("warner")["total"]')" 192
+expect_eq "warner: a WARN on top" "$(jget $j 'fn("warner")["total"]')" 200
+expect_eq "warner's path" "$(jget $j '[(d["name"], d["via"]) for d in fn("warner")["path_detail"]]')" \
+	'[["warner", null], ["<warning>", "exception"], ["exc_invalid_op", null], ["do_error_trap", null]]'
+expect_eq "bugger's path" "$(jget $j '[(d["name"], d["via"]) for d in fn("bugger")["path_detail"]]')" \
+	'[["bugger", null], ["<invalid opcode>", "exception"], ["exc_invalid_op", null], ["do_error_trap", null]]'
+printf '# a WARN returns first\nignore exc_invalid_op do_error_trap from <warning>\n' >"$b/warn.ann"
+run_sp --json --annotate "$b/warn.ann" "$b/k"
+expect_rc 0 "ignore ... from <warning>"
+expect_eq "from <warning>: warner, bugger" \
+	"$(jget $OUT/stdout '[fn(n)["total"] for n in ("warner", "bugger")]')" \
+	"[$((8 + 176 + 8)), $((8 + 176 + 16))]"
+expect_eq "from <warning>: warner's path ends at <warning>'s copy of exc_invalid_op" \
+	"$(jget $OUT/stdout '[d["name"] for d in fn("warner")["path_detail"]]')" \
+	'["warner", "<warning>", "exc_invalid_op"]'
 run_sp --entry on_irq --entry copy_user "$b/k"
 grep -q 'on_irq -> softirq \[stack switch\]' "$OUT/stdout" || fail "text: no [stack switch] line"
 grep -q '<page fault>.*\[exception\]' "$OUT/stdout" || fail "text: no [exception] frame"
@@ -169,8 +199,11 @@ expect_bad "an unknown node" "pf.ann:1: unknown function '<double fault>'" --ann
 run_sp --json "$b/k.o"
 expect_rc 0 "stackprof k.o"
 expect_eq "k.o: the module's tables read through their relocations" \
-	"$(jget $OUT/stdout '[fn(n)["total"] for n in ("copy_user", "get_user", "seg_load", "mce_copy", "warner")]')" \
-	'[208, 208, 192, 8, 192]'
+	"$(jget $OUT/stdout '[fn(n)["total"] for n in ("copy_user", "get_user", "seg_load", "mce_copy", "warner", "bugger")]')" \
+	'[208, 208, 192, 8, 200, 200]'
+expect_eq "k.o: the WARN's node from the relocated table's flags" \
+	"$(jget $OUT/stdout '[d["name"] for d in fn("warner")["path_detail"]]')" \
+	'["warner", "<warning>", "exc_invalid_op", "do_error_trap"]'
 cat >"$b/m.s" <<'S'
 	.text
 	.globl copy_mod
