@@ -146,7 +146,8 @@ void cg_mark_kernel_entries(struct cg_image *const *imgs, size_t n, struct sp_gr
  * function an __ex_table or __bug_table entry names gets an edge flagged
  * SP_EDGE_F_EXCEPTION to a node for the exception's entry (frame: what
  * the CPU and the entry push; call: the C handler, which may be in
- * another of the images), one node per kind for all of them; a module's
+ * another of the images), one node per kind for all of them (x86-64's
+ * __bug_table: <warning> for a WARN, <invalid opcode> for a BUG); a module's
  * tables through their relocations.  x86-64 and AArch64; nothing for
  * others. */
 void cg_add_exceptions(struct cg_image **imgs, size_t nimgs, struct sp_graph *g);
