@@ -21,6 +21,11 @@
  *					call CALLEE (an argument CALLER
  *					passes): CALLER calls a copy of FUNC
  *					without those calls
+ *	ignore FUNC CALLEE from CALLER CALLER2...
+ *					... when CALLER is itself called by
+ *					CALLER2 (by CALLER3 ...): CALLER2
+ *					calls a copy of CALLER that calls
+ *					that copy of FUNC
  *	once FUNC			FUNC is never on one stack twice
  *	nest FUNC DEPTH			FUNC is on one stack at most DEPTH times
  *
@@ -67,7 +72,8 @@ struct sp_annot {
 	size_t nnames;
 	uint64_t value;		/* frame/entry: bytes; recursion, nest: depth */
 	bool optional;		/* unknown names skip the line */
-	bool from;		/* ignore ... from CALLER: names are CALLEE, CALLER */
+	bool from;		/* ignore ... from CALLER...: names are CALLEE,
+				 * then the callers, the nearest first */
 };
 
 struct sp_annots {

@@ -349,55 +349,121 @@ static uint32_t copy_func(struct sp_graph *g, uint32_t f, const uint32_t *to, si
 	return c;
 }
 
+/* Can f be copied for 'from'?  An error naming it when not. */
+static int copyable(const struct sp_graph *g, const struct sp_annot *x, uint32_t f,
+		    struct sp_err *err)
+{
+	const struct sp_func *fn = &g->funcs[f];
+
+	if (!fn->nest && !fn->n_indirect && fn->assumed == SP_NONE)
+		return 0;
+	return sp_err_set(err, "%s:%u: '%s' is counted by once, nest or below, or "
+			  "calls through a pointer: it cannot be copied for 'from'",
+			  x->file, x->line, fn->name);
+}
+
+/* The function that callers call in place of f: a copy of f without its
+ * calls to one of to (a copy that only callers' calls reach already is
+ * one, and loses them in place). */
+static uint32_t own_copy(struct sp_graph *g, struct sp_name_index *ix, uint32_t f,
+			 const uint32_t *callers, size_t ncallers,
+			 const uint32_t *to, size_t nto, struct copies *done)
+{
+	uint32_t c, i;
+
+	if (in_ids(done->ids, done->n, f) && only_from(g, f, callers, ncallers)) {
+		for (i = g->nedges; i-- > 0;)
+			if (g->edges[i].from == f && in_ids(to, nto, g->edges[i].to))
+				g->edges[i] = g->edges[--g->nedges];
+		return f;
+	}
+	c = copy_func(g, f, to, nto);
+	/* a later line names the copy with its function */
+	sp_name_index_add(ix, g, c);
+	SP_ALLOC_GROW(done->ids, done->n + 1, done->cap);
+	done->ids[done->n++] = c;
+	for (i = 0; i < g->nedges; i++)
+		if (g->edges[i].to == f && in_ids(callers, ncallers, g->edges[i].from))
+			g->edges[i].to = c;
+	return c;
+}
+
 /*
- * ignore FUNC CALLEE from CALLER: the calls from CALLER to FUNC go to a
- * copy of FUNC without the calls to CALLEE (a copy that only CALLER's
- * calls reach loses them in place).  FUNC may not be counted by once,
- * nest or a 'below' line (a copy would be counted apart), nor call
- * through a pointer (the copy would not).
+ * The callers of a 'from' line: CALLER's functions, or for a chain
+ * CALLER CALLER2... the copies of CALLER that CALLER2's copies call,
+ * made from the far end of the chain in.  Each copy keeps every call:
+ * it only tells CALLER's activations below CALLER2 from the others.
+ */
+static int chain_callers(struct sp_graph *g, struct sp_name_index *ix,
+			 const struct sp_annot *x, struct copies *done,
+			 uint32_t **out, size_t *nout, struct sp_err *err)
+{
+	uint32_t *cur = NULL, *ids = NULL, *next;
+	size_t ncur, nids, nnext, k, i, cap;
+
+	if (resolve(g, ix, x, x->names[x->nnames - 1], &cur, &ncur, err))
+		return -1;
+	for (k = x->nnames - 1; k-- > 1; cur = next, ncur = nnext) {
+		if (resolve(g, ix, x, x->names[k], &ids, &nids, err))
+			goto fail;
+		next = NULL;
+		nnext = cap = 0;
+		for (i = 0; i < nids; i++) {
+			if (!calls_between(g, cur, ncur, &ids[i], 1))
+				continue;
+			if (copyable(g, x, ids[i], err)) {
+				free(next);
+				goto fail;
+			}
+			SP_ALLOC_GROW(next, nnext + 1, cap);
+			next[nnext++] = own_copy(g, ix, ids[i], cur, ncur, NULL, 0, done);
+		}
+		if (!nnext) {
+			sp_err_set(err, "%s:%u: no call from '%s' to '%s'", x->file, x->line,
+				   x->names[k + 1], x->names[k]);
+			goto fail;
+		}
+		free(ids);
+		ids = NULL;
+		free(cur);
+	}
+	*out = cur;
+	*nout = ncur;
+	return 0;
+fail:
+	free(ids);
+	free(cur);
+	return -1;
+}
+
+/*
+ * ignore FUNC CALLEE from CALLER...: the calls from CALLER to FUNC go to
+ * a copy of FUNC without the calls to CALLEE.  FUNC (and each CALLER of
+ * a chain but the last) may not be counted by once, nest or a 'below'
+ * line (a copy would be counted apart), nor call through a pointer (the
+ * copy would not).
  */
 static int apply_from(struct sp_graph *g, struct sp_name_index *ix,
-		      const struct sp_annot *x, const uint32_t *from, size_t nfrom, struct copies *done, struct sp_err *err)
+		      const struct sp_annot *x, const uint32_t *from, size_t nfrom,
+		      struct copies *done, struct sp_err *err)
 {
-	uint32_t *to = NULL, *callers = NULL, k, i;
+	uint32_t *to = NULL, *callers = NULL, k;
 	size_t nto, ncallers;
 	bool found = false;
 	int ret = -1;
 
+	for (k = 0; k < nfrom; k++)
+		if (copyable(g, x, from[k], err))
+			return -1;
 	if (resolve(g, ix, x, x->names[0], &to, &nto, err) ||
-	    resolve(g, ix, x, x->names[1], &callers, &ncallers, err))
+	    chain_callers(g, ix, x, done, &callers, &ncallers, err))
 		goto out;
 	for (k = 0; k < nfrom; k++) {
-		const struct sp_func *f = &g->funcs[from[k]];
-
-		if (f->nest || f->n_indirect || f->assumed != SP_NONE) {
-			sp_err_set(err, "%s:%u: '%s' is counted by once, nest or below, or "
-				   "calls through a pointer: it cannot be copied for 'from'",
-				   x->file, x->line, x->func);
-			goto out;
-		}
-	}
-	for (k = 0; k < nfrom; k++) {
-		uint32_t f = from[k], c = f;
-
-		if (!calls_between(g, callers, ncallers, &f, 1) || !calls_between(g, &f, 1, to, nto))
+		if (!calls_between(g, callers, ncallers, &from[k], 1) ||
+		    !calls_between(g, &from[k], 1, to, nto))
 			continue;
 		found = true;
-		if (!in_ids(done->ids, done->n, f) || !only_from(g, f, callers, ncallers)) {
-			c = copy_func(g, f, to, nto);
-			/* a later line names the copy with its function */
-			sp_name_index_add(ix, g, c);
-			SP_ALLOC_GROW(done->ids, done->n + 1, done->cap);
-			done->ids[done->n++] = c;
-			for (i = 0; i < g->nedges; i++)
-				if (g->edges[i].to == f && in_ids(callers, ncallers, g->edges[i].from))
-					g->edges[i].to = c;
-			continue;
-		}
-		/* a copy only CALLER reaches: drop the calls */
-		for (i = g->nedges; i-- > 0;)
-			if (g->edges[i].from == c && in_ids(to, nto, g->edges[i].to))
-				g->edges[i] = g->edges[--g->nedges];
+		own_copy(g, ix, from[k], callers, ncallers, to, nto, done);
 	}
 	g->finalized = false;
 	if (!found)
@@ -451,6 +517,20 @@ static bool names_all(const struct sp_graph *g, const struct sp_name_index *ix,
 	return true;
 }
 
+/* Does each caller of a 'from' line call the function before it? */
+static bool chain_calls(const struct sp_graph *g, const struct sp_name_index *ix,
+			const struct sp_annot *x)
+{
+	size_t k;
+
+	if (!calls_one_of(g, ix, x->names[1], x->func))
+		return false;
+	for (k = 2; k < x->nnames; k++)
+		if (!calls_one_of(g, ix, x->names[k], x->names[k - 1]))
+			return false;
+	return true;
+}
+
 /* Does every name of x match, and an ignore a call?  An optional line
  * that does not is skipped whole: kernels differ by configuration. */
 static bool applies(const struct sp_graph *g, const struct sp_name_index *ix,
@@ -458,7 +538,7 @@ static bool applies(const struct sp_graph *g, const struct sp_name_index *ix,
 {
 	return names_all(g, ix, x) &&
 	       (x->kind != SP_ANNOT_IGNORE || calls_one_of(g, ix, x->func, x->names[0])) &&
-	       (!x->from || calls_one_of(g, ix, x->names[1], x->func));
+	       (!x->from || chain_calls(g, ix, x));
 }
 
 static int apply_one(struct sp_graph *g, struct sp_name_index *ix,

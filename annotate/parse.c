@@ -27,7 +27,7 @@ static const struct directive directives[] = {
 	{ "recursion", SP_ANNOT_RECURSION, 2, 2, "recursion FUNC DEPTH" },
 	{ "entry", SP_ANNOT_ENTRY, 2, 2, "entry FUNC BYTES" },
 	{ "ignore", SP_ANNOT_IGNORE, 2, MAX_WORDS,
-	  "ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]" },
+	  "ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER...]" },
 	{ "once", SP_ANNOT_NEST, 1, 1, "once FUNC" },
 	{ "nest", SP_ANNOT_NEST, 2, 2, "nest FUNC DEPTH" },
 };
@@ -185,14 +185,26 @@ static int parse_value(const char *file, uint32_t line,
 	return 0;
 }
 
+/* Is one of the words from w->w[i] on a keyword of 'ignore'?  A chain
+ * of callers holds none: "from h unless i" is a mistake, not a function
+ * named unless. */
+static bool keyword_after(const struct words *w, size_t i)
+{
+	for (; i < w->n; i++)
+		if (!strcmp(w->w[i], "from") || !strcmp(w->w[i], "below") ||
+		    !strcmp(w->w[i], "unless"))
+			return true;
+	return false;
+}
+
 /* ignore: FUNC CALLEE, FUNC CALLEE below ANCESTOR, or that and unless
- * RESET..., or FUNC CALLEE from CALLER */
+ * RESET..., or FUNC CALLEE from CALLER... */
 static bool ignore_form(const struct words *w, size_t at, size_t nargs)
 {
 	if (nargs == 2)
 		return true;
-	if (nargs == 4 && !strcmp(w->w[at + 3], "from"))
-		return true;
+	if (nargs >= 4 && !strcmp(w->w[at + 3], "from"))
+		return !keyword_after(w, at + 4);
 	if (nargs < 4 || strcmp(w->w[at + 3], "below"))
 		return false;
 	return nargs == 4 || (nargs >= 6 && !strcmp(w->w[at + 5], "unless"));
@@ -239,12 +251,14 @@ static int parse_directive(const char *file, uint32_t line, struct words *w,
 			w->w[at + 2 + i] = NULL;
 		}
 	}
-	if (x->kind == SP_ANNOT_IGNORE && x->nnames == 3 && !strcmp(x->names[1], "from")) {
-		/* CALLEE from CALLER: names are CALLEE, CALLER */
+	if (x->kind == SP_ANNOT_IGNORE && x->nnames >= 3 && !strcmp(x->names[1], "from")) {
+		/* CALLEE from CALLER...: names are CALLEE, then the chain of
+		 * callers, the nearest first */
 		x->from = true;
 		free(x->names[1]);
-		x->names[1] = x->names[2];
-		x->nnames = 2;
+		for (i = 2; i < x->nnames; i++)
+			x->names[i - 1] = x->names[i];
+		x->nnames--;
 	} else if (x->kind == SP_ANNOT_IGNORE && x->nnames >= 3) {
 		/* CALLEE below ANCESTOR [unless RESET...]: names are CALLEE,
 		 * ANCESTOR, then the RESETs */

@@ -127,7 +127,7 @@ static const struct opt opts[] = {
 		"frame FUNC BYTES, calls FUNC TARGET..., recursion FUNC\n"
 		"DEPTH, entry FUNC BYTES (its own budget), ignore FUNC\n"
 		"CALLEE [below ANCESTOR [unless RESET...] | from\n"
-		"CALLER], once FUNC,\n"
+		"CALLER...], once FUNC,\n"
 		"nest FUNC DEPTH; FUNC/INLINED names the calls FUNC\n"
 		"makes inside its inlined copies of INLINED; '#' comments",
 	  LIST(annotate) },

@@ -75,9 +75,9 @@ expect_eq "everywhere: unblank, lock" \
 
 # errors: the syntax, names, and FUNC below itself
 printf 'ignore unblank lock above panic\n' >"$ann"
-expect_bad "above" "e.ann:1: want 'ignore FUNC CALLEE \[below ANCESTOR \[unless RESET...\] \| from CALLER\]'" --annotate "$ann" $bin $su
+expect_bad "above" "e.ann:1: want 'ignore FUNC CALLEE \[below ANCESTOR \[unless RESET...\] \| from CALLER...\]'" --annotate "$ann" $bin $su
 printf 'ignore unblank lock below\n' >"$ann"
-expect_bad "no ancestor" "e.ann:1: want 'ignore FUNC CALLEE \[below ANCESTOR \[unless RESET...\] \| from CALLER\]'" --annotate "$ann" $bin $su
+expect_bad "no ancestor" "e.ann:1: want 'ignore FUNC CALLEE \[below ANCESTOR \[unless RESET...\] \| from CALLER...\]'" --annotate "$ann" $bin $su
 printf 'ignore unblank lock below nosuch\n' >"$ann"
 expect_bad "unknown ancestor" "e.ann:1: unknown function 'nosuch'" --annotate "$ann" $bin $su
 printf 'ignore unblank emit below panic\n' >"$ann"

@@ -109,7 +109,7 @@ printf 'ignore unlock_slow raise_off below %s unless nosuch\n' $node >"$ann"
 expect_bad "unknown unless" "i.ann:1: unknown function 'nosuch'" --annotate "$ann" $bin $su
 printf 'ignore unlock_slow raise_off below %s unless\n' $node >"$ann"
 expect_bad "unless without a name" \
-	"i.ann:1: want 'ignore FUNC CALLEE \[below ANCESTOR \[unless RESET...\] \| from CALLER\]'" \
+	"i.ann:1: want 'ignore FUNC CALLEE \[below ANCESTOR \[unless RESET...\] \| from CALLER...\]'" \
 	--annotate "$ann" $bin $su
 printf 'once wake/wakeup_thread\n' >"$ann"
 expect_bad "a copy the function lacks" \

@@ -191,7 +191,7 @@ expect_eq "below <page fault>: copy_user, get_user, exc_page_fault, _start" \
 	"$(jget $OUT/stdout '[fn(n)["total"] for n in ("copy_user", "get_user", "exc_page_fault", "_start")]')" \
 	"[$((8 + 176 + 16)), $((8 + 176 + 16)), 24, $((8 + 8 + 176 + 16))]"
 printf 'ignore exc_page_fault leaf below <page fault\n' >"$b/pf.ann"
-expect_bad "a node's name without its '>'" "pf.ann:1: want 'ignore FUNC CALLEE \[below ANCESTOR \[unless RESET...\] \| from CALLER\]'" \
+expect_bad "a node's name without its '>'" "pf.ann:1: want 'ignore FUNC CALLEE \[below ANCESTOR \[unless RESET...\] \| from CALLER...\]'" \
 	--annotate "$b/pf.ann" "$b/k"
 printf 'ignore exc_page_fault leaf below <double fault>\n' >"$b/pf.ann"
 expect_bad "an unknown node" "pf.ann:1: unknown function '<double fault>'" --annotate "$b/pf.ann" "$b/k"

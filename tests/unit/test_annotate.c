@@ -107,24 +107,24 @@ static void test_parse_errors(void **state)
 		{ "recursion f 0\n", "a.ann:1: invalid recursion depth '0'" },
 		{ "recursion f 99999999999\n", "a.ann:1: invalid recursion depth" },
 		{ "recursion f x\n", "a.ann:1: invalid recursion depth 'x'" },
-		{ "ignore f\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
-		{ "ignore f g h\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
-		{ "ignore f g above h\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
-		{ "ignore f g below\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
-		{ "ignore f g below h i\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
+		{ "ignore f\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER...]'" },
+		{ "ignore f g h\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER...]'" },
+		{ "ignore f g above h\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER...]'" },
+		{ "ignore f g below\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER...]'" },
+		{ "ignore f g below h i\n", "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER...]'" },
 		{ "ignore f g below h unless\n",
-		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
+		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER...]'" },
 		{ "ignore f g below h except i\n",
-		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
+		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER...]'" },
 		{ "ignore f g from\n",
-		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
-		{ "ignore f g from h i\n",
-		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
+		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER...]'" },
 		{ "ignore f g from h unless i\n",
-		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
+		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER...]'" },
+		{ "ignore f g from h i below j\n",
+		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER...]'" },
 		/* no '>': the word ends at the blank */
 		{ "ignore f g below <page fault\n",
-		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER]'" },
+		  "a.ann:1: want 'ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER...]'" },
 		{ "frame f 8\nframe g\0 8\n", "a.ann:2: NUL byte" },
 		{ "once\n", "a.ann:1: want 'once FUNC'" },
 		{ "once f 2\n", "a.ann:1: want 'once FUNC'" },
@@ -554,6 +554,68 @@ static void test_ignore_from(void **state)
 }
 
 /*
+ * ignore ... from a chain: run -> delay -> dispatch -> run is a cycle,
+ * but dispatch passes run a flag that run passes on, and with it delay
+ * does not dispatch: dispatch calls a copy of run that calls a copy of
+ * delay without dispatch; main's run and delay are whole.
+ */
+static void test_ignore_from_chain(void **state)
+{
+	struct sp_graph g;
+	struct sp_annots a;
+	struct sp_err err = { { 0 } };
+	uint32_t m, rn, dl, dp, qw;
+
+	(void)state;
+	assert_int_equal(parse(&a, "ignore delay dispatch from run dispatch\n", &err), 0);
+	assert_true(a.v[0].from);
+	assert_int_equal(a.v[0].nnames, 3);
+	assert_string_equal(a.v[0].names[0], "dispatch");
+	assert_string_equal(a.v[0].names[1], "run");
+	assert_string_equal(a.v[0].names[2], "dispatch");
+	sp_annots_release(&a);
+
+	sp_graph_init(&g);
+	m = fs(&g, "main", 16);
+	rn = fs(&g, "run", 24);
+	dl = fs(&g, "delay", 40);
+	dp = fs(&g, "dispatch", 100);
+	qw = fs(&g, "queue", 8);
+	call(&g, m, rn);
+	call(&g, rn, dl);
+	call(&g, dl, dp);
+	call(&g, dl, qw);
+	call(&g, dp, rn);
+	assert_int_equal(annotate(&g, "ignore delay dispatch from run dispatch\n"
+				  "optional ignore delay dispatch from run queue\n", &err), 0);
+	/* the copies: dispatch's run, then its delay */
+	assert_int_equal(g.nfuncs, 7);
+	assert_string_equal(g.funcs[5].name, "run");
+	assert_string_equal(g.funcs[6].name, "delay");
+	assert_int_equal(g.funcs[6].res.total, 40 + 8);
+	assert_int_equal(g.funcs[5].res.total, 24 + 40 + 8);
+	assert_int_equal(g.funcs[dp].res.total, 100 + 24 + 40 + 8);
+	assert_true(g.funcs[dp].res.bounded);
+	assert_int_equal(g.funcs[dl].res.total, 40 + 100 + 24 + 40 + 8);
+	assert_int_equal(g.funcs[m].res.total, 16 + 24 + 40 + 100 + 24 + 40 + 8);
+	sp_graph_release(&g);
+
+	/* a link that is no call is an error naming it */
+	sp_graph_init(&g);
+	rn = fs(&g, "run", 24);
+	dl = fs(&g, "delay", 40);
+	dp = fs(&g, "dispatch", 100);
+	qw = fs(&g, "queue", 8);
+	call(&g, rn, dl);
+	call(&g, dl, dp);
+	call(&g, dp, rn);
+	call(&g, qw, dl);
+	assert_int_equal(annotate(&g, "ignore delay dispatch from run queue\n", &err), -1);
+	assert_string_equal(err.msg, "a.ann:1: no call from 'queue' to 'run'");
+	sp_graph_release(&g);
+}
+
+/*
  * ignore ... below ... unless: the call happens again while a function
  * 'unless' names is on the stack.  main -> rescue -> panic -> unblank ->
  * lock -> sleep, and main -> panic: below panic alone unblank does not
@@ -818,6 +880,7 @@ int main(void)
 		cmocka_unit_test(test_ignore_below),
 		cmocka_unit_test(test_ignore_below_unless),
 		cmocka_unit_test(test_ignore_from),
+		cmocka_unit_test(test_ignore_from_chain),
 		cmocka_unit_test(test_inlined_word),
 		cmocka_unit_test(test_shipped_files),
 		cmocka_unit_test(test_address_taken),
