@@ -321,6 +321,22 @@ static bool only_from(const struct sp_graph *g, uint32_t f, const uint32_t *call
 	return true;
 }
 
+/* The copy c of f has f's indirect call sites: its count of them and
+ * their targets (edges, or the assumed sets f->assumed names) come with
+ * f's record and calls; the sites, for the report, are appended (c is
+ * the largest id, so they stay sorted by function). */
+static void copy_isites(struct sp_graph *g, uint32_t f, uint32_t c)
+{
+	uint32_t i = sp_search_first_ge(g->isites, g->nisites, isite_func, f);
+
+	for (; i < g->nisites && g->isites[i].func == f; i++) {
+		struct sp_isite s = g->isites[i];
+
+		s.func = c;
+		*sp_graph_add_isite(g) = s;
+	}
+}
+
 /* A copy of function f whose calls are f's but those to one of to; the
  * 'below' lines that name f's calls name the copy's too.  Its id. */
 static uint32_t copy_func(struct sp_graph *g, uint32_t f, const uint32_t *to, size_t nto)
@@ -346,20 +362,20 @@ static uint32_t copy_func(struct sp_graph *g, uint32_t f, const uint32_t *to, si
 			SP_ALLOC_GROW(g->belows, (size_t)g->nbelows + 1, g->belows_cap);
 			g->belows[g->nbelows++] = b;
 		}
+	copy_isites(g, f, c);
 	return c;
 }
 
-/* Can f be copied for 'from'?  An error naming it when not. */
+/* Can f be copied for 'from'?  A once/nest function, or a 'below'
+ * line's ancestor or reset, would be counted apart in its copy: an error
+ * naming it. */
 static int copyable(const struct sp_graph *g, const struct sp_annot *x, uint32_t f,
 		    struct sp_err *err)
 {
-	const struct sp_func *fn = &g->funcs[f];
-
-	if (!fn->nest && !fn->n_indirect && fn->assumed == SP_NONE)
+	if (!g->funcs[f].nest)
 		return 0;
-	return sp_err_set(err, "%s:%u: '%s' is counted by once, nest or below, or "
-			  "calls through a pointer: it cannot be copied for 'from'",
-			  x->file, x->line, fn->name);
+	return sp_err_set(err, "%s:%u: '%s' is counted by once, nest or below: it "
+			  "cannot be copied for 'from'", x->file, x->line, g->funcs[f].name);
 }
 
 /* The function that callers call in place of f: a copy of f without its
@@ -440,8 +456,7 @@ fail:
  * ignore FUNC CALLEE from CALLER...: the calls from CALLER to FUNC go to
  * a copy of FUNC without the calls to CALLEE.  FUNC (and each CALLER of
  * a chain but the last) may not be counted by once, nest or a 'below'
- * line (a copy would be counted apart), nor call through a pointer (the
- * copy would not).
+ * line: a copy would be counted apart.
  */
 static int apply_from(struct sp_graph *g, struct sp_name_index *ix,
 		      const struct sp_annot *x, const uint32_t *from, size_t nfrom,

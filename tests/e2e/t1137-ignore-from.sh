@@ -71,7 +71,7 @@ run_sp --json --annotate "$ann" $bin $su
 expect_rc 0 "optional, not a caller"
 expect_eq "optional, not a caller: skipped" "$(jget $OUT/stdout 'len(fns("wake"))')" 1
 printf 'ignore wake put from stop_queue\nonce wake\n' >"$ann"
-expect_bad "once" "f.ann:1: 'wake' is counted by once, nest or below, or calls through a pointer" \
+expect_bad "once" "f.ann:1: 'wake' is counted by once, nest or below: it cannot be copied" \
 	--annotate "$ann" $bin $su
 printf 'ignore wake put from stop_queue\nignore put release below wake\n' >"$ann"
 expect_bad "an ancestor" "f.ann:1: 'wake' is counted by once, nest or below" --annotate "$ann" $bin $su

@@ -75,7 +75,7 @@ expect_rc 0 "optional, not a caller"
 expect_eq "optional, not a caller: skipped" \
 	"$(jget $OUT/stdout '[len(fns("run")), len(fns("delay_run"))]')" '[1, 1]'
 printf 'ignore delay_run dispatch from run dispatch\nonce run\n' >"$ann"
-expect_bad "once" "c.ann:1: 'run' is counted by once, nest or below, or calls through a pointer" \
+expect_bad "once" "c.ann:1: 'run' is counted by once, nest or below: it cannot be copied" \
 	--annotate "$ann" $bin $su
 printf 'ignore delay_run dispatch from\n' >"$ann"
 expect_bad "no caller" "c.ann:1: want 'ignore FUNC CALLEE \[below ANCESTOR \[unless RESET...\] \| from CALLER...\]'" \

@@ -548,8 +548,27 @@ static void test_ignore_from(void **state)
 	call(&g, st, wk);
 	call(&g, wk, pt);
 	assert_int_equal(annotate(&g, "ignore wake put from stop\nonce wake\n", &err), -1);
-	assert_string_equal(err.msg, "a.ann:1: 'wake' is counted by once, nest or below, or "
-			    "calls through a pointer: it cannot be copied for 'from'");
+	assert_string_equal(err.msg, "a.ann:1: 'wake' is counted by once, nest or below: it "
+			    "cannot be copied for 'from'");
+	sp_graph_release(&g);
+
+	/* a copy keeps the indirect calls: unbounded still, with the site */
+	sp_graph_init(&g);
+	st = fs(&g, "stop", 32);
+	wk = fs(&g, "wake", 8);
+	pt = fs(&g, "put", 100);
+	call(&g, st, wk);
+	call(&g, wk, pt);
+	g.funcs[wk].n_indirect = 1;
+	sp_graph_add_isite(&g)->func = wk;
+	assert_int_equal(annotate(&g, "ignore wake put from stop\n", &err), 0);
+	cp = 3;
+	assert_string_equal(g.funcs[cp].name, "wake");
+	assert_int_equal(g.funcs[cp].n_indirect, 1);
+	assert_false(g.funcs[cp].res.bounded);
+	assert_false(g.funcs[st].res.bounded);
+	assert_int_equal(g.nisites, 2);
+	assert_int_equal(g.isites[1].func, cp);
 	sp_graph_release(&g);
 }
 
