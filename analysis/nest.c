@@ -4,10 +4,15 @@
  * allows does not happen.
  *
  * A context is a once/nest function entered with the counts of the
- * once/nest functions on the stack (itself included).  Its result is
- * the solver's over the region below the function: the functions it
- * reaches without passing another once/nest function, plus one leaf per
- * once/nest function they call.  A leaf carries the result of its own
+ * once/nest functions on the stack that can change something below it:
+ * those of the once/nest functions it reaches (itself, when it reaches
+ * itself), and of the ancestors and 'unless' functions of the 'below'
+ * lines whose calls it reaches (see close_relevant()).  The others do
+ * not change its result; keyed by them too, functions that reach each
+ * other in many ways made a context per way of reaching them.  Its
+ * result is the solver's over the region below the function: the
+ * functions it reaches without passing another once/nest function, plus
+ * one leaf per once/nest function they call.  A leaf carries the result of its own
  * context, its count one higher, or is cut when its count is reached.
  * Every path that context allows is a path of that sub-graph, so its
  * total is a sound bound; callers elsewhere see the function as a leaf
@@ -96,6 +101,10 @@ struct nest {
 	uint32_t nbelows;
 	uint32_t *edge_below;	/* per graph edge: its first entry in belows,
 				 * SP_NONE (NULL when no line has 'below') */
+	uint64_t *rel;		/* per fn, nwords words: the once/nest
+				 * functions whose counts its key keeps,
+				 * see close_relevant() */
+	uint32_t nwords;
 };
 
 /*
@@ -138,6 +147,7 @@ static void nest_release(struct nest *n)
 	free(n->prior);
 	free(n->belows);
 	free(n->edge_below);
+	free(n->rel);
 	sp_u64map_release(&n->memo);
 }
 
@@ -178,6 +188,17 @@ static void copy_func(struct sp_graph *sub, const struct sp_func *f, bool root)
 static uint64_t call_key(uint32_t from, uint32_t to)
 {
 	return (uint64_t)from << 32 | to;
+}
+
+/* Does fn's key keep other's count? */
+static bool relevant(const struct nest *n, uint32_t fn, uint32_t other)
+{
+	return n->rel[(size_t)fn * n->nwords + other / 64] >> (other % 64) & 1;
+}
+
+static void set_relevant(struct nest *n, uint32_t fn, uint32_t other)
+{
+	n->rel[(size_t)fn * n->nwords + other / 64] |= 1ull << (other % 64);
 }
 
 /* The first 'below' entry of the call e, SP_NONE when it has none. */
@@ -309,8 +330,25 @@ static void set_gates(const struct nest *n, struct region *r, const uint32_t *ke
 	}
 }
 
+/* fn's key keeps the counts that decide call e when e's gate is in its
+ * region: each ancestor's and each 'unless' function's with a count. */
+static void mark_gate(struct nest *n, uint32_t fn, const struct sp_edge *e)
+{
+	uint32_t b = below_of(n, e), k, other;
+
+	for (; b < n->nbelows && n->belows[b].from == e->from && n->belows[b].to == e->to; b++) {
+		set_relevant(n, fn, n->belows[b].ancestor);
+		for (k = 0; k < n->belows[b].nunless; k++) {
+			other = n->fn_of[n->g->below_unless[n->belows[b].unless_first + k]];
+			if (other != SP_NONE)
+				set_relevant(n, fn, other);
+		}
+	}
+}
+
 /* Everything reachable from the root without passing a once/nest
- * function; the root's slot is 0 in the body. */
+ * function; the root's slot is 0 in the body.  The first build marks
+ * what fn's key keeps for its own region: its leaves and gates. */
 static void build_region(struct nest *n, uint32_t fn)
 {
 	const struct sp_graph *g = n->g;
@@ -325,7 +363,10 @@ static void build_region(struct nest *n, uint32_t fn)
 	for (q = 0; q < l.nbody; q++)
 		sp_func_for_each_edge(g, &g->funcs[l.body[q]], e) {
 			region_add(n, &l, e->to);
-			ngates += below_of(n, e) != SP_NONE;
+			if (below_of(n, e) != SP_NONE) {
+				ngates++;
+				mark_gate(n, fn, e);
+			}
 			nedges++;
 		}
 	region_fill(n, r, &l, nedges, ngates);
@@ -334,6 +375,8 @@ static void build_region(struct nest *n, uint32_t fn)
 		if (l.nleaves)	/* a region without leaves has no list to copy */
 			memcpy(r->leaves, l.leaves, l.nleaves * sizeof(*r->leaves));
 		r->nleaves = (uint32_t)l.nleaves;
+		for (q = 0; q < l.nleaves; q++)
+			set_relevant(n, fn, n->fn_of[l.leaves[q]]);
 	}
 	for (q = 0; q < l.nbody; q++)
 		n->local[l.body[q]] = SP_NONE;
@@ -355,8 +398,19 @@ static uint32_t key_count(const uint32_t *key, uint32_t keylen, uint32_t fn)
 	return 0;
 }
 
-/* key with fn once more, in n->scratch, kept sorted by function; an
- * ancestor without a count of its own is on the stack once at most. */
+/* Append (f, count) to n->scratch at *out when fn's key keeps it. */
+static void key_put(struct nest *n, uint32_t *out, uint32_t fn, uint32_t f, uint32_t count)
+{
+	if (!relevant(n, fn, f))
+		return;
+	n->scratch[(*out)++] = f;
+	n->scratch[(*out)++] = count;
+}
+
+/* The key of fn's context entered below a context of key: key with fn
+ * once more and only the counts fn's key keeps, in n->scratch, sorted by
+ * function; an ancestor without a count of its own is on the stack once
+ * at most. */
 static uint32_t key_plus(struct nest *n, const uint32_t *key, uint32_t keylen, uint32_t fn)
 {
 	uint32_t i, out = 0, most = n->g->funcs[n->fids[fn]].nest == SP_NEST_CONTEXT ? 1 : SP_NONE;
@@ -365,19 +419,16 @@ static uint32_t key_plus(struct nest *n, const uint32_t *key, uint32_t keylen, u
 	SP_ALLOC_GROW(n->scratch, (size_t)keylen + 2, n->scratch_cap);
 	for (i = 0; i < keylen; i += 2) {
 		if (!done && key[i] >= fn) {
-			n->scratch[out++] = fn;
-			n->scratch[out++] = key[i] == fn && key[i + 1] < most ? key[i + 1] + 1 : 1;
+			key_put(n, &out, fn, fn,
+				key[i] == fn && key[i + 1] < most ? key[i + 1] + 1 : 1);
 			done = true;
 			if (key[i] == fn)
 				continue;
 		}
-		n->scratch[out++] = key[i];
-		n->scratch[out++] = key[i + 1];
+		key_put(n, &out, fn, key[i], key[i + 1]);
 	}
-	if (!done) {
-		n->scratch[out++] = fn;
-		n->scratch[out++] = 1;
-	}
+	if (!done)
+		key_put(n, &out, fn, fn, 1);
 	return out;
 }
 
@@ -648,13 +699,11 @@ static int next_leaf(struct nest *n, struct sp_err *err)
 /* The context of function fn entered with nothing else on the stack. */
 static int solve_first(struct nest *n, uint32_t fn, uint32_t *out, struct sp_err *err)
 {
-	uint32_t c = SP_NONE;
+	uint32_t c = SP_NONE, keylen = key_plus(n, NULL, 0, fn);
 
-	n->scratch[0] = fn;
-	n->scratch[1] = 1;
-	if ((*out = lookup(n, fn, n->scratch, 2)) != SP_NONE)
+	if ((*out = lookup(n, fn, n->scratch, keylen)) != SP_NONE)
 		return 0;
-	push_frame(n, fn, 2);
+	push_frame(n, fn, keylen);
 	while (n->depth) {
 		struct frame *fr = &n->stack[n->depth - 1];
 		const struct region *r = &n->regions[fr->fn];
@@ -732,7 +781,10 @@ static void nest_init(struct nest *n, struct sp_graph *g)
 			n->fids[n->nfn++] = i;
 		}
 	n->regions = sp_xcalloc(n->nfn, sizeof(*n->regions));
+	n->nwords = (n->nfn + 63) / 64;
+	n->rel = sp_xcalloc((size_t)n->nfn * n->nwords + 1, sizeof(*n->rel));
 	SP_ALLOC_GROW(n->scratch, 2, n->scratch_cap);
+	SP_ALLOC_GROW(n->pool, 2, n->pool_cap);	/* an empty key is no NULL */
 	sp_u64map_init(&n->memo, 64);
 	index_belows(n);
 }
@@ -941,6 +993,41 @@ static void solve_doomed_alone(struct nest *n)
 }
 
 /*
+ * A context's result depends only on the counts of the once/nest
+ * functions whose count is read below it: each leaf's (cut when
+ * reached, or a witness), each gate's ancestor's and 'unless'
+ * functions', in its region and in the regions of every leaf below.
+ * Its key keeps those alone, so that contexts differing only in the
+ * counts of functions above them that they cannot reach are one: keyed
+ * by every count on the stack, 35 once/nest functions of a kernel that
+ * reach each other made more than 65536 contexts.  A leaf's set is part
+ * of its caller's (what the leaf reaches, the caller reaches), so no
+ * count dropped on the way down is needed again further down.  Each
+ * region's own were marked when it was built: here each takes its
+ * leaves', until none grows.
+ */
+static void close_relevant(struct nest *n)
+{
+	bool changed = true;
+	uint32_t fn, k, w;
+
+	while (changed) {
+		changed = false;
+		for (fn = 0; fn < n->nfn; fn++)
+			for (k = 0; k < n->regions[fn].nleaves; k++) {
+				const uint64_t *from = n->rel + (size_t)n->fn_of[n->regions[fn].leaves[k]] *
+								   n->nwords;
+				uint64_t *to = n->rel + (size_t)fn * n->nwords;
+
+				for (w = 0; w < n->nwords; w++) {
+					changed |= (from[w] & ~to[w]) != 0;
+					to[w] |= from[w];
+				}
+			}
+	}
+}
+
+/*
  * A doomed function (see root_cycles()) has one context, its first,
  * whatever the counts: the others would differ only by cutting more, so
  * its first shows every cause they show, and solving a context per
@@ -974,6 +1061,7 @@ static int solve_doomed(struct nest *n, struct sp_err *err)
 			any = true;
 		}
 	}
+	close_relevant(n);
 	if (any && only_doomed_leaves(n)) {
 		solve_doomed_alone(n);
 		return 0;

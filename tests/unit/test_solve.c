@@ -1577,6 +1577,48 @@ static void test_below_ancestor_through_nest(void **state)
 	sp_graph_release(&g);
 }
 
+/*
+ * A once function's key keeps the counts of the gates it reaches even
+ * where it cannot reach their functions: below anc, h's call of big
+ * drops unless u is on the stack too, and o, below both, reaches
+ * neither.  Its context under u and anc is not the one under anc alone.
+ */
+static void test_below_unless_above(void **state)
+{
+	struct sp_graph g;
+	uint32_t top1, top2, u, anc, o, h, big;
+
+	(void)state;
+	sp_graph_init(&g);
+	top1 = fs(&g, "top1", 16);
+	top2 = fs(&g, "top2", 32);
+	u = fs(&g, "u", 1);
+	anc = fs(&g, "anc", 2);
+	o = fs(&g, "o", 4);
+	h = fs(&g, "h", 8);
+	big = fs(&g, "big", 1000);
+	call(&g, top1, u);
+	call(&g, u, anc);
+	call(&g, top2, anc);
+	call(&g, anc, o);
+	call(&g, o, h);
+	call(&g, h, big);
+	g.funcs[o].nest = 1;
+	g.funcs[u].nest = SP_NEST_CONTEXT;
+	below(&g, h, big, anc);
+	SP_ALLOC_GROW(g.below_unless, (size_t)g.nbelow_unless + 1, g.below_unless_cap);
+	g.belows[g.nbelows - 1].unless_first = g.nbelow_unless;
+	g.belows[g.nbelows - 1].nunless = 1;
+	g.below_unless[g.nbelow_unless++] = u;
+	solve(&g);
+	assert_int_equal(res(&g, top1)->total, 16 + 1 + 2 + 4 + 8 + 1000);
+	assert_string_equal(path_str(&g, top1), "top1 u anc o h big");
+	assert_int_equal(res(&g, top2)->total, 32 + 2 + 4 + 8);
+	assert_string_equal(path_str(&g, top2), "top2 anc o h");
+	assert_int_equal(res(&g, o)->total, 4 + 8 + 1000);
+	sp_graph_release(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1617,6 +1659,7 @@ int main(void)
 		cmocka_unit_test(test_below_cuts_cycle),
 		cmocka_unit_test(test_below_through_once),
 		cmocka_unit_test(test_below_ancestor_through_nest),
+		cmocka_unit_test(test_below_unless_above),
 		cmocka_unit_test(test_cycle_order_follows_known_calls),
 		cmocka_unit_test(test_lower_bound_certain),
 		cmocka_unit_test(test_lower_bound_tail),
