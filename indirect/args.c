@@ -14,6 +14,15 @@
  * are its own), has callers, and each
  * caller is a direct call whose call site gives the value.  Else the
  * site falls back as before.
+ *
+ * In a kernel, a function exported to modules (EXPORT_SYMBOL: marked by
+ * exported.c) is also called by the modules' code, which is not given:
+ * its callers in the images still say what they pass, and the first such
+ * function met is the way in of the modules' values (ind_arg_targets'
+ * outside; exported.c says what a module can pass).  A member or a
+ * trampoline an argument is stored into (ind_arg_values) takes the
+ * images' callers' values only, when there are some: assumed, a module
+ * hands such a function no callback of its own.
  */
 #include "indirect/run.h"
 
@@ -35,6 +44,11 @@ struct ind_args {
 	uint32_t *out;
 	uint32_t nout, cap;
 	int8_t *program;	/* by image: 1 an executable, 0 not, -1 unread */
+	const uint8_t *exported;	/* by function id < nexported: exported to
+					 * modules, or NULL */
+	uint32_t nexported;
+	bool modules;		/* count the modules' calls (exported) */
+	uint32_t outside;	/* the first exported function met, SP_NONE */
 };
 
 /* The edges into each function, by callee (counting sort). */
@@ -61,6 +75,12 @@ struct ind_args *ind_args_new(struct ind_run *r)
 	a->program = sp_xmalloc((r->nims + 1) * sizeof(*a->program));
 	memset(a->program, -1, (r->nims + 1) * sizeof(*a->program));
 	return a;
+}
+
+void ind_args_exported(struct ind_args *a, const uint8_t *marks, uint32_t n)
+{
+	a->exported = marks;
+	a->nexported = n;
 }
 
 void ind_args_free(struct ind_args *a)
@@ -145,9 +165,14 @@ static bool entry_values(struct ind_args *a, uint32_t func, uint8_t reg)
 
 	if (on_stack(a, func, reg))
 		return true;	/* a recursive call passes on what it was given */
-	if (a->depth >= MAX_ARG_DEPTH || !im || other_ways_in(a, im, func) ||
-	    a->first[func + 1] == a->first[func])
+	if (a->depth >= MAX_ARG_DEPTH || !im || other_ways_in(a, im, func))
 		return false;
+	if (a->modules && func < a->nexported && a->exported[func]) {
+		if (a->outside == SP_NONE)
+			a->outside = func;	/* the modules call it too */
+	} else if (a->first[func + 1] == a->first[func]) {
+		return false;
+	}
 	a->stack[a->depth].func = func;
 	a->stack[a->depth++].reg = reg;
 	for (k = a->first[func]; ok && k < a->first[func + 1]; k++) {
@@ -169,18 +194,10 @@ static bool entry_values(struct ind_args *a, uint32_t func, uint8_t reg)
 	return ok;
 }
 
-bool ind_arg_targets(struct ind_args *a, const struct ind_site *s, const uint32_t **v,
-		     uint32_t *n)
-{
-	const struct ind_image *im = &a->r->ims[s->image];
-	const struct insn_icalls *ic = &im->code->icalls;
-	const struct insn_icall *c = &ic->calls[s->icall];
-
-	return ind_arg_values(a, s->func, insn_entry_reg(ic->links + c->link, c->nlinks), v, n);
-}
-
-bool ind_arg_values(struct ind_args *a, uint32_t func, uint8_t reg, const uint32_t **v,
-		    uint32_t *n)
+/* What every way into func passes in register reg, into a->out; with
+ * modules, the first exported function met in a->outside, which may have
+ * no callers in the images. */
+static bool arg_values(struct ind_args *a, uint32_t func, uint8_t reg, bool modules)
 {
 	if (reg == INSN_REG_NONE || func == SP_NONE || func >= a->r->g->nfuncs)
 		return false;
@@ -188,7 +205,30 @@ bool ind_arg_values(struct ind_args *a, uint32_t func, uint8_t reg, const uint32
 		index_callers(a);
 	a->nout = 0;
 	a->depth = 0;
-	if (!entry_values(a, func, reg))
+	a->outside = SP_NONE;
+	a->modules = modules && a->exported;
+	return entry_values(a, func, reg);
+}
+
+bool ind_arg_targets(struct ind_args *a, const struct ind_site *s, const uint32_t **v,
+		     uint32_t *n, uint32_t *outside)
+{
+	const struct ind_image *im = &a->r->ims[s->image];
+	const struct insn_icalls *ic = &im->code->icalls;
+	const struct insn_icall *c = &ic->calls[s->icall];
+
+	if (!arg_values(a, s->func, insn_entry_reg(ic->links + c->link, c->nlinks), true))
+		return false;
+	*v = a->out;
+	*n = a->nout;
+	*outside = a->outside;
+	return true;
+}
+
+bool ind_arg_values(struct ind_args *a, uint32_t func, uint8_t reg, const uint32_t **v,
+		    uint32_t *n)
+{
+	if (!arg_values(a, func, reg, false))
 		return false;
 	*v = a->out;
 	*n = a->nout;

@@ -67,6 +67,7 @@ void ind_exported_init(struct ind_kernel *k)
 	size_t i;
 
 	x.marks = sp_xcalloc(g->nfuncs + 1, 1);
+	k->nmarks = g->nfuncs;
 	k->kernel_image = sp_xcalloc(k->r->nims + 1, sizeof(*k->kernel_image));
 	for (i = 0; i < k->r->nims; i++) {
 		x.image = (uint32_t)i;
@@ -93,8 +94,6 @@ void ind_exported_ready(struct ind_kernel *k)
 	if (!k->kernel)
 		return;
 	ind_fallback_init(&k->exported, k->r->g, k->marks);
-	free(k->marks);
-	k->marks = NULL;
 }
 
 void ind_exported_release(struct ind_kernel *k)
@@ -109,7 +108,7 @@ void ind_exported_release(struct ind_kernel *k)
 
 /* The stand-in for the modules' code member desc may hold: no frame
  * known, no calls known (its total is partial, SP_F_NOT_GIVEN says why). */
-static uint32_t module_code(struct ind_kernel *k, uint32_t key, const char *desc)
+static uint32_t module_code(struct ind_kernel *k, uint64_t key, const char *desc)
 {
 	struct sp_graph *g = k->r->g;
 	uint32_t id = sp_u64map_get(&k->modules, key);
@@ -165,4 +164,15 @@ enum sp_resolved ind_exported_targets(struct ind_kernel *k, const struct ind_sit
 	exported_typed(k, s->t.proto, out);
 	ids_add(out, module_code(k, s->t.key, *desc ? *desc : "?"));
 	return SP_RES_EXPORTED;
+}
+
+void ind_exported_args(struct ind_kernel *k, uint32_t func, const char *proto, struct ids *out)
+{
+	struct sp_strbuf sb = { 0 };
+
+	exported_typed(k, proto, out);
+	sp_strbuf_addf(&sb, "the callers of %s", k->r->g->funcs[func].name);
+	/* a key id is below 2^32: the stand-ins of callers above */
+	ids_add(out, module_code(k, (uint64_t)1 << 32 | func, sp_intern(k->r->g, sb.buf)));
+	free(sb.buf);
 }

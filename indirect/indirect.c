@@ -988,6 +988,8 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 	}
 	stats->stores = (uint32_t)r->nstores;
 	r->args = ind_args_new(r);
+	if (kern.marks)
+		ind_args_exported(r->args, kern.marks, kern.nmarks);
 	r->sc_held_image = SP_NONE;
 	for (i = 0; i < r->nstores; i++)
 		apply_store(r, &r->stores[i]);

@@ -17,9 +17,11 @@ struct ind_kernel {
 	/* members nothing stores (exported.c) */
 	bool kernel;			/* an image exports to modules */
 	bool *kernel_image;		/* by image: it does, or is a module */
-	uint8_t *marks;			/* by function id: exported (until ready) */
+	uint8_t *marks;			/* by function id < nmarks: exported */
+	uint32_t nmarks;
 	struct fallback exported;	/* the functions exported to modules */
-	struct sp_u64map modules;	/* a key -> its <module code: ...> stand-in */
+	struct sp_u64map modules;	/* a key (or 2^32 + an exported function
+					 * id) -> its <module code: ...> stand-in */
 };
 
 /* A kernel's mechanisms in run r: first the functions the images export
@@ -43,6 +45,12 @@ uint32_t ind_kernel_func_named(struct ind_kernel *k, uint32_t image, const char 
  * code (EXPORTED); else NONE and nothing added. */
 enum sp_resolved ind_exported_targets(struct ind_kernel *k, const struct ind_site *s,
 				      struct ids *out, const char **desc);
+/* A callback argument that the modules' callers of exported function
+ * func may pass (args.c's outside), of prototype proto: the functions
+ * exported to modules of that prototype and the modules' own code, a
+ * stand-in per such function ("<module code: the callers of FUNC>"),
+ * into out. */
+void ind_exported_args(struct ind_kernel *k, uint32_t func, const char *proto, struct ids *out);
 /* The functions the images export, marked in k->marks (when a kernel);
  * ready: their fallback, once their prototypes are read. */
 void ind_exported_init(struct ind_kernel *k);

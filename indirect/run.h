@@ -139,12 +139,19 @@ void ind_proto_targets(const struct fallback *fb, const char *cls, struct ids *o
 /* Callbacks passed as arguments (args.c). */
 struct ind_args *ind_args_new(struct ind_run *r);
 void ind_args_free(struct ind_args *a);
+/* In a kernel, the functions exported to modules (marks[0..n), kept by
+ * the caller): the modules' code calls them too. */
+void ind_args_exported(struct ind_args *a, const uint8_t *marks, uint32_t n);
 /* When site s calls through the value a register had at its function's
  * entry (copied at most): what every caller passes there, into v[0..n)
- * (valid until the next call); false when some way in does not say. */
+ * (valid until the next call); false when some way in does not say.
+ * *outside: SP_NONE, or the exported function on the way whose callers
+ * in the modules may pass what the images do not show. */
 bool ind_arg_targets(struct ind_args *a, const struct ind_site *s, const uint32_t **v,
-		     uint32_t *n);
-/* What every caller of func passes in register reg, as ind_arg_targets. */
+		     uint32_t *n, uint32_t *outside);
+/* What every caller of func passes in register reg, as ind_arg_targets,
+ * the modules' callers of the exported functions on the way left out
+ * (each must have callers in the images). */
 bool ind_arg_values(struct ind_args *a, uint32_t func, uint8_t reg, const uint32_t **v,
 		    uint32_t *n);
 

@@ -328,7 +328,7 @@ static enum sp_resolved site_targets(struct ind_run *r, const struct fallback *f
 {
 	enum sp_resolved how = precise_targets(r, s, out, desc);
 	const uint32_t *v;
-	uint32_t n, i;
+	uint32_t n, i, outside;
 
 	if (how == SP_RES_NONE)
 		how = ind_kernel_targets(kern, s, out, desc);
@@ -336,11 +336,14 @@ static enum sp_resolved site_targets(struct ind_run *r, const struct fallback *f
 	 * origin still holds what its data and the known stores put there */
 	if (how != SP_RES_NONE)
 		return how;
-	if (ind_arg_targets(r->args, s, &v, &n)) {
+	if (ind_arg_targets(r->args, s, &v, &n, &outside)) {
 		*desc = s->t.proto;
 		for (i = 0; i < n; i++)
 			ids_add(out, v[i]);
-		return SP_RES_ARGUMENT;
+		if (outside == SP_NONE)
+			return SP_RES_ARGUMENT;
+		ind_exported_args(kern, outside, s->t.proto, out);
+		return SP_RES_EXPORTED;
 	}
 	if ((how = ind_exported_targets(kern, s, out, desc)) != SP_RES_NONE)
 		return how;

@@ -1,0 +1,53 @@
+/*
+ * A kernel in miniature for t1161: callbacks passed as arguments to
+ * functions the kernel exports to modules (a module may call them with
+ * callbacks of its own) and to one it does not.  EXPORT_SYMBOL is
+ * core.c's, Linux 6.1's for PREL32 relocations.
+ */
+struct dev { int state; };
+
+#ifdef NO_KSYMTAB
+#define EXPORT_SYMBOL(sym)
+#else
+#define EXPORT_SYMBOL(sym) \
+	__asm__(".section \"___ksymtab+" #sym "\", \"a\"\n.balign 4\n__ksymtab_" #sym ":\n" \
+		".long " #sym " - .\n.long 0\n.long 0\n.previous\n")
+#endif
+#define NOIPA __attribute__((noipa))
+
+NOIPA int cb_small(struct dev *d) { return d->state & 1; }
+NOIPA int cb_big(struct dev *d)
+{
+	volatile char buf[200];
+
+	buf[d->state & 127] = 1;
+	return buf[3];
+}
+NOIPA long cb_void(void *p) { return *(int *)p; }
+NOIPA int cb_local(struct dev *d) { return d->state + 1; }
+NOIPA int cb_other(struct dev *d) { return d->state + 2; }
+EXPORT_SYMBOL(cb_small);
+EXPORT_SYMBOL(cb_big);
+EXPORT_SYMBOL(cb_void);
+
+/* exported, the kernel passes cb_local */
+NOIPA int for_each_dev(struct dev *d, int (*fn)(struct dev *)) { return fn(d) + 1; }
+EXPORT_SYMBOL(for_each_dev);
+/* exported, no caller in the kernel */
+NOIPA int find_dev(struct dev *d, int (*match)(struct dev *)) { return match(d) ? 2 : 3; }
+EXPORT_SYMBOL(find_dev);
+/* not exported: its one caller passes cb_other */
+NOIPA static int walk(struct dev *d, int (*fn)(struct dev *)) { return fn(d) * 2; }
+
+NOIPA int start_kernel(int argc)
+{
+	struct dev d = { argc };
+
+	return for_each_dev(&d, cb_local) + walk(&d, cb_other);
+}
+
+void _start(void)
+{
+	__asm__ volatile("syscall" : : "a"(60), "D"(start_kernel(1)));
+	__builtin_unreachable();
+}
