@@ -13,7 +13,9 @@
  * library or an object (callers elsewhere: an executable's, PIE or not,
  * are its own), has callers, and each
  * caller is a direct call whose call site gives the value.  Else the
- * site falls back as before.
+ * site falls back as before.  Where the call site has no value, the
+ * constant the caller's code loads into the register just before the
+ * call is it (insn/callargs.c).
  *
  * In a kernel, a function exported to modules (EXPORT_SYMBOL: marked by
  * exported.c) is also called by the modules' code, which is not given:
@@ -30,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/search.h"
 #include "common/xalloc.h"
 #include "elf/dynamic.h"
 
@@ -154,6 +157,29 @@ static bool on_stack(const struct ind_args *a, uint32_t func, uint8_t reg)
 	return false;
 }
 
+static uint64_t carg_ret(const void *base, size_t i)
+{
+	return ((const struct insn_carg *)base)[i].ret;
+}
+
+/* The constant the code of image im loads into register reg just before
+ * the call that returns to ret (insn/callargs.c), where DWARF's call
+ * site does not say: GCC writes none for many (a tail call's). */
+static struct dw_call_arg code_arg(const struct ind_image *im, uint64_t ret, uint8_t reg)
+{
+	const struct insn_cargs *c = &im->code->cargs;
+	struct dw_call_arg v = { .kind = DW_ARG_UNKNOWN };
+	size_t i;
+
+	for (i = sp_search_first_ge(c->v, c->n, carg_ret, ret); ret && i < c->n && c->v[i].ret == ret;
+	     i++)
+		if (c->v[i].reg == reg) {
+			v.kind = DW_ARG_ADDR;
+			v.addr = c->v[i].value;
+		}
+	return v;
+}
+
 /* What func's register reg held at its entry, from every caller, into
  * a->out; false when some way in does not say. */
 static bool entry_values(struct ind_args *a, uint32_t func, uint8_t reg)
@@ -181,8 +207,11 @@ static bool entry_values(struct ind_args *a, uint32_t func, uint8_t reg)
 		struct dw_call_arg v = { .kind = DW_ARG_UNKNOWN };
 		uint32_t id;
 
-		if (!e->flags && caller->die && (cim = image_of(r, e->from)) && cim->reader)
+		cim = e->flags ? NULL : image_of(r, e->from);
+		if (cim && caller->die && cim->reader)
 			v = dw_call_arg(cim->reader, caller->die, e->pc, reg);
+		if (cim && v.kind == DW_ARG_UNKNOWN)
+			v = code_arg(cim, e->pc, reg);
 		if (v.kind == DW_ARG_ADDR && !v.addr)
 			continue;	/* NULL: no call through it */
 		if (v.kind == DW_ARG_ADDR && (id = ind_func_at(cim, v.addr)) != SP_NONE)

@@ -73,10 +73,12 @@ static void ifunc_targets(const struct insn_image *c, const struct sp_elf_sym *s
 
 /* The passes that run once per function symbol, in address order. */
 static void run_symbol_passes(const struct insn_image *c, const struct insn_buf *b,
-			      struct insn_icalls *icalls)
+			      struct insn_chunk *out)
 {
-	if (c->typed)
-		insn_icalls_pass(icalls, c->elf, b->v, b->n);
+	if (!c->typed)
+		return;
+	insn_icalls_pass(&out->icalls, c->elf, b->v, b->n);
+	insn_call_args(c->elf, &out->cargs, b->v, b->n);
 }
 
 /* One function symbol, run by run (ARM mapping symbols switch between
@@ -112,7 +114,7 @@ static void scan_sym(struct insn_image *c, struct insn_decoder *d,
 	f->size = sym->size;
 	f->flags = flags;
 	run_passes(c, b, f, &out->calls, &out->loads);
-	run_symbol_passes(c, b, &out->icalls);
+	run_symbol_passes(c, b, out);
 	if (sym->ifunc)
 		ifunc_targets(c, sym, b, &out->ifuncs);
 }
@@ -222,6 +224,7 @@ static void join_chunks(struct insn_image *c)
 		JOIN_ARRAY(&c->loads, &ch->loads);
 		JOIN_ARRAY(&c->ifuncs, &ch->ifuncs);
 		join_icalls(&c->icalls, &ch->icalls);
+		JOIN_ARRAY(&c->cargs, &ch->cargs);
 	}
 	JOIN_ARRAY(&c->loads, &c->gap_loads);
 	free(c->chunks);
@@ -388,6 +391,7 @@ void insn_image_release(struct insn_image *c)
 	free(c->gap_loads.v);
 	free(c->ifuncs.v);
 	insn_icalls_release(&c->icalls);
+	free(c->cargs.v);
 	insn_decoder_close(c->here);
 	insn_buf_release(&c->buf);
 	memset(c, 0, sizeof(*c));

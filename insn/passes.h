@@ -70,6 +70,21 @@ struct insn_loads {
 	size_t n, cap;
 };
 
+/* A constant a direct call or tail jump passes in an argument register,
+ * as the code loads it just before (callargs.c): a function's address,
+ * or 0. */
+struct insn_carg {
+	uint64_t ret;		/* the address after the branch */
+	uint64_t value;
+	uint8_t reg;		/* DWARF number */
+};
+
+/* A list of them, by ret. */
+struct insn_cargs {
+	struct insn_carg *v;
+	size_t n, cap;
+};
+
 /* An IFUNC symbol's resolver and the function addresses its code loads:
  * the implementations it may return (libc's memcpy picks one of
  * __memcpy_avx_unaligned_erms, __memcpy_sse2_unaligned... by the CPU). */
@@ -90,6 +105,7 @@ struct insn_chunk {
 	struct insn_loads loads;
 	struct insn_ifuncs ifuncs;
 	struct insn_icalls icalls;	/* its thunks are the image's */
+	struct insn_cargs cargs;
 };
 
 struct insn_image {
@@ -103,6 +119,7 @@ struct insn_image {
 	struct insn_ifuncs ifuncs;	/* of every IFUNC symbol, by resolver */
 	bool typed;		/* run insn_icalls_pass too (--indirect=types) */
 	struct insn_icalls icalls;	/* its indirect calls and stores */
+	struct insn_cargs cargs;	/* typed: constant arguments, by ret */
 	uint64_t decoded;	/* instructions the thread decoded */
 	/* the function symbols to decode, in chunks claimed in turn */
 	const struct sp_elf_sym **syms;
@@ -166,6 +183,10 @@ struct insn_stack_res {
  * is then empty, and kept for the next call either way. */
 bool insn_stack_frame(const struct insn *v, size_t n, uint16_t machine, uint64_t start,
 		      uint64_t end, struct insn_stack_res *out);
+/* x86-64: append the constants the direct calls and tail jumps of
+ * v[0..n) pass in argument registers (callargs.c) to out. */
+void insn_call_args(const struct sp_elf *e, struct insn_cargs *out, const struct insn *v,
+		    size_t n);
 /* x86: sets INSN_FUNC_ALLOCA or INSN_FUNC_PUSHED (and pushed_callee). */
 void insn_pushed_args(const struct insn *v, size_t n, struct insn_func *out);
 /* x86: append the code addresses that immediates and RIP-relative lea's
