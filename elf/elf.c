@@ -976,6 +976,23 @@ bool sp_elf_section(const struct sp_elf *e, const char *name, uint64_t *addr, ui
 	return false;
 }
 
+const unsigned char *sp_elf_bytes_at(const struct sp_elf *e, uint64_t addr, uint64_t len)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+	GElf_Shdr sh;
+
+	if (!e->elf || e->type == ET_REL)
+		return NULL;
+	while ((scn = elf_nextscn(e->elf, scn)))
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
+		    sh.sh_type == SHT_PROGBITS && addr >= sh.sh_addr &&
+		    addr - sh.sh_addr <= sh.sh_size && len <= sh.sh_size - (addr - sh.sh_addr))
+			return (d = elf_getdata(scn, NULL)) && d->d_size == sh.sh_size ?
+			       (const unsigned char *)d->d_buf + (addr - sh.sh_addr) : NULL;
+	return NULL;
+}
+
 bool sp_elf_is_code(const struct sp_elf *e, uint64_t addr)
 {
 	return code_section(e, addr) != NULL;

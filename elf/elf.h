@@ -129,6 +129,10 @@ bool sp_elf_return_thunk(const char *name);
 /* The allocated section named name: its address (a relocatable object's
  * as laid out) and size; false when there is none. */
 bool sp_elf_section(const struct sp_elf *e, const char *name, uint64_t *addr, uint64_t *size);
+/* A linked image's bytes [addr, addr + len) in the file, in one
+ * allocated section; NULL when none holds them, or in a relocatable
+ * object (its bytes wait for relocations). */
+const unsigned char *sp_elf_bytes_at(const struct sp_elf *e, uint64_t addr, uint64_t len);
 /* Each named entry of .symtab, in table order, undefined ones included:
  * fn(arg, sym, name).  Nothing when the image has no .symtab. */
 void sp_elf_each_symbol(const struct sp_elf *e,

@@ -12,13 +12,20 @@
  * on (after reading it), at a call (which clobbers the registers), and
  * at a jump or return (what follows is reached only by a jump); a
  * function with a jump through a register (a switch's table may land
- * anywhere) has none.  The
+ * anywhere) has none.  The kernel's static branches (asm goto: a nop it
+ * patches into a jump) land where the code shows no jump: their targets
+ * are read from __jump_table (between __start___jump_table and
+ * __stop___jump_table); a module's wait for relocations, so its calls
+ * get none.  The
  * first write of each argument register met is its value when it is a
  * constant (mov $imm, lea f(%rip)); any other write leaves it unknown.
  */
 #include "insn/passes.h"
 
+#include <gelf.h>
+
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/search.h"
 #include "common/xalloc.h"
@@ -33,19 +40,84 @@ static uint64_t insn_at(const void *base, size_t i)
 	return ((const struct insn *)base)[i].addr;
 }
 
-/* The jumps' landing places inside v[0..n), one byte each. */
-static uint8_t *labels(const struct insn *v, size_t n)
+static uint64_t u64_at(const void *base, size_t i)
+{
+	return ((const uint64_t *)base)[i];
+}
+
+static int u64_cmp(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* Linux's struct jump_entry on x86-64: { s32 code, s32 target, long key },
+ * each offset from its own field. */
+#define JUMP_ENTRY 16
+
+struct bounds {
+	uint64_t start, stop;
+	bool any;
+};
+
+static void find_bounds(void *arg, const GElf_Sym *sym, const char *name)
+{
+	struct bounds *b = arg;
+
+	if (sym->st_shndx == SHN_UNDEF)
+		return;
+	if (!strcmp(name, "__start___jump_table"))
+		b->start = sym->st_value, b->any = true;
+	else if (!strcmp(name, "__stop___jump_table"))
+		b->stop = sym->st_value, b->any = true;
+}
+
+bool insn_static_landings(const struct sp_elf *e, struct insn_loads *out)
+{
+	struct bounds b = { 0 };
+	const unsigned char *p;
+	uint64_t addr, size, i;
+	int32_t rel;
+
+	memset(out, 0, sizeof(*out));
+	sp_elf_each_symbol(e, find_bounds, &b);
+	if (!b.any)	/* a module's own section, before relocation: unknown */
+		return !sp_elf_section(e, "__jump_table", &addr, &size);
+	if (b.stop < b.start || (b.stop - b.start) % JUMP_ENTRY ||
+	    !(p = sp_elf_bytes_at(e, b.start, b.stop - b.start)))
+		return false;
+	for (i = 0; i < b.stop - b.start; i += JUMP_ENTRY) {
+		memcpy(&rel, p + i + 4, sizeof(rel));	/* x86-64: little-endian */
+		SP_ALLOC_GROW(out->v, out->n + 1, out->cap);
+		out->v[out->n++] = b.start + i + 4 + (uint64_t)(int64_t)rel;
+	}
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), u64_cmp);
+	return true;
+}
+
+static void mark(const struct insn *v, size_t n, uint64_t addr, uint8_t *l)
+{
+	size_t k = sp_search_first_ge(v, n, insn_at, addr);
+
+	if (k < n && v[k].addr == addr)
+		l[k] = 1;
+}
+
+/* The landing places inside v[0..n), one byte each: of its jumps, and
+ * of the static branches among landings (sorted). */
+static uint8_t *labels(const struct insn *v, size_t n, const struct insn_loads *landings)
 {
 	uint8_t *l = sp_xcalloc(n + 1, 1);
-	size_t i, k;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		if (!(v[i].flags & INSN_F_TARGET) || v[i].branch != INSN_BRANCH_JUMP)
-			continue;
-		k = sp_search_first_ge(v, n, insn_at, (uint64_t)v[i].imm);
-		if (k < n && v[k].addr == (uint64_t)v[i].imm)
-			l[k] = 1;
-	}
+	for (i = 0; i < n; i++)
+		if ((v[i].flags & INSN_F_TARGET) && v[i].branch == INSN_BRANCH_JUMP)
+			mark(v, n, (uint64_t)v[i].imm, l);
+	for (i = sp_search_first_ge(landings->v, landings->n, u64_at, v[0].addr);
+	     i < landings->n && landings->v[i] < v[n - 1].addr + v[n - 1].len; i++)
+		mark(v, n, landings->v[i], l);
 	return l;
 }
 
@@ -102,14 +174,14 @@ static void branch_args(const struct sp_elf *e, const struct insn *v, size_t i,
 	}
 }
 
-void insn_call_args(const struct sp_elf *e, struct insn_cargs *out, const struct insn *v,
-		    size_t n)
+void insn_call_args(const struct sp_elf *e, const struct insn_loads *landings,
+		    struct insn_cargs *out, const struct insn *v, size_t n)
 {
 	uint64_t lo, hi;
 	uint8_t *label;
 	size_t i;
 
-	if (e->arch->id != SP_ARCH_X86_64 || !n)
+	if (e->arch->id != SP_ARCH_X86_64 || !landings || !n)
 		return;
 	/* a jump through a register may land anywhere: no code is
 	 * straight-line then (a switch's table, a tail call alike) */
@@ -118,7 +190,7 @@ void insn_call_args(const struct sp_elf *e, struct insn_cargs *out, const struct
 			return;
 	lo = v[0].addr;
 	hi = v[n - 1].addr + v[n - 1].len;
-	label = labels(v, n);
+	label = labels(v, n, landings);
 	for (i = 0; i < n; i++)
 		if ((v[i].flags & INSN_F_TARGET) &&
 		    (v[i].branch == INSN_BRANCH_CALL ||

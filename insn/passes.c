@@ -78,7 +78,7 @@ static void run_symbol_passes(const struct insn_image *c, const struct insn_buf 
 	if (!c->typed)
 		return;
 	insn_icalls_pass(&out->icalls, c->elf, b->v, b->n);
-	insn_call_args(c->elf, &out->cargs, b->v, b->n);
+	insn_call_args(c->elf, c->landings_known ? &c->landings : NULL, &out->cargs, b->v, b->n);
 }
 
 /* One function symbol, run by run (ARM mapping symbols switch between
@@ -336,6 +336,8 @@ int insn_image_start(struct insn_image *c, const struct sp_elf *e, bool addr_tak
 	if (!insn_machine_decodes(e->machine))
 		return 0;
 	insn_find_thunks(&c->icalls, e);
+	if (typed)
+		c->landings_known = insn_static_landings(e, &c->landings);
 	list_syms(c);
 	/* EAGAIN is what a small ulimit -v gives: no room for its stack */
 	rc = pthread_create(&c->thread, NULL, code_thread, c);
@@ -392,6 +394,7 @@ void insn_image_release(struct insn_image *c)
 	free(c->ifuncs.v);
 	insn_icalls_release(&c->icalls);
 	free(c->cargs.v);
+	free(c->landings.v);
 	insn_decoder_close(c->here);
 	insn_buf_release(&c->buf);
 	memset(c, 0, sizeof(*c));

@@ -120,6 +120,8 @@ struct insn_image {
 	bool typed;		/* run insn_icalls_pass too (--indirect=types) */
 	struct insn_icalls icalls;	/* its indirect calls and stores */
 	struct insn_cargs cargs;	/* typed: constant arguments, by ret */
+	struct insn_loads landings;	/* ... the static branches' targets */
+	bool landings_known;
 	uint64_t decoded;	/* instructions the thread decoded */
 	/* the function symbols to decode, in chunks claimed in turn */
 	const struct sp_elf_sym **syms;
@@ -183,10 +185,15 @@ struct insn_stack_res {
  * is then empty, and kept for the next call either way. */
 bool insn_stack_frame(const struct insn *v, size_t n, uint16_t machine, uint64_t start,
 		      uint64_t end, struct insn_stack_res *out);
+/* x86-64: the kernel's static branches' targets, sorted, into out (the
+ * code shows no jump there); false when they cannot be read (a
+ * module's, before relocation). */
+bool insn_static_landings(const struct sp_elf *e, struct insn_loads *out);
 /* x86-64: append the constants the direct calls and tail jumps of
- * v[0..n) pass in argument registers (callargs.c) to out. */
-void insn_call_args(const struct sp_elf *e, struct insn_cargs *out, const struct insn *v,
-		    size_t n);
+ * v[0..n) pass in argument registers (callargs.c) to out; landings:
+ * insn_static_landings', NULL when they are not known (no values then). */
+void insn_call_args(const struct sp_elf *e, const struct insn_loads *landings,
+		    struct insn_cargs *out, const struct insn *v, size_t n);
 /* x86: sets INSN_FUNC_ALLOCA or INSN_FUNC_PUSHED (and pushed_callee). */
 void insn_pushed_args(const struct insn *v, size_t n, struct insn_func *out);
 /* x86: append the code addresses that immediates and RIP-relative lea's

@@ -20,11 +20,13 @@
 
 enum { RDI = 5, RSI = 4, RDX = 1 };
 
-static void args_of(const uint8_t *code, size_t size, struct insn_cargs *out)
+static void args_of(const uint8_t *code, size_t size, const struct insn_loads *landings,
+		    struct insn_cargs *out)
 {
 	struct insn_decoder *d = insn_decoder_open(EM_X86_64);
 	struct sp_elf_code text = { .addr = 0x1000, .size = 0xf000 };
 	struct insn_buf b = { 0 };
+	struct insn_loads none = { 0 };
 	struct sp_elf e;
 
 	memset(&e, 0, sizeof(e));
@@ -35,7 +37,7 @@ static void args_of(const uint8_t *code, size_t size, struct insn_cargs *out)
 	memset(out, 0, sizeof(*out));
 	assert_non_null(d);
 	assert_true(insn_decode_bytes(d, code, size, 0x1000, false, false, &b));
-	insn_call_args(&e, out, b.v, b.n);
+	insn_call_args(&e, landings ? landings : &none, out, b.v, b.n);
 	insn_buf_release(&b);
 	insn_decoder_close(d);
 }
@@ -64,7 +66,7 @@ static void test_straight(void **state)
 	struct insn_cargs c;
 
 	(void)state;
-	args_of(code, sizeof(code), &c);
+	args_of(code, sizeof(code), NULL, &c);
 	assert_int_equal(c.n, 2);
 	assert_arg(&c.v[0], 0x1011, RDX, 0x3000);
 	assert_arg(&c.v[1], 0x1011, RSI, 0x2000);
@@ -91,7 +93,7 @@ static void test_label_between(void **state)
 	struct insn_cargs c;
 
 	(void)state;
-	args_of(code, sizeof(code), &c);
+	args_of(code, sizeof(code), NULL, &c);
 	assert_int_equal(c.n, 1);
 	assert_arg(&c.v[0], 0x1013, RDI, 0x3000);
 	free(c.v);
@@ -117,7 +119,7 @@ static void test_copy_null_tail(void **state)
 	struct insn_cargs c;
 
 	(void)state;
-	args_of(code, sizeof(code), &c);
+	args_of(code, sizeof(code), NULL, &c);
 	assert_int_equal(c.n, 2);
 	assert_arg(&c.v[0], 0x100e, RDX, 0);
 	assert_arg(&c.v[1], 0x1018, RDI, 0x3000);
@@ -139,8 +141,39 @@ static void test_table_jump(void **state)
 	struct insn_cargs c;
 
 	(void)state;
-	args_of(code, sizeof(code), &c);
+	args_of(code, sizeof(code), NULL, &c);
 	assert_int_equal(c.n, 0);
+	free(c.v);
+}
+
+/* A kernel's static branch: the nop becomes a jump to 100f when its key
+ * is enabled, which __jump_table says and the code does not.  Given
+ * that landing place, the call is one, and rsi has no value (0x2000 on
+ * the jumped path, 0x3000 on the other); without it, 0x3000.
+ *
+ *	1000: be 00 20 00 00		mov $0x2000,%esi
+ *	1005: 0f 1f 44 00 00		nopl 0x0(%rax,%rax,1)	(jmp 100f)
+ *	100a: be 00 30 00 00		mov $0x3000,%esi
+ *	100f: e8 ec 3f 00 00		call 5000
+ *	1014: c3			ret
+ */
+static void test_static_branch(void **state)
+{
+	static const uint8_t code[] = {
+		0xbe, 0x00, 0x20, 0x00, 0x00, 0x0f, 0x1f, 0x44, 0x00, 0x00, 0xbe, 0x00,
+		0x30, 0x00, 0x00, 0xe8, 0xec, 0x3f, 0x00, 0x00, 0xc3,
+	};
+	uint64_t at = 0x100f;
+	struct insn_loads landings = { .v = &at, .n = 1 };
+	struct insn_cargs c;
+
+	(void)state;
+	args_of(code, sizeof(code), &landings, &c);
+	assert_int_equal(c.n, 0);
+	free(c.v);
+	args_of(code, sizeof(code), NULL, &c);
+	assert_int_equal(c.n, 1);
+	assert_arg(&c.v[0], 0x1014, RSI, 0x3000);
 	free(c.v);
 }
 
@@ -151,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_label_between),
 		cmocka_unit_test(test_copy_null_tail),
 		cmocka_unit_test(test_table_jump),
+		cmocka_unit_test(test_static_branch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
