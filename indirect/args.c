@@ -21,8 +21,9 @@
  * exported.c) is also called by the modules' code, which is not given:
  * its callers in the images still say what they pass, and the first such
  * function met is the way in of the modules' values (ind_arg_targets'
- * outside; exported.c says what a module can pass).  A member or a
- * trampoline an argument is stored into (ind_arg_values) takes the
+ * outside; exported.c says what a module can pass); a member one is
+ * stored into is marked (ind_key.module).  A static call's trampoline
+ * an argument updates (ind_arg_values without outside) takes the
  * images' callers' values only, when there are some: assumed, a module
  * hands such a function no callback of its own.
  */
@@ -255,11 +256,13 @@ bool ind_arg_targets(struct ind_args *a, const struct ind_site *s, const uint32_
 }
 
 bool ind_arg_values(struct ind_args *a, uint32_t func, uint8_t reg, const uint32_t **v,
-		    uint32_t *n)
+		    uint32_t *n, bool *outside)
 {
-	if (!arg_values(a, func, reg, false))
+	if (!arg_values(a, func, reg, outside != NULL))
 		return false;
 	*v = a->out;
 	*n = a->nout;
+	if (outside)
+		*outside = a->outside != SP_NONE;
 	return true;
 }

@@ -176,3 +176,13 @@ void ind_exported_args(struct ind_kernel *k, uint32_t func, const char *proto, s
 	ids_add(out, module_code(k, (uint64_t)1 << 32 | func, sp_intern(k->r->g, sb.buf)));
 	free(sb.buf);
 }
+
+enum sp_resolved ind_exported_module(struct ind_kernel *k, const struct ind_site *s,
+				     struct ids *out, const char **desc)
+{
+	if (!k->kernel_image[s->image] || k->r->keys.v[s->t.key].local)
+		return SP_RES_NONE;
+	exported_typed(k, s->t.proto, out);
+	ids_add(out, module_code(k, s->t.key, *desc ? *desc : "?"));
+	return SP_RES_EXPORTED;
+}

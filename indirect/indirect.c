@@ -326,19 +326,23 @@ static void type_store(struct ind_image *ims, struct ind_store *st)
 
 /* A value of unknown origin stored in key: when it is an argument the
  * storing function was called with (an init function's callback), what
- * its callers pass there (args.c); else the key escapes. */
+ * its callers pass there (args.c), and, through a function a kernel
+ * exports, what a module's may (ind_key.module); else the key escapes. */
 static void store_argument(struct ind_run *r, const struct ind_store *st, uint32_t key)
 {
 	const struct insn_icalls *ic = &r->ims[st->image].code->icalls;
 	const struct insn_store *s = &ic->stores[st->store];
 	const uint32_t *v;
 	uint32_t n, i;
+	bool outside;
 
 	if (!s->nvlinks || !ind_arg_values(r->args, st->caller,
-					   insn_entry_reg(ic->links + s->vlink, s->nvlinks), &v, &n)) {
+					   insn_entry_reg(ic->links + s->vlink, s->nvlinks), &v, &n,
+					   &outside)) {
 		r->keys.v[key].escaped = true;
 		return;
 	}
+	r->keys.v[key].module |= outside;
 	for (i = 0; i < n; i++)
 		ind_key_add(&r->keys, key, v[i]);
 }
@@ -387,6 +391,8 @@ static void flow_keys(struct ind_run *r)
 
 			if (from->escaped && !to->escaped)
 				changed = to->escaped = true;
+			if (from->module && !to->module)
+				changed = to->module = true;
 			for (k = 0; k < from->ntargets; k++)
 				ind_key_add(&r->keys, r->flows[i].to, r->keys.v[r->flows[i].from].targets[k]);
 			to = &r->keys.v[r->flows[i].to];

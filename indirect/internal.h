@@ -122,6 +122,9 @@ struct ind_key {
 	bool local;		/* a function's parameter holds it, or a local
 				 * written at an offset not known: written
 				 * there unseen (exported.c) */
+	bool module;		/* an argument of a function a kernel exports
+				 * is stored there: a module's code may pass
+				 * its own (args.c, exported.c) */
 };
 
 struct ind_keys {

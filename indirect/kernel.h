@@ -45,6 +45,13 @@ uint32_t ind_kernel_func_named(struct ind_kernel *k, uint32_t image, const char 
  * code (EXPORTED); else NONE and nothing added. */
 enum sp_resolved ind_exported_targets(struct ind_kernel *k, const struct ind_site *s,
 				      struct ids *out, const char **desc);
+/* A call through a member that holds what the images store (field) and
+ * an argument of an exported function (ind_key.module): a module may
+ * pass its own there, so what it can store is added, as for a member
+ * nothing stores (EXPORTED); NONE when the member is written unseen too
+ * (ind_key.local: the prototype's fallback then). */
+enum sp_resolved ind_exported_module(struct ind_kernel *k, const struct ind_site *s,
+				     struct ids *out, const char **desc);
 /* A callback argument that the modules' callers of exported function
  * func may pass (args.c's outside), of prototype proto: the functions
  * exported to modules of that prototype and the modules' own code, a

@@ -149,11 +149,12 @@ void ind_args_exported(struct ind_args *a, const uint8_t *marks, uint32_t n);
  * in the modules may pass what the images do not show. */
 bool ind_arg_targets(struct ind_args *a, const struct ind_site *s, const uint32_t **v,
 		     uint32_t *n, uint32_t *outside);
-/* What every caller of func passes in register reg, as ind_arg_targets,
- * the modules' callers of the exported functions on the way left out
- * (each must have callers in the images). */
+/* What every caller of func passes in register reg, as ind_arg_targets;
+ * *outside: an exported function is on the way (its modules' callers
+ * may pass their own).  outside NULL: their calls left out, each such
+ * function must have callers in the images. */
 bool ind_arg_values(struct ind_args *a, uint32_t func, uint8_t reg, const uint32_t **v,
-		    uint32_t *n);
+		    uint32_t *n, bool *outside);
 
 /* The kernel's static calls (static_call.c), for a site s of a call of
  * an updater (insn_icall.update): its trampolines, into out (false when

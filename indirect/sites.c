@@ -156,7 +156,7 @@ static bool abs_store_targets(const struct ind_run *r, const struct ind_abs_stor
 	if (s->from == SP_NONE)
 		return false;
 	k = &r->keys.v[s->from];
-	if (k->escaped || !k->ntargets)
+	if (k->escaped || k->module || !k->ntargets)
 		return false;
 	for (i = 0; i < k->ntargets; i++)
 		ids_add(out, k->targets[i]);
@@ -303,7 +303,7 @@ static enum sp_resolved precise_targets(struct ind_run *r, const struct ind_site
 		if (k && (!sec || sec->writable)) {
 			for (i = 0; i < k->ntargets; i++)
 				ids_add(out, k->targets[i]);
-			if (k->escaped)
+			if (k->escaped || k->module)
 				return SP_RES_NONE;
 		}
 		if (!out->n)
@@ -330,6 +330,8 @@ static enum sp_resolved site_targets(struct ind_run *r, const struct fallback *f
 	const uint32_t *v;
 	uint32_t n, i, outside;
 
+	if (how == SP_RES_FIELD && s->t.kind == IND_TK_KEY && r->keys.v[s->t.key].module)
+		how = ind_exported_module(kern, s, out, desc);
 	if (how == SP_RES_NONE)
 		how = ind_kernel_targets(kern, s, out, desc);
 	/* what was found stays: a member written with a value of unknown

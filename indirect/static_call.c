@@ -73,7 +73,7 @@ static bool value_targets(struct ind_run *r, const struct ind_site *s, struct dw
 		ids_add(out, id);
 		return true;
 	}
-	if (v.kind != DW_ARG_ENTRY || !ind_arg_values(r->args, s->func, v.reg, &ids, &n))
+	if (v.kind != DW_ARG_ENTRY || !ind_arg_values(r->args, s->func, v.reg, &ids, &n, NULL))
 		return false;
 	for (i = 0; i < n; i++)
 		ids_add(out, ids[i]);

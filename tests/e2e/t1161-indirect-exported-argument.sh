@@ -12,11 +12,15 @@
 #                 code: the callers of for_each_dev>;
 #   find_dev      exported, called by nothing in the kernel: cb_big,
 #                 cb_small and its own stand-in;
-#   walk          argument: not exported, its one caller passes cb_other.
+#   walk          argument: not exported, its one caller passes cb_other;
+#   job_run       exported: struct job.run, which job_init (exported)
+#                 stores its argument in: cb_local (start_kernel passes
+#                 it), cb_big, cb_small, and <module code: struct
+#                 job.run>.
 #
 # A program (no ksymtab) sees every caller: for_each_dev by argument,
 # find_dev (no caller) by its prototype (the address-taken cb_local and
-# cb_other).
+# cb_other), job_run by field (cb_local).
 . tests/e2e/lib.sh
 [ "$(uname -m)" = x86_64 ] || skip "the instruction pass is x86-64's"
 command -v gcc >/dev/null || skip "no gcc"
@@ -24,7 +28,7 @@ command -v gcc >/dev/null || skip "no gcc"
 cflags="-O2 -g -fno-pie -no-pie -nostdlib -static"
 gcc $cflags -o "$OUT/kernel" tests/e2e/kexport/args.c || fail "gcc"
 gcc $cflags -DNO_KSYMTAB -o "$OUT/program" tests/e2e/kexport/args.c || fail "gcc"
-[ "$(nm "$OUT/kernel" | grep -c ' __ksymtab_')" = 5 ] || fail "no __ksymtab_ symbols"
+[ "$(nm "$OUT/kernel" | grep -c ' __ksymtab_')" = 6 ] || fail "no __ksymtab_ symbols"
 
 # per site: caller, how, type, targets
 sites()
@@ -38,8 +42,8 @@ j=$OUT/kernel.json
 cp "$OUT/stdout" "$j"
 check_json "$j"
 expect_eq "the kernel's sites" "$(sites "$j")" \
-	'[["find_dev", "exported", "int(struct dev*)", ["<module code: the callers of find_dev>", "cb_big", "cb_small"]], ["for_each_dev", "exported", "int(struct dev*)", ["<module code: the callers of for_each_dev>", "cb_big", "cb_local", "cb_small"]], ["walk", "argument", "int(struct dev*)", ["cb_other"]]]'
-grep -q "^stackprof: indirect calls: 3 sites: .*, 0 prototype, .*, 1 argument, .*, 2 exported (" "$OUT/stderr" ||
+	'[["find_dev", "exported", "int(struct dev*)", ["<module code: the callers of find_dev>", "cb_big", "cb_small"]], ["for_each_dev", "exported", "int(struct dev*)", ["<module code: the callers of for_each_dev>", "cb_big", "cb_local", "cb_small"]], ["job_run", "exported", "struct job.run", ["<module code: struct job.run>", "cb_big", "cb_local", "cb_small"]], ["walk", "argument", "int(struct dev*)", ["cb_other"]]]'
+grep -q "^stackprof: indirect calls: 4 sites: .*, 0 field, 0 prototype, .*, 1 argument, .*, 3 exported (" "$OUT/stderr" ||
 	fail "-v: counts"
 # the stand-in: no frame, no calls; the total through it partial, the
 # reason names the exported function
@@ -60,5 +64,5 @@ rm -f "$j"
 run_sp --json --indirect=types "$OUT/program"
 expect_rc 0 "the program"
 expect_eq "the program's sites" "$(sites "$OUT/stdout")" \
-	'[["find_dev", "prototype", "int(struct dev*)", ["cb_local", "cb_other"]], ["for_each_dev", "argument", "int(struct dev*)", ["cb_local"]], ["walk", "argument", "int(struct dev*)", ["cb_other"]]]'
+	'[["find_dev", "prototype", "int(struct dev*)", ["cb_local", "cb_other"]], ["for_each_dev", "argument", "int(struct dev*)", ["cb_local"]], ["job_run", "field", "struct job.run", ["cb_local"]], ["walk", "argument", "int(struct dev*)", ["cb_other"]]]'
 finish

@@ -39,11 +39,20 @@ EXPORT_SYMBOL(find_dev);
 /* not exported: its one caller passes cb_other */
 NOIPA static int walk(struct dev *d, int (*fn)(struct dev *)) { return fn(d) * 2; }
 
+/* a member an exported function stores its argument in: the kernel
+ * passes cb_local, a module may pass its own */
+struct job { int (*run)(struct dev *); struct dev *d; };
+NOIPA void job_init(struct job *j, int (*run)(struct dev *)) { j->run = run; }
+EXPORT_SYMBOL(job_init);
+NOIPA int job_run(struct job *j) { return j->run(j->d); }
+
 NOIPA int start_kernel(int argc)
 {
 	struct dev d = { argc };
+	struct job j = { 0, &d };
 
-	return for_each_dev(&d, cb_local) + walk(&d, cb_other);
+	job_init(&j, cb_local);
+	return for_each_dev(&d, cb_local) + walk(&d, cb_other) + job_run(&j);
 }
 
 void _start(void)
