@@ -1,18 +1,12 @@
 /*
  * A kernel in miniature for t1161: callbacks passed as arguments to
  * functions the kernel exports to modules (a module may call them with
- * callbacks of its own) and to one it does not.  EXPORT_SYMBOL is
- * core.c's, Linux 6.1's for PREL32 relocations.
+ * callbacks of its own) and to one it does not.  EXPORT_SYMBOL:
+ * export.h.
  */
-struct dev { int state; };
+#include "export.h"
 
-#ifdef NO_KSYMTAB
-#define EXPORT_SYMBOL(sym)
-#else
-#define EXPORT_SYMBOL(sym) \
-	__asm__(".section \"___ksymtab+" #sym "\", \"a\"\n.balign 4\n__ksymtab_" #sym ":\n" \
-		".long " #sym " - .\n.long 0\n.long 0\n.previous\n")
-#endif
+struct dev { int state; };
 #define NOIPA __attribute__((noipa))
 
 NOIPA int cb_small(struct dev *d) { return d->state & 1; }

@@ -6,11 +6,11 @@
  * calls), and struct work_for_cpu's fn, which only a local of
  * work_on_cpu holds, written from its parameter (kernel/workqueue.c's
  * work_on_cpu: a store to the stack of a value of unknown origin, which
- * the analysis does not type).  EXPORT_SYMBOL is Linux 6.1's for PREL32 relocations
- * (include/linux/export.h): a kernel_symbol { value, name, namespace }
- * of 32-bit offsets labelled __ksymtab_NAME in ___ksymtab+NAME.  No
- * libc: a kernel has none, and its stores would fill members.
+ * the analysis does not type).  EXPORT_SYMBOL: export.h.  No libc: a
+ * kernel has none, and its stores would fill members.
  */
+#include "export.h"
+
 struct dev;
 struct demo_ops {
 	int (*get_link)(struct dev *);
@@ -21,14 +21,6 @@ struct dev { const struct demo_ops *ops; int state; };
 struct other_ops { int (*probe)(struct dev *); };
 /* a second driver interface, which the module does not fill either */
 struct stats_ops { int (*get_stats)(struct dev *); };
-
-#ifdef NO_KSYMTAB
-#define EXPORT_SYMBOL(sym)
-#else
-#define EXPORT_SYMBOL(sym) \
-	__asm__(".section \"___ksymtab+" #sym "\", \"a\"\n.balign 4\n__ksymtab_" #sym ":\n" \
-		".long " #sym " - .\n.long 0\n.long 0\n.previous\n")
-#endif
 
 __attribute__((noinline)) int demo_link_small(struct dev *d) { return d->state & 1; }
 __attribute__((noinline)) int demo_link_big(struct dev *d)
