@@ -271,6 +271,12 @@ struct dw_reg_vars {
 	 * (DW_OP_fbreg off, the frame base DW_OP_call_frame_cfa); NULL: not
 	 * asked. */
 	void (*in_frame)(void *ctx, uint64_t lo, uint64_t hi, int64_t off, uint64_t type);
+	/* Or its value is, somewhere, what DWARF register reg held when the
+	 * function was entered plus off (DW_OP_entry_value(reg) + off, the
+	 * same wherever it is so): each [lo, hi) it is located over at all,
+	 * where it holds that value unless assigned again; NULL: not asked. */
+	void (*at_entry)(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
+			 uint64_t type);
 	void *ctx;
 };
 /* The parameters and variables that are a register (DW_OP_regN,

@@ -243,24 +243,78 @@ uint8_t dw_expr_reg(const unsigned char *p, uint64_t len, const struct dw_opsize
 	return off ? DW_REG_NONE : reg;
 }
 
+/* The constant one operation pushes (DW_OP_lit*, DW_OP_const*). */
+static bool op_constant(const struct dw_op *op, int64_t *v)
+{
+	uint8_t code = op->code;
+
+	if (code >= DW_OP_lit0 && code <= DW_OP_lit31)
+		*v = code - DW_OP_lit0;
+	else if ((code >= DW_OP_const1u && code <= DW_OP_const8s) || code == DW_OP_consts ||
+		 (code == DW_OP_constu && op->arg[0] <= INT64_MAX))
+		*v = (int64_t)op->arg[0];
+	else
+		return false;
+	return true;
+}
+
 bool dw_expr_constant(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
 		      int64_t *v)
 {
 	struct dw_op op[2];
 	bool end;
 	int n = first_ops(p, len, z, op, &end);
-	uint8_t code = op[0].code;
 
 	if (n < 1 || !end || (n == 2 && op[1].code != DW_OP_stack_value))
 		return false;
-	if (code >= DW_OP_lit0 && code <= DW_OP_lit31)
-		*v = code - DW_OP_lit0;
-	else if ((code >= DW_OP_const1u && code <= DW_OP_const8s) || code == DW_OP_consts ||
-		 (code == DW_OP_constu && op[0].arg[0] <= INT64_MAX))
-		*v = (int64_t)op[0].arg[0];
+	return op_constant(&op[0], v);
+}
+
+/* The offset ops[0..n) add to the value below them: nothing,
+ * DW_OP_plus_uconst N, or a constant and DW_OP_plus or DW_OP_minus. */
+static bool added_offset(const struct dw_op *op, int n, int64_t *off)
+{
+	int64_t c;
+
+	*off = 0;
+	if (n == 0)
+		return true;
+	if (n == 1) {
+		if (op[0].code != DW_OP_plus_uconst || op[0].arg[0] > INT64_MAX)
+			return false;
+		*off = (int64_t)op[0].arg[0];
+		return true;
+	}
+	if (n != 2 || !op_constant(&op[0], &c) || c == INT64_MIN)
+		return false;
+	if (op[1].code == DW_OP_plus)
+		*off = c;
+	else if (op[1].code == DW_OP_minus)
+		*off = -c;
 	else
 		return false;
 	return true;
+}
+
+uint8_t dw_expr_entry_plus(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
+			   int64_t *off)
+{
+	struct dw_op op[4];
+	struct dw_bytes b;
+	uint8_t reg;
+	int n = 0;
+
+	*off = 0;
+	dw_bytes_init(&b, p, len, z->msb);
+	while (n < 4 && dw_bytes_left(&b) && dw_op_read(&b, z, &op[n]))
+		n++;
+	if (b.bad || dw_bytes_left(&b) || n < 2 || op[n - 1].code != DW_OP_stack_value ||
+	    (op[0].code != DW_OP_entry_value && op[0].code != DW_OP_GNU_entry_value))
+		return DW_REG_NONE;
+	reg = dw_expr_reg(op[0].block, op[0].len, z);
+	if (reg == DW_REG_NONE || !added_offset(&op[1], n - 2, off))
+		return DW_REG_NONE;
+	return reg;
 }
 
 bool dw_expr_frame_slot(const unsigned char *p, uint64_t len, const struct dw_opsizes *z)

@@ -395,6 +395,14 @@ uint8_t dw_expr_reg(const unsigned char *p, uint64_t len, const struct dw_opsize
  * variable's value is the register's plus *off (0 for the others). */
 uint8_t dw_expr_reg_plus(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
 			 int64_t *off);
+/* A variable whose value is what a register held when the function was
+ * entered, plus an offset: DW_OP_entry_value(DW_OP_regN), then nothing,
+ * DW_OP_plus_uconst, or a constant and DW_OP_plus or DW_OP_minus, then
+ * DW_OP_stack_value (GCC's container_of(timer, struct rq, hrtick_timer)
+ * once the register it kept rq in is reused: entry_value(RDI) - 0xbc0).
+ * The register, *off; DW_REG_NONE for any other expression. */
+uint8_t dw_expr_entry_plus(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
+			   int64_t *off);
 /* One constant pushed (DW_OP_lit*, DW_OP_const*), maybe with
  * DW_OP_stack_value after it: GCC's folded max() is DW_OP_const1u 70. */
 bool dw_expr_constant(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,

@@ -119,6 +119,37 @@ static bool in_frame(struct scope *s, const struct dw_span *x, uint64_t type)
 	return true;
 }
 
+/* A variable whose value was the entry's register reg plus off where it
+ * is DW_OP_entry_value(reg) + off, each such span saying the same: each
+ * span where it is located at all, to q (clamped to its scope). */
+static void at_entry(struct scope *s, uint64_t type)
+{
+	const struct spans *l = &s->spans;
+	uint8_t reg = DW_REG_NONE, r;
+	int64_t off = 0, o;
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct dw_span *x = &l->v[i];
+
+		if (!x->known ||
+		    (r = dw_expr_entry_plus(x->expr, x->len, &l->z, &o)) == DW_REG_NONE)
+			continue;
+		/* assigned twice: which value holds where is not known */
+		if (reg != DW_REG_NONE && (r != reg || o != off))
+			return;
+		reg = r;
+		off = o;
+	}
+	for (i = 0; reg != DW_REG_NONE && i < l->n; i++) {
+		uint64_t lo = l->v[i].lo > s->lo ? l->v[i].lo : s->lo;
+		uint64_t hi = l->v[i].hi < s->hi ? l->v[i].hi : s->hi;
+
+		if (l->v[i].known && hi > lo)
+			s->q->at_entry(s->q->ctx, lo, hi, reg, off, type);
+	}
+}
+
 /* Where the variable e (of type type) is a register or a frame slot, to q. */
 static void locate(struct scope *s, const struct dw_entry *e, uint64_t type)
 {
@@ -144,6 +175,8 @@ static void locate(struct scope *s, const struct dw_entry *e, uint64_t type)
 		if ((reg = dw_expr_reg_plus(x->expr, x->len, &l->z, &off)) != DW_REG_NONE)
 			q->found(q->ctx, x->lo, x->hi, reg, off, type);
 	}
+	if (q->at_entry)
+		at_entry(s, type);
 }
 
 /* Does a block or an inlined call hold one of the pcs asked about?  Its

@@ -265,16 +265,35 @@ static bool precise(const struct ind_target *t)
 	       t->kind == IND_TK_CONST;
 }
 
-/* Does DWARF locate x where link l's value is: in l's register at its
+/* The pc of the instruction that reads through link k's value (a load,
+ * or the call), past the copies above it. */
+static uint64_t use_pc(const struct insn_link *links, int k)
+{
+	int j = k - 1;
+
+	while (j >= 0 && links[j].src == INSN_SRC_MOVE)
+		j--;
+	return links[j + 1].pc;
+}
+
+/* Does DWARF locate x where link k's value is: in its register at its
  * pc, or, for a register no path has written since the function began
  * (an argument), at the function's first instruction (GCC's locations
- * often name only the copy it keeps the argument in after that). */
-static bool locates(const struct insn_link *l, const struct ind_loc *x)
+ * often name only the copy it keeps the argument in after that); or is
+ * x that argument plus an offset (DW_OP_entry_value) and live where the
+ * chain reads through it: the container a container_of computed from
+ * the argument, kept in another register the chain does not follow. */
+static bool locates(const struct insn_link *links, int k, const struct ind_loc *x)
 {
-	uint64_t first = (uint64_t)l->disp;
+	const struct insn_link *l = &links[k];
+	uint64_t first = (uint64_t)l->disp, use;
 
 	if (x->reg != l->reg)
 		return false;
+	if (x->entry) {
+		use = use_pc(links, k);
+		return l->src == INSN_SRC_REG && l->entry && use >= x->lo && use < x->hi;
+	}
 	return (l->pc >= x->lo && l->pc < x->hi) ||
 	       (l->src == INSN_SRC_REG && l->entry && first >= x->lo && first < x->hi);
 }
@@ -295,7 +314,7 @@ static bool from_locations(struct ind_image *im, const struct insn_link *links, 
 		struct tval v = { .kind = TV_PTR, .type = x->type, .bias = -x->off };
 		struct ind_target t = { .kind = IND_TK_NONE, .key = SP_NONE };
 
-		if (!locates(l, x) || !forward(im, links, k, v, &t))
+		if (!locates(links, k, x) || !forward(im, links, k, v, &t))
 			continue;
 		if (precise(&t)) {
 			*out = t;

@@ -197,6 +197,10 @@ struct ind_loc {
 	int64_t off;		/* 0, or a container_of's (DW_OP_breg5 -32) */
 	uint64_t type;
 	uint8_t reg;
+	/* the variable is live over [lo, hi) and is, where DWARF says so,
+	 * reg's value at the function's entry plus off (DW_OP_entry_value:
+	 * container_of(timer, struct rq, hrtick_timer)) */
+	bool entry;
 };
 
 struct ind_locs {

@@ -53,8 +53,8 @@ static bool wanted(void *ctx, uint64_t type)
 	return is_pointer(l, type) || is_struct(l, type);
 }
 
-static void add_loc(struct ind_locs *l, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
-		    uint64_t type)
+static struct ind_loc *add_loc(struct ind_locs *l, uint64_t lo, uint64_t hi, uint8_t reg,
+			       int64_t off, uint64_t type)
 {
 	struct ind_loc *x;
 
@@ -65,6 +65,8 @@ static void add_loc(struct ind_locs *l, uint64_t lo, uint64_t hi, uint8_t reg, i
 	x->reg = reg;
 	x->off = off;
 	x->type = type;
+	x->entry = false;
+	return x;
 }
 
 static void found(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
@@ -74,6 +76,17 @@ static void found(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
 
 	if (is_pointer(l, type))
 		add_loc(l, lo, hi, reg, off, type);
+}
+
+/* A pointer that is an argument's value plus an offset (a container
+ * GCC computes from the argument and keeps nowhere at the load). */
+static void at_entry(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
+		     uint64_t type)
+{
+	struct ind_locs *l = ctx;
+
+	if (is_pointer(l, type))
+		add_loc(l, lo, hi, reg, off, type)->entry = true;
 }
 
 /* A struct a store may write a function into, or a pointer a chain goes
@@ -89,7 +102,8 @@ static void in_frame(void *ctx, uint64_t lo, uint64_t hi, int64_t off, uint64_t 
 void ind_locs_load(struct ind_locs *l, const struct sp_func *f, uint32_t func,
 		   const uint64_t *pcs, size_t npcs)
 {
-	const struct dw_reg_vars q = { wanted, found, in_frame, l };
+	const struct dw_reg_vars q = { .wanted = wanted, .found = found, .in_frame = in_frame,
+				       .at_entry = at_entry, .ctx = l };
 
 	l->func = func;
 	l->n = 0;

@@ -144,6 +144,41 @@ static void test_reg_plus(void **state)
 	assert_int_equal(dw_expr_reg_plus(breg_mem, sizeof(breg_mem), &le8, &off), DW_REG_NONE);
 }
 
+static void test_entry_plus(void **state)
+{
+	/* hrtick's rq: entry_value(RDI) - 0xbc0 */
+	static const unsigned char minus[] = { DW_OP_entry_value, 1, DW_OP_reg5, DW_OP_const2u,
+					       0xc0, 0x0b, DW_OP_minus, DW_OP_stack_value };
+	static const unsigned char plus[] = { DW_OP_GNU_entry_value, 1, DW_OP_reg3,
+					      DW_OP_plus_uconst, 16, DW_OP_stack_value };
+	static const unsigned char bare[] = { DW_OP_entry_value, 1, DW_OP_reg4,
+					      DW_OP_stack_value };
+	static const unsigned char neg[] = { DW_OP_entry_value, 1, DW_OP_reg5, DW_OP_consts,
+					     0x78, DW_OP_plus, DW_OP_stack_value };
+	/* the word at the entry value, a product, no DW_OP_stack_value */
+	static const unsigned char deref[] = { DW_OP_entry_value, 1, DW_OP_reg5, DW_OP_deref,
+					       DW_OP_stack_value };
+	static const unsigned char mul[] = { DW_OP_entry_value, 1, DW_OP_reg5, DW_OP_lit8,
+					     DW_OP_mul, DW_OP_stack_value };
+	static const unsigned char novalue[] = { DW_OP_entry_value, 1, DW_OP_reg5 };
+	static const unsigned char plain[] = { DW_OP_breg5, 0x60, DW_OP_stack_value };
+	int64_t off = 1;
+
+	(void)state;
+	assert_int_equal(dw_expr_entry_plus(minus, sizeof(minus), &le8, &off), 5);
+	assert_int_equal(off, -0xbc0);
+	assert_int_equal(dw_expr_entry_plus(plus, sizeof(plus), &le8, &off), 3);
+	assert_int_equal(off, 16);
+	assert_int_equal(dw_expr_entry_plus(bare, sizeof(bare), &le8, &off), 4);
+	assert_int_equal(off, 0);
+	assert_int_equal(dw_expr_entry_plus(neg, sizeof(neg), &le8, &off), 5);
+	assert_int_equal(off, -8);
+	assert_int_equal(dw_expr_entry_plus(deref, sizeof(deref), &le8, &off), DW_REG_NONE);
+	assert_int_equal(dw_expr_entry_plus(mul, sizeof(mul), &le8, &off), DW_REG_NONE);
+	assert_int_equal(dw_expr_entry_plus(novalue, sizeof(novalue), &le8, &off), DW_REG_NONE);
+	assert_int_equal(dw_expr_entry_plus(plain, sizeof(plain), &le8, &off), DW_REG_NONE);
+}
+
 static void test_constant(void **state)
 {
 	static const unsigned char lit[] = { DW_OP_lit9 };
@@ -223,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_addr),
 		cmocka_unit_test(test_reg),
 		cmocka_unit_test(test_reg_plus),
+		cmocka_unit_test(test_entry_plus),
 		cmocka_unit_test(test_constant),
 		cmocka_unit_test(test_plus_uconst),
 		cmocka_unit_test(test_frame),

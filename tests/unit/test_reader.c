@@ -313,7 +313,7 @@ static void check_reg_vars(bool msb)
 	struct unit t;
 	struct dw_reader *r;
 	struct located l = { 0 };
-	const struct dw_reg_vars q = { want, found, NULL, &l };
+	const struct dw_reg_vars q = { .wanted = want, .found = found, .ctx = &l };
 	uint64_t pc = 0x108;
 
 	build(&t, msb);
