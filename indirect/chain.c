@@ -51,7 +51,7 @@ static void set_proto(struct ind_image *im, uint64_t func, struct ind_target *ou
 }
 
 /* The word at addr (+ index * scale): a global pointer, a table. */
-static bool load_fixed(struct ind_image *im, uint64_t addr, uint8_t scale, bool last,
+static bool load_fixed(struct ind_image *im, uint64_t addr, uint64_t scale, bool last,
 		       struct tval *v, struct ind_target *out)
 {
 	const struct ind_var *var = ind_var_at(im, addr);
@@ -231,6 +231,54 @@ static bool from_frame(struct ind_image *im, const struct insn_link *links, int 
 	return false;
 }
 
+/* The size of an element of the array variable at addr's, when the
+ * code may index it by a register it computed: in an executable, which
+ * addresses its data absolutely (a shared object's displacement is a
+ * member's offset that may equal some variable's address), and not in
+ * the kernel's per-cpu area (per_cpu(var, cpu): a register plus the
+ * variable's address there, the register a CPU's area, not an index). */
+static uint64_t indexed_stride(struct ind_image *im, uint64_t addr)
+{
+	const struct ind_var *var = ind_var_at(im, addr);
+	const struct ind_type *t, *elem;
+	uint64_t lo, size;
+
+	if (!var || im->elf->type != ET_EXEC ||
+	    (sp_elf_section(im->elf, ".data..percpu", &lo, &size) && addr - lo < size) ||
+	    !(t = ind_type_at(&im->types, var->type)) || t->kind != IND_ARRAY ||
+	    !(elem = ind_type_at(&im->types, t->target)) || !elem->size)
+		return 0;
+	return elem->size;
+}
+
+/*
+ * An array at a fixed address, indexed by the root's register, a value
+ * the code computed (alarm_bases[type].get_ktime: mov
+ * alarm_bases+0x18(%rax),%rax, rax the index times 48; or live into a
+ * loop, blkcg_policy[i]->pd_free_fn): link k, the load, reads the word
+ * at its displacement's offset into some element, as a table's.
+ */
+static bool from_indexed(struct ind_image *im, const struct insn_link *links, int k,
+			 struct ind_target *out)
+{
+	const struct insn_link *l = &links[k], *base = &links[k + 1];
+	struct tval v = { .kind = TV_ADDR };
+	uint64_t stride;
+	bool last = true;
+	int j;
+
+	if (l->src != INSN_SRC_LOAD || l->scale ||
+	    (base->src != INSN_SRC_OTHER && base->src != INSN_SRC_REG) ||
+	    !(stride = indexed_stride(im, (uint64_t)l->disp)))
+		return false;
+	for (j = 0; j < k; j++)
+		if (links[j].src != INSN_SRC_MOVE)
+			last = false;
+	if (!load_fixed(im, (uint64_t)l->disp, stride, last, &v, out))
+		return false;
+	return last || forward(im, links, k, v, out);
+}
+
 /* A root's own meaning, without DWARF's locations. */
 static bool from_root(struct ind_image *im, const struct insn_link *links, int k,
 		      struct ind_target *out)
@@ -339,6 +387,10 @@ bool ind_type_chain(struct ind_image *im, const struct insn_link *links, uint8_t
 	for (k = n - 1; k >= 0; k--) {
 		struct ind_target t = { .kind = IND_TK_NONE, .key = SP_NONE };
 
+		if (k == n - 2 && from_indexed(im, links, k, &t) && precise(&t)) {
+			*out = t;
+			return true;
+		}
 		if (k == n - 1 && from_root(im, links, k, &t)) {
 			if (precise(&t)) {
 				*out = t;
