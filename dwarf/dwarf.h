@@ -255,6 +255,22 @@ bool dw_type_members(struct dw_reader *r, struct sp_graph *g, uint64_t die, dw_m
 /* The DW_AT_name of the DIE at off (or of its origin, its declaration),
  * interned in g; NULL when none. */
 const char *dw_die_name(struct dw_reader *r, struct sp_graph *g, uint64_t off);
+
+/* Every type a unit defines, at any depth (a function's own included):
+ * each member of a struct or union that is no declaration, bit fields
+ * aside (member: the struct's DIE, the member's offset and type DIE),
+ * and each typedef, qualifier and array type (alias: its DIE and the
+ * type DIE under it, array for an array's element). */
+struct dw_unit_types {
+	void (*member)(void *ctx, uint64_t parent, uint64_t off, uint64_t type);
+	void (*alias)(void *ctx, uint64_t die, uint64_t type, bool array);
+	void *ctx;
+};
+/* dw_unit_types' walk of the unit holding the DIE at off, whose offsets
+ * are [*lo, *hi); false when some of it cannot be read (what was given
+ * then is not all). */
+bool dw_unit_types(struct dw_reader *r, uint64_t off, const struct dw_unit_types *q,
+		   uint64_t *lo, uint64_t *hi);
 /* The type of the variable, parameter or subprogram at off: its
  * DW_AT_type, or its abstract origin's or specification's; 0 for none. */
 uint64_t dw_decl_type(struct dw_reader *r, uint64_t off);

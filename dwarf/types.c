@@ -272,3 +272,78 @@ const char *dw_die_name(struct dw_reader *r, struct sp_graph *g, uint64_t off)
 	dw_reader_end(r);
 	return name;
 }
+
+/* ---- every type of a unit ---- */
+
+#define MAX_TYPE_NEST 64	/* structs in structs, blocks in functions */
+
+static bool is_struct_tag(uint16_t tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_union_type;
+}
+
+/* A struct's members (bit fields aside) to q, and the types below e. */
+static bool unit_kids(const struct dw_entry *e, const struct dw_unit_types *q, int depth);
+
+static bool unit_members(const struct dw_entry *s, const struct dw_unit_types *q)
+{
+	struct dw_entry c;
+	struct dw_kids k;
+	struct dw_val v;
+	uint64_t off;
+	int res;
+
+	dw_kids_begin(s, &k);
+	while ((res = dw_kids_next(&k, &c)) > 0) {
+		if ((c.d.ab->tag != DW_TAG_member && c.d.ab->tag != DW_TAG_inheritance) ||
+		    dw_entry_attr(&c, DW_AT_bit_size, &v) ||
+		    dw_entry_attr(&c, DW_AT_data_bit_offset, &v))
+			continue;
+		if (!member_offset(&c, &off))
+			return false;
+		q->member(q->ctx, s->d.off, off, dw_entry_ref(&c, DW_AT_type));
+	}
+	return res == 0;
+}
+
+static bool unit_kids(const struct dw_entry *e, const struct dw_unit_types *q, int depth)
+{
+	struct dw_entry c;
+	struct dw_kids k;
+	int res;
+
+	if (depth > MAX_TYPE_NEST)
+		return false;
+	dw_kids_begin(e, &k);
+	while ((res = dw_kids_next(&k, &c)) > 0) {
+		uint16_t tag = c.d.ab->tag;
+
+		if (dw_is_qualifier(tag))
+			q->alias(q->ctx, c.d.off, dw_entry_ref(&c, DW_AT_type), false);
+		else if (tag == DW_TAG_array_type)
+			q->alias(q->ctx, c.d.off, dw_entry_ref(&c, DW_AT_type), true);
+		else if (is_struct_tag(tag) && !dw_entry_has(&c, DW_AT_declaration) &&
+			 !unit_members(&c, q))
+			return false;
+		if (c.d.ab->children && !unit_kids(&c, q, depth + 1))
+			return false;
+	}
+	return res == 0;
+}
+
+bool dw_unit_types(struct dw_reader *r, uint64_t off, const struct dw_unit_types *q,
+		   uint64_t *lo, uint64_t *hi)
+{
+	struct dw_entry e, root;
+	bool ok = false;
+
+	dw_reader_begin(r);
+	if (dw_entry_at(r, off, &e) && dw_entry_at(r, e.u->first_die, &root)) {
+		*lo = e.u->off;
+		*hi = e.u->end;
+		ok = unit_kids(&root, q, 0);
+	}
+	dw_reader_end(r);
+	return ok;
+}

@@ -98,14 +98,17 @@ static bool load(struct ind_image *im, const struct insn_link *l, bool last, str
 	if (v->kind == TV_ADDR)
 		return load_fixed(im, v->addr + (uint64_t)l->disp, l->scale, last, v, out);
 	if (v->kind != TV_PTR || !(ptr = ind_type_at(&im->types, v->type)) ||
-	    ptr->kind != IND_POINTER || l->disp + v->bias < 0 || (l->scale && v->bias))
+	    ptr->kind != IND_POINTER || (l->scale && (v->bias || l->disp < 0)))
 		return false;
 	target = ptr->target;
 	/* p[i].member: an array of the pointee, indexed by its size */
 	if (l->scale && (!(pointee = ind_type_at(&im->types, target)) ||
 			 pointee->size != l->scale))
 		return false;
-	if (!ind_type_place(&im->types, target, (uint64_t)(l->disp + v->bias), &p))
+	/* below the pointee: a member of a struct that holds it */
+	if (l->disp + v->bias < 0 ?
+	    !ind_container_place(im, target, (uint64_t)-(l->disp + v->bias), last, &p) :
+	    !ind_type_place(&im->types, target, (uint64_t)(l->disp + v->bias), &p))
 		return false;
 	v->bias = 0;
 	if (last) {
@@ -404,4 +407,34 @@ bool ind_type_chain(struct ind_image *im, const struct insn_link *links, uint8_t
 	}
 	*out = fallback;
 	return out->kind != IND_TK_NONE;
+}
+
+/* Does some load of the chain read below its base (a container_of)? */
+static bool reads_below(const struct insn_link *links, uint8_t n)
+{
+	uint8_t k;
+
+	for (k = 0; k < n; k++)
+		if (links[k].src == INSN_SRC_LOAD && links[k].disp < 0)
+			return true;
+	return false;
+}
+
+bool ind_type_call_chain(struct ind_image *im, const struct insn_link *links, uint8_t n,
+			 struct ind_target *out)
+{
+	bool typed = ind_type_chain(im, links, n, out);
+	struct ind_target t;
+
+	/* the unit's structs are walked only for a call nothing else types
+	 * (a store's chain has its prototype's keys to fall back on) */
+	if ((typed && precise(out)) || !reads_below(links, n))
+		return typed;
+	im->units.wanted = true;
+	if (ind_type_chain(im, links, n, &t) && precise(&t)) {
+		*out = t;
+		typed = true;
+	}
+	im->units.wanted = false;
+	return typed;
 }

@@ -760,6 +760,7 @@ static void image_release(struct ind_image *im)
 {
 	ind_types_release(&im->types);
 	ind_locs_release(&im->locs);
+	ind_units_release(&im->units);
 	ind_data_release(&im->data);
 	free(im->vars);
 }

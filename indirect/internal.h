@@ -262,6 +262,34 @@ struct ind_target {
 	uint64_t alts;		/* KEY: a union of several function types there */
 };
 
+/* ---- the structs a unit defines, for a container (container.c) ---- */
+
+struct ind_units {
+	uint64_t lo, hi;		/* the unit read: its DIE offsets, [0, 0) none */
+	bool ok;			/* read to its end */
+	/* a call's chain no other way types (ind_type_call_chain): the
+	 * unit's walk is asked for only then */
+	bool wanted;
+	struct ind_unit_member {
+		uint64_t parent, off, type;
+	} *m;
+	size_t nm, mcap;
+	struct ind_unit_alias {
+		uint64_t die, type;
+		bool array;
+	} *a;
+	size_t na, acap;
+};
+
+struct ind_image;
+/* The word at d bytes below a struct of type pointee (a container_of),
+ * as every struct of the unit that holds one there says it (the same
+ * function pointer's key and prototype when last, else the same pointer
+ * type to go on with); false when they disagree or none says. */
+bool ind_container_place(struct ind_image *im, uint64_t pointee, uint64_t d, bool last,
+			 struct ind_place *out);
+void ind_units_release(struct ind_units *u);
+
 struct ind_image {
 	struct cg_image *img;
 	struct dw_image *dw;
@@ -272,6 +300,7 @@ struct ind_image {
 	uint32_t types_unit;		/* dw_reader_moves when types was last reset */
 	struct ind_types types;
 	struct ind_locs locs;
+	struct ind_units units;
 	struct ind_data data;
 	struct ind_var *vars;	/* by address */
 	size_t nvars;
@@ -282,6 +311,11 @@ struct ind_image {
  * false when nothing is known. */
 bool ind_type_chain(struct ind_image *im, const struct insn_link *links, uint8_t n,
 		    struct ind_target *out);
+/* As ind_type_chain, for a call: when that gives no member nor word, the
+ * chain typed again with a load below a struct read as a member of a
+ * struct of the unit that holds it (ind_container_place). */
+bool ind_type_call_chain(struct ind_image *im, const struct insn_link *links, uint8_t n,
+			 struct ind_target *out);
 
 /* Every variable's address, size and type (dw->vars), sorted; those
  * whose size disagrees with their symbol's in data left out. */

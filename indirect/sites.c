@@ -34,7 +34,7 @@ void ind_type_site(struct ind_image *ims, struct ind_site *s)
 	const struct insn_icalls *ic = &im->code->icalls;
 	const struct insn_icall *c = &ic->calls[s->icall];
 
-	if (!ind_type_chain(im, ic->links + c->link, c->nlinks, &s->t))
+	if (!ind_type_call_chain(im, ic->links + c->link, c->nlinks, &s->t))
 		s->t.kind = IND_TK_NONE;
 }
 
