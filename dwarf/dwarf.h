@@ -256,7 +256,8 @@ bool dw_type_members(struct dw_reader *r, struct sp_graph *g, uint64_t die, dw_m
  * interned in g; NULL when none. */
 const char *dw_die_name(struct dw_reader *r, struct sp_graph *g, uint64_t off);
 
-/* Every type a unit defines, at any depth (a function's own included):
+/* Every type a unit defines, at any depth (a function's own included;
+ * an inlined copy's and a call site's subtrees are stepped over):
  * each member of a struct or union that is no declaration, bit fields
  * aside (member: the struct's DIE, the member's offset and type DIE),
  * and each typedef, qualifier and array type (alias: its DIE and the

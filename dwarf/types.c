@@ -283,6 +283,17 @@ static bool is_struct_tag(uint16_t tag)
 	       tag == DW_TAG_union_type;
 }
 
+/* Can a DIE of this tag have a type defined among its children?  An
+ * inlined copy's are its abstract origin's, and a call site's children
+ * are its parameters: their subtrees, most of a unit, are stepped over
+ * (DW_AT_sibling). */
+static bool holds_types(uint16_t tag)
+{
+	return tag != DW_TAG_inlined_subroutine && tag != DW_TAG_call_site &&
+	       tag != DW_TAG_GNU_call_site && tag != DW_TAG_formal_parameter &&
+	       tag != DW_TAG_variable;
+}
+
 /* A struct's members (bit fields aside) to q, and the types below e. */
 static bool unit_kids(const struct dw_entry *e, const struct dw_unit_types *q, int depth);
 
@@ -326,7 +337,7 @@ static bool unit_kids(const struct dw_entry *e, const struct dw_unit_types *q, i
 		else if (is_struct_tag(tag) && !dw_entry_has(&c, DW_AT_declaration) &&
 			 !unit_members(&c, q))
 			return false;
-		if (c.d.ab->children && !unit_kids(&c, q, depth + 1))
+		if (c.d.ab->children && holds_types(tag) && !unit_kids(&c, q, depth + 1))
 			return false;
 	}
 	return res == 0;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "common/search.h"
+#include "common/u64map.h"
 #include "common/xalloc.h"
 
 #define MAX_OFFS 16		/* places of the pointee in one type */
@@ -57,7 +58,7 @@ static bool unit_read(struct ind_image *im, uint64_t off)
 
 	if (u->hi && off >= u->lo && off < u->hi)
 		return u->ok;
-	u->nm = u->na = 0;
+	u->nm = u->na = u->nans = 0;
 	u->lo = u->hi = 0;
 	u->ok = im->reader && dw_unit_types(im->reader, off, &q, &u->lo, &u->hi);
 	if (u->nm)
@@ -78,17 +79,15 @@ struct holder {
 struct holders {
 	struct holder *v;
 	size_t n, cap;
+	struct sp_u64map at;	/* DIE -> v index */
 	bool bad;		/* in an array, or too many places: unknown */
 };
 
 static struct holder *find(struct holders *h, uint64_t die)
 {
-	size_t i;
+	uint32_t i = sp_u64map_get(&h->at, die);
 
-	for (i = 0; i < h->n; i++)
-		if (h->v[i].die == die)
-			return &h->v[i];
-	return NULL;
+	return i == SP_NONE ? NULL : &h->v[i];
 }
 
 /* die holds the pointee at base + each of from's places; true when that
@@ -102,6 +101,7 @@ static bool hold(struct holders *h, uint64_t die, uint64_t base, const struct ho
 
 	if (!x) {
 		SP_ALLOC_GROW(h->v, h->n + 1, h->cap);
+		sp_u64map_put(&h->at, die, (uint32_t)h->n);
 		x = &h->v[h->n++];
 		memset(x, 0, sizeof(*x));
 		x->die = die;
@@ -179,6 +179,7 @@ static void holders_of(const struct ind_units *u, uint64_t inner, struct holders
 	uint64_t *queue = NULL;
 	size_t nq = 0, qcap = 0, steps = 0;
 
+	sp_u64map_init(&h->at, 64);
 	hold(h, inner, 0, &first, false);
 	SP_ALLOC_GROW(queue, 1, qcap);
 	queue[nq++] = inner;
@@ -212,8 +213,8 @@ static bool same_place(const struct ind_place *a, const struct ind_place *b, boo
 	return !a->func && !b->func && a->type == b->type;
 }
 
-bool ind_container_place(struct ind_image *im, uint64_t pointee, uint64_t d, bool last,
-			 struct ind_place *out)
+static bool place_of(struct ind_image *im, uint64_t pointee, uint64_t d, bool last,
+		     struct ind_place *out)
 {
 	const struct ind_type *s = ind_type_at(&im->types, pointee);
 	struct holders h = { 0 };
@@ -221,8 +222,9 @@ bool ind_container_place(struct ind_image *im, uint64_t pointee, uint64_t d, boo
 	size_t i;
 	uint32_t k;
 
-	if (!im->units.wanted || !s || s->kind != IND_STRUCT || !im->reader ||
-	    !dw_reader_here(im->reader, s->die) ||
+	memset(out, 0, sizeof(*out));
+	out->key = SP_NONE;
+	if (!s || s->kind != IND_STRUCT || !im->reader || !dw_reader_here(im->reader, s->die) ||
 	    !unit_read(im, s->die))
 		return false;
 	holders_of(&im->units, s->die, &h);
@@ -246,6 +248,38 @@ bool ind_container_place(struct ind_image *im, uint64_t pointee, uint64_t d, boo
 	}
 	ok = ok && found && !h.bad && same_place(out, out, last);
 	free(h.v);
+	sp_u64map_release(&h.at);
+	return ok;
+}
+
+bool ind_container_place(struct ind_image *im, uint64_t pointee, uint64_t d, bool last,
+			 struct ind_place *out)
+{
+	struct ind_units *u = &im->units;
+	struct ind_unit_answer *a;
+	bool ok;
+	size_t i;
+
+	if (!u->wanted)
+		return false;
+	for (i = 0; i < u->nans; i++) {
+		a = &u->ans[i];
+		if (a->pointee == pointee && a->d == d && a->last == last) {
+			*out = a->p;
+			return a->ok;
+		}
+	}
+	ok = place_of(im, pointee, d, last, out);
+	/* kept while its unit is the one read */
+	if (u->hi && pointee >= u->lo && pointee < u->hi) {
+		SP_ALLOC_GROW(u->ans, u->nans + 1, u->anscap);
+		a = &u->ans[u->nans++];
+		a->pointee = pointee;
+		a->d = d;
+		a->last = last;
+		a->ok = ok;
+		a->p = *out;
+	}
 	return ok;
 }
 
@@ -253,5 +287,6 @@ void ind_units_release(struct ind_units *u)
 {
 	free(u->m);
 	free(u->a);
+	free(u->ans);
 	memset(u, 0, sizeof(*u));
 }

@@ -279,6 +279,14 @@ struct ind_units {
 		bool array;
 	} *a;
 	size_t na, acap;
+	/* the unit's answers so far: a header's inline function asks the
+	 * same at each of its copies */
+	struct ind_unit_answer {
+		uint64_t pointee, d;
+		bool last, ok;
+		struct ind_place p;
+	} *ans;
+	size_t nans, anscap;
 };
 
 struct ind_image;
