@@ -46,6 +46,7 @@ void ind_kernel_init(struct ind_kernel *k, struct ind_run *r)
 	k->jit = SP_NONE;
 	sp_u64map_init(&k->by_name, 1024);
 	sp_u64map_init(&k->classes, 1024);
+	sp_u64map_init(&k->class_of, 1024);
 	ind_exported_init(k);
 }
 
@@ -59,6 +60,7 @@ void ind_kernel_release(struct ind_kernel *k)
 {
 	sp_u64map_release(&k->by_name);
 	sp_u64map_release(&k->classes);
+	sp_u64map_release(&k->class_of);
 	free(k->scratch.v);
 	ind_exported_release(k);
 }
@@ -161,11 +163,27 @@ static void exact_typed(struct ind_kernel *k, const char *proto, struct ids *out
 	out->n = n;
 }
 
+static const char *const probe_kinds[3] = { "trace_event_raw_event_", "perf_trace_",
+					     "__bpf_trace_" };
+
+/* The class probes of __bpf_trace_CLASS (id bpf, of image im) into
+ * k->class_of, each mapped to bpf. */
+static void mark_class(struct ind_kernel *k, uint32_t im, uint32_t bpf)
+{
+	const char *cls = k->r->g->funcs[bpf].name + strlen(probe_kinds[2]);
+	uint32_t i, id;
+
+	for (i = 0; i < 3; i++)
+		if ((id = func_namedf(k, im, probe_kinds[i], cls)) != SP_NONE)
+			sp_u64map_put(&k->class_of, id, bpf);
+}
+
 /*
  * Each tracepoint's event class, from __bpf_raw_tp_map: one struct
  * bpf_raw_event_map (include/linux/tracepoint-defs.h, 32-byte aligned)
  * per trace event, { &__tracepoint_NAME, __bpf_trace_CLASS, ... }: the
- * classes map __traceiter_NAME's name to __bpf_trace_CLASS's id.
+ * classes map __traceiter_NAME's name to __bpf_trace_CLASS's id, and
+ * class_of each class's probes to it.
  */
 static void read_classes(struct ind_kernel *k)
 {
@@ -186,11 +204,36 @@ static void read_classes(struct ind_kernel *k)
 			    ind_data_word(&im->data, addr + off + im->data.word, &fn) &&
 			    (id = ind_func_at(im, fn)) != SP_NONE &&
 			    !strncmp(r->g->funcs[id].name, "__bpf_trace_", 12) &&
-			    (iter = sp_u64map_get(&b.tps, tp)) != SP_NONE)
+			    (iter = sp_u64map_get(&b.tps, tp)) != SP_NONE) {
 				sp_u64map_put(&k->classes, iter, id);
+				mark_class(k, (uint32_t)i, id);
+			}
 		}
 		sp_u64map_release(&b.tps);
 	}
+}
+
+/*
+ * Leave out of out, from n on, the probes of an event class other than
+ * bpf's (the __bpf_trace_CLASS of the tracepoint): the kernel registers
+ * a class's trace_event_raw_event_CLASS and perf_trace_CLASS only
+ * through trace_event_reg(), which pairs an event's call->tp with its
+ * own call->class->probe and ->perf_probe (kernel/trace/trace_events.c),
+ * and __bpf_trace_CLASS only through its __bpf_raw_tp_map entry's
+ * tracepoint (bpf_probe_register(), kernel/trace/bpf_trace.c); no other
+ * code takes their addresses.  Events of one prototype so share their
+ * other probes, not each other's class's.
+ */
+static void drop_other_classes(struct ind_kernel *k, uint32_t bpf, struct ids *out, uint32_t n)
+{
+	uint32_t i, cls, kept = n;
+
+	for (i = n; i < out->n; i++) {
+		cls = sp_u64map_get(&k->class_of, out->v[i]);
+		if (cls == SP_NONE || cls == bpf)
+			out->v[kept++] = out->v[i];
+	}
+	out->n = kept;
 }
 
 /*
@@ -207,10 +250,12 @@ static void read_classes(struct ind_kernel *k)
  *		(include/trace/bpf_probe.h).
  *
  * So the address-taken functions of prototype void(void *, ARGS) hold
- * them all, and the class's three (by name, through __bpf_raw_tp_map's
- * class) are added whatever their DWARF prototype reads.  Assumed: no
- * probe is assembly (no prototype) or passed to
- * tracepoint_probe_register() by a cast from another type.
+ * them all, less the other classes' probes (drop_other_classes), and
+ * the class's three (by name, through __bpf_raw_tp_map's class) are
+ * added whatever their DWARF prototype reads.  A tracepoint of no class
+ * known keeps every class's probe of its prototype.  Assumed: no probe
+ * is assembly (no prototype) or passed to tracepoint_probe_register()
+ * by a cast from another type.
  */
 static enum sp_resolved tracepoint_targets(struct ind_kernel *k, const struct ind_site *s,
 					   struct ids *out, const char **desc)
@@ -220,7 +265,7 @@ static enum sp_resolved tracepoint_targets(struct ind_kernel *k, const struct in
 	struct ind_image *im = &r->ims[s->image];
 	const char *proto, *tp = f->name + strlen(TRACEITER), *cls;
 	struct sp_strbuf sb = { 0 };
-	uint32_t bpf, id, i;
+	uint32_t bpf, id, i, n = out->n;
 
 	if (strncmp(f->name, TRACEITER, strlen(TRACEITER)) ||
 	    !(proto = ind_func_proto(r, im, s->func)) || strncmp(proto, "int(", 4))
@@ -232,12 +277,11 @@ static enum sp_resolved tracepoint_targets(struct ind_kernel *k, const struct in
 	sp_strbuf_addf(&sb, "void%s", proto + 3);
 	exact_typed(k, sp_intern(r->g, sb.buf), out);
 	bpf = sp_u64map_get(&k->classes, s->func);
-	cls = bpf != SP_NONE ? r->g->funcs[bpf].name + 12 : tp;
+	if (bpf != SP_NONE)
+		drop_other_classes(k, bpf, out, n);
+	cls = bpf != SP_NONE ? r->g->funcs[bpf].name + strlen(probe_kinds[2]) : tp;
 	for (i = 0; i < 3; i++) {
-		static const char *const kinds[3] = { "trace_event_raw_event_", "perf_trace_",
-						      "__bpf_trace_" };
-
-		id = func_namedf(k, s->image, kinds[i], cls);
+		id = func_namedf(k, s->image, probe_kinds[i], cls);
 		if (id != SP_NONE) {
 			ids_add(out, id);
 			k->class_probes++;

@@ -11,6 +11,7 @@ struct ind_kernel {
 	bool named, classes_read;
 	struct sp_u64map by_name;	/* interned name -> function id */
 	struct sp_u64map classes;	/* __traceiter_NAME's id -> __bpf_trace_CLASS's */
+	struct sp_u64map class_of;	/* a class's probe's id -> its __bpf_trace_CLASS's */
 	struct ids scratch;
 	uint32_t class_probes;		/* class probes found by name */
 	uint64_t edges;			/* assumed edges <bpf jit> got */

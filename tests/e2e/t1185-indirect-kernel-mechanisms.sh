@@ -7,7 +7,10 @@
 #                            found through _bpf_raw_tp) and probe_sched_demo,
 #                            registered by main (kmech/mech.c); not
 #                            probe_sched_other, nor unrelated, whose
-#                            addresses are taken too
+#                            addresses are taken too, nor the probes of
+#                            demo2_class, of the same prototype
+#   __traceiter_sched_demo2  tracepoint: demo2_class's three and
+#                            probe_sched_demo (of its prototype)
 #   __traceiter_sched_other  tracepoint: probe_sched_other
 #   bpf_dispatcher_nop_func  bpf: the two interpreters and <bpf jit>, whose
 #                            frame is the x86-64 JIT's bound, 512 + 8 * 56
@@ -16,6 +19,7 @@
 #
 # and, on Debian's 6.1 kernel when it is here, __traceiter_sched_switch's
 # probes: its class's and those register_trace_sched_switch() is given;
+# contention_begin's, its class's alone;
 # __SCT__x86_pmu_handle_irq's: what static_call_update() gives it.
 . tests/e2e/lib.sh
 [ "$(uname -m)" = x86_64 ] || skip "the instruction pass is x86-64's"
@@ -37,6 +41,8 @@ site()
 }
 expect_eq "__traceiter_sched_demo" "$(site __traceiter_sched_demo)" \
 	'[["tracepoint", "__tracepoint_sched_demo", ["__bpf_trace_demo_class", "perf_trace_demo_class", "probe_sched_demo", "trace_event_raw_event_demo_class"]]]'
+expect_eq "__traceiter_sched_demo2" "$(site __traceiter_sched_demo2)" \
+	'[["tracepoint", "__tracepoint_sched_demo2", ["__bpf_trace_demo2_class", "perf_trace_demo2_class", "probe_sched_demo", "trace_event_raw_event_demo2_class"]]]'
 expect_eq "__traceiter_sched_other" "$(site __traceiter_sched_other)" \
 	'[["tracepoint", "__tracepoint_sched_other", ["probe_sched_other"]]]'
 expect_eq "bpf_dispatcher_nop_func" "$(site bpf_dispatcher_nop_func)" \
@@ -79,6 +85,8 @@ def show(name):
     print(name, json.dumps([[r, t] for r, _, t in sites[name]]))
 show("__traceiter_sched_switch")
 show("__traceiter_hrtimer_cancel")
+show("__traceiter_contention_begin")
+show("__SCT__tp_func_contention_begin")
 print("__SCT__x86_pmu_handle_irq", json.dumps(sites["__SCT__x86_pmu_handle_irq"]))
 print("traceiter", sorted({r for n, v in sites.items() if n.startswith("__traceiter_") for r, _, _ in v}))
 print("bpf_func", sorted({r for v in sites.values() for r, t, _ in v if t == "unsigned int(void*,struct bpf_insn*)"}))
@@ -95,6 +103,15 @@ expect_eq "__traceiter_sched_switch" "$(grep '^__traceiter_sched_switch ' "$OUT/
 # __bpf_trace_hrtimer_class through __bpf_raw_tp_map
 expect_eq "__traceiter_hrtimer_cancel" "$(grep '^__traceiter_hrtimer_cancel ' "$OUT/kernel.txt")" \
 	'__traceiter_hrtimer_cancel [["tracepoint", ["__bpf_trace_hrtimer_class", "perf_trace_hrtimer_class", "trace_event_raw_event_hrtimer_class"]]]'
+# TRACE_EVENT(contention_begin, TP_PROTO(void *lock, unsigned int
+# flags)) (include/trace/events/lock.h): its class's three; not those of
+# xen_cpu_set_ldt (TP_PROTO(const void *addr, unsigned entries),
+# arch/x86/include/asm/xen/trace.h), of the same prototype, which only
+# its own tracepoint gets; the static call, these and the iterator
+expect_eq "__traceiter_contention_begin" "$(grep '^__traceiter_contention_begin ' "$OUT/kernel.txt")" \
+	'__traceiter_contention_begin [["tracepoint", ["__bpf_trace_contention_begin", "perf_trace_contention_begin", "trace_event_raw_event_contention_begin"]]]'
+expect_eq "__SCT__tp_func_contention_begin" "$(grep '^__SCT__tp_func_contention_begin ' "$OUT/kernel.txt")" \
+	'__SCT__tp_func_contention_begin [["static-call", ["__bpf_trace_contention_begin", "__traceiter_contention_begin", "perf_trace_contention_begin", "trace_event_raw_event_contention_begin"]]]'
 expect_eq "every __traceiter_ call" "$(grep '^traceiter ' "$OUT/kernel.txt")" "traceiter ['tracepoint']"
 # bpf_prog_run's calls: the interpreters and <bpf jit>, which calls the
 # helpers (bpf_map_lookup_elem's proto names it)

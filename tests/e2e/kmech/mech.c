@@ -24,10 +24,26 @@ struct tracepoint_func { void *func; void *data; };
 struct tracepoint { const char *name; struct tracepoint_func *funcs; };
 struct tracepoint __tracepoint_sched_demo = { "sched_demo", 0 };
 struct tracepoint __tracepoint_sched_other = { "sched_other", 0 };
+struct tracepoint __tracepoint_sched_demo2 = { "sched_demo2", 0 };
 
 __attribute__((noinline)) int __traceiter_sched_demo(void *__data, struct task *prev, int cpu)
 {
 	struct tracepoint_func *it = __atomic_load_n(&__tracepoint_sched_demo.funcs, __ATOMIC_RELAXED);
+
+	if (it)
+		do {
+			void *f = __atomic_load_n(&it->func, __ATOMIC_RELAXED);
+
+			__data = it->data;
+			((void (*)(void *, struct task *, int))f)(__data, prev, cpu);
+		} while ((++it)->func);
+	return 0;
+}
+
+/* an event of another class, of sched_demo's prototype */
+__attribute__((noinline)) int __traceiter_sched_demo2(void *__data, struct task *prev, int cpu)
+{
+	struct tracepoint_func *it = __atomic_load_n(&__tracepoint_sched_demo2.funcs, __ATOMIC_RELAXED);
 
 	if (it)
 		do {
@@ -72,11 +88,33 @@ __attribute__((noinline)) void __bpf_trace_demo_class(void *d, struct task *p, i
 	buf[cpu & 31] = (char)p->pid;
 	(void)d;
 }
+/* sched_demo2's class */
+__attribute__((noinline)) void trace_event_raw_event_demo2_class(void *d, struct task *p, int cpu)
+{
+	volatile char buf[1200];
+	buf[cpu & 127] = (char)p->pid;
+	(void)d;
+}
+__attribute__((noinline)) void perf_trace_demo2_class(void *d, struct task *p, int cpu)
+{
+	volatile char buf[1300];
+	buf[cpu & 127] = (char)p->pid;
+	(void)d;
+}
+__attribute__((noinline)) void __bpf_trace_demo2_class(void *d, struct task *p, int cpu)
+{
+	volatile char buf[1040];
+	buf[cpu & 31] = (char)p->pid;
+	(void)d;
+}
 struct trace_event_class { const char *system; void *probe; void *perf_probe; };
 struct trace_event_class event_class_demo_class = { "demo", trace_event_raw_event_demo_class,
 						    perf_trace_demo_class };
+struct trace_event_class event_class_demo2_class = { "demo", trace_event_raw_event_demo2_class,
+						     perf_trace_demo2_class };
 struct trace_event_call { struct trace_event_class *class; struct tracepoint *tp; };
 struct trace_event_call event_sched_demo = { &event_class_demo_class, &__tracepoint_sched_demo };
+struct trace_event_call event_sched_demo2 = { &event_class_demo2_class, &__tracepoint_sched_demo2 };
 
 struct bpf_raw_event_map {
 	struct tracepoint *tp;
@@ -85,6 +123,8 @@ struct bpf_raw_event_map {
 } __attribute__((aligned(32)));
 __attribute__((used, section("_bpf_raw_tp"))) static struct bpf_raw_event_map
 	__bpf_trace_tp_map_sched_demo = { &__tracepoint_sched_demo, __bpf_trace_demo_class, 3, 0 };
+__attribute__((used, section("_bpf_raw_tp"))) static struct bpf_raw_event_map
+	__bpf_trace_tp_map_sched_demo2 = { &__tracepoint_sched_demo2, __bpf_trace_demo2_class, 3, 0 };
 
 /* kernel/trace/bpf_trace.c: a raw tracepoint's map entry, by name */
 extern struct bpf_raw_event_map __start__bpf_raw_tp[], __stop__bpf_raw_tp[];
@@ -120,10 +160,10 @@ __attribute__((noinline)) void unrelated(void *d, long x, long y)
 }
 void (*volatile keep)(void *, long, long) = unrelated;
 
-static struct tracepoint_func funcs[2][4];
+static struct tracepoint_func funcs[3][5];
 __attribute__((noinline)) int tracepoint_probe_register(struct tracepoint *tp, void *probe, void *data)
 {
-	struct tracepoint_func *f = funcs[tp == &__tracepoint_sched_other];
+	struct tracepoint_func *f = funcs[(tp == &__tracepoint_sched_other) + 2 * (tp == &__tracepoint_sched_demo2)];
 	int i = 0;
 
 	while (f[i].func)
@@ -194,7 +234,10 @@ int main(int argc, char **argv)
 	tracepoint_probe_register(&__tracepoint_sched_demo, bpf_get_raw_tracepoint("sched_demo")->bpf_func, 0);
 	tracepoint_probe_register(&__tracepoint_sched_demo, (void *)probe_sched_demo, 0);
 	tracepoint_probe_register(&__tracepoint_sched_other, (void *)probe_sched_other, 0);
+	tracepoint_probe_register(&__tracepoint_sched_demo2, event_sched_demo2.class->probe, 0);
+	tracepoint_probe_register(&__tracepoint_sched_demo2, (void *)probe_sched_demo, 0);
 	__traceiter_sched_demo(0, &t, argc);
+	__traceiter_sched_demo2(0, &t, argc);
 	__traceiter_sched_other(0, argc);
 	if (!prog)
 		return 1;
