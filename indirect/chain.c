@@ -139,6 +139,15 @@ static bool final(struct ind_image *im, const struct tval *v, struct ind_target 
 		out->addr = v->addr;
 		return true;
 	}
+	if (out->want_obj) {
+		if (v->kind != TV_PTR || !(t = ind_type_at(&im->types, v->type)) ||
+		    t->kind != IND_POINTER || t->func)
+			return false;
+		out->kind = IND_TK_OBJ;
+		out->addr = v->type;
+		out->first = (uint64_t)v->bias;
+		return true;
+	}
 	if (v->kind != TV_PTR || v->bias || !(t = ind_type_at(&im->types, v->type)) || !t->func)
 		return false;
 	out->kind = IND_TK_PROTO;
@@ -156,6 +165,8 @@ static bool forward(struct ind_image *im, const struct insn_link *links, int k, 
 
 	while (last < k && links[last].src == INSN_SRC_MOVE)
 		last++;
+	if (out->want_obj)	/* every load reads a pointer on */
+		last = -1;
 	for (j = k - 1; j >= 0; j--) {
 		if (links[j].src == INSN_SRC_MOVE)
 			continue;
@@ -219,7 +230,7 @@ static bool from_frame(struct ind_image *im, const struct insn_link *links, int 
 		} else if (!ind_type_place(&im->types, x->type, (uint64_t)(at - x->off), &p) ||
 			   !p.type) {
 			continue;
-		} else if (k == 0 && p.func) {	/* the member is what is called */
+		} else if (k == 0 && p.func && !out->want_obj) {	/* the member is what is called */
 			set_proto(im, p.func, out);
 			out->kind = p.key != SP_NONE ? IND_TK_KEY : IND_TK_PROTO;
 			out->key = p.key;
@@ -294,9 +305,9 @@ static bool from_root(struct ind_image *im, const struct insn_link *links, int k
 	case INSN_SRC_GLOBAL:
 	case INSN_SRC_TABLE:
 		/* *(addr): a load of 0 from the constant address */
-		if (!load(im, &virt, k == 0, &v, out))
+		if (!load(im, &virt, k == 0 && !out->want_obj, &v, out))
 			return false;
-		return k == 0 || forward(im, links, k, v, out);
+		return (k == 0 && !out->want_obj) || forward(im, links, k, v, out);
 	case INSN_SRC_CONST:
 		return forward(im, links, k, v, out);
 	case INSN_SRC_RETURN:
@@ -313,7 +324,7 @@ static bool from_root(struct ind_image *im, const struct insn_link *links, int k
 static bool precise(const struct ind_target *t)
 {
 	return t->kind == IND_TK_KEY || t->kind == IND_TK_WORD || t->kind == IND_TK_TABLE ||
-	       t->kind == IND_TK_CONST;
+	       t->kind == IND_TK_CONST || t->kind == IND_TK_OBJ;
 }
 
 /* The pc of the instruction that reads through link k's value (a load,
@@ -363,7 +374,8 @@ static bool from_locations(struct ind_image *im, const struct insn_link *links, 
 	for (i = 0; i < locs->n; i++) {
 		const struct ind_loc *x = &locs->v[i];
 		struct tval v = { .kind = TV_PTR, .type = x->type, .bias = -x->off };
-		struct ind_target t = { .kind = IND_TK_NONE, .key = SP_NONE };
+		struct ind_target t = { .kind = IND_TK_NONE, .key = SP_NONE,
+					.want_obj = out->want_obj };
 
 		if (!locates(links, k, x) || !forward(im, links, k, v, &t))
 			continue;
@@ -377,18 +389,20 @@ static bool from_locations(struct ind_image *im, const struct insn_link *links, 
 	return false;
 }
 
-bool ind_type_chain(struct ind_image *im, const struct insn_link *links, uint8_t n,
-		    struct ind_target *out)
+/* ind_type_chain, or ind_type_pointer's when obj. */
+static bool type_chain(struct ind_image *im, const struct insn_link *links, uint8_t n,
+		       struct ind_target *out, bool obj)
 {
 	struct ind_target fallback = { .kind = IND_TK_NONE, .key = SP_NONE };
 	int k;
 
 	memset(out, 0, sizeof(*out));
 	out->key = SP_NONE;
+	out->want_obj = obj;
 	if (!n)
 		return false;
 	for (k = n - 1; k >= 0; k--) {
-		struct ind_target t = { .kind = IND_TK_NONE, .key = SP_NONE };
+		struct ind_target t = { .kind = IND_TK_NONE, .key = SP_NONE, .want_obj = obj };
 
 		if (k == n - 2 && from_indexed(im, links, k, &t) && precise(&t)) {
 			*out = t;
@@ -407,6 +421,24 @@ bool ind_type_chain(struct ind_image *im, const struct insn_link *links, uint8_t
 	}
 	*out = fallback;
 	return out->kind != IND_TK_NONE;
+}
+
+bool ind_type_chain(struct ind_image *im, const struct insn_link *links, uint8_t n,
+		    struct ind_target *out)
+{
+	return type_chain(im, links, n, out, false);
+}
+
+bool ind_type_pointer(struct ind_image *im, const struct insn_link *links, uint8_t n,
+		      uint64_t *ptr, int64_t *bias)
+{
+	struct ind_target t;
+
+	if (!type_chain(im, links, n, &t, true) || t.kind != IND_TK_OBJ)
+		return false;
+	*ptr = t.addr;
+	*bias = (int64_t)t.first;
+	return true;
 }
 
 /* Does some load of the chain read below its base (a container_of)? */

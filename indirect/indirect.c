@@ -116,18 +116,50 @@ static void scan_slots(struct ind_image *im, const struct ind_data *data, uint64
 	}
 }
 
+/* The objects the pointers to structs of a struct at base hold, filed
+ * under each key of their slots. */
+static void scan_pslots(struct ind_image *im, const struct ind_data *data, uint32_t image,
+			uint64_t base, const struct ind_pslot *s, int32_t n, uint64_t end)
+{
+	struct ind_keys *pk = im->types.pkeys;
+	uint64_t word;
+	int32_t k;
+	uint8_t j;
+
+	for (k = 0; k < n; k++)
+		if (base + s[k].off + data->word <= end &&
+		    ind_data_word(data, base + s[k].off, &word) && word)
+			for (j = 0; j < s[k].n; j++)
+				ind_key_obj(pk, s[k].key[j], image, word, 0);
+}
+
+/* One struct object's function pointers and pointers to structs; false
+ * when its type has none. */
+static bool scan_object(struct ind_image *im, const struct ind_data *data, uint32_t image,
+			uint64_t type, uint64_t base, uint64_t end)
+{
+	const struct ind_slot *s;
+	const struct ind_pslot *ps;
+	int32_t n, np;
+
+	s = ind_type_slots(&im->types, type, &n);
+	scan_slots(im, data, base, s, n, end);
+	ps = ind_type_pslots(&im->types, type, &np);
+	scan_pslots(im, data, image, base, ps, np, end);
+	return n || np;
+}
+
 /* One variable's function pointers into the keys of im (the thread's):
  * a struct's, or each element's of an array of structs (clipped to its
  * section: DWARF may get an extern table's size wrong); the words are
  * data's (the main thread's image's, read only). */
-static void scan_var(struct ind_image *im, const struct ind_data *data, const struct ind_var *v)
+static void scan_var(struct ind_image *im, const struct ind_data *data, uint32_t image,
+		     const struct ind_var *v)
 {
 	const struct ind_section *sec = ind_data_section(data, v->addr);
 	const struct ind_type *t, *e;
-	const struct ind_slot *s;
 	uint64_t end, esize, count, i;
 	uint64_t elem;
-	int32_t n;
 
 	if (!sec || !sec->bytes || !(t = ind_type_at(&im->types, v->type)))
 		return;
@@ -135,8 +167,7 @@ static void scan_var(struct ind_image *im, const struct ind_data *data, const st
 	if (v->size < end - v->addr)
 		end = v->addr + v->size;
 	if (t->kind == IND_STRUCT) {
-		s = ind_type_slots(&im->types, v->type, &n);
-		scan_slots(im, data, v->addr, s, n, end);
+		scan_object(im, data, image, v->type, v->addr, end);
 		return;
 	}
 	if (t->kind != IND_ARRAY)
@@ -146,12 +177,9 @@ static void scan_var(struct ind_image *im, const struct ind_data *data, const st
 	if (!e || e->kind != IND_STRUCT || !(esize = e->size))
 		return;
 	count = (end - v->addr) / esize;
-	for (i = 0; i < count; i++) {
-		s = ind_type_slots(&im->types, elem, &n);
-		if (!n)
+	for (i = 0; i < count; i++)
+		if (!scan_object(im, data, image, elem, v->addr + i * esize, end))
 			return;
-		scan_slots(im, data, v->addr + i * esize, s, n, end);
-	}
 }
 
 /* The keys of a struct some function's parameter is (or holds by value,
@@ -305,6 +333,39 @@ static bool frame_store(struct ind_image *im, const struct insn_store *s,
 	return false;
 }
 
+/* The keys of the pointer member a store of no function writes, into
+ * st->okeys: through a typed pointer (links[1..n) its chain, links[0]
+ * the store's offset from it) or at a variable's address; none when no
+ * struct holds a pointer to a struct there or the place is not known
+ * (an object stored there is loose). */
+static void pointer_store(struct ind_image *im, const struct insn_store *s,
+			  const struct insn_link *links, uint8_t n, struct ind_store *st)
+{
+	struct ind_keys *pk = im->types.pkeys;
+	const struct ind_type *t;
+	const struct ind_var *var;
+	uint64_t type, off;
+	int64_t bias;
+
+	if (s->addr) {
+		if (!(var = ind_var_at(im, s->addr)))
+			return;
+		type = var->type;
+		off = s->addr - var->addr;
+	} else {
+		if (n < 2 || !ind_type_pointer(im, links + 1, (uint8_t)(n - 1), &type, &bias) ||
+		    !(t = ind_type_at(&im->types, type)) || links[0].disp + bias < 0)
+			return;
+		type = t->target;
+		off = (uint64_t)(links[0].disp + bias);
+	}
+	SP_ALLOC_GROW(pk->pool, pk->npool + IND_STORE_KEYS, pk->pool_cap);
+	st->okeys = pk->npool;
+	st->nokeys = ind_type_store_keys(&im->types, type, off, pk->pool + pk->npool,
+					 IND_STORE_KEYS);
+	pk->npool += st->nokeys;
+}
+
 static void type_store(struct ind_image *ims, struct ind_store *st)
 {
 	struct ind_image *im = &ims[st->image];
@@ -314,14 +375,17 @@ static void type_store(struct ind_image *ims, struct ind_store *st)
 	uint8_t n = store_chain(ic, s, links);
 
 	if (s->stack)
-		st->typed = frame_store(im, s, &st->t);
+		st->typed = !st->data && frame_store(im, s, &st->t);
 	else
-		st->typed = ind_type_chain(im, links, n, &st->t) &&
+		st->typed = !st->data && ind_type_chain(im, links, n, &st->t) &&
 			    (st->t.kind == IND_TK_KEY || st->t.kind == IND_TK_WORD ||
 			     st->t.kind == IND_TK_TABLE);
 	/* a value copied from another object: what its chain reads */
 	if (st->typed && s->loaded && s->nvlinks)
 		st->vtyped = ind_type_chain(im, ic->links + s->vlink, s->nvlinks, &st->vt);
+	/* no function: maybe an object into a member that points to one */
+	if (!st->typed && st->func == SP_NONE && !s->stack)
+		pointer_store(im, s, links, n, st);
 }
 
 /* A value of unknown origin stored in key: when it is an argument the
@@ -344,7 +408,7 @@ static void store_argument(struct ind_run *r, const struct ind_store *st, uint32
 	}
 	r->keys.v[key].module |= outside;
 	for (i = 0; i < n; i++)
-		ind_key_add(&r->keys, key, v[i]);
+		ind_key_add_code(&r->keys, key, v[i]);
 }
 
 /*
@@ -369,7 +433,7 @@ static void store_loaded(struct ind_run *r, const struct ind_store *st, uint32_t
 		r->flows[r->nflows++].to = key;
 	} else if (st->vtyped && vt->kind == IND_TK_CONST &&
 		   (id = ind_func_at(&r->ims[st->image], vt->addr)) != SP_NONE) {
-		ind_key_add(&r->keys, key, id);
+		ind_key_add_code(&r->keys, key, id);
 	} else {
 		r->keys.v[key].escaped = true;
 	}
@@ -393,12 +457,39 @@ static void flow_keys(struct ind_run *r)
 				changed = to->escaped = true;
 			if (from->module && !to->module)
 				changed = to->module = true;
+			/* a copy the code makes */
 			for (k = 0; k < from->ntargets; k++)
-				ind_key_add(&r->keys, r->flows[i].to, r->keys.v[r->flows[i].from].targets[k]);
+				ind_key_add_code(&r->keys, r->flows[i].to,
+						 r->keys.v[r->flows[i].from].targets[k]);
 			to = &r->keys.v[r->flows[i].to];
 			to->ntargets = ind_unique_ids(to->targets, to->ntargets);
+			to->ncode = ind_unique_ids(to->code, to->ncode);
 			changed |= to->ntargets != n;
 		}
+	}
+}
+
+/* A store of no function: an object into a pointer member (the member
+ * holds it), a value not a known object (the member's objects are not
+ * known), an object where no type tells (loose: it may be any
+ * member's). */
+static void apply_pointer_store(struct ind_run *r, const struct ind_store *st)
+{
+	const uint32_t *keys = r->pkeys.pool + st->okeys;
+	uint8_t j;
+
+	/* keys[0] is the outermost (ind_type_store_keys) */
+	for (j = 0; j < st->nokeys; j++)
+		if (st->data && st->obj) {
+			ind_key_obj(&r->pkeys, keys[j], st->image, st->obj, j ? 1 : 2);
+		} else {
+			r->pkeys.v[keys[j]].pescaped = true;
+			r->pkeys.v[keys[j]].pescaped_outer |= !j;
+		}
+	if (!st->nokeys && st->data && st->obj) {
+		SP_ALLOC_GROW(r->loose, r->nloose + 1, r->loose_cap);
+		r->loose[r->nloose].addr = st->obj;
+		r->loose[r->nloose++].image = st->image;
 	}
 }
 
@@ -407,6 +498,10 @@ static void apply_store(struct ind_run *r, const struct ind_store *st)
 	const struct insn_store *s = &r->ims[st->image].code->icalls.stores[st->store];
 	uint32_t key = st->t.key;
 
+	if (st->data || st->nokeys)
+		apply_pointer_store(r, st);
+	if (st->data)
+		return;
 	if (st->typed) {
 		r->stats->stores_typed++;
 		if (st->t.kind != IND_TK_KEY) {
@@ -418,7 +513,7 @@ static void apply_store(struct ind_run *r, const struct ind_store *st)
 		else if (key != SP_NONE && st->func == SP_NONE)
 			store_argument(r, st, key);
 		else if (key != SP_NONE)
-			ind_key_add(&r->keys, key, st->func);
+			ind_key_add_code(&r->keys, key, st->func);
 	} else if (s->addr) {
 		add_abs_store(r, st->image, s->addr, st->func, SP_NONE);
 	} else if (st->func != SP_NONE) {
@@ -430,7 +525,9 @@ static void apply_store(struct ind_run *r, const struct ind_store *st)
 	}
 }
 
-/* The stores of function addresses (a label inside the code is none). */
+/* The stores of function addresses (a label inside the code is none),
+ * and those of other values: an object's address, for the members that
+ * point to structs. */
 static void collect_stores(struct ind_run *r, uint32_t image)
 {
 	struct ind_image *im = &r->ims[image];
@@ -442,19 +539,22 @@ static void collect_stores(struct ind_run *r, uint32_t image)
 		uint64_t value = s->value;
 		uint32_t func;
 		struct ind_store *st;
+		bool data;
 
-		/* a constant pool's word: the function it holds, if any */
-		if (s->value_at && !ind_data_word(&im->data, s->value_at, &value))
+		/* a constant pool's word: the function it holds, if any (a
+		 * NULL is no store) */
+		if (s->value_at && (!ind_data_word(&im->data, s->value_at, &value) || !value))
 			continue;
-		func = value ? ind_func_at(im, value) : SP_NONE;
-		if ((value || s->value_at) && func == SP_NONE)
-			continue;
+		func = value && !s->data ? ind_func_at(im, value) : SP_NONE;
+		data = s->data || (value && func == SP_NONE);
 		SP_ALLOC_GROW(r->stores, r->nstores + 1, r->stores_cap);
 		st = &r->stores[r->nstores++];
 		memset(st, 0, sizeof(*st));
 		st->image = image;
 		st->store = (uint32_t)i;
 		st->func = func;
+		st->data = data;
+		st->obj = data ? value : 0;
 		st->vt.key = SP_NONE;
 		st->caller = cg_func_containing(im->img, s->pc);
 	}
@@ -663,7 +763,8 @@ static void scan_item(struct ind_run *r, struct ind_image *ims, const struct wor
 	struct ind_image *im = &ims[w->image];
 
 	seek_unit(im, w->die);
-	scan_var(im, &r->ims[w->image].data, &r->ims[w->image].vars[w->index & ~VAR_BIT]);
+	scan_var(im, &r->ims[w->image].data, w->image,
+		 &r->ims[w->image].vars[w->index & ~VAR_BIT]);
 }
 
 /* Type the pieces of work this thread gets with the images ims; mark
@@ -727,7 +828,7 @@ static void smear(struct ind_run *r)
 
 			if (!key->proto || (proto ? key->proto == proto :
 					    !m->stack && (int64_t)key->off == m->disp))
-				ind_key_add(&r->keys, k, m->func);
+				ind_key_add_code(&r->keys, k, m->func);
 		}
 	}
 }
@@ -738,7 +839,7 @@ static void smear(struct ind_run *r)
  * with the main thread (main_vars), or by the main thread alone. */
 static void image_init(struct ind_image *im, struct cg_image *img, struct sp_graph *g,
 		       struct dw_reader *reader, struct sp_graph *strs, struct ind_keys *keys,
-		       bool data)
+		       struct ind_keys *pkeys, bool data)
 {
 	const struct sp_elf *elf = cg_elf(img);
 	uint8_t addr_size = elf->arch->word ? elf->arch->word : 8;
@@ -751,6 +852,7 @@ static void image_init(struct ind_image *im, struct cg_image *img, struct sp_gra
 	im->g = g;
 	im->reader = reader;
 	ind_types_init(&im->types, reader, strs, keys, addr_size);
+	im->types.pkeys = pkeys;
 	ind_locs_init(&im->locs, reader, &im->types);
 	if (data)
 		ind_data_init(&im->data, elf, g);
@@ -830,6 +932,7 @@ static void close_typers(struct ind_run *r, size_t n)
 	free(r->tims);
 	r->tims = NULL;
 	ind_keys_release(&r->tkeys);
+	ind_keys_release(&r->tpkeys);
 	sp_graph_release(&r->tg);
 }
 
@@ -841,10 +944,51 @@ static void open_typers(struct ind_run *r, struct cg_image *const *imgs)
 
 	sp_graph_init(&r->tg);
 	ind_keys_init(&r->tkeys);
+	ind_keys_init(&r->tpkeys);
 	r->tims = sp_xcalloc(r->nims, sizeof(*r->tims));
 	for (i = 0; i < r->nims; i++)
 		image_init(&r->tims[i], imgs[i], r->g, dw_reader_open(cg_dwarf(imgs[i])),
-			   &r->tg, &r->tkeys, false);
+			   &r->tg, &r->tkeys, &r->tpkeys, false);
+}
+
+/* The thread's pointer members made the run's, with the objects its
+ * variables put there: into map[], by the thread's key. */
+static uint32_t *merge_pkeys(struct ind_run *r)
+{
+	const struct ind_keys *t = &r->tpkeys;
+	uint32_t *map = sp_xmalloc((t->n + 1) * sizeof(*map)), k;
+
+	for (k = 0; k < t->n; k++)
+		map[k] = ind_key(&r->pkeys, sp_intern(r->g, t->v[k].name), t->v[k].off, NULL, NULL);
+	for (k = 0; k < t->nobjs; k++)
+		ind_key_obj(&r->pkeys, map[t->objs[k].key], t->objs[k].image, t->objs[k].addr,
+			    t->objs[k].store);
+	r->pkeys.deep |= t->deep;
+	for (k = 0; k < t->n; k++) {
+		r->pkeys.v[map[k]].pescaped |= t->v[k].pescaped;
+		r->pkeys.v[map[k]].pescaped_outer |= t->v[k].pescaped_outer;
+	}
+	return map;
+}
+
+/* The thread's results that name its pointer members, renumbered. */
+static void map_paths(struct ind_run *r, const uint32_t *map)
+{
+	uint32_t base = r->pkeys.npool, k;
+	size_t i;
+	uint8_t j;
+
+	for (i = 0; i < r->nsites; i++)
+		for (j = 0; r->sites[i].thread && j < r->sites[i].npath; j++)
+			r->sites[i].path[j] = map[r->sites[i].path[j]];
+	/* the thread's stores' keys, after the main thread's */
+	SP_ALLOC_GROW(r->pkeys.pool, base + r->tpkeys.npool, r->pkeys.pool_cap);
+	for (k = 0; k < r->tpkeys.npool; k++)
+		r->pkeys.pool[base + k] = map[r->tpkeys.pool[k]];
+	r->pkeys.npool += r->tpkeys.npool;
+	for (i = 0; i < r->nstores; i++)
+		if (r->stores[i].thread)
+			r->stores[i].okeys += base;
 }
 
 /* The thread's keys and prototypes, interned in its own graph, made the
@@ -852,6 +996,10 @@ static void open_typers(struct ind_run *r, struct cg_image *const *imgs)
  * renumbered. */
 static void merge_typed(struct ind_run *r)
 {
+	uint32_t *pmap = merge_pkeys(r);
+
+	map_paths(r, pmap);
+	free(pmap);
 	uint32_t *map = sp_xmalloc((r->tkeys.n + 1) * sizeof(*map)), k, j;
 	size_t i;
 
@@ -898,13 +1046,14 @@ struct ind_run *ind_start(struct sp_graph *g, struct cg_image *const *imgs, size
 	r->lines = lines;
 	r->imgs = imgs;
 	ind_keys_init(&r->keys);
+	ind_keys_init(&r->pkeys);
 	r->ims = sp_xcalloc(n ? n : 1, sizeof(*r->ims));
 	for (i = 0; i < n; i++) {
 		/* its DWARF's sections and reader stay until ind_finish(),
 		 * across the passes that would close them (cg_dwarf_done) */
 		dw_pin(cg_dwarf(imgs[i]));
 		image_init(&r->ims[i], imgs[i], g, dw_reader(cg_dwarf(imgs[i])), g, &r->keys,
-			   true);
+			   &r->pkeys, true);
 		collect_stores(r, i);
 		collect_sites(r, i);
 	}
@@ -945,6 +1094,8 @@ static void run_free(struct ind_run *r)
 	if (r->sc_iters_read)
 		sp_u64map_release(&r->sc_iters);
 	ind_keys_release(&r->keys);
+	ind_keys_release(&r->pkeys);
+	free(r->loose);
 	pthread_mutex_destroy(&r->vars_lock);
 	pthread_cond_destroy(&r->vars_done);
 	free(r);
@@ -993,7 +1144,8 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 		merge_typed(r);
 		close_typers(r, r->nims);
 	}
-	stats->stores = (uint32_t)r->nstores;
+	for (i = 0; i < r->nstores; i++)
+		stats->stores += !r->stores[i].data;
 	r->args = ind_args_new(r);
 	if (kern.marks)
 		ind_args_exported(r->args, kern.marks, kern.nmarks);
@@ -1003,6 +1155,7 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 	smear(r);
 	flow_keys(r);
 	ind_keys_seal(&r->keys);
+	ind_layer_exports(r, kern.kernel_image);
 	ret = ind_add_sites(r, &kern, err);
 	ind_kernel_release(&kern);
 	stats->keys = r->keys.n;

@@ -53,6 +53,8 @@ struct ind_stats {
 	uint32_t keys;			/* struct members holding functions */
 	uint32_t escaped;		/* ... written with a value of unknown origin */
 	uint32_t stores, stores_typed;	/* function stores, and those typed */
+	uint32_t narrowed;		/* field sites a pointer member's objects
+					 * narrowed (layers.c) */
 	uint64_t edges;			/* assumed edges added */
 };
 

@@ -40,6 +40,7 @@ struct ind_type {
 	bool is_union;
 	bool bad;		/* overlapping members, a loop: not trusted */
 	bool members_read;	/* STRUCT: member, nmembers are read */
+	bool unread;		/* STRUCT: ... and dwarf/ could not read them */
 	uint8_t checked;	/* STRUCT: overlap checked (1), and bad (2) */
 	uint64_t die;		/* the DIE under the typedefs and qualifiers */
 	const char *name;	/* STRUCT: the tag, or the typedef naming it */
@@ -49,6 +50,21 @@ struct ind_type {
 	uint64_t count;		/* ARRAY: the elements, 0 when unknown */
 	uint32_t member, nmembers;	/* STRUCT: in ind_types.members, once read */
 	int32_t slot, nslots;	/* its function pointers, -1 until flattened */
+	int32_t pslot, npslots;	/* its pointers to structs, -1 until flattened */
+};
+
+/* The longest chain of named structs, one inside the other, that a
+ * pointer member is filed under (ind_pslot). */
+#define IND_PATH 6
+
+/* A pointer to a struct inside a type, at off from its start: filed
+ * under each named struct holding it, its member in each (pkeys), the
+ * elements of an array under the first one's. */
+struct ind_pslot {
+	uint64_t off;
+	uint64_t key_off;	/* from the start of the type being flattened */
+	uint32_t key[IND_PATH];	/* into ind_types.pkeys */
+	uint8_t n;
 };
 
 struct ind_keys;
@@ -64,6 +80,9 @@ struct ind_types {
 	size_t nmembers, members_cap;
 	struct ind_slot *slots;
 	size_t nslots, slots_cap;
+	struct ind_keys *pkeys;		/* the members that point to structs */
+	struct ind_pslot *pslots;
+	size_t npslots, pslots_cap;
 	struct sp_u64map proto_by_off;	/* subroutine type DIE -> protos index */
 	const char **protos;
 	size_t nprotos, protos_cap;
@@ -89,6 +108,25 @@ int ind_type_kind(struct ind_types *t, uint64_t off);
  * from its start (arrays inside it expanded); NULL when none.  Valid
  * until the next call. */
 const struct ind_slot *ind_type_slots(struct ind_types *t, uint64_t off, int32_t *n);
+/* The pointers to structs of the type at off (arrays inside it
+ * expanded, every member of a union): *n of them; NULL when none.
+ * Valid until the next call. */
+const struct ind_pslot *ind_type_pslots(struct ind_types *t, uint64_t off, int32_t *n);
+/* The pointer member at byte off of struct type: into path[0..*n) the
+ * key of each named struct holding it (the outermost first), and the
+ * struct it points to into *pointee (its DIE); false when no pointer to
+ * a struct is there, a union's other member may hold it, or more than
+ * IND_PATH named structs do.  outer: only path[0] is asked for (a
+ * union's first member that holds off is followed, the IND_PATH
+ * outermost kept). */
+bool ind_type_path(struct ind_types *t, uint64_t type, uint64_t off, bool outer,
+		   uint32_t *path, uint8_t *n, uint64_t *pointee);
+/* The keys a store at byte off of an object of type writes, when a
+ * pointer to a struct is there: every named struct around it in each
+ * member that holds off (a union's each), the IND_PATH innermost of
+ * each way, into keys[0..max); their number. */
+uint8_t ind_type_store_keys(struct ind_types *t, uint64_t type, uint64_t off, uint32_t *keys,
+			    uint8_t max);
 /* The prototype of the subroutine type at func, interned; NULL unknown. */
 const char *ind_type_proto(struct ind_types *t, uint64_t func);
 
@@ -125,12 +163,35 @@ struct ind_key {
 	bool module;		/* an argument of a function a kernel exports
 				 * is stored there: a module's code may pass
 				 * its own (args.c, exported.c) */
+	uint32_t *code;		/* those the code puts there (a store, an
+				 * argument, a copy, a store no type tells),
+				 * not the data: sorted and unique once sealed */
+	uint32_t ncode, code_cap;
+	bool pescaped;		/* a pointer member: a value not a known
+				 * object is stored there */
+	bool pescaped_outer;	/* ... through a pointer to this struct */
+};
+
+/* An object a pointer member holds (its address): a data word of an
+ * initialised variable (filed under every key of its ind_pslot) or a
+ * store's constant (under every key of its place, store 2 for the
+ * outermost one, 1 for the others). */
+struct ind_pobj {
+	uint64_t addr;
+	uint32_t key, image;
+	uint8_t store;
 };
 
 struct ind_keys {
 	struct ind_key *v;
 	uint32_t n, cap;
 	struct sp_u64map by_name;	/* name pointer -> first key */
+	/* pointer members (ind_types.pkeys): the objects found there */
+	struct ind_pobj *objs;
+	uint32_t nobjs, objs_cap;
+	uint32_t *pool;		/* the keys of the stores' places (ind_store) */
+	uint32_t npool, pool_cap;
+	bool deep;		/* a pointer of more named structs than IND_PATH */
 };
 
 void ind_keys_init(struct ind_keys *k);
@@ -139,6 +200,10 @@ void ind_keys_release(struct ind_keys *k);
 uint32_t ind_key(struct ind_keys *k, const char *name, uint64_t off, const char *member,
 		 const char *proto);
 void ind_key_add(struct ind_keys *k, uint32_t key, uint32_t func);
+/* ... put there by the code (also into ind_key.code). */
+void ind_key_add_code(struct ind_keys *k, uint32_t key, uint32_t func);
+/* Object addr of image stored in pointer member key. */
+void ind_key_obj(struct ind_keys *k, uint32_t key, uint32_t image, uint64_t addr, uint8_t store);
 /* Sort and make unique every key's targets. */
 void ind_keys_seal(struct ind_keys *k);
 /* Sort v[0..n) and drop repeats; the count left. */
@@ -250,10 +315,13 @@ enum ind_target_kind {
 	IND_TK_TABLE,		/* the words of the array at addr, stride apart */
 	IND_TK_PROTO,		/* any function of prototype proto */
 	IND_TK_CONST,		/* the function at addr */
+	IND_TK_OBJ,		/* a pointer to an object: its type's DIE in addr,
+				 * the value the pointer plus first */
 };
 
 struct ind_target {
 	uint8_t kind;		/* enum ind_target_kind */
+	bool want_obj;		/* asked for an OBJ (ind_type_pointer) */
 	uint32_t key;		/* KEY, and WORD/TABLE inside a named struct */
 	uint64_t addr, first, end, stride;	/* WORD, TABLE, CONST */
 	uint64_t var;		/* WORD, TABLE: the variable's address */
@@ -324,6 +392,13 @@ bool ind_type_chain(struct ind_image *im, const struct insn_link *links, uint8_t
  * struct of the unit that holds it (ind_container_place). */
 bool ind_type_call_chain(struct ind_image *im, const struct insn_link *links, uint8_t n,
 			 struct ind_target *out);
+
+/* The pointer the chain links[0..n) computes (not a function: every
+ * load of it reads a pointer on), as ind_type_chain types it: its type
+ * DIE *ptr (valid while the unit's types are) and *bias, the value
+ * being the pointer plus it; false when not known. */
+bool ind_type_pointer(struct ind_image *im, const struct insn_link *links, uint8_t n,
+		      uint64_t *ptr, int64_t *bias);
 
 /* Every variable's address, size and type (dw->vars), sorted; those
  * whose size disagrees with their symbol's in data left out. */

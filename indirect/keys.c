@@ -21,9 +21,13 @@ void ind_keys_release(struct ind_keys *k)
 {
 	uint32_t i;
 
-	for (i = 0; i < k->n; i++)
+	for (i = 0; i < k->n; i++) {
 		free(k->v[i].targets);
+		free(k->v[i].code);
+	}
 	free(k->v);
+	free(k->objs);
+	free(k->pool);
 	sp_u64map_release(&k->by_name);
 	memset(k, 0, sizeof(*k));
 }
@@ -65,6 +69,24 @@ void ind_key_add(struct ind_keys *k, uint32_t key, uint32_t func)
 	x->targets[x->ntargets++] = func;
 }
 
+void ind_key_add_code(struct ind_keys *k, uint32_t key, uint32_t func)
+{
+	struct ind_key *x = &k->v[key];
+
+	ind_key_add(k, key, func);
+	if (x->ncode && x->code[x->ncode - 1] == func)
+		return;
+	SP_ALLOC_GROW(x->code, x->ncode + 1, x->code_cap);
+	x->code[x->ncode++] = func;
+}
+
+void ind_key_obj(struct ind_keys *k, uint32_t key, uint32_t image, uint64_t addr, uint8_t store)
+{
+	SP_ALLOC_GROW(k->objs, k->nobjs + 1, k->objs_cap);
+	k->objs[k->nobjs++] = (struct ind_pobj){ .addr = addr, .key = key, .image = image,
+						 .store = store };
+}
+
 static int id_cmp(const void *pa, const void *pb)
 {
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
@@ -88,6 +110,8 @@ void ind_keys_seal(struct ind_keys *k)
 {
 	uint32_t i;
 
-	for (i = 0; i < k->n; i++)
+	for (i = 0; i < k->n; i++) {
 		k->v[i].ntargets = ind_unique_ids(k->v[i].targets, k->v[i].ntargets);
+		k->v[i].ncode = ind_unique_ids(k->v[i].code, k->v[i].ncode);
+	}
 }

@@ -35,7 +35,15 @@ struct ind_site {
 	uint32_t func;		/* the caller, SP_NONE outside any function */
 	bool thread;		/* typed by the typing thread: t's key is its own */
 	struct ind_target t;
+	/* a member loaded through a pointer member (p->ops->f): the keys
+	 * of the named structs holding that pointer (ind_type_path's, in
+	 * pkeys), the outermost first, and f's offset */
+	uint32_t path[IND_PATH];
+	uint8_t npath;
+	uint64_t call_off;
 };
+
+#define IND_STORE_KEYS 32	/* pointer member keys of a store kept */
 
 /* A store of a function address (or of a value of unknown origin). */
 struct ind_store {
@@ -46,8 +54,20 @@ struct ind_store {
 	bool thread;		/* typed by the typing thread: t's key is its own */
 	bool vtyped;		/* a loaded value (insn_store.loaded): vt says
 				 * what it is */
+	bool data;		/* no function: insn_store.data, obj its value */
+	uint64_t obj;
+	/* not into a function member: the keys of the pointer member it
+	 * writes (ind_type_store_keys), pkeys.pool[okeys .. + nokeys) */
+	uint32_t okeys;
+	uint8_t nokeys;
 	struct ind_target t;
 	struct ind_target vt;
+};
+
+/* A data address stored where no type tells. */
+struct ind_loose {
+	uint64_t addr;
+	uint32_t image;
 };
 
 /* A member copied into another (p->f = q->g): to holds what from holds. */
@@ -83,6 +103,10 @@ struct ind_run {
 	size_t nsites, sites_cap;
 	struct ind_store *stores;
 	size_t nstores, stores_cap;
+	struct ind_keys pkeys;		/* the members that point to structs */
+	struct ind_loose *loose;	/* objects stored where no type tells */
+	uint32_t nloose, loose_cap;
+	bool objs_sorted;		/* pkeys.objs, by key (layers.c) */
 	bool lines;		/* find each site's source line */
 	struct ind_args *args;	/* callbacks passed as arguments (args.c) */
 	/* static calls (static_call.c): the trampolines data words hold in
@@ -99,7 +123,7 @@ struct ind_run {
 	_Atomic size_t next_piece;	/* the next piece of work a thread takes */
 	struct ind_image *tims;
 	struct sp_graph tg;
-	struct ind_keys tkeys;
+	struct ind_keys tkeys, tpkeys;
 	pthread_t thread;
 	bool threaded;
 	/* the thread loads the variables, and shares them (ind_vars_load) */
@@ -181,6 +205,22 @@ void ind_type_site(struct ind_image *ims, struct ind_site *s);
  * (kern: ind_kernel_init's): g->isites, the edges, the stats. */
 struct ind_kernel;
 int ind_add_sites(struct ind_run *r, struct ind_kernel *kern, struct sp_err *err);
+
+/* layers.c: the outer member of site s (typed to a member, with the
+ * chain links[0..n)) into s->path, when its chain loads that member
+ * through a pointer member. */
+void ind_site_layers(struct ind_image *im, const struct insn_link *links, uint8_t n,
+		     struct ind_site *s);
+/* The functions of key k the objects s's outer member holds have at
+ * its offset, into out, when they are fewer than k's and every value
+ * stored there is known; else false and nothing added. */
+bool ind_layer_targets(struct ind_run *r, const struct ind_site *s, const struct ind_key *k,
+		       struct ids *out);
+
+/* The data objects the kernel images (kernel_image[], by image) export
+ * to modules, which a module may store in any pointer member: as loose
+ * objects. */
+void ind_layer_exports(struct ind_run *r, const bool *kernel_image);
 
 /* lines.c: the source line of each site of g->isites. */
 void ind_site_lines(struct ind_run *r);

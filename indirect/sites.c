@@ -36,6 +36,8 @@ void ind_type_site(struct ind_image *ims, struct ind_site *s)
 
 	if (!ind_type_call_chain(im, ic->links + c->link, c->nlinks, &s->t))
 		s->t.kind = IND_TK_NONE;
+	else if (s->t.kind == IND_TK_KEY && !s->t.alts)
+		ind_site_layers(im, ic->links + c->link, c->nlinks, s);
 }
 
 const char *ind_func_proto(struct ind_run *r, const struct ind_image *im, uint32_t func)
@@ -245,6 +247,19 @@ static const char *key_desc(struct ind_run *r, uint32_t key)
 	return s;
 }
 
+/* A member narrowed by the objects its outer member holds: "struct
+ * trace_event_functions.trace via struct trace_event_call". */
+static const char *layers_desc(struct ind_run *r, const struct ind_site *s, const char *desc)
+{
+	struct sp_strbuf sb = { 0 };
+	const char *d;
+
+	sp_strbuf_addf(&sb, "%s via struct %s", desc, r->pkeys.v[s->path[0]].name);
+	d = sp_intern(r->g, sb.buf);
+	free(sb.buf);
+	return d;
+}
+
 /*
  * A union of several function types (the kernel's LSM hooks: union
  * security_list_options, one member per hook) is one key: its data and
@@ -291,6 +306,11 @@ static enum sp_resolved precise_targets(struct ind_run *r, const struct ind_site
 		*desc = key_desc(r, t->key);
 		if (t->alts && !k->escaped && union_targets(r, s, k, out, desc))
 			return SP_RES_FIELD;
+		if (ind_layer_targets(r, s, k, out)) {
+			*desc = layers_desc(r, s, *desc);
+			r->stats->narrowed++;
+			return SP_RES_FIELD;
+		}
 		for (i = 0; i < k->ntargets; i++)
 			ids_add(out, k->targets[i]);
 		return k->escaped || !k->ntargets ? SP_RES_NONE : SP_RES_FIELD;

@@ -49,6 +49,7 @@ void ind_types_release(struct ind_types *t)
 	free(t->v);
 	free(t->members);
 	free(t->slots);
+	free(t->pslots);
 	free(t->protos);
 	sp_u64map_release(&t->by_off);
 	sp_u64map_release(&t->proto_by_off);
@@ -57,7 +58,7 @@ void ind_types_release(struct ind_types *t)
 
 void ind_types_reset(struct ind_types *t)
 {
-	t->n = t->nmembers = t->nslots = t->nprotos = 0;
+	t->n = t->nmembers = t->nslots = t->nprotos = t->npslots = 0;
 	sp_u64map_release(&t->by_off);
 	sp_u64map_release(&t->proto_by_off);
 	maps_init(t);
@@ -86,7 +87,7 @@ static void members_of(struct ind_types *t, uint32_t i)
 	ty.members_read = true;
 	ty.member = (uint32_t)t->nmembers;
 	if (!t->reader || !dw_type_members(t->reader, t->g, ty.die, add_member, t))
-		ty.bad = true;
+		ty.bad = ty.unread = true;
 	ty.nmembers = (uint32_t)(t->nmembers - ty.member);
 	t->v[i] = ty;
 }
@@ -101,6 +102,7 @@ static const uint8_t kinds[] = {
 static void read_type(struct ind_types *t, const struct dw_type *dt, struct ind_type *ty)
 {
 	ty->slot = ty->nslots = -1;
+	ty->pslot = ty->npslots = -1;
 	ty->kind = kinds[dt->kind];
 	ty->is_union = dt->is_union;
 	ty->die = dt->die;
@@ -348,6 +350,286 @@ const struct ind_slot *ind_type_slots(struct ind_types *t, uint64_t off, int32_t
 		return NULL;
 	*n = slots_of(t, i, 0);
 	return *n > 0 ? t->slots + t->v[i].slot : NULL;
+}
+
+/* ---- the pointers to structs of a type ---- */
+
+struct pflat {
+	struct ind_pslot *v;	/* being built: copied into t->pslots at the end */
+	size_t n, cap;
+	bool bad;
+};
+
+static void pflat_add(struct ind_types *t, struct pflat *f, const struct ind_pslot *s)
+{
+	if (f->n >= MAX_SLOTS) {
+		f->bad = true;
+		t->pkeys->deep = true;	/* its words are not all filed */
+		return;
+	}
+	SP_ALLOC_GROW(f->v, f->n + 1, f->cap);
+	f->v[f->n++] = *s;
+}
+
+static int32_t pslots_of(struct ind_types *t, uint32_t i, int depth);
+
+/* The pointers to structs of the type at off, put at base (key_base
+ * for the keys). */
+static void pembed(struct ind_types *t, struct pflat *f, uint64_t off, uint64_t base,
+		   uint64_t key_base, int depth)
+{
+	uint32_t k = type_index(t, off), e;
+	int32_t n, j;
+
+	if (k == SP_NONE)
+		return;
+	if (t->v[k].kind == IND_POINTER) {
+		struct ind_pslot s = { .off = base, .key_off = key_base };
+
+		e = t->v[k].func ? SP_NONE : type_index(t, t->v[k].target);
+		if (e != SP_NONE && t->v[e].kind == IND_STRUCT)
+			pflat_add(t, f, &s);
+		return;
+	}
+	if (t->v[k].kind == IND_ARRAY) {
+		uint64_t i, esize;
+
+		e = type_index(t, t->v[k].target);
+		esize = e != SP_NONE ? t->v[e].size : 0;
+		for (i = 0; esize && i < t->v[k].count && !f->bad; i++)
+			pembed(t, f, t->v[k].target, base + i * esize, key_base, depth);
+		return;
+	}
+	if (t->v[k].kind != IND_STRUCT || (n = pslots_of(t, k, depth + 1)) <= 0)
+		return;
+	for (j = 0; j < n && !f->bad; j++) {
+		struct ind_pslot s = t->pslots[t->v[k].pslot + j];
+
+		s.off += base;
+		s.key_off += key_base;
+		pflat_add(t, f, &s);
+	}
+}
+
+static int32_t pslots_of(struct ind_types *t, uint32_t i, int depth)
+{
+	struct pflat f = { 0 };
+	const char *name = t->v[i].name;
+	uint32_t m, first, n;
+
+	if (t->v[i].npslots >= 0 || t->v[i].npslots == -2)
+		return t->v[i].npslots == -2 ? 0 : t->v[i].npslots;
+	t->v[i].npslots = -2;	/* a struct that holds itself ends here */
+	/* the words of a struct whose members overlap are still its
+	 * members': filed under more keys than they are in, not fewer */
+	members_of(t, i);
+	if (depth > MAX_DEPTH || t->v[i].unread)
+		f.bad = true;
+	first = t->v[i].member;
+	n = t->v[i].nmembers;
+	for (m = 0; m < n && !f.bad; m++)
+		pembed(t, &f, t->members[first + m].type, t->members[first + m].off,
+		       t->members[first + m].off, depth);
+	for (m = 0; name && m < f.n; m++) {
+		struct ind_pslot *s = &f.v[m];
+
+		/* the innermost are kept: a call through a pointer to
+		 * one of the outer structs is not narrowed (ind_type_path) */
+		if (s->n == IND_PATH)
+			memmove(s->key, s->key + 1, --s->n * sizeof(*s->key));
+		memmove(s->key + 1, s->key, s->n * sizeof(*s->key));
+		s->key[0] = ind_key(t->pkeys, name, s->key_off, NULL, NULL);
+		s->n++;
+	}
+	if (f.bad) {
+		t->pkeys->deep = true;
+		f.n = 0;
+	}
+	SP_ALLOC_GROW(t->pslots, t->npslots + f.n, t->pslots_cap);
+	if (f.n)
+		memcpy(t->pslots + t->npslots, f.v, f.n * sizeof(*f.v));
+	t->v[i].pslot = (int32_t)t->npslots;
+	t->v[i].npslots = (int32_t)f.n;
+	t->npslots += f.n;
+	free(f.v);
+	return t->v[i].npslots;
+}
+
+const struct ind_pslot *ind_type_pslots(struct ind_types *t, uint64_t off, int32_t *n)
+{
+	uint32_t i = type_index(t, off);
+
+	*n = 0;
+	if (i == SP_NONE || t->v[i].kind != IND_STRUCT || !t->pkeys)
+		return NULL;
+	*n = pslots_of(t, i, 0);
+	return *n > 0 ? t->pslots + t->v[i].pslot : NULL;
+}
+
+/* The one member of struct i that holds byte off: false when none, or
+ * when a union's several do (any: the first). */
+static bool only_member(struct ind_types *t, uint32_t i, uint64_t off, bool any,
+			struct ind_member *out)
+{
+	uint32_t m, found = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!struct_ok(t, i))
+		return false;
+	for (m = 0; m < t->v[i].nmembers; m++) {
+		const struct ind_member mb = t->members[t->v[i].member + m];
+		uint32_t k = type_index(t, mb.type);
+
+		if (k == SP_NONE || off < mb.off || (t->v[k].size && off >= mb.off + t->v[k].size))
+			continue;
+		if (!found++)
+			*out = mb;
+	}
+	return found == 1 || (any && found);
+}
+
+bool ind_type_path(struct ind_types *t, uint64_t type, uint64_t off, bool outer,
+		   uint32_t *path, uint8_t *n, uint64_t *pointee)
+{
+	const char *names[IND_PATH];
+	uint64_t koff[IND_PATH], esize;
+	struct ind_member mb = { 0 };
+	uint32_t i, e, j;
+	int depth;
+
+	*n = 0;
+	for (depth = 0; depth <= MAX_DEPTH; depth++) {
+		if ((i = type_index(t, type)) == SP_NONE)
+			return false;
+		if (t->v[i].kind == IND_POINTER) {
+			e = t->v[i].func || off ? SP_NONE : type_index(t, t->v[i].target);
+			if (e == SP_NONE || t->v[e].kind != IND_STRUCT || !*n)
+				return false;
+			for (j = 0; j < *n; j++)
+				path[j] = ind_key(t->pkeys, names[j], koff[j], NULL, NULL);
+			*pointee = t->v[i].target;
+			return true;
+		}
+		if (t->v[i].kind == IND_ARRAY) {
+			/* every element is filed under the first one's key */
+			e = type_index(t, t->v[i].target);
+			esize = e != SP_NONE ? t->v[e].size : 0;
+			if (!esize || (t->v[i].count && off >= t->v[i].count * esize))
+				return false;
+			off %= esize;
+			type = t->v[i].target;
+			continue;
+		}
+		if (t->v[i].kind != IND_STRUCT || !only_member(t, i, off, outer, &mb))
+			return false;
+		if (t->v[i].name && *n == IND_PATH && !outer)
+			return false;
+		if (t->v[i].name && *n < IND_PATH) {
+			names[*n] = t->v[i].name;
+			koff[(*n)++] = 0;
+		}
+		for (j = 0; j < *n; j++)
+			koff[j] += mb.off;
+		off -= mb.off;
+		type = mb.type;
+	}
+	return false;
+}
+
+/* The named structs a store's place is inside so far: each one's name
+ * and the place's offset in it. */
+struct open_structs {
+	const char *name[IND_PATH];
+	uint64_t koff[IND_PATH];
+	uint8_t n;
+};
+
+struct store_keys {
+	uint32_t *keys;
+	uint8_t n, max;
+	int steps;
+};
+
+static void add_store_key(struct ind_types *t, struct store_keys *sk, uint32_t key)
+{
+	uint8_t j;
+
+	for (j = 0; j < sk->n; j++)
+		if (sk->keys[j] == key)
+			return;
+	if (sk->n == sk->max)
+		t->pkeys->deep = true;
+	else
+		sk->keys[sk->n++] = key;
+}
+
+static void store_walk(struct ind_types *t, uint64_t type, uint64_t off, struct open_structs o,
+		       int depth, struct store_keys *sk)
+{
+	uint32_t i = type_index(t, type), e, m;
+	uint64_t esize;
+	uint8_t j;
+
+	if (i == SP_NONE)
+		return;
+	if (depth > MAX_DEPTH || ++sk->steps > 4096) {
+		t->pkeys->deep = true;
+		return;
+	}
+	switch (t->v[i].kind) {
+	case IND_POINTER:
+		e = t->v[i].func || off ? SP_NONE : type_index(t, t->v[i].target);
+		for (j = 0; e != SP_NONE && t->v[e].kind == IND_STRUCT && j < o.n; j++)
+			add_store_key(t, sk, ind_key(t->pkeys, o.name[j], o.koff[j], NULL, NULL));
+		return;
+	case IND_ARRAY:
+		e = type_index(t, t->v[i].target);
+		esize = e != SP_NONE ? t->v[e].size : 0;
+		if (esize && (!t->v[i].count || off < t->v[i].count * esize))
+			store_walk(t, t->v[i].target, off % esize, o, depth + 1, sk);
+		return;
+	case IND_STRUCT:
+		break;
+	default:
+		return;
+	}
+	members_of(t, i);
+	if (t->v[i].unread) {
+		t->pkeys->deep = true;
+		return;
+	}
+	if (t->v[i].name) {
+		/* the innermost are kept, as a data word's (pslots_of) */
+		if (o.n == IND_PATH) {
+			memmove(o.name, o.name + 1, --o.n * sizeof(*o.name));
+			memmove(o.koff, o.koff + 1, o.n * sizeof(*o.koff));
+		}
+		o.name[o.n] = t->v[i].name;
+		o.koff[o.n++] = 0;
+	}
+	/* every member that holds off: a union's each, and those of a
+	 * struct whose members overlap */
+	for (m = 0; m < t->v[i].nmembers; m++) {
+		const struct ind_member mb = t->members[t->v[i].member + m];
+		uint32_t k = type_index(t, mb.type);
+		struct open_structs in = o;
+
+		if (k == SP_NONE || off < mb.off || (t->v[k].size && off >= mb.off + t->v[k].size))
+			continue;
+		for (j = 0; j < in.n; j++)
+			in.koff[j] += mb.off;
+		store_walk(t, mb.type, off - mb.off, in, depth + 1, sk);
+	}
+}
+
+uint8_t ind_type_store_keys(struct ind_types *t, uint64_t type, uint64_t off, uint32_t *keys,
+			    uint8_t max)
+{
+	struct open_structs o = { .n = 0 };
+	struct store_keys sk = { .keys = keys, .max = max };
+
+	store_walk(t, type, off, o, 0, &sk);
+	return sk.n;
 }
 
 /* ---- the pointer at an offset ---- */

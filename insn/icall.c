@@ -1409,8 +1409,10 @@ static int store_values(struct tracer *t, const struct insn *in, const struct la
 		values[0] = (uint64_t)in->imm;
 		return (in->flags & INSN_F_IMM) ? values[0] != 0 : -1;
 	}
-	if (object_address(t, l->at, l->reg))
-		return -1;
+	if (object_address(t, l->at, l->reg)) {
+		s->data = true;
+		return 1;
+	}
 	s->vlink = (uint32_t)ic->nlinks;
 	t->nlinks = 0;
 	trace(t, l->at, l->reg, t->v[l->at].addr);
@@ -1463,12 +1465,14 @@ static void add_store(struct tracer *t, const struct sp_elf *e, size_t i, const 
 		goto drop;
 	for (k = 0; k < n; k++)
 		if (values[k] && !sp_elf_is_code(e, values[k]))
-			goto drop;
-	if (!store_dest(t, i, &s))
+			s.data = true;
+	/* an object's address into a local no pointer reaches is a spill */
+	if (!store_dest(t, i, &s) || (s.data && s.stack && !reachable(t, &s)))
 		goto drop;
 	/* into the frame, the paths' loads are one value of unknown origin,
-	 * as before (a local's member then escapes) */
-	if (nways && s.stack) {
+	 * as before (a local's member then escapes); with an object's
+	 * address on another path, too */
+	if (nways && (s.stack || s.data)) {
 		nways = 0;
 		n = 1;
 		values[0] = 0;

@@ -118,6 +118,10 @@ struct insn_store {
 	bool loaded;		/* the value is loaded from another object (a
 				 * member, a global, a call's return): vlink is
 				 * its chain, whose meaning indirect/ types */
+	bool data;		/* no function: a data address (value), or one
+				 * inside an object (value 0, lea 8(%rbx)); kept
+				 * for the pointers a call loads its member
+				 * through (indirect/'s second layer) */
 };
 
 #define INSN_FRAME_UNKNOWN INT64_MIN

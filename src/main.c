@@ -212,8 +212,9 @@ static void print_typed(const struct ind_stats *st, uint32_t ntaken)
 		st->sites ? (double)all / st->sites : 0.0, ntaken);
 	fprintf(stderr, "stackprof: indirect calls: %u struct members hold functions (%u "
 		"written with values of unknown origin), %u of %u function stores typed, "
-		"%llu assumed edges\n", st->keys, st->escaped, st->stores_typed, st->stores,
-		(unsigned long long)st->edges);
+		"%llu assumed edges; %u field sites narrowed by the objects a pointer member "
+		"holds\n", st->keys, st->escaped, st->stores_typed, st->stores,
+		(unsigned long long)st->edges, st->narrowed);
 	fprintf(stderr, "stackprof: indirect calls: prototype sites: %u through members "
 		"written with values of unknown origin, %u members empty but of a struct a parameter "
 		"holds, %u members empty, %u words, %u arguments not every caller says, %u only "
