@@ -40,4 +40,17 @@ static inline size_t sp_search_last_le(const void *base, size_t n, sp_key_fn *ke
 	return i ? i - 1 : n;
 }
 
+/* The key of a plain sorted array of uint64_t, and its qsort order. */
+static inline uint64_t sp_u64_at(const void *base, size_t i)
+{
+	return ((const uint64_t *)base)[i];
+}
+
+static inline int sp_u64_cmp(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
 #endif

@@ -102,18 +102,6 @@ bool sp_elf_return_thunk(const char *name)
 	return n >= k && !strcmp(name + n - k, "_return_thunk");
 }
 
-static uint64_t u64_at(const void *base, size_t i)
-{
-	return ((const uint64_t *)base)[i];
-}
-
-static int u64_cmp(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-
-	return (a > b) - (a < b);
-}
-
 /*
  * An untyped symbol is a function only when no other symbol starts
  * inside it: the retpoline thunks (__x86_indirect_thunk_rax...) are
@@ -125,10 +113,10 @@ static void drop_containers(struct sp_elf *e, size_t first, uint64_t *labels, si
 	size_t i, k = first;
 
 	if (nlabels)
-		qsort(labels, nlabels, sizeof(*labels), u64_cmp);
+		qsort(labels, nlabels, sizeof(*labels), sp_u64_cmp);
 	for (i = first; i < e->nsyms; i++) {
 		const struct sp_elf_sym *s = &e->syms[i];
-		size_t at = sp_search_first_ge(labels, nlabels, u64_at, s->addr);
+		size_t at = sp_search_first_ge(labels, nlabels, sp_u64_at, s->addr);
 
 		if (s->untyped && at + 1 < nlabels && labels[at + 1] < s->addr + s->size)
 			continue;

@@ -40,18 +40,6 @@ static uint64_t insn_at(const void *base, size_t i)
 	return ((const struct insn *)base)[i].addr;
 }
 
-static uint64_t u64_at(const void *base, size_t i)
-{
-	return ((const uint64_t *)base)[i];
-}
-
-static int u64_cmp(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-
-	return (a > b) - (a < b);
-}
-
 /* Linux's struct jump_entry on x86-64: { s32 code, s32 target, long key },
  * each offset from its own field. */
 #define JUMP_ENTRY 16
@@ -93,7 +81,7 @@ bool insn_static_landings(const struct sp_elf *e, struct insn_loads *out)
 		out->v[out->n++] = b.start + i + 4 + (uint64_t)(int64_t)rel;
 	}
 	if (out->n)
-		qsort(out->v, out->n, sizeof(*out->v), u64_cmp);
+		qsort(out->v, out->n, sizeof(*out->v), sp_u64_cmp);
 	return true;
 }
 
@@ -115,7 +103,7 @@ static uint8_t *labels(const struct insn *v, size_t n, const struct insn_loads *
 	for (i = 0; i < n; i++)
 		if ((v[i].flags & INSN_F_TARGET) && v[i].branch == INSN_BRANCH_JUMP)
 			mark(v, n, (uint64_t)v[i].imm, l);
-	for (i = sp_search_first_ge(landings->v, landings->n, u64_at, v[0].addr);
+	for (i = sp_search_first_ge(landings->v, landings->n, sp_u64_at, v[0].addr);
 	     i < landings->n && landings->v[i] < v[n - 1].addr + v[n - 1].len; i++)
 		mark(v, n, landings->v[i], l);
 	return l;
