@@ -276,6 +276,9 @@ bool dw_unit_types(struct dw_reader *r, uint64_t off, const struct dw_unit_types
  * DW_AT_type, or its abstract origin's or specification's; 0 for none. */
 uint64_t dw_decl_type(struct dw_reader *r, uint64_t off);
 
+/* The loads of a variable in memory (dw_reg_vars.in_memory), its own too. */
+#define DW_MEM_PATH 4
+
 /* Which variables to locate, and where they are. */
 struct dw_reg_vars {
 	/* Is a variable of the type at DIE type worth locating? */
@@ -294,6 +297,12 @@ struct dw_reg_vars {
 	 * where it holds that value unless assigned again; NULL: not asked. */
 	void (*at_entry)(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
 			 uint64_t type);
+	/* Or it is in memory at an address loaded through register reg
+	 * (dw_expr_mem_path): its value is the word at off[n - 1] from the
+	 * word at off[n - 2] ... from reg plus off[0], over [lo, hi); NULL:
+	 * not asked. */
+	void (*in_memory)(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, const int64_t *off,
+			  int n, uint64_t type);
 	void *ctx;
 };
 /* The parameters and variables that are a register (DW_OP_regN,

@@ -235,6 +235,36 @@ uint8_t dw_expr_reg_plus(const unsigned char *p, uint64_t len, const struct dw_o
 	return DW_REG_NONE;
 }
 
+uint8_t dw_expr_mem_path(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
+			 int64_t *off, int max, int *n)
+{
+	struct dw_bytes b;
+	struct dw_op op;
+	uint8_t reg;
+
+	*n = 0;
+	dw_bytes_init(&b, p, len, z->msb);
+	if (!dw_op_read(&b, z, &op) || op.code < DW_OP_breg0 || op.code > DW_OP_breg31)
+		return DW_REG_NONE;
+	reg = (uint8_t)(op.code - DW_OP_breg0);
+	off[(*n)++] = (int64_t)op.arg[0];
+	while (dw_bytes_left(&b)) {
+		if (!dw_op_read(&b, z, &op))
+			return DW_REG_NONE;
+		if (op.code == DW_OP_deref && *n < max) {
+			off[(*n)++] = 0;
+		} else if (op.code == DW_OP_plus_uconst && op.arg[0] <= INT64_MAX &&
+			   off[*n - 1] <= INT64_MAX - (int64_t)op.arg[0]) {
+			off[*n - 1] += (int64_t)op.arg[0];
+		} else {
+			/* DW_OP_stack_value (a value, not a place), anything
+			 * else computed, or too many loads */
+			return DW_REG_NONE;
+		}
+	}
+	return b.bad ? DW_REG_NONE : reg;
+}
+
 uint8_t dw_expr_reg(const unsigned char *p, uint64_t len, const struct dw_opsizes *z)
 {
 	int64_t off;

@@ -391,6 +391,15 @@ bool dw_expr_addr(const unsigned char *p, uint64_t len, const struct dw_opsizes 
  * with DW_OP_stack_value (its value is the register's); DW_REG_NONE for
  * any other expression. */
 uint8_t dw_expr_reg(const unsigned char *p, uint64_t len, const struct dw_opsizes *z);
+/* A variable in memory whose address is loaded through a register:
+ * DW_OP_bregN off[0], then up to max - 1 times DW_OP_deref and any
+ * DW_OP_plus_uconst off[i] (GCC's `struct rftype *rft = of->kn->priv`,
+ * rft in memory at *(rcx + 0) + 0x60, kn->priv itself); the variable's
+ * value is the word loaded at off[*n - 1] from the word loaded at
+ * off[*n - 2] ... from the register plus off[0].  DW_REG_NONE for any
+ * other expression (a DW_OP_stack_value is a value, not a place). */
+uint8_t dw_expr_mem_path(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
+			 int64_t *off, int max, int *n);
 /* As dw_expr_reg, and DW_OP_bregN off with DW_OP_stack_value: the
  * variable's value is the register's plus *off (0 for the others). */
 uint8_t dw_expr_reg_plus(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,

@@ -4,7 +4,9 @@
  * functions inlined into it), and the type a declaration has.
  *
  * Only a location that is the register itself, or its value plus an
- * offset, counts (dw_expr_reg_plus).  A
+ * offset, counts (dw_expr_reg_plus), or a place in memory whose address
+ * is loaded through a register (dw_expr_mem_path: a variable GCC keeps
+ * where the code loaded it from, `rft = of->kn->priv`).  A
  * location list that cannot be read to its end, or one of whose
  * expressions does not read, locates nothing; an entry whose addresses
  * cannot be had is left out; nothing else changes.
@@ -155,8 +157,10 @@ static void locate(struct scope *s, const struct dw_entry *e, uint64_t type)
 {
 	const struct dw_reg_vars *q = s->q;
 	struct spans *l = &s->spans;
+	int64_t path[DW_MEM_PATH];
 	struct dw_val v;
 	size_t i;
+	int n;
 
 	if (!dw_entry_attr(e, DW_AT_location, &v))
 		return;
@@ -174,6 +178,10 @@ static void locate(struct scope *s, const struct dw_entry *e, uint64_t type)
 			continue;
 		if ((reg = dw_expr_reg_plus(x->expr, x->len, &l->z, &off)) != DW_REG_NONE)
 			q->found(q->ctx, x->lo, x->hi, reg, off, type);
+		else if (q->in_memory &&
+			 (reg = dw_expr_mem_path(x->expr, x->len, &l->z, path, DW_MEM_PATH,
+						 &n)) != DW_REG_NONE)
+			q->in_memory(q->ctx, x->lo, x->hi, reg, path, n, type);
 	}
 	if (q->at_entry)
 		at_entry(s, type);

@@ -350,7 +350,7 @@ static bool locates(const struct insn_link *links, int k, const struct ind_loc *
 	const struct insn_link *l = &links[k];
 	uint64_t first = (uint64_t)l->disp, use;
 
-	if (x->reg != l->reg)
+	if (x->reg != l->reg || x->nmem)
 		return false;
 	if (x->entry) {
 		use = use_pc(links, k);
@@ -360,8 +360,31 @@ static bool locates(const struct insn_link *links, int k, const struct ind_loc *
 	       (l->src == INSN_SRC_REG && l->entry && first >= x->lo && first < x->hi);
 }
 
-/* Link k typed by each variable DWARF locates in its register there. */
-static bool from_locations(struct ind_image *im, const struct insn_link *links, int k,
+/* Is link k of n the value of x, a variable in memory (ind_loc.nmem):
+ * links k .. k + nmem - 1 each a load at x's offsets, the last from x's
+ * register, read by it where DWARF puts the variable at that place?
+ * The loads then read the variable's own word, whatever a member they
+ * went through says it holds (a void *). */
+static bool in_place(const struct insn_link *links, int k, int n, const struct ind_loc *x)
+{
+	const struct insn_link *base;
+	int i;
+
+	if (k + x->nmem >= n)
+		return false;
+	for (i = 0; i < x->nmem; i++) {
+		const struct insn_link *l = &links[k + i];
+
+		if (l->src != INSN_SRC_LOAD || l->scale || l->disp != x->mem[x->nmem - 1 - i])
+			return false;
+	}
+	base = &links[k + x->nmem];
+	return base->reg == x->reg && base->pc >= x->lo && base->pc < x->hi;
+}
+
+/* Link k typed by each variable DWARF locates in its register there, or
+ * at the place its loads read. */
+static bool from_locations(struct ind_image *im, const struct insn_link *links, int k, int n,
 			   struct ind_target *out, struct ind_target *fallback)
 {
 	const struct insn_link *l = &links[k];
@@ -377,7 +400,8 @@ static bool from_locations(struct ind_image *im, const struct insn_link *links, 
 		struct ind_target t = { .kind = IND_TK_NONE, .key = SP_NONE,
 					.want_obj = out->want_obj };
 
-		if (!locates(links, k, x) || !forward(im, links, k, v, &t))
+		if (!(x->nmem ? in_place(links, k, n, x) : locates(links, k, x)) ||
+		    !forward(im, links, k, v, &t))
 			continue;
 		if (precise(&t)) {
 			*out = t;
@@ -416,7 +440,7 @@ static bool type_chain(struct ind_image *im, const struct insn_link *links, uint
 			if (t.kind == IND_TK_PROTO && fallback.kind == IND_TK_NONE)
 				fallback = t;
 		}
-		if (from_locations(im, links, k, out, &fallback))
+		if (from_locations(im, links, k, n, out, &fallback))
 			return true;
 	}
 	*out = fallback;

@@ -266,6 +266,12 @@ struct ind_loc {
 	 * reg's value at the function's entry plus off (DW_OP_entry_value:
 	 * container_of(timer, struct rq, hrtick_timer)) */
 	bool entry;
+	/* or the variable is in memory (dw_reg_vars.in_memory): its value
+	 * is the word at mem[nmem - 1] from ... the word at mem[0] from reg
+	 * (`rft = of->kn->priv`: a load the chain makes from a member DWARF
+	 * calls void *, typed by the variable); nmem 0 otherwise */
+	uint8_t nmem;
+	int64_t mem[DW_MEM_PATH];
 };
 
 struct ind_locs {

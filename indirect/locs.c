@@ -66,6 +66,7 @@ static struct ind_loc *add_loc(struct ind_locs *l, uint64_t lo, uint64_t hi, uin
 	x->off = off;
 	x->type = type;
 	x->entry = false;
+	x->nmem = 0;
 	return x;
 }
 
@@ -89,6 +90,22 @@ static void at_entry(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t o
 		add_loc(l, lo, hi, reg, off, type)->entry = true;
 }
 
+/* A pointer variable GCC keeps where the code loaded it from (`struct
+ * rftype *rft = of->kn->priv`, kn->priv a void *): the chain's loads of
+ * that place are typed by it. */
+static void in_memory(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, const int64_t *off,
+		      int n, uint64_t type)
+{
+	struct ind_locs *l = ctx;
+	struct ind_loc *x;
+
+	if (!is_pointer(l, type) || n < 1 || n > DW_MEM_PATH)
+		return;
+	x = add_loc(l, lo, hi, reg, 0, type);
+	x->nmem = (uint8_t)n;
+	memcpy(x->mem, off, (size_t)n * sizeof(*off));
+}
+
 /* A struct a store may write a function into, or a pointer a chain goes
  * on from (a load of the frame: a spill, an argument on the stack). */
 static void in_frame(void *ctx, uint64_t lo, uint64_t hi, int64_t off, uint64_t type)
@@ -103,7 +120,7 @@ void ind_locs_load(struct ind_locs *l, const struct sp_func *f, uint32_t func,
 		   const uint64_t *pcs, size_t npcs)
 {
 	const struct dw_reg_vars q = { .wanted = wanted, .found = found, .in_frame = in_frame,
-				       .at_entry = at_entry, .ctx = l };
+				       .at_entry = at_entry, .in_memory = in_memory, .ctx = l };
 
 	l->func = func;
 	l->n = 0;

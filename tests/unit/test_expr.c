@@ -179,6 +179,44 @@ static void test_entry_plus(void **state)
 	assert_int_equal(dw_expr_entry_plus(plain, sizeof(plain), &le8, &off), DW_REG_NONE);
 }
 
+static void test_mem_path(void **state)
+{
+	/* rdtgroup_seqfile_show's rft: *(*(rcx + 0) + 0x60) */
+	static const unsigned char rft[] = { DW_OP_breg2, 0, DW_OP_deref, DW_OP_plus_uconst,
+					     0x60 };
+	/* a member's place: *(rax + 8) */
+	static const unsigned char one[] = { DW_OP_breg0, 8 };
+	/* below the register, then two loads with nothing added */
+	static const unsigned char neg[] = { DW_OP_breg3, 0x70, DW_OP_deref, DW_OP_deref };
+	/* a value, not a place; a product; a load too many; an entry value */
+	static const unsigned char value[] = { DW_OP_breg5, 8, DW_OP_deref, DW_OP_stack_value };
+	static const unsigned char mul[] = { DW_OP_breg5, 8, DW_OP_lit8, DW_OP_mul };
+	static const unsigned char deep[] = { DW_OP_breg5, 8, DW_OP_deref, DW_OP_deref,
+					      DW_OP_deref, DW_OP_deref };
+	static const unsigned char entry[] = { DW_OP_entry_value, 1, DW_OP_reg5,
+					       DW_OP_plus_uconst, 8, DW_OP_deref };
+	int64_t off[4] = { 0 };
+	int n = 9;
+
+	(void)state;
+	assert_int_equal(dw_expr_mem_path(rft, sizeof(rft), &le8, off, 4, &n), 2);
+	assert_int_equal(n, 2);
+	assert_int_equal(off[0], 0);
+	assert_int_equal(off[1], 0x60);
+	assert_int_equal(dw_expr_mem_path(one, sizeof(one), &le8, off, 4, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(off[0], 8);
+	assert_int_equal(dw_expr_mem_path(neg, sizeof(neg), &le8, off, 4, &n), 3);
+	assert_int_equal(n, 3);
+	assert_int_equal(off[0], -16);
+	assert_int_equal(off[1], 0);
+	assert_int_equal(off[2], 0);
+	assert_int_equal(dw_expr_mem_path(value, sizeof(value), &le8, off, 4, &n), DW_REG_NONE);
+	assert_int_equal(dw_expr_mem_path(mul, sizeof(mul), &le8, off, 4, &n), DW_REG_NONE);
+	assert_int_equal(dw_expr_mem_path(deep, sizeof(deep), &le8, off, 4, &n), DW_REG_NONE);
+	assert_int_equal(dw_expr_mem_path(entry, sizeof(entry), &le8, off, 4, &n), DW_REG_NONE);
+}
+
 static void test_constant(void **state)
 {
 	static const unsigned char lit[] = { DW_OP_lit9 };
@@ -259,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_reg),
 		cmocka_unit_test(test_reg_plus),
 		cmocka_unit_test(test_entry_plus),
+		cmocka_unit_test(test_mem_path),
 		cmocka_unit_test(test_constant),
 		cmocka_unit_test(test_plus_uconst),
 		cmocka_unit_test(test_frame),
