@@ -361,25 +361,36 @@ static bool locates(const struct insn_link *links, int k, const struct ind_loc *
 }
 
 /* Is link k of n the value of x, a variable in memory (ind_loc.nmem):
- * links k .. k + nmem - 1 each a load at x's offsets, the last from x's
- * register, read by it where DWARF puts the variable at that place?
+ * the chain's loads from link k on at x's offsets (copies between them
+ * are the same value), the first from x's register where DWARF puts the
+ * variable at that place (or from a copy of it made there), or from
+ * the register unwritten since the entry where the place is located at
+ * the first instruction (as locates() takes an argument's register)?
  * The loads then read the variable's own word, whatever a member they
  * went through says it holds (a void *). */
 static bool in_place(const struct insn_link *links, int k, int n, const struct ind_loc *x)
 {
-	const struct insn_link *base;
-	int i;
+	int i, j = k;
 
-	if (k + x->nmem >= n)
-		return false;
-	for (i = 0; i < x->nmem; i++) {
-		const struct insn_link *l = &links[k + i];
-
-		if (l->src != INSN_SRC_LOAD || l->scale || l->disp != x->mem[x->nmem - 1 - i])
+	for (i = x->nmem - 1; i >= 0; i--, j++) {
+		while (j < n && links[j].src == INSN_SRC_MOVE)
+			j++;
+		if (j >= n || links[j].src != INSN_SRC_LOAD || links[j].scale ||
+		    links[j].disp != x->mem[i])
 			return false;
 	}
-	base = &links[k + x->nmem];
-	return base->reg == x->reg && base->pc >= x->lo && base->pc < x->hi;
+	for (; j < n; j++) {
+		const struct insn_link *b = &links[j];
+
+		if (b->reg == x->reg &&
+		    ((b->pc >= x->lo && b->pc < x->hi) ||
+		     (b->src == INSN_SRC_REG && b->entry && (uint64_t)b->disp >= x->lo &&
+		      (uint64_t)b->disp < x->hi)))
+			return true;
+		if (b->src != INSN_SRC_MOVE)
+			return false;
+	}
+	return false;
 }
 
 /* Link k typed by each variable DWARF locates in its register there, or
