@@ -83,27 +83,59 @@ static uint64_t id_at(const void *base, size_t i)
 	return ((const uint32_t *)base)[i];
 }
 
-/* The function at obj + off in image's data when it is one of key k's
- * (else nothing: a loose object's word of another type), into out;
+/* The function the word at addr in image's data holds (SP_NONE: none,
+ * or .bss, where nothing is in the file and no code stores a function);
  * false when the image has no such address (another image's object). */
-static bool object_target(struct ind_run *r, uint32_t image, uint64_t obj, uint64_t off,
-			  const struct ind_key *k, struct ids *out)
+static bool held_func(const struct ind_run *r, uint32_t image, uint64_t addr, uint32_t *id)
 {
 	const struct ind_image *im = &r->ims[image];
 	uint64_t word;
+
+	if (!ind_data_section(&im->data, addr))
+		return false;
+	*id = ind_data_word(&im->data, addr, &word) ? ind_func_at(im, word) : SP_NONE;
+	return true;
+}
+
+/* The function at obj + off in image's data when it is one of key k's
+ * (else nothing: a loose object's word of another type), into out;
+ * false when the image has no such address. */
+static bool object_target(struct ind_run *r, uint32_t image, uint64_t obj, uint64_t off,
+			  const struct ind_key *k, struct ids *out)
+{
 	uint32_t id;
 	size_t i;
 
-	if (!ind_data_section(&im->data, obj + off))
+	if (!held_func(r, image, obj + off, &id))
 		return false;
-	/* .bss: nothing in the file, and no code stores a function there */
-	if (!ind_data_word(&im->data, obj + off, &word) ||
-	    (id = ind_func_at(im, word)) == SP_NONE)
+	if (id == SP_NONE)
 		return true;
 	i = sp_search_first_ge(k->targets, k->ntargets, id_at, id);
 	if (i < k->ntargets && k->targets[i] == id)
 		ids_add(out, id);
 	return true;
+}
+
+/* The functions the loose objects hold at off, sorted: the same for
+ * every site and key that asks with that offset (a few hundred pairs
+ * of them in a kernel, a few dozen offsets, thousands of objects), so
+ * read once per offset. */
+static const uint32_t *loose_funcs(struct ind_run *r, uint64_t off, uint32_t *n)
+{
+	struct ids x = { 0 };
+	const uint32_t *v;
+	uint32_t i, id;
+
+	if (ind_idsets_get(&r->loose_at, off, &v, n))
+		return v;
+	for (i = 0; i < r->nloose; i++)
+		if (held_func(r, r->loose[i].image, r->loose[i].addr + off, &id) &&
+		    id != SP_NONE)
+			ids_add(&x, id);
+	*n = ind_unique_ids(x.v, x.n);
+	v = ind_idsets_put(&r->loose_at, off, x.v, *n);
+	free(x.v);
+	return v;
 }
 
 /* Is the object at objs[i] one the site's outer member may hold: a data
@@ -142,7 +174,8 @@ bool ind_layer_targets(struct ind_run *r, const struct ind_site *s, const struct
 		       struct ids *out)
 {
 	struct ind_keys *pk = &r->pkeys;
-	uint32_t n = out->n, i;
+	uint32_t n = out->n, i, nloose;
+	const uint32_t *loose;
 	uint8_t j;
 
 	if (!s->npath || pk->deep || k->escaped || !k->ntargets)
@@ -161,8 +194,8 @@ bool ind_layer_targets(struct ind_run *r, const struct ind_site *s, const struct
 			    !object_target(r, pk->objs[i].image, pk->objs[i].addr, s->call_off, k,
 					   out))
 				goto no;
-	for (i = 0; i < r->nloose; i++)
-		object_target(r, r->loose[i].image, r->loose[i].addr, s->call_off, k, out);
+	loose = loose_funcs(r, s->call_off, &nloose);
+	ind_ids_meet(loose, nloose, k->targets, k->ntargets, out);
 	/* what the code stores may be in any of the objects */
 	for (i = 0; i < k->ncode; i++)
 		ids_add(out, k->code[i]);

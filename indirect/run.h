@@ -83,6 +83,33 @@ struct ids {
 	uint32_t n, cap;
 };
 
+/* Sets of function ids, each filed under a 64-bit key once (idsets.c):
+ * what a pass over many objects found, for the next site that asks the
+ * same.  All zero is empty. */
+struct ind_idspan {
+	uint32_t first, n;	/* in pool */
+};
+
+struct ind_idsets {
+	struct sp_u64map at;	/* key -> index in span */
+	struct ind_idspan *span;
+	uint32_t nspan, span_cap;
+	uint32_t *pool;
+	uint32_t npool, pool_cap;
+};
+
+void ind_idsets_release(struct ind_idsets *c);
+/* The set filed under key, into *v and *n; false when none is. */
+bool ind_idsets_get(const struct ind_idsets *c, uint64_t key, const uint32_t **v, uint32_t *n);
+/* File a copy of v[0..n) under key (not filed yet); the copy, valid
+ * until the next put. */
+const uint32_t *ind_idsets_put(struct ind_idsets *c, uint64_t key, const uint32_t *v,
+			       uint32_t n);
+/* The ids in both a[0..na) and b[0..nb), each sorted and unique, into
+ * out. */
+void ind_ids_meet(const uint32_t *a, uint32_t na, const uint32_t *b, uint32_t nb,
+		  struct ids *out);
+
 struct work;
 
 struct ind_run {
@@ -107,6 +134,7 @@ struct ind_run {
 	struct ind_loose *loose;	/* objects stored where no type tells */
 	uint32_t nloose, loose_cap;
 	bool objs_sorted;		/* pkeys.objs, by key (layers.c) */
+	struct ind_idsets loose_at;	/* the functions loose holds, by offset */
 	bool lines;		/* find each site's source line */
 	struct ind_args *args;	/* callbacks passed as arguments (args.c) */
 	/* static calls (static_call.c): the trampolines data words hold in
