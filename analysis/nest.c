@@ -27,6 +27,22 @@
  * stack or not; entered again below itself with the same counts, its
  * context would wait for itself: that leaf is a cycle, unbounded, as the
  * graph without the line says.
+ *
+ * Functions that reach each other in many ways need a context per
+ * combination of their counts (a kernel's printk, WARN and scheduler
+ * code: a million).  Past the limit the solve starts again coarser:
+ * the counts of the once/nest functions that reach themselves (first
+ * those no 'below' line reads, then all with a count) are pooled, and
+ * a key keeps only how many activations of them all the stack may
+ * still hold, the sum of their counts at first, one less for each on
+ * it.  Every stack holds at most that many of them, so every path the
+ * exact contexts allow is one the budget allows; a pooled function's
+ * own count is not known, so nothing that only it would cut is cut (a
+ * 'below' gate of a pooled ancestor stays, one with a pooled 'unless'
+ * function too), but for the root of a context, which is on the stack:
+ * a 'once' root's call into itself is cut.  The totals are the same or
+ * higher, and each pooled function says so in its reason
+ * (SP_F_NEST_POOLED).
  */
 #include "analysis/internal.h"
 
@@ -36,10 +52,16 @@
 #include "common/u64map.h"
 #include "common/xalloc.h"
 
-/* Contexts and sub-graph work before giving up: functions that reach
- * each other make a context for each combination of counts. */
+/* Contexts and sub-graph work before counting coarser (or, pooled
+ * too, giving up): functions that reach each other make a context for
+ * each combination of counts.  sp_graph.nest_limit lowers the first
+ * for the exact counts (tests). */
 #define MAX_CONTEXTS	(1u << 16)
 #define MAX_WORK	(1ull << 30)
+
+/* How coarse the counts are: exact, then pooled but for the functions
+ * 'below' lines read, then pooled but for those without a count. */
+enum nest_tier { TIER_EXACT, TIER_GATES_EXACT, TIER_POOLED, TIER__COUNT };
 
 struct region {
 	struct sp_graph sub;	/* 0: the function, the body below it, its
@@ -103,8 +125,17 @@ struct nest {
 				 * SP_NONE (NULL when no line has 'below') */
 	uint64_t *rel;		/* per fn, nwords words: the once/nest
 				 * functions whose counts its key keeps,
-				 * see close_relevant() */
+				 * see close_relevant(); bit nfn: the
+				 * budget of the pooled ones */
 	uint32_t nwords;
+	const uint8_t *pooled;	/* per fn: its count is in the budget
+				 * (NULL: every count exact) */
+	const uint32_t *room;	/* per fn: the pooled counts it reaches,
+				 * summed (NULL when none pooled) */
+	uint32_t budget;	/* the pooled counts, summed */
+	uint32_t max_ctx;
+	uint64_t max_work;
+	bool over;		/* stopped at the limits */
 };
 
 /*
@@ -199,6 +230,27 @@ static bool relevant(const struct nest *n, uint32_t fn, uint32_t other)
 static void set_relevant(struct nest *n, uint32_t fn, uint32_t other)
 {
 	n->rel[(size_t)fn * n->nwords + other / 64] |= 1ull << (other % 64);
+}
+
+/* Is fn's count in the budget rather than in the keys? */
+static bool is_pooled(const struct nest *n, uint32_t fn)
+{
+	return n->pooled && n->pooled[fn];
+}
+
+/* fn's key keeps leaf's count, or for a pooled leaf the budget. */
+static void keep_leaf(struct nest *n, uint32_t fn, uint32_t leaf)
+{
+	set_relevant(n, fn, is_pooled(n, leaf) ? n->nfn : leaf);
+}
+
+/* What the budget lets a context of key spend: the last pair of its key,
+ * or the whole budget above every once/nest function. */
+static uint32_t budget_left(const struct nest *n, const uint32_t *key, uint32_t keylen)
+{
+	if (keylen >= 2 && key[keylen - 2] == n->nfn)
+		return key[keylen - 1];
+	return n->budget;
 }
 
 /* The first 'below' entry of the call e, SP_NONE when it has none. */
@@ -304,16 +356,18 @@ static bool unless_counted(const struct nest *n, const struct sp_below *b,
 
 	for (k = 0; k < b->nunless; k++) {
 		fn = n->fn_of[n->g->below_unless[b->unless_first + k]];
-		if (fn != SP_NONE && key_count(key, keylen, fn))
+		/* a pooled one may be on the stack: the call happens */
+		if (fn != SP_NONE && (is_pooled(n, fn) || key_count(key, keylen, fn)))
 			return true;
 	}
 	return false;
 }
 
 /* Cut each gate whose call does not happen with these counts: one of its
- * ancestors is on the stack, and none of that line's 'unless'. */
-static void set_gates(const struct nest *n, struct region *r, const uint32_t *key,
-		      uint32_t keylen)
+ * ancestors is on the stack, and none of that line's 'unless'.  The
+ * root of the region is on it, even pooled. */
+static void set_gates(const struct nest *n, struct region *r, uint32_t root,
+		      const uint32_t *key, uint32_t keylen)
 {
 	uint32_t id, b;
 
@@ -324,23 +378,26 @@ static void set_gates(const struct nest *n, struct region *r, const uint32_t *ke
 		for (b = r->gate_below[id - r->gate_first];
 		     b < n->nbelows && n->belows[b].from == first->from && n->belows[b].to == first->to;
 		     b++)
-			if (key_count(key, keylen, n->belows[b].ancestor) &&
+			if ((n->belows[b].ancestor == root ||
+			     key_count(key, keylen, n->belows[b].ancestor)) &&
 			    !unless_counted(n, &n->belows[b], key, keylen))
 				r->cut[id] = SP_CUT_QUIET;
 	}
 }
 
 /* fn's key keeps the counts that decide call e when e's gate is in its
- * region: each ancestor's and each 'unless' function's with a count. */
+ * region: each ancestor's and each 'unless' function's with a count,
+ * but for pooled ones, which are not known (see set_gates()). */
 static void mark_gate(struct nest *n, uint32_t fn, const struct sp_edge *e)
 {
 	uint32_t b = below_of(n, e), k, other;
 
 	for (; b < n->nbelows && n->belows[b].from == e->from && n->belows[b].to == e->to; b++) {
-		set_relevant(n, fn, n->belows[b].ancestor);
+		if (!is_pooled(n, n->belows[b].ancestor))
+			set_relevant(n, fn, n->belows[b].ancestor);
 		for (k = 0; k < n->belows[b].nunless; k++) {
 			other = n->fn_of[n->g->below_unless[n->belows[b].unless_first + k]];
-			if (other != SP_NONE)
+			if (other != SP_NONE && !is_pooled(n, other))
 				set_relevant(n, fn, other);
 		}
 	}
@@ -376,7 +433,7 @@ static void build_region(struct nest *n, uint32_t fn)
 			memcpy(r->leaves, l.leaves, l.nleaves * sizeof(*r->leaves));
 		r->nleaves = (uint32_t)l.nleaves;
 		for (q = 0; q < l.nleaves; q++)
-			set_relevant(n, fn, n->fn_of[l.leaves[q]]);
+			keep_leaf(n, fn, n->fn_of[l.leaves[q]]);
 	}
 	for (q = 0; q < l.nbody; q++)
 		n->local[l.body[q]] = SP_NONE;
@@ -407,17 +464,32 @@ static void key_put(struct nest *n, uint32_t *out, uint32_t fn, uint32_t f, uint
 	n->scratch[(*out)++] = count;
 }
 
+/* The budget below fn entered with left of it: one less for a pooled
+ * fn (next_leaf() cut it at none), and no more than the pooled
+ * functions fn reaches can spend: their counts, less fn's own one. */
+static uint32_t budget_below(const struct nest *n, uint32_t left, uint32_t fn)
+{
+	uint32_t room = n->room[fn];
+
+	if (is_pooled(n, fn)) {	/* on the stack, and in a cycle */
+		left--;
+		room--;
+	}
+	return left < room ? left : room;
+}
+
 /* The key of fn's context entered below a context of key: key with fn
  * once more and only the counts fn's key keeps, in n->scratch, sorted by
- * function; an ancestor without a count of its own is on the stack once
- * at most. */
+ * function, then the budget when it keeps it; an ancestor without a
+ * count of its own is on the stack once at most. */
 static uint32_t key_plus(struct nest *n, const uint32_t *key, uint32_t keylen, uint32_t fn)
 {
 	uint32_t i, out = 0, most = n->g->funcs[n->fids[fn]].nest == SP_NEST_CONTEXT ? 1 : SP_NONE;
+	uint32_t counts = keylen && key[keylen - 2] == n->nfn ? keylen - 2 : keylen;
 	bool done = false;
 
-	SP_ALLOC_GROW(n->scratch, (size_t)keylen + 2, n->scratch_cap);
-	for (i = 0; i < keylen; i += 2) {
+	SP_ALLOC_GROW(n->scratch, (size_t)keylen + 4, n->scratch_cap);
+	for (i = 0; i < counts; i += 2) {
 		if (!done && key[i] >= fn) {
 			key_put(n, &out, fn, fn,
 				key[i] == fn && key[i + 1] < most ? key[i + 1] + 1 : 1);
@@ -429,6 +501,10 @@ static uint32_t key_plus(struct nest *n, const uint32_t *key, uint32_t keylen, u
 	}
 	if (!done)
 		key_put(n, &out, fn, fn, 1);
+	if (relevant(n, fn, n->nfn)) {
+		n->scratch[out++] = n->nfn;
+		n->scratch[out++] = budget_below(n, budget_left(n, key, keylen), fn);
+	}
 	return out;
 }
 
@@ -541,8 +617,10 @@ static void set_leaf(struct nest *n, struct region *r, const struct frame *fr, u
 	for (c = 0; c < SP_CAUSE__COUNT; c++)
 		res->witness[c] = to_sub(r, res->witness[c]);
 	/* an ancestor without a count is bounded, if at all, by another
-	 * function's count, which names itself where it cuts */
-	if (key_count(n->pool + fr->key, fr->keylen, n->fn_of[r->global[id]]) &&
+	 * function's count, which names itself where it cuts; a pooled
+	 * one's may be on the stack, and the budget is at work */
+	if ((is_pooled(n, n->fn_of[r->global[id]]) ||
+	     key_count(n->pool + fr->key, fr->keylen, n->fn_of[r->global[id]])) &&
 	    r->sub.funcs[id].nest != SP_NEST_CONTEXT)
 		res->witness[SP_CAUSE_NEST] = id;
 }
@@ -594,11 +672,11 @@ static uint32_t record_path(struct nest *n, const struct region *r, const struct
 	return g->nsegs++;
 }
 
-static int too_many(const struct nest *n, struct sp_err *err)
+/* Past the limits: sp_nest_solve() counts coarser, or gives up. */
+static int too_many(struct nest *n)
 {
-	return sp_err_set(err, "once/nest: the %u annotated functions reach each other "
-			  "in over %u combinations of counts; annotate fewer of them",
-			  n->nfn, MAX_CONTEXTS);
+	n->over = true;
+	return -1;
 }
 
 /* A new context of fn with the root's result in its region's sub-graph,
@@ -625,21 +703,20 @@ static struct ctx *add_ctx(struct nest *n, uint32_t fn)
 	return c;
 }
 
-static int solve_frame(struct nest *n, const struct frame *fr, uint32_t *out,
-		       struct sp_err *err)
+static int solve_frame(struct nest *n, const struct frame *fr, uint32_t *out)
 {
 	struct region *r = &n->regions[fr->fn];
 	struct ctx *c;
 	uint32_t i;
 
 	n->work += (uint64_t)r->sub.nfuncs + r->sub.nedges;
-	if (n->nctx >= MAX_CONTEXTS || n->work > MAX_WORK)
-		return too_many(n, err);
+	if (n->nctx >= n->max_ctx || n->work > n->max_work)
+		return too_many(n);
 	for (i = 0; i < r->nbody; i++)
 		sp_reset_result(&r->sub.funcs[i]);
 	for (i = 0; i + r->nbody < r->sub.nfuncs; i++)
 		set_leaf(n, r, fr, i);
-	set_gates(n, r, n->pool + fr->key, fr->keylen);
+	set_gates(n, r, fr->fn, n->pool + fr->key, fr->keylen);
 	sp_solve(&r->sub, r->cut);
 	c = add_ctx(n, fr->fn);
 	c->key = fr->key;
@@ -666,15 +743,27 @@ static bool solving(const struct nest *n, uint32_t fn, const uint32_t *key, uint
 	return false;
 }
 
+/* Is the call into once/nest function to cut below fr: its count
+ * reached, or pooled, the budget spent or a 'once' root's own? */
+static bool leaf_cut(const struct nest *n, const struct frame *fr, uint32_t to)
+{
+	const uint32_t *key = n->pool + fr->key;
+	uint32_t most = n->g->funcs[n->fids[to]].nest;
+
+	if (!is_pooled(n, to))
+		return key_count(key, fr->keylen, to) >= most;
+	return !budget_left(n, key, fr->keylen) || (to == fr->fn && most == 1);
+}
+
 /* The context of the frame on top for its next leaf: known, cut, a
  * cycle, or a new frame to solve first. */
-static int next_leaf(struct nest *n, struct sp_err *err)
+static int next_leaf(struct nest *n)
 {
 	struct frame *fr = &n->stack[n->depth - 1];
 	const struct region *r = &n->regions[fr->fn];
 	uint32_t to = n->fn_of[r->global[r->nbody + fr->leaf]], keylen, c;
 
-	if (key_count(n->pool + fr->key, fr->keylen, to) >= n->g->funcs[n->fids[to]].nest) {
+	if (leaf_cut(n, fr, to)) {
 		fr->leaf_ctx[fr->leaf++] = SP_NONE;
 		return 0;
 	}
@@ -690,14 +779,14 @@ static int next_leaf(struct nest *n, struct sp_err *err)
 		fr->leaf_ctx[fr->leaf++] = c;
 		return 0;
 	}
-	if (n->nctx + n->depth >= MAX_CONTEXTS)
-		return too_many(n, err);
+	if (n->nctx + n->depth >= n->max_ctx)
+		return too_many(n);
 	push_frame(n, to, keylen);
 	return 0;
 }
 
 /* The context of function fn entered with nothing else on the stack. */
-static int solve_first(struct nest *n, uint32_t fn, uint32_t *out, struct sp_err *err)
+static int solve_first(struct nest *n, uint32_t fn, uint32_t *out)
 {
 	uint32_t c = SP_NONE, keylen = key_plus(n, NULL, 0, fn);
 
@@ -709,11 +798,11 @@ static int solve_first(struct nest *n, uint32_t fn, uint32_t *out, struct sp_err
 		const struct region *r = &n->regions[fr->fn];
 
 		if (fr->leaf + r->nbody < r->sub.nfuncs) {
-			if (next_leaf(n, err))
+			if (next_leaf(n))
 				return -1;
 			continue;
 		}
-		if (solve_frame(n, fr, &c, err))
+		if (solve_frame(n, fr, &c))
 			return -1;
 		free(fr->leaf_ctx);
 		n->depth--;
@@ -764,12 +853,111 @@ static void index_belows(struct nest *n)
 	}
 }
 
-static void nest_init(struct nest *n, struct sp_graph *g)
+/*
+ * What the coarser attempts pool, worked out from the exact one's
+ * regions (the same in every attempt): which once/nest functions each
+ * reaches through the others, which ones a 'below' line reads.
+ */
+struct pool_plan {
+	uint64_t *reach;	/* per fn, nwords words: the once/nest
+				 * functions below it, itself when in a cycle */
+	uint32_t nwords;
+	uint8_t *read;		/* per fn: an ancestor or 'unless' of a line */
+	uint8_t *pooled;	/* per fn, for the attempt */
+	uint32_t *room;		/* per fn: the pooled counts it reaches */
+	uint32_t npooled, budget;
+};
+
+static bool plan_reaches(const struct pool_plan *p, uint32_t fn, uint32_t other)
+{
+	return p->reach[(size_t)fn * p->nwords + other / 64] >> (other % 64) & 1;
+}
+
+/* Each function's leaves, then theirs, until none is new. */
+static void plan_reach(struct pool_plan *p, const struct nest *n)
+{
+	bool changed = true;
+	uint32_t fn, k, w;
+
+	p->nwords = n->nwords;
+	p->reach = sp_xcalloc((size_t)n->nfn * p->nwords + 1, sizeof(*p->reach));
+	for (fn = 0; fn < n->nfn; fn++)
+		for (k = 0; k < n->regions[fn].nleaves; k++) {
+			uint32_t leaf = n->fn_of[n->regions[fn].leaves[k]];
+
+			p->reach[(size_t)fn * p->nwords + leaf / 64] |= 1ull << (leaf % 64);
+		}
+	while (changed) {
+		changed = false;
+		for (fn = 0; fn < n->nfn; fn++)
+			for (k = 0; k < n->nfn; k++) {
+				uint64_t *to = p->reach + (size_t)fn * p->nwords;
+				const uint64_t *from = p->reach + (size_t)k * p->nwords;
+
+				if (k == fn || !plan_reaches(p, fn, k))
+					continue;
+				for (w = 0; w < p->nwords; w++) {
+					changed |= (from[w] & ~to[w]) != 0;
+					to[w] |= from[w];
+				}
+			}
+	}
+	p->read = sp_xcalloc(n->nfn ? n->nfn : 1, 1);
+	for (k = 0; k < n->nbelows; k++) {
+		const struct sp_below *b = &n->belows[k];
+
+		p->read[b->ancestor] = 1;
+		for (w = 0; w < b->nunless; w++)
+			if (n->fn_of[n->g->below_unless[b->unless_first + w]] != SP_NONE)
+				p->read[n->fn_of[n->g->below_unless[b->unless_first + w]]] = 1;
+	}
+}
+
+/*
+ * Pool the functions with a count that reach themselves (the others
+ * are never entered below themselves: their counts cut nothing), but at
+ * TIER_GATES_EXACT those a 'below' line reads.  False when that pools
+ * no more than the attempt before.
+ */
+static bool plan_tier(struct pool_plan *p, const struct nest *n, enum nest_tier tier)
+{
+	uint32_t fn, f, before = p->npooled;
+
+	p->npooled = p->budget = 0;
+	for (fn = 0; fn < n->nfn; fn++) {
+		uint32_t most = n->g->funcs[n->fids[fn]].nest;
+
+		p->pooled[fn] = most != SP_NEST_CONTEXT && plan_reaches(p, fn, fn) &&
+				(tier == TIER_POOLED || !p->read[fn]);
+		if (p->pooled[fn]) {
+			p->npooled++;
+			p->budget += most;
+		}
+	}
+	for (fn = 0; fn < n->nfn; fn++) {
+		p->room[fn] = 0;
+		for (f = 0; f < n->nfn; f++)
+			if (p->pooled[f] && plan_reaches(p, fn, f))
+				p->room[fn] += n->g->funcs[n->fids[f]].nest;
+	}
+	return p->npooled > before;
+}
+
+static void nest_init(struct nest *n, struct sp_graph *g, const struct pool_plan *p)
 {
 	uint32_t i;
 
 	memset(n, 0, sizeof(*n));
 	n->g = g;
+	n->max_ctx = MAX_CONTEXTS;
+	n->max_work = MAX_WORK;
+	if (p && p->npooled) {
+		n->pooled = p->pooled;
+		n->room = p->room;
+		n->budget = p->budget;
+	} else if (g->nest_limit && g->nest_limit < MAX_CONTEXTS) {
+		n->max_ctx = g->nest_limit;
+	}
 	n->fn_of = sp_xmalloc(g->nfuncs * sizeof(*n->fn_of));
 	n->local = sp_xmalloc(g->nfuncs * sizeof(*n->local));
 	memset(n->fn_of, 0xff, g->nfuncs * sizeof(*n->fn_of));
@@ -781,7 +969,7 @@ static void nest_init(struct nest *n, struct sp_graph *g)
 			n->fids[n->nfn++] = i;
 		}
 	n->regions = sp_xcalloc(n->nfn, sizeof(*n->regions));
-	n->nwords = (n->nfn + 63) / 64;
+	n->nwords = (n->nfn + 64) / 64;	/* and the budget's bit */
 	n->rel = sp_xcalloc((size_t)n->nfn * n->nwords + 1, sizeof(*n->rel));
 	SP_ALLOC_GROW(n->scratch, 2, n->scratch_cap);
 	SP_ALLOC_GROW(n->pool, 2, n->pool_cap);	/* an empty key is no NULL */
@@ -906,7 +1094,7 @@ static bool root_cycles(struct nest *n, uint32_t fn)
 			set_cycle_leaf(r, i);
 		}
 	}
-	set_gates(n, r, first, 2);
+	set_gates(n, r, fn, first, 2);
 	sp_solve(&r->sub, r->cut);
 	return r->sub.funcs[0].res.witness[SP_CAUSE_RECURSION] != SP_NONE;
 }
@@ -1038,7 +1226,7 @@ static void close_relevant(struct nest *n)
  * a new cause; a doomed leaf counts only its own frame whatever its
  * result (see set_leaf()), so totals and paths do not change.
  */
-static int solve_doomed(struct nest *n, struct sp_err *err)
+static int solve_doomed(struct nest *n)
 {
 	struct sp_graph *g = n->g;
 	uint32_t nsegs = g->nsegs, nsteps = g->nsteps, i, c;
@@ -1073,7 +1261,7 @@ static int solve_doomed(struct nest *n, struct sp_err *err)
 		next_round(n, nsegs, nsteps);
 		for (i = 0; i < n->nfn; i++)
 			if (n->doomed[i]) {
-				if (solve_first(n, i, &now[i], err)) {
+				if (solve_first(n, i, &now[i])) {
 					free(now);
 					return -1;
 				}
@@ -1093,28 +1281,102 @@ static int solve_doomed(struct nest *n, struct sp_err *err)
 	return 0;
 }
 
+/* Every once/nest function's result at one coarseness; -1 past the
+ * limits. */
+static int nest_run(struct nest *n)
+{
+	struct sp_graph *g = n->g;
+	uint32_t i, c;
+	int ret = solve_doomed(n);
+
+	for (i = 0; i < n->nfn && !ret; i++) {
+		c = n->doomed[i] ? n->prior[i] : SP_NONE;
+		if (c == SP_NONE)
+			ret = solve_first(n, i, &c);
+		if (!ret)
+			g->funcs[n->fids[i]].res = n->ctxs[c].res;
+	}
+	for (i = 0; i < n->nfn && !ret; i++)
+		record_cycle(n, i);
+	return ret;
+}
+
+static void plan_release(struct pool_plan *p)
+{
+	free(p->reach);
+	free(p->read);
+	free(p->pooled);
+	free(p->room);
+}
+
+/* The plan from the exact attempt, whose regions all were built. */
+static void plan_init(struct pool_plan *p, const struct nest *n)
+{
+	memset(p, 0, sizeof(*p));
+	plan_reach(p, n);
+	p->pooled = sp_xcalloc(n->nfn ? n->nfn : 1, 1);
+	p->room = sp_xcalloc(n->nfn ? n->nfn : 1, sizeof(*p->room));
+}
+
+static void mark_pooled(struct sp_graph *g, const struct nest *n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n->nfn; i++)
+		if (is_pooled(n, i))
+			g->funcs[n->fids[i]].flags |= SP_F_NEST_POOLED;
+}
+
+/*
+ * Exact counts first; past the limits, again with the functions that
+ * reach themselves pooled but for the ones 'below' lines read, then
+ * with those too (see the top of this file).  Each attempt starts from
+ * the same graph: the results and segments of the last are dropped.
+ */
 int sp_nest_solve(struct sp_graph *g, struct sp_err *err)
 {
+	struct pool_plan plan = { 0 };
+	uint32_t nsegs = g->nsegs, nsteps = g->nsteps, i;
+	enum nest_tier tier = TIER_EXACT;
 	struct nest n;
-	uint32_t i, c;
-	int ret = 0;
+	int ret = -1;
 
+	memset(&g->nest, 0, sizeof(g->nest));
+	for (i = 0; i < g->nfuncs; i++)
+		g->funcs[i].flags &= ~SP_F_NEST_POOLED;
 	if (!any_nest(g))
 		return 0;
 	/* a sub-graph shifts graph ids past its own */
 	if (g->nfuncs >= UINT32_MAX / 2)
 		return sp_err_set(err, "once/nest: more than %u functions", UINT32_MAX / 2);
-	nest_init(&n, g);
-	ret = solve_doomed(&n, err);
-	for (i = 0; i < n.nfn && !ret; i++) {
-		c = n.doomed[i] ? n.prior[i] : SP_NONE;
-		if (c == SP_NONE)
-			ret = solve_first(&n, i, &c, err);
+	for (; tier < TIER__COUNT; tier++) {
+		if (tier != TIER_EXACT && !plan_tier(&plan, &n, tier))
+			continue;
+		if (tier != TIER_EXACT)
+			nest_release(&n);
+		g->nsegs = nsegs;
+		g->nsteps = nsteps;
+		nest_init(&n, g, tier == TIER_EXACT ? NULL : &plan);
+		ret = nest_run(&n);
+		g->nest.functions = n.nfn;
+		g->nest.contexts = (uint32_t)n.nctx;
 		if (!ret)
-			g->funcs[n.fids[i]].res = n.ctxs[c].res;
+			break;
+		if (tier == TIER_EXACT) {
+			g->nest.exact_limit = n.max_ctx;
+			plan_init(&plan, &n);
+		}
 	}
-	for (i = 0; i < n.nfn && !ret; i++)
-		record_cycle(&n, i);
+	if (!ret) {
+		mark_pooled(g, &n);
+		g->nest.pooled = plan.npooled;
+		g->nest.budget = plan.budget;
+	} else {
+		sp_err_set(err, "once/nest: the %u annotated functions reach each other "
+			   "in over %u combinations of counts, %u of them counted as one; "
+			   "annotate fewer of them", n.nfn, n.max_ctx, plan.npooled);
+	}
 	nest_release(&n);
+	plan_release(&plan);
 	return ret;
 }

@@ -205,6 +205,12 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 		else
 			sp_strbuf_addf(t, " bounded by annotation: %s at most %u deep",
 				       sp_func_label(f), f->nest);
+		if (f->flags & SP_F_NEST_POOLED)
+			sp_strbuf_addf(t, " (coarse: counted with %u other once/nest functions "
+				       "in one budget of %u activations, over the limit of %u "
+				       "contexts of exact counts; the total may be above the "
+				       "exact one)", g->nest.pooled - 1, g->nest.budget,
+				       g->nest.exact_limit);
 		return;
 	case SP_CAUSE_INCOMPLETE:
 	case SP_CAUSE__COUNT:

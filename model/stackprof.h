@@ -83,6 +83,10 @@ enum sp_frame_src {
 					    * frame 0, its caller's holds it */
 #define SP_F_DECLARED		(1u << 20) /* no DWARF defines it (assembly): its
 					    * sp_func.decl_die is a C declaration */
+#define SP_F_NEST_POOLED	(1u << 21) /* set by analysis: a once/nest function
+					    * whose count the solver, over its limit,
+					    * kept only in a budget shared with others
+					    * (sp_graph.nest): its cuts are coarser */
 
 /* The name of an SP_F_NOT_GIVEN stand-in, before its member's. */
 #define SP_MODULE_CODE "<module code: "
@@ -399,6 +403,17 @@ struct sp_graph {
 	uint32_t *isite_targets;
 	uint32_t nisite_targets, isite_targets_cap;
 	bool indirect_typed;	/* --indirect=types ran: the reports list isites */
+
+	/* once/nest (analysis/nest.c): the most contexts of exact counts it
+	 * solves before counting coarser (0: its own, 65536), and what it did */
+	uint32_t nest_limit;
+	struct sp_nest_stats {
+		uint32_t functions;	/* annotated with a count or as ancestors */
+		uint32_t contexts;	/* solved, in the last attempt */
+		uint32_t exact_limit;	/* when coarser: the exact attempt's limit */
+		uint32_t pooled;	/* counted in the budget: 0 when exact */
+		uint32_t budget;	/* their activations on one stack, at most */
+	} nest;
 
 	/* .su statistics, filled by su_match() */
 	uint32_t su_rows;	/* rows read */

@@ -84,6 +84,21 @@ static void print_unknown(const struct sp_graph *g)
 	fputc('\n', stderr);
 }
 
+/* -v: what the once/nest solver did, when there was something to do. */
+static void print_nest(const struct sp_graph *g)
+{
+	const struct sp_nest_stats *n = &g->nest;
+
+	if (!n->functions)
+		return;
+	fprintf(stderr, "stackprof: once/nest: %u functions, %u contexts", n->functions,
+		n->contexts);
+	if (n->pooled)
+		fprintf(stderr, " (coarse: over the limit of %u of exact counts, %u functions counted in "
+			"one budget of %u activations)", n->exact_limit, n->pooled, n->budget);
+	fputc('\n', stderr);
+}
+
 /* -v: the recursions no annotation bounds, and the largest of them. */
 static void print_cycles(const struct sp_graph *g)
 {
@@ -331,6 +346,7 @@ static int load(struct sp_graph *g, const struct options *o,
 		cg_lazy_binding(imgs, n, g);
 	}
 	g->binary = sp_intern(g, o->elfs.v[0]);
+	g->nest_limit = o->nest_limit;
 	if (n > 1)
 		cg_link(imgs, n, g, &linked);
 	if (n > o->elfs.n)
@@ -350,6 +366,7 @@ static int load(struct sp_graph *g, const struct options *o,
 		print_stats(g, imgs, n, linked, &fs);
 		print_unknown(g);
 		print_cycles(g);
+		print_nest(g);
 	}
 	ret = 0;
 out:

@@ -560,14 +560,18 @@ static const struct opt *opt_of(int c)
  * the DWARF walk is split over two threads (a size, e.g. 0 or 4M, or
  * "never"; unset: the loader's default); STACKPROF_CFI how CFI frames
  * find their FDEs, each through .eh_frame_hdr or libdwarf's list of all
- * (unset: one by one when few functions need a frame).  A value not
- * understood is a warning.
+ * (unset: one by one when few functions need a frame);
+ * STACKPROF_NEST_CONTEXTS the most contexts of exact counts the once/nest
+ * solver makes before it counts coarser (1 to 65536; tests reach the
+ * coarse counts with small graphs).  A value not understood is a
+ * warning.
  */
 static void read_env(struct options *o)
 {
 	const char *libs = getenv("STACKPROF_LIBS"), *split = getenv("STACKPROF_SPLIT_WALK");
-	const char *cfi = getenv("STACKPROF_CFI");
-	char list[128];
+	const char *cfi = getenv("STACKPROF_CFI"), *nest = getenv("STACKPROF_NEST_CONTEXTS");
+	char list[128], *end;
+	unsigned long most;
 	uint64_t min;
 
 	if (libs && !strcmp(libs, "no"))
@@ -582,6 +586,14 @@ static void read_env(struct options *o)
 	if (cfi && *cfi && !find_word(cfi_values, cfi, &o->cfi_lookup))
 		fprintf(stderr, "stackprof: warning: ignoring STACKPROF_CFI='%s' (%s)\n", cfi,
 			words(cfi_values, list, sizeof(list)));
+	if (nest && *nest) {
+		most = strtoul(nest, &end, 10);
+		if (*end || most < 1 || most > 65536 || *nest == '-')
+			fprintf(stderr, "stackprof: warning: ignoring STACKPROF_NEST_CONTEXTS='%s' "
+				"(1 to 65536)\n", nest);
+		else
+			o->nest_limit = (uint32_t)most;
+	}
 }
 
 int parse_args(struct options *o, int argc, char **argv)

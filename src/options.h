@@ -45,6 +45,7 @@ struct options {
 	int json_paths_all;	/* --json-paths=all */
 	int vla_format;		/* --vla=: enum sp_vla_format */
 	int cfi_lookup;		/* STACKPROF_CFI: enum dw_cfi_lookup */
+	uint32_t nest_limit;	/* STACKPROF_NEST_CONTEXTS: sp_graph.nest_limit */
 	bool view_given, vla, has_budget, has_growth_limit;
 	bool json, keep_going, verbose, allow_unbounded, all, kernel_summary;
 	bool no_su;		/* --no-su: frames from the binary alone */
