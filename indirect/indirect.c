@@ -366,6 +366,30 @@ static void pointer_store(struct ind_image *im, const struct insn_store *s,
 	pk->npool += st->nokeys;
 }
 
+/* Is the value a store writes, of no constant, a pointer to a struct
+ * as DWARF types it (a variable of that type in its register, a member
+ * of that type loaded)?  Then it is an object's address, no function:
+ * C converts a pointer to an object to a pointer to a function only by
+ * a cast.  Such a store into a function pointer's place writes another
+ * member of a union there (struct page's lru.prev over its rcu_head's
+ * func, sk_buff's tcp_tsorted_anchor.prev over its destructor).  A void
+ * pointer, which the kernel does hand functions in, is not one. */
+static bool object_value(struct ind_image *im, const struct insn_icalls *ic,
+			 const struct insn_store *s)
+{
+	const struct ind_type *t;
+	uint64_t ptr;
+	int64_t bias;
+
+	if (!s->nvlinks || !ind_type_pointer(im, ic->links + s->vlink, s->nvlinks, &ptr, &bias))
+		return false;
+	t = ind_type_at(&im->types, ptr);
+	if (!t || t->kind != IND_POINTER || t->func)
+		return false;
+	t = ind_type_at(&im->types, t->target);
+	return t && t->kind == IND_STRUCT;
+}
+
 static void type_store(struct ind_image *ims, struct ind_store *st)
 {
 	struct ind_image *im = &ims[st->image];
@@ -380,6 +404,8 @@ static void type_store(struct ind_image *ims, struct ind_store *st)
 		st->typed = !st->data && ind_type_chain(im, links, n, &st->t) &&
 			    (st->t.kind == IND_TK_KEY || st->t.kind == IND_TK_WORD ||
 			     st->t.kind == IND_TK_TABLE);
+	if (st->typed && !s->stack && st->func == SP_NONE && object_value(im, ic, s))
+		st->typed = false;	/* no function: a pointer member's store */
 	/* a value copied from another object: what its chain reads */
 	if (st->typed && s->loaded && s->nvlinks)
 		st->vtyped = ind_type_chain(im, ic->links + s->vlink, s->nvlinks, &st->vt);

@@ -247,6 +247,8 @@ struct tracer {
 	/* the last reload of a stack slot the chain did not follow: its
 	 * load v[reload] and its link's index in ic->links */
 	size_t reload, reload_link;
+	uint8_t sums;		/* const_sum()s open: a loop's add may reach
+				 * itself */
 };
 
 static void add_link(struct tracer *t, uint64_t pc, uint8_t reg, enum insn_src src,
@@ -425,6 +427,36 @@ static bool same_write(struct tracer *t, size_t i, size_t d, uint8_t reg)
 	return definition(t, d, reg, &call_d) == at_i && call_d == call_i;
 }
 
+/* An immediate added to reg by v[d] (add $0x22,%rax), when reg held a
+ * constant before it: that sum is a constant too (the kernel's
+ * LIST_POISON2, list_del()'s movabs $0xdead000000000100 then add $0x22,
+ * into a list_head's prev, which struct page's union shares with its
+ * rcu_head's func); false, and no link, else. */
+static bool const_sum(struct tracer *t, size_t d, uint8_t reg, uint64_t pc)
+{
+	struct insn_icalls *ic = t->ic;
+	size_t mark = ic->nlinks;
+	uint8_t saved = t->nlinks;
+	struct insn_link *l;
+	bool ok;
+
+	if (t->sums >= 4)
+		return false;
+	t->sums++;
+	trace(t, d, reg, t->v[d].addr);
+	t->sums--;
+	l = &ic->links[ic->nlinks - 1];
+	ok = t->nlinks == saved + 1 && l->src == INSN_SRC_CONST;
+	if (ok) {
+		l->pc = pc;
+		l->disp = (int64_t)((uint64_t)l->disp + (uint64_t)t->v[d].imm);
+		return true;
+	}
+	ic->nlinks = mark;
+	t->nlinks = saved;
+	return false;
+}
+
 /* How the definition d of a register that v[i] reads computed it: false
  * when it is none the chain follows. */
 static bool follow(struct tracer *t, size_t i, size_t d, uint8_t reg, uint64_t pc)
@@ -471,6 +503,8 @@ static bool follow(struct tracer *t, size_t i, size_t d, uint8_t reg, uint64_t p
 			 in->base == RIP ? (int64_t)rip_target(in) : in->disp, 0);
 		return true;
 	}
+	if (in->op == INSN_OP_ADD && (in->flags & INSN_F_IMM) && !(in->flags & INSN_F_MEM))
+		return const_sum(t, d, reg, pc);
 	return false;
 }
 
