@@ -22,6 +22,8 @@
 
 #include "common/search.h"
 
+#define DW_REG_RSP 7		/* x86-64's stack pointer, in DWARF's numbers */
+
 /* What the value of a link is, as far as known. */
 struct tval {
 	enum { TV_NONE, TV_PTR, TV_ADDR } kind;
@@ -282,7 +284,8 @@ static bool from_indexed(struct ind_image *im, const struct insn_link *links, in
 	int j;
 
 	if (l->src != INSN_SRC_LOAD || l->scale ||
-	    (base->src != INSN_SRC_OTHER && base->src != INSN_SRC_REG) ||
+	    (base->src != INSN_SRC_OTHER && base->src != INSN_SRC_REG &&
+	     base->src != INSN_SRC_STACK) ||
 	    !(stride = indexed_stride(im, (uint64_t)l->disp)))
 		return false;
 	for (j = 0; j < k; j++)
@@ -360,6 +363,17 @@ static bool locates(const struct insn_link *links, int k, const struct ind_loc *
 	       (l->src == INSN_SRC_REG && l->entry && first >= x->lo && first < x->hi);
 }
 
+/* Does l, a word of the stack at a depth not known (INSN_SRC_STACK), load
+ * x's first word: x's place is the stack pointer plus that displacement
+ * where the load is (DW_OP_breg7: dev_ethtool realigns its frame, and
+ * keeps ops at 0x18(%rsp))? */
+static bool from_stack(const struct insn_link *l, const struct ind_loc *x)
+{
+	uint64_t at = l->pc + (uint64_t)(int64_t)l->back;
+
+	return x->reg == DW_REG_RSP && l->disp == x->mem[0] && at >= x->lo && at < x->hi;
+}
+
 /* Is link k of n the value of x, a variable in memory (ind_loc.nmem):
  * the chain's loads from link k on at x's offsets (copies between them
  * are the same value), the first from x's register where DWARF puts the
@@ -375,6 +389,8 @@ static bool in_place(const struct insn_link *links, int k, int n, const struct i
 	for (i = x->nmem - 1; i >= 0; i--, j++) {
 		while (j < n && links[j].src == INSN_SRC_MOVE)
 			j++;
+		if (j < n && i == 0 && links[j].src == INSN_SRC_STACK)
+			return from_stack(&links[j], x);
 		if (j >= n || links[j].src != INSN_SRC_LOAD || links[j].scale ||
 		    links[j].disp != x->mem[i])
 			return false;

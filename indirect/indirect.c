@@ -683,7 +683,8 @@ static void add_pcs(struct ind_run *r, const struct work *w, struct pcs *p)
 		p->v[p->n++] = links[k].pc;
 		if (links[k].src == INSN_SRC_REG && links[k].entry)	/* chain.c's locates */
 			p->v[p->n++] = (uint64_t)links[k].disp;
-		if (links[k].src == INSN_SRC_FRAME)	/* chain.c's from_frame */
+		if (links[k].src == INSN_SRC_FRAME ||	/* chain.c's from_frame */
+		    links[k].src == INSN_SRC_STACK)	/* and in_place */
 			p->v[p->n++] = links[k].pc + (uint64_t)(int64_t)links[k].back;
 	}
 }

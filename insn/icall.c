@@ -410,6 +410,11 @@ static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
 			t->ic->links[t->ic->nlinks - 1].back = (int32_t)(in->addr - pc);
 			return;
 		}
+		if (in->index == INSN_REG_NONE) {
+			add_link(t, pc, reg, INSN_SRC_STACK, in->disp, 0);
+			t->ic->links[t->ic->nlinks - 1].back = (int32_t)(in->addr - pc);
+			return;
+		}
 	}
 	add_link(t, pc, reg, src, addr, scale);
 	if (src == INSN_SRC_LOAD)
@@ -1087,7 +1092,8 @@ static bool plain_value(const struct insn_icalls *ic, uint32_t first, uint8_t n)
 		if (ic->links[first + k].src != INSN_SRC_MOVE &&
 		    ic->links[first + k].src != INSN_SRC_REG &&
 		    ic->links[first + k].src != INSN_SRC_OTHER &&
-		    ic->links[first + k].src != INSN_SRC_FRAME)
+		    ic->links[first + k].src != INSN_SRC_FRAME &&
+		    ic->links[first + k].src != INSN_SRC_STACK)
 			return false;
 	return true;
 }
@@ -1589,7 +1595,8 @@ static void add_alts(struct tracer *t, struct insn_icall *c)
 	uint64_t values[MAX_VALUES];
 	int n, k;
 
-	if ((l->src != INSN_SRC_REG && l->src != INSN_SRC_OTHER && l->src != INSN_SRC_FRAME) ||
+	if ((l->src != INSN_SRC_REG && l->src != INSN_SRC_OTHER && l->src != INSN_SRC_FRAME &&
+	     l->src != INSN_SRC_STACK) ||
 	    l->entry || l->reg > 15 ||
 	    i >= t->n ||
 	    (n = reaching_values(t, i, l->reg, values)) < 0)

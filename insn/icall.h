@@ -51,6 +51,11 @@ enum insn_src {
 				 * back (a spill not followed, an argument
 				 * passed on the stack): whatever DWARF locates
 				 * there (DW_OP_fbreg), or in reg at pc */
+	INSN_SRC_STACK,		/* a word of the stack at disp from the stack
+				 * pointer, loaded at pc + back, where the
+				 * frame's depth is not known (and $-16,%rsp
+				 * realigns it): whatever DWARF locates at
+				 * rsp plus disp (DW_OP_breg7), or in reg at pc */
 };
 
 struct insn_link {

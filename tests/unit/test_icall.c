@@ -206,6 +206,47 @@ static void test_spill_overwritten(void **state)
 	}
 }
 
+/* A reload where the frame's depth is not known (and $-64,%rsp realigns
+ * it, as for a local aligned to 64 bytes): the slot is no spill the
+ * chain can follow, nor a place in the frame; the link keeps the stack
+ * pointer's displacement and the load (INSN_SRC_STACK) for DWARF's
+ * DW_OP_breg7 locations.
+ *
+ *	1000: 55			push %rbp
+ *	1001: 48 89 e5			mov %rsp,%rbp
+ *	1004: 48 83 e4 c0		and $-64,%rsp
+ *	1008: 48 83 ec 40		sub $0x40,%rsp
+ *	100c: 48 89 7c 24 28		mov %rdi,0x28(%rsp)
+ *	1011: e8 ea 0f 00 00		call 2000
+ *	1016: 48 8b 44 24 28		mov 0x28(%rsp),%rax
+ *	101b: ff 50 08			call *0x8(%rax)
+ *	101e: c9			leave
+ *	101f: c3			ret
+ */
+static void test_stack_realigned(void **state)
+{
+	static const uint8_t code[] = {
+		0x55, 0x48, 0x89, 0xe5, 0x48, 0x83, 0xe4, 0xc0, 0x48, 0x83, 0xec, 0x40,
+		0x48, 0x89, 0x7c, 0x24, 0x28, 0xe8, 0xea, 0x0f, 0x00, 0x00, 0x48, 0x8b,
+		0x44, 0x24, 0x28, 0xff, 0x50, 0x08, 0xc9, 0xc3,
+	};
+	struct insn_icalls ic;
+	const struct insn_link *l;
+
+	(void)state;
+	trace_code(code, sizeof(code), &ic);
+	assert_int_equal(ic.ncalls, 1);
+	l = &ic.links[ic.calls[0].link];
+	assert_int_equal(ic.calls[0].nlinks, 2);
+	assert_int_equal(l[0].src, INSN_SRC_LOAD);
+	assert_int_equal(l[0].disp, 8);
+	assert_int_equal(l[1].src, INSN_SRC_STACK);
+	assert_int_equal(l[1].reg, 0);	/* rax */
+	assert_int_equal(l[1].disp, 0x28);
+	assert_int_equal(l[1].pc + (uint64_t)(int64_t)l[1].back, 0x1016);
+	insn_icalls_release(&ic);
+}
+
 /* Two stores of the slot reach its reload, one on each path: a constant
  * before the branch, the argument rdi on one side of it (GCC's
  * variable kept in the frame: f = a; if (c) f = b;).  The reload's chain
@@ -389,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_one_write_over_a_jump),
 		cmocka_unit_test(test_spill_reload),
 		cmocka_unit_test(test_spill_overwritten),
+		cmocka_unit_test(test_stack_realigned),
 		cmocka_unit_test(test_slot_stores_joined),
 		cmocka_unit_test(test_same_load_twice),
 		cmocka_unit_test(test_join_not_followed),
