@@ -103,15 +103,19 @@ static bool is_tracepoint_code(const struct sp_func *f)
 struct held {
 	struct ind_run *r;
 	struct sp_u64map tramps;	/* address -> function */
+	uint64_t lo, hi;		/* the least and greatest address */
 };
 
 static void held_word(void *arg, uint64_t addr, uint64_t w)
 {
 	struct held *h = arg;
-	uint32_t id = sp_u64map_get(&h->tramps, w);
+	uint32_t id;
 
 	(void)addr;
-	if (id != SP_NONE)
+	/* most words are not code addresses: no probe of the map */
+	if (w < h->lo || w > h->hi)
+		return;
+	if ((id = sp_u64map_get(&h->tramps, w)) != SP_NONE)
 		ids_add(&h->r->sc_held, id);
 }
 
@@ -120,7 +124,7 @@ static void held_word(void *arg, uint64_t addr, uint64_t w)
 static void held_tramps(struct ind_run *r, uint32_t image)
 {
 	struct ind_image *im = &r->ims[image];
-	struct held h = { .r = r };
+	struct held h = { .r = r, .lo = UINT64_MAX };
 	uint32_t first, end, i;
 	size_t k;
 
@@ -131,8 +135,13 @@ static void held_tramps(struct ind_run *r, uint32_t image)
 	sp_u64map_init(&h.tramps, 1024);
 	cg_funcs(im->img, &first, &end);
 	for (i = first; i < end && i < r->g->nfuncs; i++)
-		if (r->g->funcs[i].name && !strncmp(r->g->funcs[i].name, SCT, strlen(SCT)))
+		if (r->g->funcs[i].name && !strncmp(r->g->funcs[i].name, SCT, strlen(SCT))) {
 			sp_u64map_put(&h.tramps, r->g->funcs[i].addr, i);
+			if (r->g->funcs[i].addr < h.lo)
+				h.lo = r->g->funcs[i].addr;
+			if (r->g->funcs[i].addr > h.hi)
+				h.hi = r->g->funcs[i].addr;
+		}
 	for (k = 0; im->data.word && k < im->data.nsecs; k++)
 		ind_data_words(&im->data, k, held_word, &h);
 	for (k = 0; k < r->nstores; k++)
