@@ -89,6 +89,11 @@ static void add_thunk(void *arg, const GElf_Sym *sym, const char *name)
 
 	if (sym->st_shndx != SHN_UNDEF && name && !strcmp(name, "__fentry__"))
 		ic->fentry = sym->st_value;
+	if (sym->st_shndx != SHN_UNDEF && name && !strcmp(name, "pv_ops") &&
+	    GELF_ST_TYPE(sym->st_info) == STT_OBJECT) {
+		ic->pv_ops = sym->st_value;
+		ic->pv_ops_end = sym->st_value + sym->st_size;
+	}
 	for (i = 0; i < 2 && sym->st_shndx != SHN_UNDEF && name; i++)
 		if (!strcmp(name, updaters[i].name))
 			ic->sc_update[i] = sym->st_value;
@@ -278,12 +283,37 @@ static bool is_call(const struct insn *in)
  * the call to __fentry__ (ftrace's, first in a kernel function) none. */
 static bool writes_slot(const struct tracer *t, size_t k);
 
+/*
+ * Is v[k] a call through a word of the kernel's pv_ops (call
+ * *pv_ops+0xf0(%rip), irqs_disabled()'s save_fl)?  That is the inline
+ * asm of a paravirt op (PVOP_CALL*, arch/x86/include/asm/paravirt_types.h),
+ * whose clobbers GCC honours: a callee-save op's are rax alone, another
+ * op's name the argument registers and r8-r11 (as outputs GCC never
+ * reads), so a register the code reads after it unwritten holds what it
+ * held before (smp_call_function_single()'s func, kept in r8 across one).
+ */
+static uint64_t rip_target(const struct insn *in);
+
+static bool pv_call(const struct tracer *t, const struct insn *p)
+{
+	const struct insn_icalls *ic = t->ic;
+	uint64_t addr;
+
+	if (!ic->pv_ops || !(p->flags & INSN_F_MEM) || p->base != RIP ||
+	    p->index != INSN_REG_NONE)
+		return false;
+	addr = rip_target(p);
+	return addr >= ic->pv_ops && addr < ic->pv_ops_end;
+}
+
 static bool writes(const struct tracer *t, size_t k, uint8_t reg)
 {
 	const struct insn *p = &t->v[k];
 
 	if (reg == SLOT)
 		return writes_slot(t, k);
+	if (is_call(p) && pv_call(t, p))
+		return reg == RAX;
 	if (is_call(p))
 		return (CLOBBERED & BIT(reg)) != 0 &&
 		       !(t->ic->fentry && (p->flags & INSN_F_TARGET) &&

@@ -149,6 +149,10 @@ struct insn_icalls {
 	uint64_t fentry;		/* the kernel's __fentry__, which every traced
 					 * function calls first and which keeps
 					 * every register; 0 when none */
+	/* the kernel's pv_ops, [pv_ops, pv_ops_end): a call through one of
+	 * its words is a paravirt op's inline asm, which clobbers only the
+	 * registers it names (0 when none) */
+	uint64_t pv_ops, pv_ops_end;
 	uint64_t sc_update[2];		/* the kernel's __static_call_update and
 					 * __static_call_update_early, 0 */
 	/* scratch of the pass, per instruction of the function */

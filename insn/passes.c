@@ -141,6 +141,8 @@ static void list_syms(struct insn_image *c)
 		c->chunks[i].icalls.thunks = c->icalls.thunks;
 		c->chunks[i].icalls.nthunks = c->icalls.nthunks;
 		c->chunks[i].icalls.fentry = c->icalls.fentry;
+		c->chunks[i].icalls.pv_ops = c->icalls.pv_ops;
+		c->chunks[i].icalls.pv_ops_end = c->icalls.pv_ops_end;
 		memcpy(c->chunks[i].icalls.sc_update, c->icalls.sc_update,
 		       sizeof(c->icalls.sc_update));
 	}
