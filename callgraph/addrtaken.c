@@ -253,7 +253,7 @@ void cg_indirect_prototypes(struct cg_image *img, struct sp_graph *g, const uint
 
 		/* a function DWARF gives no code: what its DIE without code
 		 * (an ICF thunk's, an assembly function's declaration) says */
-		uint64_t die = f->origin_die ? f->origin_die : f->die ? f->die : f->decl_die;
+		uint64_t die = sp_func_proto_die(f);
 
 		if (taken[i] && !f->proto && die) {
 			v[n].die = die;

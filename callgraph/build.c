@@ -265,6 +265,36 @@ static void codeless_proto(const struct cg_image *img, const struct codeless *c,
 		f->decl_die = img->dw.subs[si].off;
 }
 
+/* A function whose DIE is an assembler's (GNU as --gdwarf-N writes a
+ * name and a range: no declaration coordinates, no prototype) and whose
+ * symbol is global: its prototype is its C declaration's, as for one
+ * DWARF gives no code (wakeup_long64, `extern void wakeup_long64(void)`,
+ * would otherwise be of every prototype class). */
+static void asm_decls(struct cg_image *img, const struct codeless *c)
+{
+	const struct sp_elf_sym *sym;
+	struct sp_func *f;
+	uint32_t si;
+	size_t i;
+
+	for (i = 0; i < img->dw.nsubs; i++) {
+		const struct dw_sub *s = &img->dw.subs[i];
+
+		if (s->declaration || s->hi <= s->lo || s->file || s->origin || s->spec ||
+		    s->func == SP_NONE)
+			continue;
+		f = &img->g->funcs[s->func];
+		if (f->die != s->off || f->decl_die || !f->symbol)
+			continue;
+		sym = sym_at(&img->elf, f->addr, f->symbol, NULL);
+		si = sp_u64map_get(&c->decls, (uintptr_t)f->symbol);
+		if (!sym || sym->bind == STB_LOCAL || si == SP_NONE)
+			continue;
+		f->decl_die = img->dw.subs[si].off;
+		f->flags |= SP_F_DECLARED;
+	}
+}
+
 static void codeless_release(struct codeless *c)
 {
 	sp_u64map_release(&c->defs);
@@ -310,6 +340,7 @@ static void make_symtab_funcs(struct cg_image *img, size_t *rcap)
 		add_range(img, rcap, sym->addr, sym->addr + sym->size, id);
 		img->stats.symtab_only++;
 	}
+	asm_decls(img, &c);
 	codeless_release(&c);
 }
 

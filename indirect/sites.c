@@ -43,12 +43,12 @@ void ind_type_site(struct ind_image *ims, struct ind_site *s)
 const char *ind_func_proto(struct ind_run *r, const struct ind_image *im, uint32_t func)
 {
 	const struct sp_func *f = &r->g->funcs[func];
+	uint64_t die = sp_func_proto_die(f);
 
 	/* a random unit's DIEs, and its abbreviations parsed, otherwise */
 	if (f->proto)
 		return f->proto;
-	return f->die && im->reader ?
-	       dw_func_proto(im->reader, r->g, f->origin_die ? f->origin_die : f->die) : NULL;
+	return die && im->reader ? dw_func_proto(im->reader, r->g, die) : NULL;
 }
 
 /* ---- the fallbacks' functions ---- */

@@ -274,6 +274,13 @@ const char *sp_proto_class(struct sp_graph *g, const char *proto)
 	return c;
 }
 
+uint64_t sp_func_proto_die(const struct sp_func *f)
+{
+	if (f->flags & SP_F_DECLARED)
+		return f->decl_die;
+	return f->origin_die ? f->origin_die : f->die ? f->die : f->decl_die;
+}
+
 const char *sp_frame_src_name(enum sp_frame_src src)
 {
 	switch (src) {

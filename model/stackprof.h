@@ -81,8 +81,10 @@ enum sp_frame_src {
 					    * inlined into it (named "FUNC/CALLEE", made
 					    * only for the annotations that name it):
 					    * frame 0, its caller's holds it */
-#define SP_F_DECLARED		(1u << 20) /* no DWARF defines it (assembly): its
-					    * sp_func.decl_die is a C declaration */
+#define SP_F_DECLARED		(1u << 20) /* no DWARF defines it (assembly; or
+					    * only the assembler's DIE, with no
+					    * prototype): its sp_func.decl_die is
+					    * a C declaration */
 #define SP_F_NEST_POOLED	(1u << 21) /* set by analysis: a once/nest function
 					    * whose count the solver, over its limit,
 					    * kept only in a budget shared with others
@@ -458,6 +460,10 @@ const char *sp_intern(struct sp_graph *g, const char *s);
  * of its members (object pointers one class, "void*"), interned; the
  * prototype itself when it cannot be read, NULL for NULL. */
 const char *sp_proto_class(struct sp_graph *g, const char *proto);
+/* The DIE that says f's prototype: its C declaration's when assembly
+ * defines it (SP_F_DECLARED), its abstract origin's, its own, or that of
+ * the one DIE of its name without code; 0 when none. */
+uint64_t sp_func_proto_die(const struct sp_func *f);
 
 /* --indirect=address-taken (model/assumed.c).  f's block list, NULL when
  * it assumes no targets. */
