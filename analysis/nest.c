@@ -40,9 +40,11 @@
  * own count is not known, so nothing that only it would cut is cut (a
  * 'below' gate of a pooled ancestor stays, one with a pooled 'unless'
  * function too), but for the root of a context, which is on the stack:
- * a 'once' root's call into itself is cut.  The totals are the same or
- * higher, and each pooled function says so in its reason
- * (SP_F_NEST_POOLED).
+ * a 'once' root's call into itself is cut.  Past the limit again (the
+ * 'below' ancestors on the stack or not still make a context per set),
+ * the last attempt forgets them too: their gates stay but in their own
+ * regions.  The totals are the same or higher, and each pooled or
+ * forgotten function says so in its reason (SP_F_NEST_POOLED).
  */
 #include "analysis/internal.h"
 
@@ -55,13 +57,17 @@
 /* Contexts and sub-graph work before counting coarser (or, pooled
  * too, giving up): functions that reach each other make a context for
  * each combination of counts.  sp_graph.nest_limit lowers the first
- * for the exact counts (tests). */
+ * for every attempt but the last (tests). */
 #define MAX_CONTEXTS	(1u << 16)
 #define MAX_WORK	(1ull << 30)
 
 /* How coarse the counts are: exact, then pooled but for the functions
- * 'below' lines read, then pooled but for those without a count. */
-enum nest_tier { TIER_EXACT, TIER_GATES_EXACT, TIER_POOLED, TIER__COUNT };
+ * 'below' lines read, then pooled but for those without a count (and
+ * those never below themselves), then those forgotten too. */
+enum nest_tier { TIER_EXACT, TIER_GATES_EXACT, TIER_POOLED, TIER_FORGET, TIER__COUNT };
+
+/* What a key keeps of a function (struct nest.pooled). */
+enum { POOL_EXACT, POOL_BUDGET, POOL_FORGOTTEN };
 
 struct region {
 	struct sp_graph sub;	/* 0: the function, the body below it, its
@@ -128,8 +134,8 @@ struct nest {
 				 * see close_relevant(); bit nfn: the
 				 * budget of the pooled ones */
 	uint32_t nwords;
-	const uint8_t *pooled;	/* per fn: its count is in the budget
-				 * (NULL: every count exact) */
+	const uint8_t *pooled;	/* per fn: POOL_*, what keys keep of its
+				 * count (NULL: every count exact) */
 	const uint32_t *room;	/* per fn: the pooled counts it reaches,
 				 * summed (NULL when none pooled) */
 	uint32_t budget;	/* the pooled counts, summed */
@@ -235,13 +241,22 @@ static void set_relevant(struct nest *n, uint32_t fn, uint32_t other)
 /* Is fn's count in the budget rather than in the keys? */
 static bool is_pooled(const struct nest *n, uint32_t fn)
 {
-	return n->pooled && n->pooled[fn];
+	return n->pooled && n->pooled[fn] == POOL_BUDGET;
+}
+
+/* Is fn's count not in the keys, pooled or forgotten? */
+static bool is_unknown(const struct nest *n, uint32_t fn)
+{
+	return n->pooled && n->pooled[fn] != POOL_EXACT;
 }
 
 /* fn's key keeps leaf's count, or for a pooled leaf the budget. */
 static void keep_leaf(struct nest *n, uint32_t fn, uint32_t leaf)
 {
-	set_relevant(n, fn, is_pooled(n, leaf) ? n->nfn : leaf);
+	if (!is_unknown(n, leaf))
+		set_relevant(n, fn, leaf);
+	else if (is_pooled(n, leaf))
+		set_relevant(n, fn, n->nfn);
 }
 
 /* What the budget lets a context of key spend: the last pair of its key,
@@ -356,8 +371,8 @@ static bool unless_counted(const struct nest *n, const struct sp_below *b,
 
 	for (k = 0; k < b->nunless; k++) {
 		fn = n->fn_of[n->g->below_unless[b->unless_first + k]];
-		/* a pooled one may be on the stack: the call happens */
-		if (fn != SP_NONE && (is_pooled(n, fn) || key_count(key, keylen, fn)))
+		/* one not known may be on the stack: the call happens */
+		if (fn != SP_NONE && (is_unknown(n, fn) || key_count(key, keylen, fn)))
 			return true;
 	}
 	return false;
@@ -393,11 +408,11 @@ static void mark_gate(struct nest *n, uint32_t fn, const struct sp_edge *e)
 	uint32_t b = below_of(n, e), k, other;
 
 	for (; b < n->nbelows && n->belows[b].from == e->from && n->belows[b].to == e->to; b++) {
-		if (!is_pooled(n, n->belows[b].ancestor))
+		if (!is_unknown(n, n->belows[b].ancestor))
 			set_relevant(n, fn, n->belows[b].ancestor);
 		for (k = 0; k < n->belows[b].nunless; k++) {
 			other = n->fn_of[n->g->below_unless[n->belows[b].unless_first + k]];
-			if (other != SP_NONE && !is_pooled(n, other))
+			if (other != SP_NONE && !is_unknown(n, other))
 				set_relevant(n, fn, other);
 		}
 	}
@@ -719,6 +734,10 @@ static int solve_frame(struct nest *n, const struct frame *fr, uint32_t *out)
 	set_gates(n, r, fr->fn, n->pool + fr->key, fr->keylen);
 	sp_solve(&r->sub, r->cut);
 	c = add_ctx(n, fr->fn);
+	/* the calls its 'below' lines drop below it stay deeper down: say
+	 * so where nothing pooled does */
+	if (is_unknown(n, fr->fn) && c->res.witness[SP_CAUSE_NEST] == SP_NONE)
+		c->res.witness[SP_CAUSE_NEST] = n->fids[fr->fn];
 	c->key = fr->key;
 	c->keylen = fr->keylen;
 	c->res.seg = record_path(n, r, fr, false);
@@ -865,7 +884,7 @@ struct pool_plan {
 	uint8_t *read;		/* per fn: an ancestor or 'unless' of a line */
 	uint8_t *pooled;	/* per fn, for the attempt */
 	uint32_t *room;		/* per fn: the pooled counts it reaches */
-	uint32_t npooled, budget;
+	uint32_t npooled, nforgotten, budget;
 };
 
 static bool plan_reaches(const struct pool_plan *p, uint32_t fn, uint32_t other)
@@ -916,20 +935,25 @@ static void plan_reach(struct pool_plan *p, const struct nest *n)
 /*
  * Pool the functions with a count that reach themselves (the others
  * are never entered below themselves: their counts cut nothing), but at
- * TIER_GATES_EXACT those a 'below' line reads.  False when that pools
- * no more than the attempt before.
+ * TIER_GATES_EXACT those a 'below' line reads; at TIER_FORGET the keys
+ * keep no count at all: the others, which only 'below' lines read (an
+ * ancestor on the stack or not), are forgotten.  False when that keeps
+ * no less than the attempt before.
  */
 static bool plan_tier(struct pool_plan *p, const struct nest *n, enum nest_tier tier)
 {
-	uint32_t fn, f, before = p->npooled;
+	uint32_t fn, f, before = p->npooled + p->nforgotten;
 
-	p->npooled = p->budget = 0;
+	p->npooled = p->nforgotten = p->budget = 0;
 	for (fn = 0; fn < n->nfn; fn++) {
 		uint32_t most = n->g->funcs[n->fids[fn]].nest;
+		bool pool = most != SP_NEST_CONTEXT && plan_reaches(p, fn, fn) &&
+			    (tier != TIER_GATES_EXACT || !p->read[fn]);
 
-		p->pooled[fn] = most != SP_NEST_CONTEXT && plan_reaches(p, fn, fn) &&
-				(tier == TIER_POOLED || !p->read[fn]);
-		if (p->pooled[fn]) {
+		p->pooled[fn] = pool ? POOL_BUDGET : tier == TIER_FORGET && p->read[fn] ?
+			POOL_FORGOTTEN : POOL_EXACT;
+		p->nforgotten += p->pooled[fn] == POOL_FORGOTTEN;
+		if (pool) {
 			p->npooled++;
 			p->budget += most;
 		}
@@ -937,13 +961,14 @@ static bool plan_tier(struct pool_plan *p, const struct nest *n, enum nest_tier 
 	for (fn = 0; fn < n->nfn; fn++) {
 		p->room[fn] = 0;
 		for (f = 0; f < n->nfn; f++)
-			if (p->pooled[f] && plan_reaches(p, fn, f))
+			if (p->pooled[f] == POOL_BUDGET && plan_reaches(p, fn, f))
 				p->room[fn] += n->g->funcs[n->fids[f]].nest;
 	}
-	return p->npooled > before;
+	return p->npooled + p->nforgotten > before;
 }
 
-static void nest_init(struct nest *n, struct sp_graph *g, const struct pool_plan *p)
+static void nest_init(struct nest *n, struct sp_graph *g, const struct pool_plan *p,
+		      enum nest_tier tier)
 {
 	uint32_t i;
 
@@ -951,13 +976,13 @@ static void nest_init(struct nest *n, struct sp_graph *g, const struct pool_plan
 	n->g = g;
 	n->max_ctx = MAX_CONTEXTS;
 	n->max_work = MAX_WORK;
-	if (p && p->npooled) {
+	if (tier != TIER_EXACT) {
 		n->pooled = p->pooled;
 		n->room = p->room;
 		n->budget = p->budget;
-	} else if (g->nest_limit && g->nest_limit < MAX_CONTEXTS) {
-		n->max_ctx = g->nest_limit;
 	}
+	if (tier != TIER_FORGET && g->nest_limit && g->nest_limit < n->max_ctx)
+		n->max_ctx = g->nest_limit;
 	n->fn_of = sp_xmalloc(g->nfuncs * sizeof(*n->fn_of));
 	n->local = sp_xmalloc(g->nfuncs * sizeof(*n->local));
 	memset(n->fn_of, 0xff, g->nfuncs * sizeof(*n->fn_of));
@@ -1323,7 +1348,7 @@ static void mark_pooled(struct sp_graph *g, const struct nest *n)
 	uint32_t i;
 
 	for (i = 0; i < n->nfn; i++)
-		if (is_pooled(n, i))
+		if (is_unknown(n, i))
 			g->funcs[n->fids[i]].flags |= SP_F_NEST_POOLED;
 }
 
@@ -1350,13 +1375,15 @@ int sp_nest_solve(struct sp_graph *g, struct sp_err *err)
 	if (g->nfuncs >= UINT32_MAX / 2)
 		return sp_err_set(err, "once/nest: more than %u functions", UINT32_MAX / 2);
 	for (; tier < TIER__COUNT; tier++) {
-		if (tier != TIER_EXACT && !plan_tier(&plan, &n, tier))
+		/* the last one runs whatever the last plan was: its limit
+		 * is the default one */
+		if (tier != TIER_EXACT && !plan_tier(&plan, &n, tier) && tier != TIER_FORGET)
 			continue;
 		if (tier != TIER_EXACT)
 			nest_release(&n);
 		g->nsegs = nsegs;
 		g->nsteps = nsteps;
-		nest_init(&n, g, tier == TIER_EXACT ? NULL : &plan);
+		nest_init(&n, g, &plan, tier);
 		ret = nest_run(&n);
 		g->nest.functions = n.nfn;
 		g->nest.contexts = (uint32_t)n.nctx;
@@ -1370,11 +1397,13 @@ int sp_nest_solve(struct sp_graph *g, struct sp_err *err)
 	if (!ret) {
 		mark_pooled(g, &n);
 		g->nest.pooled = plan.npooled;
+		g->nest.forgotten = plan.nforgotten;
 		g->nest.budget = plan.budget;
 	} else {
 		sp_err_set(err, "once/nest: the %u annotated functions reach each other "
-			   "in over %u combinations of counts, %u of them counted as one; "
-			   "annotate fewer of them", n.nfn, n.max_ctx, plan.npooled);
+			   "in over %u combinations of counts, even with %u of them counted "
+			   "as one and %u not kept; annotate fewer of them", n.nfn, n.max_ctx,
+			   plan.npooled, plan.nforgotten);
 	}
 	nest_release(&n);
 	plan_release(&plan);

@@ -158,6 +158,20 @@ static void typed_sites(const struct sp_graph *g, uint32_t w, struct sp_strbuf *
 	sp_strbuf_addf(t, k ? ")" : "every address-taken function)");
 }
 
+/* A once/nest total of the coarse counts (analysis/nest.c). */
+static void pooled_reason(const struct sp_graph *g, struct sp_strbuf *t)
+{
+	sp_strbuf_addf(t, " (coarse: ");
+	if (g->nest.pooled)
+		sp_strbuf_addf(t, "%u once/nest functions counted in one budget of %u "
+			       "activations%s", g->nest.pooled, g->nest.budget,
+			       g->nest.forgotten ? ", " : "");
+	if (g->nest.forgotten)
+		sp_strbuf_addf(t, "%u ancestors of 'below' lines not known", g->nest.forgotten);
+	sp_strbuf_addf(t, ", over the limit of %u contexts of exact counts; the total may be "
+		       "above the exact one)", g->nest.exact_limit);
+}
+
 static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 		     struct sp_strbuf *t)
 {
@@ -198,6 +212,14 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 			       depth_of_cycle(g, w));
 		return;
 	case SP_CAUSE_NEST:
+		/* forgotten: a 'below' ancestor never below itself */
+		if ((f->flags & SP_F_NEST_POOLED) &&
+		    (f->nest == SP_NEST_CONTEXT || f->res.cycle >= g->nsegs)) {
+			sp_strbuf_addf(t, "the calls 'below' lines drop while %s is on the "
+				       "stack kept", sp_func_label(f));
+			pooled_reason(g, t);
+			return;
+		}
 		stored_cycle(g, w, t);
 		if (f->nest <= 1)
 			sp_strbuf_addf(t, " bounded by annotation: %s at most once on a stack",
@@ -206,11 +228,7 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 			sp_strbuf_addf(t, " bounded by annotation: %s at most %u deep",
 				       sp_func_label(f), f->nest);
 		if (f->flags & SP_F_NEST_POOLED)
-			sp_strbuf_addf(t, " (coarse: counted with %u other once/nest functions "
-				       "in one budget of %u activations, over the limit of %u "
-				       "contexts of exact counts; the total may be above the "
-				       "exact one)", g->nest.pooled - 1, g->nest.budget,
-				       g->nest.exact_limit);
+			pooled_reason(g, t);
 		return;
 	case SP_CAUSE_INCOMPLETE:
 	case SP_CAUSE__COUNT:

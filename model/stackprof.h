@@ -415,6 +415,8 @@ struct sp_graph {
 		uint32_t exact_limit;	/* when coarser: the exact attempt's limit */
 		uint32_t pooled;	/* counted in the budget: 0 when exact */
 		uint32_t budget;	/* their activations on one stack, at most */
+		uint32_t forgotten;	/* 'below' ancestors whose presence keys
+					 * no longer keep: their calls stay */
 	} nest;
 
 	/* .su statistics, filled by su_match() */

@@ -93,9 +93,10 @@ static void print_nest(const struct sp_graph *g)
 		return;
 	fprintf(stderr, "stackprof: once/nest: %u functions, %u contexts", n->functions,
 		n->contexts);
-	if (n->pooled)
+	if (n->pooled + n->forgotten)
 		fprintf(stderr, " (coarse: over the limit of %u of exact counts, %u functions counted in "
-			"one budget of %u activations)", n->exact_limit, n->pooled, n->budget);
+			"one budget of %u activations, %u ancestors not known)", n->exact_limit,
+			n->pooled, n->budget, n->forgotten);
 	fputc('\n', stderr);
 }
 

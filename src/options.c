@@ -561,9 +561,9 @@ static const struct opt *opt_of(int c)
  * "never"; unset: the loader's default); STACKPROF_CFI how CFI frames
  * find their FDEs, each through .eh_frame_hdr or libdwarf's list of all
  * (unset: one by one when few functions need a frame);
- * STACKPROF_NEST_CONTEXTS the most contexts of exact counts the once/nest
- * solver makes before it counts coarser (1 to 65536; tests reach the
- * coarse counts with small graphs).  A value not understood is a
+ * STACKPROF_NEST_CONTEXTS the most contexts the once/nest solver makes
+ * in each attempt but its coarsest (1 to 65536; tests reach the coarse
+ * counts with small graphs).  A value not understood is a
  * warning.
  */
 static void read_env(struct options *o)

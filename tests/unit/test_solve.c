@@ -965,9 +965,9 @@ static void test_once_pooled_contexts(void **state)
 	}
 	assert_int_equal(reasons_of(&g, f[0], &r), 1);
 	assert_non_null(strstr(r.text[0], " bounded by annotation: f1 at most once on a stack "
-			       "(coarse: counted with 19 other once/nest functions in one "
-			       "budget of 20 activations, over the limit of 65536 contexts of "
-			       "exact counts; the total may be above the exact one)"));
+			       "(coarse: 20 once/nest functions counted in one budget of 20 "
+			       "activations, over the limit of 65536 contexts of exact counts; "
+			       "the total may be above the exact one)"));
 	sp_graph_release(&g);
 }
 
@@ -1488,6 +1488,64 @@ static void below(struct sp_graph *g, uint32_t from, uint32_t to, uint32_t anc)
 }
 
 /*
+ * Four once functions t0..t3 that call each other; t0 calls x, and x
+ * sleep, a call that a 'below' line drops while a, which calls t0, is
+ * on the stack.  Exactly, below a nothing sleeps: a is 1000 + 4 * 10.
+ * Past a limit of exact contexts, the t's are pooled (a budget of 4)
+ * and whether a is on the stack is kept: the 4 activations may end in
+ * t0 again (t0 t1 t2 t0), which calls x, but not sleep: 1000 + 40 + 1.
+ * Past it again, the last attempt forgets a: below t0 the call stays:
+ * 1000 + 40 + 1 + 500, above the exact total, and a's reason says so.
+ */
+static void test_pooled_below(void **state)
+{
+	uint32_t limit[3] = { 0, 30, 2 }, t[4], k, i, j, a, x, sleep;
+	uint64_t want_a[3] = { 1040, 1041, 1541 };
+	uint32_t forgotten[3] = { 0, 0, 1 }, pooled[3] = { 0, 4, 4 };
+	struct sp_graph g;
+	struct reasons r;
+	char name[8];
+
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		sp_graph_init(&g);
+		g.nest_limit = limit[k];
+		for (i = 0; i < 4; i++) {
+			snprintf(name, sizeof(name), "t%u", i);
+			t[i] = fs(&g, name, 10);
+			g.funcs[t[i]].nest = 1;
+		}
+		a = fs(&g, "a", 1000);
+		x = fs(&g, "x", 1);
+		sleep = fs(&g, "sleep", 500);
+		for (i = 0; i < 4; i++)
+			for (j = 0; j < 4; j++)
+				if (i != j)
+					call(&g, t[i], t[j]);
+		call(&g, a, t[0]);
+		call(&g, t[0], x);
+		call(&g, x, sleep);
+		below(&g, x, sleep, a);
+		solve(&g);
+		assert_int_equal(res(&g, a)->total, want_a[k]);
+		assert_true(res(&g, a)->bounded);
+		assert_int_equal(res(&g, t[0])->total, k ? 10 + 10 + 10 + 10 + 1 + 500 : 10 + 1 + 500);
+		assert_int_equal(g.nest.pooled, pooled[k]);
+		assert_int_equal(g.nest.forgotten, forgotten[k]);
+		assert_int_equal(!!(g.funcs[a].flags & SP_F_NEST_POOLED), forgotten[k]);
+		if (forgotten[k]) {
+			assert_int_equal(reasons_of(&g, a, &r), 1);
+			/* t0's, pooled, comes first (texts end at 255 bytes) */
+			assert_non_null(strstr(r.text[0], " bounded by annotation: t0 at most once on a "
+					       "stack (coarse: 4 once/nest functions counted in "
+					       "one budget of 4 activations, 1 ancestors of "
+					       "'below' lines not known, over the limit of 2 "));
+		}
+		sp_graph_release(&g);
+	}
+}
+
+/*
  * below: panic leaves the console unblanked by trylock, so below it
  * unblank does not take the sleeping lock; called elsewhere, it does.
  */
@@ -1706,6 +1764,7 @@ int main(void)
 		cmocka_unit_test(test_once_all_pairs),
 		cmocka_unit_test(test_once_pooled_contexts),
 		cmocka_unit_test(test_nest_pooled_above_exact),
+		cmocka_unit_test(test_pooled_below),
 		cmocka_unit_test(test_once_doomed_rounds),
 		cmocka_unit_test(test_once_doomed_and_not),
 		cmocka_unit_test(test_below_drops_only_below),
