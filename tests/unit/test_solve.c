@@ -1546,6 +1546,49 @@ static void test_pooled_below(void **state)
 }
 
 /*
+ * Only 'below' ancestors: a1 -> a2 -> x, x -> s1 dropped below a1, x ->
+ * s2 below a2.  Exactly, a1's stack is a1 a2 x: both calls dropped.
+ * With a limit of 1 context the last attempt forgets both: a2's own
+ * region still drops s2 (a2 is on the stack there), s1 stays: a1 a2 x
+ * s1, and the reason says which ancestor was not known.
+ */
+static void test_forgotten_ancestors(void **state)
+{
+	uint32_t a1, a2, x, s1, s2, k;
+	struct sp_graph g;
+	struct reasons r;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		sp_graph_init(&g);
+		g.nest_limit = k;
+		a1 = fs(&g, "a1", 1);
+		a2 = fs(&g, "a2", 2);
+		x = fs(&g, "x", 4);
+		s1 = fs(&g, "s1", 100);
+		s2 = fs(&g, "s2", 1000);
+		call(&g, a1, a2);
+		call(&g, a2, x);
+		call(&g, x, s1);
+		call(&g, x, s2);
+		below(&g, x, s1, a1);
+		below(&g, x, s2, a2);
+		solve(&g);
+		assert_int_equal(res(&g, a1)->total, k ? 1 + 2 + 4 + 100 : 1 + 2 + 4);
+		assert_int_equal(res(&g, a2)->total, 2 + 4 + 100);
+		assert_int_equal(g.nest.forgotten, k ? 2 : 0);
+		assert_int_equal(g.nest.pooled, 0);
+		assert_int_equal(reasons_of(&g, a1, &r), k);
+		if (k)
+			assert_string_equal(r.text[0], "the calls 'below' lines drop while a2 is "
+					    "on the stack kept (coarse: 2 ancestors of 'below' "
+					    "lines not known, over the limit of 1 contexts of "
+					    "exact counts; the total may be above the exact one)");
+		sp_graph_release(&g);
+	}
+}
+
+/*
  * below: panic leaves the console unblanked by trylock, so below it
  * unblank does not take the sleeping lock; called elsewhere, it does.
  */
@@ -1765,6 +1808,7 @@ int main(void)
 		cmocka_unit_test(test_once_pooled_contexts),
 		cmocka_unit_test(test_nest_pooled_above_exact),
 		cmocka_unit_test(test_pooled_below),
+		cmocka_unit_test(test_forgotten_ancestors),
 		cmocka_unit_test(test_once_doomed_rounds),
 		cmocka_unit_test(test_once_doomed_and_not),
 		cmocka_unit_test(test_below_drops_only_below),
