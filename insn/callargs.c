@@ -61,14 +61,27 @@ static void find_bounds(void *arg, const GElf_Sym *sym, const char *name)
 		b->stop = sym->st_value, b->any = true;
 }
 
-bool insn_static_landings(const struct sp_elf *e, struct insn_loads *out)
+static int by_site(const void *pa, const void *pb)
+{
+	const struct insn_sbranch *a = pa, *b = pb;
+
+	return (a->site > b->site) - (a->site < b->site);
+}
+
+bool insn_static_landings(const struct sp_elf *e, struct insn_loads *out,
+			  struct insn_sbranch **branches, size_t *nbranches)
 {
 	struct bounds b = { 0 };
 	const unsigned char *p;
 	uint64_t addr, size, i;
-	int32_t rel;
+	size_t cap = 0;
+	int32_t rel, code;
 
 	memset(out, 0, sizeof(*out));
+	if (branches) {
+		*branches = NULL;
+		*nbranches = 0;
+	}
 	sp_elf_each_symbol(e, find_bounds, &b);
 	if (!b.any)	/* a module's own section, before relocation: unknown */
 		return !sp_elf_section(e, "__jump_table", &addr, &size);
@@ -79,9 +92,17 @@ bool insn_static_landings(const struct sp_elf *e, struct insn_loads *out)
 		memcpy(&rel, p + i + 4, sizeof(rel));	/* x86-64: little-endian */
 		SP_ALLOC_GROW(out->v, out->n + 1, out->cap);
 		out->v[out->n++] = b.start + i + 4 + (uint64_t)(int64_t)rel;
+		if (!branches)
+			continue;
+		memcpy(&code, p + i, sizeof(code));
+		SP_ALLOC_GROW(*branches, *nbranches + 1, cap);
+		(*branches)[*nbranches].site = b.start + i + (uint64_t)(int64_t)code;
+		(*branches)[(*nbranches)++].landing = out->v[out->n - 1];
 	}
 	if (out->n)
 		qsort(out->v, out->n, sizeof(*out->v), sp_u64_cmp);
+	if (branches && *nbranches)
+		qsort(*branches, *nbranches, sizeof(**branches), by_site);
 	return true;
 }
 

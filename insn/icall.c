@@ -174,6 +174,7 @@ static void grow_scratch(struct insn_icalls *ic, size_t n)
 	free(ic->jump_to);
 	free(ic->seen);
 	free(ic->depth);
+	free(ic->sbranch);
 	ic->scratch_cap = n + 1;
 	/* room for index_jumps' pred_first[n + 1], the end of the last list */
 	ic->pred_first = sp_xmalloc((ic->scratch_cap + 1) * sizeof(*ic->pred_first));
@@ -181,6 +182,7 @@ static void grow_scratch(struct insn_icalls *ic, size_t n)
 	ic->jump_to = sp_xmalloc(ic->scratch_cap * sizeof(*ic->jump_to));
 	ic->seen = sp_xcalloc(ic->scratch_cap, sizeof(*ic->seen));
 	ic->depth = sp_xmalloc(ic->scratch_cap * sizeof(*ic->depth));
+	ic->sbranch = sp_xmalloc(ic->scratch_cap * sizeof(*ic->sbranch));
 	ic->stamp = 0;
 }
 
@@ -193,6 +195,32 @@ static size_t jump_target(const struct insn *v, size_t n, size_t i)
 		return n;
 	k = sp_search_first_ge(v, n, insn_addr, (uint64_t)v[i].imm);
 	return k < n && v[k].addr == (uint64_t)v[i].imm ? k : n;
+}
+
+static uint64_t sbranch_site(const void *base, size_t i)
+{
+	return ((const struct insn_sbranch *)base)[i].site;
+}
+
+/* The kernel's static branches inside v[0..n): each site may jump to its
+ * landing (a nop the kernel patches into a jmp) and may fall through (a
+ * jmp it patches into a nop), whatever the image holds: jump_to[i] is
+ * the landing, sbranch[i] says the next instruction is reached too. */
+static void static_branches(struct insn_icalls *ic, const struct insn *v, size_t n)
+{
+	size_t j = sp_search_first_ge(ic->sbranches, ic->nsbranches, sbranch_site, v[0].addr);
+
+	memset(ic->sbranch, 0, n * sizeof(*ic->sbranch));
+	for (; j < ic->nsbranches && ic->sbranches[j].site <= v[n - 1].addr; j++) {
+		size_t i = sp_search_first_ge(v, n, insn_addr, ic->sbranches[j].site);
+		size_t k = sp_search_first_ge(v, n, insn_addr, ic->sbranches[j].landing);
+
+		if (i >= n || v[i].addr != ic->sbranches[j].site)
+			continue;
+		ic->sbranch[i] = 1;
+		if (ic->jump_to[i] == n && k < n && v[k].addr == ic->sbranches[j].landing)
+			ic->jump_to[i] = (uint32_t)k;
+	}
 }
 
 /* For each instruction k the jumps that land on it: preds[pred_first[k]
@@ -210,9 +238,11 @@ static void index_jumps(struct insn_icalls *ic, const struct insn *v, size_t n)
 	memset(ic->pred_first, 0, (n + 1) * sizeof(*ic->pred_first));
 	ic->table_jumps = false;
 	ic->frame_known = false;
+	for (i = 0; i < n; i++)
+		ic->jump_to[i] = (uint32_t)jump_target(v, n, i);
+	static_branches(ic, v, n);
 	for (i = 0; i < n; i++) {
-		ic->jump_to[i] = (uint32_t)(k = jump_target(v, n, i));
-		if (k < n)
+		if ((k = ic->jump_to[i]) < n)
 			ic->pred_first[k + 1]++;
 		else if ((v[i].groups & INSN_G_JUMP) &&
 			 !(v[i].flags & (INSN_F_TARGET | INSN_F_THUNK)))
@@ -231,14 +261,15 @@ static void index_jumps(struct insn_icalls *ic, const struct insn *v, size_t n)
 	ic->pred_first[n + 1] = sum;
 }
 
-/* Does control fall from v[k - 1] into v[k]? */
-static bool falls_into(const struct insn *v, size_t k)
+/* Does control fall from v[k - 1] into v[k]?  A static branch's site
+ * does, a jmp in the image or not. */
+static bool falls_into(const struct insn_icalls *ic, const struct insn *v, size_t k)
 {
 	const struct insn *p = &v[k - 1];
 
-	return p->op != INSN_OP_INVALID && p->op != INSN_OP_RET && p->op != INSN_OP_JMP &&
+	return ic->sbranch[k - 1] || (p->op != INSN_OP_INVALID && p->op != INSN_OP_RET && p->op != INSN_OP_JMP &&
 	       !(p->groups & INSN_G_RET) && p->branch != INSN_BRANCH_JUMP_DYNAMIC &&
-	       !(p->branch == INSN_BRANCH_NONE && (p->groups & INSN_G_JUMP));
+	       !(p->branch == INSN_BRANCH_NONE && (p->groups & INSN_G_JUMP)));
 }
 
 /* ---- the chain ---- */
@@ -358,7 +389,7 @@ static size_t definition(struct tracer *t, size_t i, uint8_t reg, size_t *call)
 				SP_ALLOC_GROW(ic->stack, sp + 1, ic->stack_cap);
 				ic->stack[sp++] = ic->preds[j];
 			}
-			if (!falls_into(t->v, k)) {
+			if (!falls_into(ic, t->v, k)) {
 				/* no jump lands here either: dead code (the padding
 				 * after a jump), unless a jump through a table may */
 				if (ic->pred_first[k] == ic->pred_first[k + 1] &&
@@ -574,14 +605,14 @@ static bool each_write(struct tracer *t, size_t i, uint8_t reg,
 		if (steps++ >= (reg == SLOT ? MAX_BACK_SLOT : MAX_BACK))
 			return false;
 		*entry |= k == 0;
-		if (k && !falls_into(t->v, k) && ic->pred_first[k] == ic->pred_first[k + 1] &&
+		if (k && !falls_into(ic, t->v, k) && ic->pred_first[k] == ic->pred_first[k + 1] &&
 		    ic->table_jumps && t->v[k].op != INSN_OP_NOP)
 			return false;
 		for (j = ic->pred_first[k]; j <= ic->pred_first[k + 1]; j++) {
 			/* the jumps landing on k, then what falls into it */
 			size_t p = j < ic->pred_first[k + 1] ? ic->preds[j] : k - 1;
 
-			if (j == ic->pred_first[k + 1] && (!k || !falls_into(t->v, k)))
+			if (j == ic->pred_first[k + 1] && (!k || !falls_into(ic, t->v, k)))
 				break;
 			if (writes(t, p, reg)) {
 				if (!found(arg, p))
@@ -696,7 +727,7 @@ static void frame_depths(struct tracer *t)
 			if (ic->depth[k] == DEPTH_UNSET)
 				continue;
 			a = depth_after(&v[k], ic->depth[k]);
-			if (k + 1 < t->n && falls_into(v, k + 1))
+			if (k + 1 < t->n && falls_into(ic, v, k + 1))
 				changed |= set_depth(ic, k + 1, a);
 			if ((j = ic->jump_to[k]) < t->n)
 				changed |= set_depth(ic, j, a);
@@ -1694,6 +1725,7 @@ void insn_icalls_release(struct insn_icalls *ic)
 	free(ic->jump_to);
 	free(ic->seen);
 	free(ic->depth);
+	free(ic->sbranch);
 	free(ic->stack);
 	memset(ic, 0, sizeof(*ic));
 }

@@ -12,7 +12,9 @@
  * A call through a retpoline thunk (call __x86_indirect_thunk_rax) is an
  * indirect call through the register its name says.  Each link follows
  * the one write of its register that reaches it on every path through
- * the function's direct jumps; the chain stops where two writes reach it
+ * the function's direct jumps (and the kernel's static branches: each
+ * site may jump to its landing and may fall through, sbranches); the
+ * chain stops where two writes reach it
  * (or the function's entry, or code only a jump through a register can
  * reach: code nothing reaches is dead, the padding after a jump), at a
  * call that clobbers the register, and at any write it does not follow.
@@ -131,6 +133,12 @@ struct insn_store {
 
 #define INSN_FRAME_UNKNOWN INT64_MIN
 
+/* A static branch of the kernel's (asm goto): the instruction it patches
+ * between a nop and a jmp, and where the jmp lands. */
+struct insn_sbranch {
+	uint64_t site, landing;
+};
+
 /* A retpoline thunk's entry and the register it jumps through. */
 struct insn_thunk {
 	uint64_t addr;
@@ -153,11 +161,16 @@ struct insn_icalls {
 	 * its words is a paravirt op's inline asm, which clobbers only the
 	 * registers it names (0 when none) */
 	uint64_t pv_ops, pv_ops_end;
+	/* the kernel's static branches, by site (the image's, read only):
+	 * each site may go either way, whatever the image has there */
+	const struct insn_sbranch *sbranches;
+	size_t nsbranches;
 	uint64_t sc_update[2];		/* the kernel's __static_call_update and
 					 * __static_call_update_early, 0 */
 	/* scratch of the pass, per instruction of the function */
 	uint32_t *pred_first, *preds;	/* the jumps landing on each */
 	uint32_t *jump_to;		/* each's direct jump target inside, n if none */
+	uint8_t *sbranch;		/* each is a static branch's site */
 	uint32_t *seen, stamp;		/* visited by the current search */
 	bool table_jumps;		/* the function jumps through a register */
 	bool frame_known;		/* depth and escape are the function's */

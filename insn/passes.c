@@ -143,6 +143,8 @@ static void list_syms(struct insn_image *c)
 		c->chunks[i].icalls.fentry = c->icalls.fentry;
 		c->chunks[i].icalls.pv_ops = c->icalls.pv_ops;
 		c->chunks[i].icalls.pv_ops_end = c->icalls.pv_ops_end;
+		c->chunks[i].icalls.sbranches = c->sbranches;
+		c->chunks[i].icalls.nsbranches = c->nsbranches;
 		memcpy(c->chunks[i].icalls.sc_update, c->icalls.sc_update,
 		       sizeof(c->icalls.sc_update));
 	}
@@ -339,7 +341,8 @@ int insn_image_start(struct insn_image *c, const struct sp_elf *e, bool addr_tak
 		return 0;
 	insn_find_thunks(&c->icalls, e);
 	if (typed)
-		c->landings_known = insn_static_landings(e, &c->landings);
+		c->landings_known = insn_static_landings(e, &c->landings, &c->sbranches,
+							 &c->nsbranches);
 	list_syms(c);
 	/* EAGAIN is what a small ulimit -v gives: no room for its stack */
 	rc = pthread_create(&c->thread, NULL, code_thread, c);
@@ -397,6 +400,7 @@ void insn_image_release(struct insn_image *c)
 	insn_icalls_release(&c->icalls);
 	free(c->cargs.v);
 	free(c->landings.v);
+	free(c->sbranches);
 	insn_decoder_close(c->here);
 	insn_buf_release(&c->buf);
 	memset(c, 0, sizeof(*c));

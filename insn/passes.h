@@ -121,6 +121,8 @@ struct insn_image {
 	struct insn_icalls icalls;	/* its indirect calls and stores */
 	struct insn_cargs cargs;	/* typed: constant arguments, by ret */
 	struct insn_loads landings;	/* ... the static branches' targets */
+	struct insn_sbranch *sbranches;	/* ... and sites, by site */
+	size_t nsbranches;
 	bool landings_known;
 	uint64_t decoded;	/* instructions the thread decoded */
 	/* the function symbols to decode, in chunks claimed in turn */
@@ -186,9 +188,11 @@ struct insn_stack_res {
 bool insn_stack_frame(const struct insn *v, size_t n, uint16_t machine, uint64_t start,
 		      uint64_t end, struct insn_stack_res *out);
 /* x86-64: the kernel's static branches' targets, sorted, into out (the
- * code shows no jump there); false when they cannot be read (a
+ * code shows no jump there), and when branches is not NULL each site
+ * with its target, sorted by site; false when they cannot be read (a
  * module's, before relocation). */
-bool insn_static_landings(const struct sp_elf *e, struct insn_loads *out);
+bool insn_static_landings(const struct sp_elf *e, struct insn_loads *out,
+			  struct insn_sbranch **branches, size_t *nbranches);
 /* x86-64: append the constants the direct calls and tail jumps of
  * v[0..n) pass in argument registers (callargs.c) to out; landings:
  * insn_static_landings', NULL when they are not known (no values then). */

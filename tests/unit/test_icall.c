@@ -19,7 +19,9 @@
 
 /* The chain of the one indirect call in code (at 0x1000): calls[0],
  * and its paths' chains after it (insn_icall.way), if any. */
-static void trace_code(const uint8_t *code, size_t size, struct insn_icalls *ic)
+/* As trace_code, with the kernel's static branches sb[0..nsb). */
+static void trace_branches(const uint8_t *code, size_t size, const struct insn_sbranch *sb,
+			   size_t nsb, struct insn_icalls *ic)
 {
 	struct insn_decoder *d = insn_decoder_open(EM_X86_64);
 	struct insn_buf b = { 0 };
@@ -29,12 +31,19 @@ static void trace_code(const uint8_t *code, size_t size, struct insn_icalls *ic)
 	e.arch = sp_arch(EM_X86_64);
 	e.type = ET_EXEC;
 	memset(ic, 0, sizeof(*ic));
+	ic->sbranches = sb;
+	ic->nsbranches = nsb;
 	assert_non_null(d);
 	assert_true(insn_decode_bytes(d, code, size, 0x1000, false, false, &b));
 	insn_icalls_pass(ic, &e, b.v, b.n);
 	assert_int_equal(ic->ncalls, 1 + ic->calls[0].nways);
 	insn_buf_release(&b);
 	insn_decoder_close(d);
+}
+
+static void trace_code(const uint8_t *code, size_t size, struct insn_icalls *ic)
+{
+	trace_branches(code, size, NULL, 0, ic);
 }
 
 /* The ways of calls[0] are two chains of one link each, the constants
@@ -247,6 +256,55 @@ static void test_stack_realigned(void **state)
 	insn_icalls_release(&ic);
 }
 
+/* A static branch of the kernel's (asm goto) lands where the code shows
+ * no jump: rax's load at 1008 is skipped when the kernel patches the nop
+ * at 1003 into a jmp to 100c, and the call then reads the load at 1000.
+ * And the same with the jmp in the image (its nop is patched in): the
+ * load at 1008 is no dead code.  Either way two writes reach the call:
+ * a join of two paths, not the one load the nop's code shows.
+ *
+ *	1000: 48 8b 07			mov (%rdi),%rax
+ *	1003: 0f 1f 44 00 00		nopl 0x0(%rax,%rax,1)	(or jmp 100c)
+ *	1008: 48 8b 47 08		mov 0x8(%rdi),%rax
+ *	100c: ff 50 10			call *0x10(%rax)
+ *	100f: c3			ret
+ */
+static void test_static_branch(void **state)
+{
+	static const uint8_t nop[] = {
+		0x48, 0x8b, 0x07, 0x0f, 0x1f, 0x44, 0x00, 0x00, 0x48, 0x8b, 0x47, 0x08,
+		0xff, 0x50, 0x10, 0xc3,
+	};
+	static const uint8_t jmp[] = {
+		0x48, 0x8b, 0x07, 0xe9, 0x04, 0x00, 0x00, 0x00, 0x48, 0x8b, 0x47, 0x08,
+		0xff, 0x50, 0x10, 0xc3,
+	};
+	static const struct insn_sbranch sb[] = { { 0x1003, 0x100c } };
+	const uint8_t *code[2] = { nop, jmp };
+	struct insn_icalls ic;
+	const struct insn_link *l;
+	int k;
+
+	(void)state;
+	/* the nop not known as a branch: the code's one path, the load at
+	 * 1008, wrong when the kernel enables the branch */
+	trace_code(nop, sizeof(nop), &ic);
+	l = &ic.links[ic.calls[0].link];
+	assert_int_equal(ic.calls[0].nways, 0);
+	assert_int_equal(ic.calls[0].nlinks, 3);
+	assert_int_equal(l[1].src, INSN_SRC_LOAD);
+	assert_int_equal(l[1].disp, 8);
+	insn_icalls_release(&ic);
+	for (k = 0; k < 2; k++) {
+		trace_branches(code[k], sizeof(nop), sb, 1, &ic);
+		assert_int_equal(ic.calls[0].nways, 2);
+		l = &ic.links[ic.calls[0].link];
+		assert_int_equal(l[ic.calls[0].nlinks - 1].src, INSN_SRC_REG);
+		assert_false(l[ic.calls[0].nlinks - 1].entry);
+		insn_icalls_release(&ic);
+	}
+}
+
 /* Two stores of the slot reach its reload, one on each path: a constant
  * before the branch, the argument rdi on one side of it (GCC's
  * variable kept in the frame: f = a; if (c) f = b;).  The reload's chain
@@ -431,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_spill_reload),
 		cmocka_unit_test(test_spill_overwritten),
 		cmocka_unit_test(test_stack_realigned),
+		cmocka_unit_test(test_static_branch),
 		cmocka_unit_test(test_slot_stores_joined),
 		cmocka_unit_test(test_same_load_twice),
 		cmocka_unit_test(test_join_not_followed),
