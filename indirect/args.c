@@ -53,6 +53,12 @@ struct ind_args {
 	uint32_t nexported;
 	bool modules;		/* count the modules' calls (exported) */
 	uint32_t outside;	/* the first exported function met, SP_NONE */
+	/* a caller's code, decoded again where neither DWARF nor the
+	 * constants before the call say (caller_values) */
+	struct insn_decoder *dec;
+	struct insn_buf code;
+	uint32_t code_func;	/* whose code it is, SP_NONE */
+	struct insn_icalls scratch;
 };
 
 /* The edges into each function, by callee (counting sort). */
@@ -76,6 +82,7 @@ struct ind_args *ind_args_new(struct ind_run *r)
 	struct ind_args *a = sp_xcalloc(1, sizeof(*a));
 
 	a->r = r;
+	a->code_func = SP_NONE;
 	a->program = sp_xmalloc((r->nims + 1) * sizeof(*a->program));
 	memset(a->program, -1, (r->nims + 1) * sizeof(*a->program));
 	return a;
@@ -95,6 +102,11 @@ void ind_args_free(struct ind_args *a)
 	free(a->edge);
 	free(a->out);
 	free(a->program);
+	if (a->dec)
+		insn_decoder_close(a->dec);
+	insn_buf_release(&a->code);
+	a->scratch.thunks = NULL;	/* the image's */
+	insn_icalls_release(&a->scratch);
 	free(a);
 }
 
@@ -181,6 +193,61 @@ static struct dw_call_arg code_arg(const struct ind_image *im, uint64_t ret, uin
 	return v;
 }
 
+/* The code of function func of image im, decoded into a->code (the last
+ * one kept: a caller asked about for several registers or calls); false
+ * when it cannot be. */
+static bool caller_code(struct ind_args *a, const struct ind_image *im, uint32_t func)
+{
+	const struct sp_func *f = &a->r->g->funcs[func];
+	struct sp_elf_run run = { .addr = f->addr, .end = f->addr + f->size };
+
+	if (a->code_func == func)
+		return a->code.n > 0;
+	a->code_func = func;
+	a->code.n = 0;
+	if (!f->addr || !f->size || im->elf->arch->id != SP_ARCH_X86_64 || im->elf->type == ET_REL ||
+	    (!a->dec && !(a->dec = insn_decoder_open(im->elf->machine))) ||
+	    insn_decode(a->dec, im->elf, &run, false, &a->code) != INSN_WHOLE) {
+		a->code.n = 0;
+		return false;
+	}
+	insn_retpoline_pass(&im->code->icalls, im->elf, a->code.v, a->code.n);
+	return a->code.n > 0;
+}
+
+/*
+ * What the caller's code puts in register reg for the call that returns
+ * to ret, where DWARF and the constants just before it do not say: the
+ * function addresses each path into the call writes (membarrier's
+ * ipi_func, one of three by its flags), into a->out, or the register of
+ * the caller's own argument passed on (*entry, followed to its callers
+ * as DWARF's DW_OP_entry_value is).  False when some path brings neither
+ * or a constant that is no function.
+ */
+static bool caller_values(struct ind_args *a, const struct ind_image *im, uint32_t caller,
+			  uint64_t ret, uint8_t reg, uint8_t *entry)
+{
+	const struct insn_icalls *ic = &im->code->icalls;
+	uint64_t values[INSN_MAX_VALUES];
+	uint32_t id;
+	int n, k;
+
+	if (!caller_code(a, im, caller))
+		return false;
+	a->scratch.thunks = ic->thunks;
+	a->scratch.nthunks = ic->nthunks;
+	a->scratch.fentry = ic->fentry;
+	a->scratch.pv_ops = ic->pv_ops;
+	a->scratch.pv_ops_end = ic->pv_ops_end;
+	n = insn_arg_values(&a->scratch, a->code.v, a->code.n, ret, reg, values, entry);
+	for (k = 0; k < n; k++) {
+		if ((id = ind_func_at(im, values[k])) == SP_NONE)
+			return false;
+		out_add(a, id);
+	}
+	return n >= 0;
+}
+
 /* What func's register reg held at its entry, from every caller, into
  * a->out; false when some way in does not say. */
 static bool entry_values(struct ind_args *a, uint32_t func, uint8_t reg)
@@ -213,6 +280,15 @@ static bool entry_values(struct ind_args *a, uint32_t func, uint8_t reg)
 			v = dw_call_arg(cim->reader, caller->die, e->pc, reg);
 		if (cim && v.kind == DW_ARG_UNKNOWN)
 			v = code_arg(cim, e->pc, reg);
+		if (cim && v.kind == DW_ARG_UNKNOWN) {
+			uint8_t entry;
+
+			if (!caller_values(a, cim, e->from, e->pc, reg, &entry))
+				ok = false;
+			else if (entry != INSN_REG_NONE)
+				ok = entry_values(a, e->from, entry);
+			continue;
+		}
 		if (v.kind == DW_ARG_ADDR && !v.addr)
 			continue;	/* NULL: no call through it */
 		if (v.kind == DW_ARG_ADDR && (id = ind_func_at(cim, v.addr)) != SP_NONE)

@@ -856,7 +856,7 @@ static size_t spill(struct tracer *t, size_t i)
 	return x.d;
 }
 
-#define MAX_VALUES 8	/* writes of a register that reach one use, path by path */
+#define MAX_VALUES INSN_MAX_VALUES	/* writes of a register that reach one use, path by path */
 
 /* The writes each_write finds, in v[]. */
 struct defs {
@@ -1600,6 +1600,41 @@ static void add_store(struct tracer *t, const struct sp_elf *e, size_t i, const 
 	return;
 drop:
 	ic->nlinks = mark;
+}
+
+int insn_arg_values(struct insn_icalls *ic, const struct insn *v, size_t n, uint64_t ret,
+		    uint8_t reg, uint64_t *values, uint8_t *entry)
+{
+	struct tracer t = { .ic = ic, .v = v, .n = n };
+	size_t i = sp_search_first_ge(v, n, insn_addr, ret), mark = ic->nlinks;
+	struct insn_link root;
+	uint8_t k;
+
+	*entry = INSN_REG_NONE;
+	if (!i || i > n || v[i - 1].addr + v[i - 1].len != ret || reg > 15)
+		return -1;
+	i--;
+	index_jumps(ic, v, n);
+	trace(&t, i, reg, v[i].addr);
+	*entry = insn_entry_reg(ic->links + mark, t.nlinks);
+	root = ic->links[ic->nlinks - 1];
+	for (k = 0; k + 1 < t.nlinks && ic->links[mark + k].src == INSN_SRC_MOVE; k++)
+		;
+	ic->nlinks = mark;
+	/* a switch's jump may land anywhere: no value is the entry's */
+	if (*entry != INSN_REG_NONE)
+		return ic->table_jumps ? -1 : 0;
+	if (k + 1 != t.nlinks)
+		return -1;	/* a load: no constant */
+	if (root.src == INSN_SRC_CONST) {
+		values[0] = (uint64_t)root.disp;
+		return values[0] != 0;
+	}
+	/* copies of a register several writes reach: each path's */
+	if ((root.src != INSN_SRC_REG && root.src != INSN_SRC_OTHER) || root.reg > 15 ||
+	    (i = sp_search_first_ge(v, n, insn_addr, root.pc)) >= n || v[i].addr != root.pc)
+		return -1;
+	return reaching_values(&t, i, root.reg, values);
 }
 
 uint8_t insn_entry_reg(const struct insn_link *l, uint8_t n)

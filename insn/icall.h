@@ -192,6 +192,17 @@ struct insn_icalls {
  * INSN_REG_NONE. */
 uint8_t insn_entry_reg(const struct insn_link *l, uint8_t n);
 
+/* What argument register reg holds at the direct call (or tail jump)
+ * of v[0..n), one function's code, that returns to ret: the constants
+ * each path into it writes (their number, at most INSN_MAX_VALUES into
+ * values, NULLs left out), or 0 and *entry the register it is a copy of,
+ * unwritten since the function's entry (the function's own argument
+ * passed on); -1 when some path brings neither.  ic is scratch, with
+ * the image's thunks, fentry and pv_ops. */
+#define INSN_MAX_VALUES 8
+int insn_arg_values(struct insn_icalls *ic, const struct insn *v, size_t n, uint64_t ret,
+		    uint8_t reg, uint64_t *values, uint8_t *entry);
+
 /* Find e's retpoline thunks (__x86_indirect_thunk_REG and the call and
  * jump variants) in its symbol table; before the pass runs. */
 void insn_find_thunks(struct insn_icalls *ic, const struct sp_elf *e);
