@@ -248,15 +248,21 @@ static void index_codeless(struct cg_image *img, struct codeless *c)
 }
 
 /* f's DIE that says the prototype of symbol sym, which DWARF gives no
- * code; none when two definitions of its name could. */
+ * code; none when two definitions of a local symbol's name could (two
+ * static functions of one name are two functions).  A global symbol's
+ * two (the kernel's __x64_sys_fadvise64: mm/fadvise.c's and
+ * kernel/sys_ni.c's weak one, folded) are one function's, which its
+ * external declaration says, as every declaration of it must agree. */
 static void codeless_proto(const struct cg_image *img, const struct codeless *c,
 			   const struct sp_elf_sym *sym, struct sp_func *f)
 {
 	uint32_t si = sp_u64map_get(&c->protos, (uintptr_t)sym->name);
 
-	if (si == CODELESS_TWICE)
+	if (si == CODELESS_TWICE && sym->bind == STB_LOCAL)
 		return;
-	if (si == SP_NONE && sym->bind != STB_LOCAL) {
+	if (si == CODELESS_TWICE) {
+		si = sp_u64map_get(&c->decls, (uintptr_t)sym->name);
+	} else if (si == SP_NONE && sym->bind != STB_LOCAL) {
 		si = sp_u64map_get(&c->decls, (uintptr_t)sym->name);
 		if (si != SP_NONE)
 			f->flags |= SP_F_DECLARED;
