@@ -130,6 +130,23 @@ void ind_proto_targets(const struct fallback *fb, const char *cls, struct ids *o
 static bool word_targets_at(const struct ind_run *r, uint32_t image, const struct ind_target *t,
 			    struct ids *out, int depth);
 
+/* The stores to fixed addresses by address (ind_add_sites sorts them):
+ * a word's are found by a search, not a pass over all of them for each
+ * site through a global word or table. */
+static int abs_cmp(const void *pa, const void *pb)
+{
+	const struct ind_abs_store *a = pa, *b = pb;
+
+	if (a->addr != b->addr)
+		return (a->addr > b->addr) - (a->addr < b->addr);
+	return (a->image > b->image) - (a->image < b->image);
+}
+
+static uint64_t abs_addr(const void *base, size_t i)
+{
+	return ((const struct ind_abs_store *)base)[i].addr;
+}
+
 /* Global words copied into each other followed this deep: a word copied
  * into itself (through another) says no more. */
 #define MAX_WORD_COPIES 4
@@ -184,7 +201,8 @@ static bool word_targets_at(const struct ind_run *r, uint32_t image, const struc
 		if (!step)
 			break;
 	}
-	for (i = 0; i < r->nabs; i++) {
+	for (i = sp_search_first_ge(r->abs, r->nabs, abs_addr, t->first);
+	     i < r->nabs && r->abs[i].addr < t->end; i++) {
 		const struct ind_abs_store *s = &r->abs[i];
 
 		if (s->image != image || s->addr < t->first || s->addr >= t->end ||
@@ -813,6 +831,8 @@ int ind_add_sites(struct ind_run *r, struct ind_kernel *kern, struct sp_err *err
 	e.stamp[0] = sp_xcalloc(g->nfuncs + r->nsites + 4, sizeof(uint32_t));
 	e.stamp[1] = sp_xcalloc(g->nfuncs + r->nsites + 4, sizeof(uint32_t));
 	sp_u64map_init(&e.proto_hubs, 256);
+	if (r->nabs)
+		qsort(r->abs, r->nabs, sizeof(*r->abs), abs_cmp);
 	for (i = 0; i < r->nsites; i++) {
 		const struct ind_site *s = &r->sites[i];
 		const struct insn_icall *c = &r->ims[s->image].code->icalls.calls[s->icall];
