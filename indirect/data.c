@@ -166,6 +166,12 @@ static uint64_t read_word(const struct ind_data *d, const unsigned char *p)
 	uint64_t value = 0;
 	unsigned k;
 
+	/* a 64-bit little-endian image's: one load, not a loop of bytes
+	 * (ind_data_words reads every word of a kernel's data) */
+	if (d->word == 8 && !d->msb)
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+		       (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+		       (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
 	for (k = 0; k < d->word; k++)
 		value |= (uint64_t)p[d->msb ? d->word - 1 - k : k] << (8 * k);
 	return value;
