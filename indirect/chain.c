@@ -93,7 +93,7 @@ static bool load_fixed(struct ind_image *im, uint64_t addr, uint64_t scale, bool
 static bool load(struct ind_image *im, const struct insn_link *l, bool last, struct tval *v,
 		 struct ind_target *out)
 {
-	const struct ind_type *ptr, *pointee;
+	const struct ind_type *ptr, *pointee = NULL;
 	struct ind_place p;
 	uint64_t target;
 
@@ -103,14 +103,18 @@ static bool load(struct ind_image *im, const struct insn_link *l, bool last, str
 	    ptr->kind != IND_POINTER || (l->scale && (v->bias || l->disp < 0)))
 		return false;
 	target = ptr->target;
-	/* p[i].member: an array of the pointee, indexed by its size */
-	if (l->scale && (!(pointee = ind_type_at(&im->types, target)) ||
-			 pointee->size != l->scale))
+	/* p[i].member: an array of the pointee, indexed by its size; or
+	 * p->member[i], an array inside it (checked below) */
+	if (l->scale && !(pointee = ind_type_at(&im->types, target)))
 		return false;
 	/* below the pointee: a member of a struct that holds it */
 	if (l->disp + v->bias < 0 ?
 	    !ind_container_place(im, target, (uint64_t)-(l->disp + v->bias), last, &p) :
 	    !ind_type_place(&im->types, target, (uint64_t)(l->disp + v->bias), &p))
+		return false;
+	/* an index into the array the word at disp is in: sb->s_dquot.ops[type],
+	 * mov 0x240(%rax,%rdx,8) (C indexes nothing else there) */
+	if (l->scale && pointee->size != l->scale && p.stride != l->scale)
 		return false;
 	v->bias = 0;
 	if (last) {

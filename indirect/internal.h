@@ -138,6 +138,8 @@ struct ind_place {
 	uint64_t func;		/* when a function pointer: its subroutine type */
 	uint64_t alts;		/* a union whose members there are several
 				 * function pointers: its DIE, else 0 */
+	uint64_t stride;	/* the size of an element of the innermost
+				 * array holding the word, 0 when none */
 };
 /* The word at byte off of an object of the type at DIE type (through
  * nested structs, unions and arrays); false when no pointer is there. */

@@ -726,7 +726,11 @@ static bool place_in(struct ind_types *t, uint64_t type, uint64_t off, struct wa
 		if (!esize || (t->v[i].count && off >= t->v[i].count * esize))
 			return false;
 		/* every element is filed under the first one's key */
-		return place_in(t, t->v[i].target, off % esize, w, depth + 1, out);
+		if (!place_in(t, t->v[i].target, off % esize, w, depth + 1, out))
+			return false;
+		if (!out->stride)
+			out->stride = esize;
+		return true;
 	case IND_STRUCT:
 		return place_in_struct(t, i, off, w, depth, out);
 	}
