@@ -7,8 +7,8 @@
  *			circle_ops, not their perimeters (field)
  *	device_read	dev->ops.read(), dev->ops.start(): what uart_setup and
  *			spi_setup store there (field, drivers.c)
- *	apply		fn(x), a parameter: every address-taken int (*)(int)
- *			(prototype)
+ *	apply		fn(x), a parameter: what main passes, cb_square or
+ *			cb_double (argument)
  *	tick		t->fire(t), stored by timer_arm from its parameter: what
  *			main passes timer_arm, on_tick (field, an argument stored)
  *	log_message	log_hook(): its initial value and what main stores
