@@ -193,6 +193,11 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 				       "to analyse them", (int)(strlen(f->name) -
 							       strlen(SP_MODULE_CODE) - 1),
 				       f->name + strlen(SP_MODULE_CODE));
+		else if (f->flags & SP_F_HYPERVISOR)	/* "<hypervisor code: VAR>" */
+			sp_strbuf_addf(t, "calls hypervisor code through %.*s: a page the "
+				       "hypervisor fills, its frame unknown",
+				       (int)(strlen(f->name) - strlen(SP_HYPERVISOR_CODE) - 1),
+				       f->name + strlen(SP_HYPERVISOR_CODE));
 		else
 			sp_strbuf_addf(t, "unknown frame size for %s", sp_func_label(f));
 		return;

@@ -44,6 +44,7 @@ void ind_kernel_init(struct ind_kernel *k, struct ind_run *r)
 	memset(k, 0, sizeof(*k));
 	k->r = r;
 	k->jit = SP_NONE;
+	k->hypercall = SP_NONE;
 	sp_u64map_init(&k->by_name, 1024);
 	sp_u64map_init(&k->classes, 1024);
 	sp_u64map_init(&k->class_of, 1024);
@@ -384,11 +385,63 @@ static enum sp_resolved bpf_targets(struct ind_kernel *k, const struct ind_site 
 	return SP_RES_BPF;
 }
 
+/*
+ * Hyper-V's hypercall page (arch/x86/hyperv/hv_init.c, 6.1): hyperv_init()
+ * stores in the void *hv_hypercall_pg a page __vmalloc_node_range() gives
+ * and hands its address to the hypervisor (HV_X64_MSR_HYPERCALL), which
+ * fills it with its hypercall code; hv_suspend() and hyperv_cleanup()
+ * set it NULL, hv_resume() restores it from
+ * hv_hypercall_pg_saved, which holds only its old value.  hv_do_hypercall
+ * & co (asm/mshyperv.h) call it through CALL_NOSPEC: no kernel function
+ * is ever the target.  Recognised by the variable's name, a single word
+ * (not a table), and only when the images put no function there (its
+ * data word and every store to it known or of unknown origin give none):
+ * the call goes to one stand-in of unknown frame, its totals partial.
+ */
+#define HYPERCALL_PAGE "hv_hypercall_pg"
+
+static uint32_t hypercall_node(struct ind_kernel *k)
+{
+	struct sp_graph *g = k->r->g;
+	struct sp_func *f;
+
+	if (k->hypercall != SP_NONE)
+		return k->hypercall;
+	k->hypercall = sp_graph_add_func(g);
+	f = &g->funcs[k->hypercall];
+	f->name = sp_intern(g, SP_HYPERVISOR_CODE HYPERCALL_PAGE ">");
+	f->qual = SP_QUAL_UNKNOWN;
+	f->src = SP_SRC_NONE;
+	f->flags = SP_F_HYPERVISOR;
+	return k->hypercall;
+}
+
+static enum sp_resolved hypercall_targets(struct ind_kernel *k, const struct ind_site *s,
+					  struct ids *out, const char **desc)
+{
+	const struct ind_image *im = &k->r->ims[s->image];
+	const struct ind_var *v;
+	const char *name;
+
+	if (s->t.kind != IND_TK_WORD || out->n || !im->reader ||
+	    !(v = ind_var_at(im, s->t.var)) || v->addr != s->t.first ||
+	    v->size != im->data.word)
+		return SP_RES_NONE;
+	name = dw_die_name(im->reader, k->r->g, v->die);
+	if (!name || strcmp(name, HYPERCALL_PAGE))
+		return SP_RES_NONE;
+	ids_add(out, hypercall_node(k));
+	*desc = name;
+	return SP_RES_TABLE;
+}
+
 enum sp_resolved ind_kernel_targets(struct ind_kernel *k, const struct ind_site *s,
 				    struct ids *out, const char **desc)
 {
 	enum sp_resolved how = tracepoint_targets(k, s, out, desc);
 
-	return how != SP_RES_NONE ? how : bpf_targets(k, s, out, desc);
+	if (how == SP_RES_NONE)
+		how = bpf_targets(k, s, out, desc);
+	return how != SP_RES_NONE ? how : hypercall_targets(k, s, out, desc);
 }
 

@@ -8,6 +8,8 @@ struct ind_kernel {
 	struct ind_run *r;
 	const struct fallback *fb;
 	uint32_t jit;			/* <bpf jit>, SP_NONE until a site needs it */
+	uint32_t hypercall;		/* <hypervisor code: hv_hypercall_pg>, SP_NONE
+					 * until a site needs it */
 	bool named, classes_read;
 	struct sp_u64map by_name;	/* interned name -> function id */
 	struct sp_u64map classes;	/* __traceiter_NAME's id -> __bpf_trace_CLASS's */

@@ -89,9 +89,15 @@ enum sp_frame_src {
 					    * whose count the solver, over its limit,
 					    * kept only in a budget shared with others
 					    * (sp_graph.nest): its cuts are coarser */
+#define SP_F_HYPERVISOR		(1u << 22) /* no function but the code a hypervisor
+					    * put in a page the kernel calls (named
+					    * SP_HYPERVISOR_CODE "VAR>"); frame
+					    * unknown: partial */
 
 /* The name of an SP_F_NOT_GIVEN stand-in, before its member's. */
 #define SP_MODULE_CODE "<module code: "
+/* The name of an SP_F_HYPERVISOR stand-in, before its variable's. */
+#define SP_HYPERVISOR_CODE "<hypervisor code: "
 
 /* Why a total is unbounded or partial; index into sp_result.witness. */
 enum sp_cause {
