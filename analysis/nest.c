@@ -892,10 +892,33 @@ static bool plan_reaches(const struct pool_plan *p, uint32_t fn, uint32_t other)
 	return p->reach[(size_t)fn * p->nwords + other / 64] >> (other % 64) & 1;
 }
 
+/* Each function's set of once/nest functions (nwords words per function
+ * in sets) takes its leaves' sets, until none grows: what a function's
+ * leaves reach, it reaches. */
+static void close_over_leaves(const struct nest *n, uint64_t *sets)
+{
+	bool changed = true;
+	uint32_t fn, k, w;
+
+	while (changed) {
+		changed = false;
+		for (fn = 0; fn < n->nfn; fn++)
+			for (k = 0; k < n->regions[fn].nleaves; k++) {
+				const uint64_t *from = sets + (size_t)n->fn_of[n->regions[fn].leaves[k]] *
+							      n->nwords;
+				uint64_t *to = sets + (size_t)fn * n->nwords;
+
+				for (w = 0; w < n->nwords; w++) {
+					changed |= (from[w] & ~to[w]) != 0;
+					to[w] |= from[w];
+				}
+			}
+	}
+}
+
 /* Each function's leaves, then theirs, until none is new. */
 static void plan_reach(struct pool_plan *p, const struct nest *n)
 {
-	bool changed = true;
 	uint32_t fn, k, w;
 
 	p->nwords = n->nwords;
@@ -906,21 +929,7 @@ static void plan_reach(struct pool_plan *p, const struct nest *n)
 
 			p->reach[(size_t)fn * p->nwords + leaf / 64] |= 1ull << (leaf % 64);
 		}
-	while (changed) {
-		changed = false;
-		for (fn = 0; fn < n->nfn; fn++)
-			for (k = 0; k < n->nfn; k++) {
-				uint64_t *to = p->reach + (size_t)fn * p->nwords;
-				const uint64_t *from = p->reach + (size_t)k * p->nwords;
-
-				if (k == fn || !plan_reaches(p, fn, k))
-					continue;
-				for (w = 0; w < p->nwords; w++) {
-					changed |= (from[w] & ~to[w]) != 0;
-					to[w] |= from[w];
-				}
-			}
-	}
+	close_over_leaves(n, p->reach);
 	p->read = sp_xcalloc(n->nfn ? n->nfn : 1, 1);
 	for (k = 0; k < n->nbelows; k++) {
 		const struct sp_below *b = &n->belows[k];
@@ -1221,23 +1230,7 @@ static void solve_doomed_alone(struct nest *n)
  */
 static void close_relevant(struct nest *n)
 {
-	bool changed = true;
-	uint32_t fn, k, w;
-
-	while (changed) {
-		changed = false;
-		for (fn = 0; fn < n->nfn; fn++)
-			for (k = 0; k < n->regions[fn].nleaves; k++) {
-				const uint64_t *from = n->rel + (size_t)n->fn_of[n->regions[fn].leaves[k]] *
-								   n->nwords;
-				uint64_t *to = n->rel + (size_t)fn * n->nwords;
-
-				for (w = 0; w < n->nwords; w++) {
-					changed |= (from[w] & ~to[w]) != 0;
-					to[w] |= from[w];
-				}
-			}
-	}
+	close_over_leaves(n, n->rel);
 }
 
 /*
