@@ -110,8 +110,10 @@ static bool read_specs(const struct dw_unit *u, struct dw_abbrevs *t, struct dw_
 
 		if (!dw_uleb(p, end, &at) || !dw_uleb(p, end, &form))
 			return false;
-		if (!at && !form)
+		if (!at && !form) {
+			a->size = pos;
 			return true;
+		}
 		if (at > UINT16_MAX || form > UINT16_MAX)
 			return false;
 		if (form == DW_FORM_implicit_const && !dw_read_sleb(p, end, &implicit))
@@ -504,6 +506,14 @@ int dw_die_attrs_end(const struct dw_unit *u, const struct dw_die *d, uint64_t *
 	struct dw_val v;
 	int res;
 
+	/* values of fixed sizes are stepped over whole: each one decoded
+	 * only to be passed was a third of reading a function's children */
+	if (d->ab && d->ab->size != DW_POS_VARIES) {
+		if ((uint64_t)d->ab->size > u->end - d->attrs)
+			return -1;
+		*next = d->attrs + (uint64_t)d->ab->size;
+		return 0;
+	}
 	dw_attrs_begin(&it, u, d);
 	while ((res = dw_attrs_next(&it, &v)) > 0)
 		;
@@ -517,11 +527,20 @@ static int sibling_attr(const struct dw_unit *u, const struct dw_die *d, uint64_
 {
 	struct dw_attr_iter it;
 	struct dw_val v;
+	int32_t pos;
 
 	*sib = 0;
 	if (!d->ab || d->ab->sibling < 0)
 		return 0;
 	dw_attrs_begin(&it, u, d);
+	pos = u->ab.specs[d->ab->first + (uint32_t)d->ab->sibling].pos;
+	if (pos != DW_POS_VARIES) {
+		/* straight to it, as dw_entry_attr goes */
+		if (pos > it.end - it.p)
+			return -1;
+		it.p += pos;
+		it.i = (uint32_t)d->ab->sibling;
+	}
 	while (dw_attrs_next(&it, &v) > 0)
 		if ((int32_t)it.i - 1 == d->ab->sibling) {
 			*sib = dw_val_ref(u, &v);

@@ -112,6 +112,9 @@ struct dw_abbrev {
 	uint16_t tag;
 	bool children;
 	int32_t sibling;	/* index of DW_AT_sibling among the specs, -1 if none */
+	/* the bytes of a DIE's values when each has a fixed size in its
+	 * unit (most of a function's children), DW_POS_VARIES if not */
+	int32_t size;
 	uint32_t first, n;	/* the specs, in dw_abbrevs.specs */
 };
 

@@ -271,6 +271,125 @@ static void test_big_codes(void **state)
 	dw_unit_close(&u);
 }
 
+/* Past a DIE by decoding each of its values, the way taken when some
+ * value's size varies. */
+static uint64_t decoded_end(const struct dw_unit *u, uint64_t off)
+{
+	struct dw_attr_iter it;
+	struct dw_die d;
+	struct dw_val v;
+
+	assert_int_equal(dw_die_read(u, off, &d), 0);
+	dw_attrs_begin(&it, u, &d);
+	while (dw_attrs_next(&it, &v) > 0)
+		;
+	return dw_attrs_end(&it);
+}
+
+/*
+ * A DIE whose values all have fixed sizes is stepped over whole, and its
+ * DW_AT_sibling read where it is (GCC writes it last): the same offsets
+ * as decoding each value gives, and -1 when those bytes run past the
+ * unit.  A block with a name (a string) before its DW_AT_sibling, and a
+ * variable, are decoded.
+ */
+static void test_fixed_sizes(void **state)
+{
+	struct bytes info = { 0 }, ab = { 0 };
+	struct dw_secs s = { 0 };
+	struct dw_unit u;
+	struct dw_die d;
+	uint64_t block, site, named, var, x, next, end;
+	size_t sib_a, sib_b;
+
+	(void)state;
+	abbrev(&ab, 1, DW_TAG_compile_unit, true, 0);
+	abbrev(&ab, 2, DW_TAG_lexical_block, true, DW_AT_low_pc, DW_FORM_addr,
+	       DW_AT_high_pc, DW_FORM_data4, DW_AT_sibling, DW_FORM_ref4, 0);
+	abbrev(&ab, 3, DW_TAG_variable, false, DW_AT_name, DW_FORM_string,
+	       DW_AT_type, DW_FORM_ref4, 0);
+	abbrev(&ab, 4, DW_TAG_call_site, false, DW_AT_call_return_pc, DW_FORM_addr,
+	       DW_AT_call_origin, DW_FORM_ref4, DW_AT_call_tail_call, DW_FORM_flag_present, 0);
+	abbrev(&ab, 5, DW_TAG_lexical_block, true, DW_AT_name, DW_FORM_string,
+	       DW_AT_sibling, DW_FORM_ref4, 0);
+	put(&ab, 0, 1);
+	info.n = 4;
+	put(&info, 4, 2);
+	put(&info, 0, 4);
+	put(&info, 8, 1);
+	put(&info, 1, 1);	/* the CU */
+	block = info.n;
+	put(&info, 2, 1);
+	put(&info, 0x1000, 8);
+	put(&info, 0x40, 4);
+	sib_a = info.n;
+	put(&info, 0, 4);	/* patched below */
+	site = info.n;
+	put(&info, 4, 1);
+	put(&info, 0x1010, 8);
+	put(&info, (uint32_t)block, 4);
+	end = info.n;
+	put(&info, 0, 1);	/* the block's children end */
+	named = info.n;
+	set_len(&info, sib_a, named);
+	put(&info, 5, 1);
+	put_str(&info, "b");
+	sib_b = info.n;
+	put(&info, 0, 4);
+	var = info.n;
+	put(&info, 3, 1);
+	put_str(&info, "v");
+	put(&info, (uint32_t)block, 4);
+	put(&info, 0, 1);	/* the named block's children end */
+	x = info.n;
+	set_len(&info, sib_b, x);
+	put(&info, 3, 1);
+	put_str(&info, "x");
+	put(&info, (uint32_t)var, 4);
+	put(&info, 0, 1);	/* the CU's children end */
+	set_len(&info, 0, info.n - 4);
+	sec(&s.info, &info);
+	sec(&s.abbrev, &ab);
+	assert_int_equal(dw_unit_open(&s, 0, &u), 0);
+
+	/* what each abbreviation's values take, when fixed */
+	assert_int_equal(dw_die_read(&u, block, &d), 0);
+	assert_int_equal(d.ab->size, 16);
+	assert_int_equal(dw_die_attrs_end(&u, &d, &next), 0);
+	assert_int_equal(next, site);
+	assert_int_equal(next, decoded_end(&u, block));
+	assert_int_equal(dw_die_next(&u, &d, 0, &next, 0), 0);
+	assert_int_equal(next, named);
+	assert_int_equal(dw_die_read(&u, site, &d), 0);
+	assert_int_equal(d.ab->size, 12);
+	assert_int_equal(dw_die_attrs_end(&u, &d, &next), 0);
+	assert_int_equal(next, end);
+	assert_int_equal(next, decoded_end(&u, site));
+	assert_int_equal(dw_die_next(&u, &d, 0, &next, 0), 0);
+	assert_int_equal(next, end);
+
+	/* a string before them: decoded */
+	assert_int_equal(dw_die_read(&u, named, &d), 0);
+	assert_int_equal(d.ab->size, DW_POS_VARIES);
+	assert_int_equal(dw_die_next(&u, &d, 0, &next, 0), 0);
+	assert_int_equal(next, x);
+	assert_int_equal(dw_die_read(&u, var, &d), 0);
+	assert_int_equal(d.ab->size, DW_POS_VARIES);
+	assert_int_equal(dw_die_attrs_end(&u, &d, &next), 0);
+	assert_int_equal(next, x - 1);
+	assert_int_equal(next, decoded_end(&u, var));
+
+	/* the fixed values cut by the unit's end */
+	assert_int_equal(dw_die_read(&u, site, &d), 0);
+	u.end = site + 12;
+	assert_int_equal(dw_die_attrs_end(&u, &d, &next), -1);
+	assert_int_equal(dw_die_read(&u, block, &d), 0);
+	u.end = block + 16;	/* the DW_AT_sibling's last byte past it */
+	assert_int_equal(dw_die_next(&u, &d, 0, &next, 0), -1);
+	assert_int_equal(dw_die_attrs_end(&u, &d, &next), -1);
+	dw_unit_close(&u);
+}
+
 struct ranges {
 	uint64_t lo[8], hi[8];
 	int n;
@@ -432,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_bad_siblings),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_big_codes),
+		cmocka_unit_test(test_fixed_sizes),
 		cmocka_unit_test(test_v5_indexed),
 		cmocka_unit_test(test_v4_ranges),
 	};
