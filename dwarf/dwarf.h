@@ -178,6 +178,10 @@ void dw_reader_seek(struct dw_reader *r, uint64_t off);
 uint32_t dw_reader_moves(const struct dw_reader *r);
 /* Is the DIE at off in the unit the reader moved to last? */
 bool dw_reader_here(const struct dw_reader *r, uint64_t off);
+/* Where the unit holding the DIE at off ends (the next unit's offset,
+ * UINT64_MAX past the last); 0 when off is in none.  Reads only what the
+ * walk listed: any thread may ask. */
+uint64_t dw_unit_end(const struct dw_image *dw, uint64_t off);
 
 /* Called for each VLA of a frame; returns true to stop the walk. */
 typedef bool dw_vla_fn(void *ctx, const struct sp_vla *v);

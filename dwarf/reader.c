@@ -155,6 +155,21 @@ bool dw_entry_at(struct dw_reader *r, uint64_t off, struct dw_entry *e)
 
 /* ---- moving along the units ---- */
 
+/* Where graph CU cu's unit ends: the next one's start, past the last
+ * one's all. */
+static uint64_t cu_end(const struct dw_image *dw, uint32_t cu)
+{
+	return cu + 1 < dw->cu_first + dw->ncus ? dw->st->cu_unit_off[cu + 1 - dw->cu_first] :
+	       UINT64_MAX;
+}
+
+uint64_t dw_unit_end(const struct dw_image *dw, uint64_t off)
+{
+	uint32_t cu = dw_cu_of_offset(dw, off);
+
+	return cu == SP_NONE ? 0 : cu_end(dw, cu);
+}
+
 void dw_reader_seek(struct dw_reader *r, uint64_t off)
 {
 	const struct dw_image *dw = r->dw;
@@ -167,8 +182,7 @@ void dw_reader_seek(struct dw_reader *r, uint64_t off)
 		return;
 	r->here = cu;
 	r->lo = dw->st->cu_unit_off[cu - dw->cu_first];
-	r->hi = cu + 1 < dw->cu_first + dw->ncus ? dw->st->cu_unit_off[cu + 1 - dw->cu_first] :
-		UINT64_MAX;
+	r->hi = cu_end(dw, cu);
 	/* a reader over the whole of .debug_info would hold all of it */
 	if (++r->moves % 64 == 0)
 		dw_done_reading(dw);

@@ -727,7 +727,7 @@ static size_t param_work(const struct ind_run *r, uint32_t image, struct work *w
 
 /* Every site's and store's chain to type and every variable and
  * parameter's type to scan (the main thread's images' vars: loaded), in
- * DIE order (see struct work), shared out in pieces of whole functions
+ * DIE order (see struct work), shared out in pieces of whole units
  * between the typing thread and the main thread, once the latter is
  * done with the rest. */
 static void make_work(struct ind_run *r)
@@ -764,21 +764,37 @@ static bool same_function(const struct work *a, const struct work *b)
 	return a->die == b->die && a->image == b->image;
 }
 
-/* The next piece of work, [*from, *to), whole functions; false when none
- * is left. */
+/* The first work item from k on (k > 0) that is in neither the unit nor
+ * the function of item k - 1. */
+static size_t past_unit(const struct ind_run *r, size_t k)
+{
+	const struct work *w = r->work, *last = &w[k - 1];
+	const struct dw_image *dw = r->ims[last->image].dw;
+	uint64_t end = dw ? dw_unit_end(dw, last->die) : 0;
+
+	while (k < r->nwork && w[k].image == last->image &&
+	       (w[k].die == last->die || w[k].die < end))
+		k++;
+	return k;
+}
+
+/* The next piece of work, [*from, *to), whole units; false when none is
+ * left.  A unit split between the threads had its types read by both
+ * (each thread's table holds the types of the unit it is in, seek_unit):
+ * a third of the kernel's units were. */
 static bool next_piece(struct ind_run *r, size_t *from, size_t *to)
 {
 	size_t c = atomic_fetch_add(&r->next_piece, 1), i = c * PIECE, end = i + PIECE;
 
 	if (i >= r->nwork)
 		return false;
-	/* a function that straddles a boundary belongs to the piece it starts in */
-	while (i && i < r->nwork && same_function(&r->work[i - 1], &r->work[i]))
-		i++;
+	/* a unit that straddles a boundary belongs to the piece it starts in */
+	if (i)
+		i = past_unit(r, i);
 	if (end > r->nwork)
 		end = r->nwork;
-	while (end < r->nwork && same_function(&r->work[end - 1], &r->work[end]))
-		end++;
+	if (end < r->nwork)
+		end = past_unit(r, end);
 	*from = i;
 	*to = end;
 	return true;

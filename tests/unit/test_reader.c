@@ -346,6 +346,26 @@ static void test_reg_vars(void **state)
 	check_reg_vars(true);
 }
 
+/* Where a DIE's unit ends, from the units' offsets the walk listed:
+ * the next one's start, all past the last one's, 0 before the first. */
+static void test_unit_end(void **state)
+{
+	uint64_t offs[3] = { 11, 100, 250 };
+	struct dw_state st = { .cu_unit_off = offs };
+	struct dw_image dw = { .st = &st, .cu_first = 7, .ncus = 3 };
+
+	(void)state;
+	assert_int_equal(dw_unit_end(&dw, 5), 0);
+	assert_int_equal(dw_unit_end(&dw, 11), 100);
+	assert_int_equal(dw_unit_end(&dw, 99), 100);
+	assert_int_equal(dw_unit_end(&dw, 100), 250);
+	assert_int_equal(dw_unit_end(&dw, 249), 250);
+	assert_true(dw_unit_end(&dw, 250) == UINT64_MAX);
+	assert_true(dw_unit_end(&dw, 1000000) == UINT64_MAX);
+	dw.ncus = 0;
+	assert_int_equal(dw_unit_end(&dw, 50), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_questions),
 		cmocka_unit_test(test_questions_msb),
 		cmocka_unit_test(test_reg_vars),
+		cmocka_unit_test(test_unit_end),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
