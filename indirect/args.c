@@ -59,6 +59,7 @@ struct ind_args {
 	struct insn_buf code;
 	uint32_t code_func;	/* whose code it is, SP_NONE */
 	struct insn_icalls scratch;
+	struct ids loaded;	/* load_values' */
 };
 
 /* The edges into each function, by callee (counting sort). */
@@ -102,6 +103,7 @@ void ind_args_free(struct ind_args *a)
 	free(a->edge);
 	free(a->out);
 	free(a->program);
+	free(a->loaded.v);
 	if (a->dec)
 		insn_decoder_close(a->dec);
 	insn_buf_release(&a->code);
@@ -215,6 +217,25 @@ static bool caller_code(struct ind_args *a, const struct ind_image *im, uint32_t
 	return a->code.n > 0;
 }
 
+/* What a caller passes that it loaded from a fixed address (links[0..n):
+ * the load, in image im), into a->out: the functions the word holds, as a
+ * call through it finds them (tracing_set_clock()'s
+ * ring_buffer_set_clock(buf, trace_clocks[i].func): the table's
+ * functions). */
+static bool load_values(struct ind_args *a, const struct ind_image *im,
+			const struct insn_link *links, uint8_t n)
+{
+	struct ind_target t;
+	uint32_t k;
+
+	a->loaded.n = 0;
+	if (!ind_load_targets(a->r, (uint32_t)(im - a->r->ims), links, n, &t, &a->loaded))
+		return false;
+	for (k = 0; k < a->loaded.n; k++)
+		out_add(a, a->loaded.v[k]);
+	return true;
+}
+
 /*
  * What the caller's code puts in register reg for the call that returns
  * to ret, where DWARF and the constants just before it do not say: the
@@ -229,8 +250,9 @@ static bool caller_values(struct ind_args *a, const struct ind_image *im, uint32
 {
 	const struct insn_icalls *ic = &im->code->icalls;
 	uint64_t values[INSN_MAX_VALUES];
+	struct insn_link load[2];
 	uint32_t id;
-	int n, k;
+	int n, k, nl;
 
 	if (!caller_code(a, im, caller))
 		return false;
@@ -240,6 +262,8 @@ static bool caller_values(struct ind_args *a, const struct ind_image *im, uint32
 	a->scratch.pv_ops = ic->pv_ops;
 	a->scratch.pv_ops_end = ic->pv_ops_end;
 	n = insn_arg_values(&a->scratch, a->code.v, a->code.n, ret, reg, values, entry);
+	if (n < 0 && (nl = insn_arg_load(&a->scratch, a->code.v, a->code.n, ret, reg, load)))
+		return load_values(a, im, load, (uint8_t)nl);
 	for (k = 0; k < n; k++) {
 		if ((id = ind_func_at(im, values[k])) == SP_NONE)
 			return false;

@@ -37,7 +37,7 @@ static int var_cmp(const void *pa, const void *pb)
 }
 
 /* Move to the unit of the DIE at off, and forget the last unit's types. */
-static void seek_unit(struct ind_image *im, uint64_t off)
+void ind_seek_unit(struct ind_image *im, uint64_t off)
 {
 	if (!im->reader)
 		return;
@@ -59,7 +59,7 @@ void ind_vars_load(struct ind_image *im, const struct ind_data *data)
 		uint64_t type;
 		const struct ind_type *t;
 
-		seek_unit(im, dw->vars[i].die);
+		ind_seek_unit(im, dw->vars[i].die);
 		type = dw->vars[i].type ? dw->vars[i].type :
 		       dw_decl_type(im->reader, dw->vars[i].die);
 		t = ind_type_at(&im->types, type);
@@ -194,7 +194,7 @@ static void scan_param(struct ind_image *im, uint64_t type)
 	int32_t ns, k;
 	size_t hops;
 
-	seek_unit(im, type);
+	ind_seek_unit(im, type);
 	/* most are pointers or numbers: their pointees are not read */
 	k = ind_type_kind(&im->types, type);
 	if (k != IND_STRUCT && k != IND_ARRAY)
@@ -536,8 +536,8 @@ static void apply_store(struct ind_run *r, const struct ind_store *st)
 		}
 		if (key != SP_NONE && s->loaded)
 			store_loaded(r, st, key);
-		else if (key != SP_NONE && st->func == SP_NONE)
-			store_argument(r, st, key);
+		else if (key != SP_NONE && st->func == SP_NONE)	/* store_argument */
+			ids_add(&r->arg_stores, (uint32_t)(st - r->stores));
 		else if (key != SP_NONE)
 			ind_key_add_code(&r->keys, key, st->func);
 	} else if (s->addr) {
@@ -805,7 +805,7 @@ static void scan_item(struct ind_run *r, struct ind_image *ims, const struct wor
 {
 	struct ind_image *im = &ims[w->image];
 
-	seek_unit(im, w->die);
+	ind_seek_unit(im, w->die);
 	scan_var(im, &r->ims[w->image].data, w->image,
 		 &r->ims[w->image].vars[w->index & ~VAR_BIT]);
 }
@@ -832,7 +832,7 @@ static void type_pieces(struct ind_run *r, struct ind_image *ims, bool mark)
 			}
 			if (i == from || !same_function(&w[i - 1], &w[i])) {
 				if (w[i].die)
-					seek_unit(&ims[w[i].image], w[i].die);
+					ind_seek_unit(&ims[w[i].image], w[i].die);
 				load_locs(r, ims, w, to, i, &p);
 			}
 			if (w[i].index & STORE_BIT) {
@@ -1128,6 +1128,7 @@ static void run_free(struct ind_run *r)
 	free(r->ims);
 	free(r->abs);
 	free(r->smear);
+	free(r->arg_stores.v);
 	free(r->flows);
 	free(r->sites);
 	free(r->stores);
@@ -1196,6 +1197,14 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 	r->sc_held_image = SP_NONE;
 	for (i = 0; i < r->nstores; i++)
 		apply_store(r, &r->stores[i]);
+	/* once every store at a fixed address is in: a caller may pass a
+	 * word it loads from a table (ind_load_targets) */
+	ind_abs_sort(r);
+	for (i = 0; i < r->arg_stores.n; i++) {
+		const struct ind_store *st = &r->stores[r->arg_stores.v[i]];
+
+		store_argument(r, st, st->t.key);
+	}
 	smear(r);
 	flow_keys(r);
 	ind_keys_seal(&r->keys);

@@ -408,6 +408,10 @@ bool ind_type_call_chain(struct ind_image *im, const struct insn_link *links, ui
 bool ind_type_pointer(struct ind_image *im, const struct insn_link *links, uint8_t n,
 		      uint64_t *ptr, int64_t *bias);
 
+/* Move im's reader to the unit of the DIE at off, its types forgotten
+ * when it moves (indirect.c). */
+void ind_seek_unit(struct ind_image *im, uint64_t off);
+
 /* Every variable's address, size and type (dw->vars), sorted; those
  * whose size disagrees with their symbol's in data left out. */
 void ind_vars_load(struct ind_image *im, const struct ind_data *data);

@@ -137,6 +137,8 @@ struct ind_run {
 	struct ind_idsets loose_at;	/* the functions loose holds, by offset */
 	bool lines;		/* find each site's source line */
 	struct ind_args *args;	/* callbacks passed as arguments (args.c) */
+	struct ids arg_stores;	/* the stores of an argument (store_argument),
+				 * applied after the others */
 	/* static calls (static_call.c): the trampolines data words hold in
 	 * image sc_held_image; the tracepoint sites by caller's name */
 	struct ids sc_held;
@@ -220,6 +222,15 @@ void ind_sc_tramps(struct ind_run *r, const struct ind_site *s, struct ids *out)
 bool ind_sc_tracepoint(struct ind_run *r, const struct ind_site *s, uint32_t tramp,
 		       struct ids *out);
 bool ind_sc_value(struct ind_run *r, const struct ind_site *s, struct ids *out);
+
+/* The stores to fixed addresses, by address (sites.c): before a word's
+ * are asked for. */
+void ind_abs_sort(struct ind_run *r);
+/* The functions the word a load from a fixed address (links[0..n) of
+ * image image: insn_arg_load's) holds, as a call through it finds them,
+ * into out, the load typed into *t; false when not known (sites.c). */
+bool ind_load_targets(struct ind_run *r, uint32_t image, const struct insn_link *links,
+		      uint8_t nlinks, struct ind_target *t, struct ids *out);
 
 /* The function whose entry addr is in image im, SP_NONE when none. */
 uint32_t ind_func_at(const struct ind_image *im, uint64_t addr);

@@ -220,6 +220,63 @@ static bool word_targets(const struct ind_run *r, uint32_t image, const struct i
 	return word_targets_at(r, image, t, out, 0);
 }
 
+void ind_abs_sort(struct ind_run *r)
+{
+	if (r->nabs)
+		qsort(r->abs, r->nabs, sizeof(*r->abs), abs_cmp);
+}
+
+/*
+ * The functions a word loaded from a fixed address holds (links[0..n):
+ * the load, a GLOBAL or TABLE root or a LOAD of a CONST), as a call
+ * through it finds them, typed into *t: the table's
+ * words (every word of the column a scaled load may read) and the
+ * stores to them, into out.  False when that is not known: a store
+ * there of anything but a constant function, no function at all, or a writable
+ * table of a named struct's elements (a store through a typed pointer
+ * writes it too: its key's functions are not all known while stores
+ * are applied).  An anonymous struct's table (trace_clocks[]) has no
+ * key: a function stored through a pointer to it goes where no type
+ * tells, to every key of its prototype.
+ */
+bool ind_load_targets(struct ind_run *r, uint32_t image, const struct insn_link *links,
+		      uint8_t nlinks, struct ind_target *t, struct ids *out)
+{
+	struct ind_image *im = &r->ims[image];
+	const struct insn_link *root = &links[nlinks - 1];
+	uint64_t addr = (uint64_t)root->disp + (nlinks > 1 ? (uint64_t)links[0].disp : 0);
+	uint8_t scale = links[0].scale;
+	const struct ind_var *var = ind_var_at(im, addr);
+	const struct ind_section *sec;
+	uint32_t n = out->n;
+	size_t i;
+
+	if (!var && scale)
+		var = ind_var_at(im, addr + scale);
+	if (!var || !im->reader)
+		return false;
+	ind_seek_unit(im, var->die);
+	memset(t, 0, sizeof(*t));
+	t->key = SP_NONE;
+	if (!ind_type_chain(im, links, nlinks, t) ||
+	    (t->kind != IND_TK_WORD && t->kind != IND_TK_TABLE))
+		return false;
+	sec = ind_data_section(&im->data, t->first);
+	if (t->key != SP_NONE && (!sec || sec->writable))
+		return false;
+	/* a store there of a copy: what it copies is known once the
+	 * members' flows are, after the stores */
+	for (i = sp_search_first_ge(r->abs, r->nabs, abs_addr, t->first);
+	     i < r->nabs && r->abs[i].addr < t->end; i++)
+		if (r->abs[i].image == image && r->abs[i].func == SP_NONE)
+			return false;
+	if (!word_targets(r, image, t, out)) {
+		out->n = n;
+		return false;
+	}
+	return out->n > n;
+}
+
 /* Is a jump through these words a switch: do they all land inside the
  * caller, none at a function's entry? */
 static bool is_switch(const struct ind_run *r, const struct ind_site *s)
@@ -831,8 +888,7 @@ int ind_add_sites(struct ind_run *r, struct ind_kernel *kern, struct sp_err *err
 	e.stamp[0] = sp_xcalloc(g->nfuncs + r->nsites + 4, sizeof(uint32_t));
 	e.stamp[1] = sp_xcalloc(g->nfuncs + r->nsites + 4, sizeof(uint32_t));
 	sp_u64map_init(&e.proto_hubs, 256);
-	if (r->nabs)
-		qsort(r->abs, r->nabs, sizeof(*r->abs), abs_cmp);
+	ind_abs_sort(r);
 	for (i = 0; i < r->nsites; i++) {
 		const struct ind_site *s = &r->sites[i];
 		const struct insn_icall *c = &r->ims[s->image].code->icalls.calls[s->icall];

@@ -1637,6 +1637,34 @@ int insn_arg_values(struct insn_icalls *ic, const struct insn *v, size_t n, uint
 	return reaching_values(&t, i, root.reg, values);
 }
 
+int insn_arg_load(struct insn_icalls *ic, const struct insn *v, size_t n, uint64_t ret,
+		  uint8_t reg, struct insn_link *load)
+{
+	struct tracer t = { .ic = ic, .v = v, .n = n };
+	size_t i = sp_search_first_ge(v, n, insn_addr, ret), mark = ic->nlinks;
+	const struct insn_link *l;
+	int got = 0;
+	uint8_t k;
+
+	if (!i || i > n || v[i - 1].addr + v[i - 1].len != ret || reg > 15)
+		return 0;
+	i--;
+	index_jumps(ic, v, n);
+	trace(&t, i, reg, v[i].addr);
+	for (k = 0; k + 1 < t.nlinks && ic->links[mark + k].src == INSN_SRC_MOVE; k++)
+		;
+	l = ic->links + mark + k;
+	if (t.nlinks && k + 1 == t.nlinks &&
+	    (l[0].src == INSN_SRC_GLOBAL || l[0].src == INSN_SRC_TABLE))
+		got = 1;
+	else if (t.nlinks && k + 2 == t.nlinks && l[0].src == INSN_SRC_LOAD &&
+		 l[1].src == INSN_SRC_CONST)
+		got = 2;
+	memcpy(load, l, (size_t)got * sizeof(*load));
+	ic->nlinks = mark;
+	return got;
+}
+
 uint8_t insn_entry_reg(const struct insn_link *l, uint8_t n)
 {
 	uint8_t k;

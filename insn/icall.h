@@ -203,6 +203,15 @@ uint8_t insn_entry_reg(const struct insn_link *l, uint8_t n);
 int insn_arg_values(struct insn_icalls *ic, const struct insn *v, size_t n, uint64_t ret,
 		    uint8_t reg, uint64_t *values, uint8_t *entry);
 
+/* As insn_arg_values, where the register is, through copies, a word
+ * loaded from a fixed address (trace_clocks[i].func passed on, `mov
+ * tbl(,%rax,8),%rbx; mov %rbx,%rsi`; a PIE's `lea tbl(%rip),%rdx; mov
+ * (%rdx,%rax,8),%rsi`): that load's links into load[0..2), a GLOBAL or
+ * TABLE root, or a LOAD of a CONST; their number, 0 when the value is
+ * anything else. */
+int insn_arg_load(struct insn_icalls *ic, const struct insn *v, size_t n, uint64_t ret,
+		  uint8_t reg, struct insn_link *load);
+
 /* Find e's retpoline thunks (__x86_indirect_thunk_REG and the call and
  * jump variants) in its symbol table; before the pass runs. */
 void insn_find_thunks(struct insn_icalls *ic, const struct sp_elf *e);
