@@ -77,6 +77,17 @@ struct dw_var {
 			 * location, 0 to be found from the DIE */
 };
 
+/* A variable's declaration (DW_AT_declaration: `extern char f[];`),
+ * by its name's hash (dw_name_hash): --indirect=types asks whether C
+ * names an assembly symbol only as an object. */
+struct dw_decl_var {
+	uint64_t die;
+	uint64_t hash;
+};
+
+/* The hash of a name dw_decl_var keeps. */
+uint64_t dw_name_hash(const char *name);
+
 struct dw_walk_opts {
 	sp_progress_fn *progress;	/* NULL: no progress calls */
 	void *progress_arg;
@@ -106,6 +117,9 @@ struct dw_image {
 	 * (their DIE offsets, repeats possible) */
 	uint64_t *params;
 	size_t nparams, params_cap;
+	/* dw_walk_opts.vars: the variables' declarations, in DIE order */
+	struct dw_decl_var *decl_vars;
+	size_t ndecl_vars, decl_vars_cap;
 	uint32_t call_sites;		/* call-site DIEs read */
 	uint32_t split_units;		/* compile units a second thread walked */
 

@@ -177,6 +177,12 @@ int dw_split_finish(struct dw_split *w, struct dw_image *dw, struct sp_err *err)
 		memcpy(dw->vars + dw->nvars, s->vars, s->nvars * sizeof(*s->vars));
 		dw->nvars += s->nvars;
 	}
+	if (s->ndecl_vars) {
+		SP_ALLOC_GROW(dw->decl_vars, dw->ndecl_vars + s->ndecl_vars, dw->decl_vars_cap);
+		memcpy(dw->decl_vars + dw->ndecl_vars, s->decl_vars,
+		       s->ndecl_vars * sizeof(*s->decl_vars));
+		dw->ndecl_vars += s->ndecl_vars;
+	}
 	if (s->nparams) {
 		SP_ALLOC_GROW(dw->params, dw->nparams + s->nparams, dw->params_cap);
 		memcpy(dw->params + dw->nparams, s->params, s->nparams * sizeof(*s->params));

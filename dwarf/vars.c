@@ -89,10 +89,55 @@ void dw_read_param(struct dw_image *dw, const struct dw_unit *u, const struct dw
 	dw->params[dw->nparams++] = type;
 }
 
+/* Whether the DIEs of abbreviation a are declarations. */
+static bool declaration(const struct dw_unit *u, const struct dw_abbrev *a)
+{
+	uint32_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (u->ab.specs[a->first + i].at == DW_AT_declaration)
+			return true;
+	return false;
+}
+
+uint64_t dw_name_hash(const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 0x100000001b3ull;
+	return h;
+}
+
+/* A variable's declaration, by its name's hash: the string stays in the
+ * section (the walk may be two threads, and few are ever asked for). */
+static void read_decl(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d)
+{
+	struct dw_attr_iter it;
+	struct dw_val v;
+	const char *name;
+
+	dw_attrs_begin(&it, u, d);
+	while (dw_attrs_next(&it, &v) > 0) {
+		if (v.at != DW_AT_name)
+			continue;
+		if (!(name = dw_val_string(u, &v)))
+			return;
+		SP_ALLOC_GROW(dw->decl_vars, dw->ndecl_vars + 1, dw->decl_vars_cap);
+		dw->decl_vars[dw->ndecl_vars].die = d->off;
+		dw->decl_vars[dw->ndecl_vars++].hash = dw_name_hash(name);
+		return;
+	}
+}
+
 void dw_read_var(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d)
 {
 	uint64_t addr, type;
 
+	if (declaration(u, d->ab)) {
+		read_decl(dw, u, d);
+		return;
+	}
 	if (!located_by_expression(u, d->ab) || !(addr = fixed_address(u, d, &type)))
 		return;
 	SP_ALLOC_GROW(dw->vars, dw->nvars + 1, dw->vars_cap);

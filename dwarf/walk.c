@@ -667,6 +667,9 @@ void dw_release_records(struct dw_image *dw)
 	free(dw->params);
 	dw->params = NULL;
 	dw->nparams = dw->params_cap = 0;
+	free(dw->decl_vars);
+	dw->decl_vars = NULL;
+	dw->ndecl_vars = dw->decl_vars_cap = 0;
 	dw_release_walk(dw);
 	if (!dw->st)
 		return;

@@ -1074,6 +1074,70 @@ static void merge_typed(struct ind_run *r)
 	free(map);
 }
 
+/* ---- functions C declares as objects ---- */
+
+/* Is function func of image im a global symbol of it? */
+static bool global_symbol(const struct ind_image *im, const struct sp_func *f, uint32_t func)
+{
+	uint32_t sym;
+
+	if (!f->addr || cg_func_containing(im->img, f->addr) != func)
+		return false;
+	sym = sp_u64map_get(&im->elf->sym_by_addr, f->addr);
+	return sym != SP_NONE && im->elf->syms[sym].bind == STB_GLOBAL &&
+	       im->elf->syms[sym].name == f->symbol;
+}
+
+/*
+ * The address-taken globals of no prototype known (assembly) whose name
+ * some unit of their image declares as a variable, `extern char
+ * core_restore_code[];`: flagged SP_F_OBJECT_DECL, they are no target
+ * of a prototype site (sites.c), only of one that knows no type.  No C
+ * code declares them as functions (a global's function declaration
+ * gives it a prototype: callgraph/), so a call through a typed pointer
+ * reaches them only after a cast of an object's address (assumed: none
+ * does; the kernel copies or jumps to such code, or hands its address
+ * to the hypervisor).  A local symbol is left alone: another unit's
+ * object of that name is another symbol.
+ */
+static void object_decls(struct ind_run *r)
+{
+	struct sp_graph *g = r->g;
+	struct { uint32_t func; uint64_t hash; } cand[64];
+	uint32_t ncand, i, k;
+	size_t m, j;
+
+	for (m = 0; m < r->nims; m++) {
+		struct ind_image *im = &r->ims[m];
+		const struct dw_image *dw = im->dw;
+
+		if (!dw || !dw->ndecl_vars || !im->reader)
+			continue;
+		for (i = 0, ncand = 0; i < g->nfuncs && ncand < 64; i++) {
+			const struct sp_func *f = &g->funcs[i];
+
+			if (!r->taken[i] || f->proto || !f->symbol || (f->flags & SP_F_OBJECT_DECL) ||
+			    !global_symbol(im, f, i))
+				continue;
+			cand[ncand].func = i;
+			cand[ncand++].hash = dw_name_hash(f->symbol);
+		}
+		for (j = 0; ncand && j < dw->ndecl_vars; j++)
+			for (k = 0; k < ncand; k++) {
+				struct sp_func *f = &g->funcs[cand[k].func];
+
+				if (dw->decl_vars[j].hash != cand[k].hash ||
+				    (f->flags & SP_F_OBJECT_DECL))
+					continue;
+				dw_reader_seek(im->reader, dw->decl_vars[j].die);
+				if (dw_die_name(im->reader, g, dw->decl_vars[j].die) == f->symbol) {
+					f->flags |= SP_F_OBJECT_DECL;
+					r->stats->object_decls++;
+				}
+			}
+	}
+}
+
 /* ---- the run ---- */
 
 struct ind_run *ind_start(struct sp_graph *g, struct cg_image *const *imgs, size_t n,
@@ -1208,6 +1272,7 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 	smear(r);
 	flow_keys(r);
 	ind_keys_seal(&r->keys);
+	object_decls(r);
 	ind_layer_exports(r, kern.kernel_image);
 	ret = ind_add_sites(r, &kern, err);
 	ind_kernel_release(&kern);

@@ -56,6 +56,8 @@ struct ind_stats {
 	uint32_t narrowed;		/* field sites a pointer member's objects
 					 * narrowed (layers.c) */
 	uint64_t edges;			/* assumed edges added */
+	uint32_t object_decls;		/* address-taken globals of no prototype
+					 * known that C declares as objects */
 };
 
 /* --indirect: what an indirect call may reach. */

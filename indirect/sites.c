@@ -80,7 +80,7 @@ void ind_fallback_init(struct fallback *fb, struct sp_graph *g, const uint8_t *t
 			fb->cls[i] = sp_proto_class(g, g->funcs[i].proto);
 			fb->typed[fb->ntyped].proto = fb->cls[i];
 			fb->typed[fb->ntyped++].id = i;
-		} else {
+		} else if (!(g->funcs[i].flags & SP_F_OBJECT_DECL)) {
 			fb->untyped[fb->nuntyped++] = i;
 		}
 	}

@@ -94,6 +94,11 @@ enum sp_frame_src {
 					    * SP_HYPERVISOR_CODE "VAR>"); frame
 					    * unknown: partial */
 
+#define SP_F_OBJECT_DECL	(1u << 23) /* set by --indirect=types: a global of no
+					    * prototype known that C declares only as
+					    * an object (extern char f[]): no typed
+					    * pointer reaches it without a cast */
+
 /* The name of an SP_F_NOT_GIVEN stand-in, before its member's. */
 #define SP_MODULE_CODE "<module code: "
 /* The name of an SP_F_HYPERVISOR stand-in, before its variable's. */

@@ -217,7 +217,7 @@ static void print_typed(const struct ind_stats *st, uint32_t ntaken)
 	fprintf(stderr, " (%u switches left out)\n", st->switches);
 	fprintf(stderr, "stackprof: indirect calls: mean targets per site: table or field "
 		"%.1f, argument %.1f, prototype %.1f, exported %.1f, all %.1f; %u address-taken "
-		"functions\n",
+		"functions (%u of no prototype known declared only as objects)\n",
 		nprecise ? (double)precise / nprecise : 0.0,
 		st->by[SP_RES_ARGUMENT] ?
 		(double)st->targets[SP_RES_ARGUMENT] / st->by[SP_RES_ARGUMENT] : 0.0,
@@ -225,7 +225,7 @@ static void print_typed(const struct ind_stats *st, uint32_t ntaken)
 		(double)st->targets[SP_RES_PROTOTYPE] / st->by[SP_RES_PROTOTYPE] : 0.0,
 		st->by[SP_RES_EXPORTED] ?
 		(double)st->targets[SP_RES_EXPORTED] / st->by[SP_RES_EXPORTED] : 0.0,
-		st->sites ? (double)all / st->sites : 0.0, ntaken);
+		st->sites ? (double)all / st->sites : 0.0, ntaken, st->object_decls);
 	fprintf(stderr, "stackprof: indirect calls: %u struct members hold functions (%u "
 		"written with values of unknown origin), %u of %u function stores typed, "
 		"%llu assumed edges; %u field sites narrowed by the objects a pointer member "
