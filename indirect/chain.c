@@ -117,6 +117,13 @@ static bool load(struct ind_image *im, const struct insn_link *l, bool last, str
 	if (l->scale && pointee->size != l->scale && p.stride != l->scale)
 		return false;
 	v->bias = 0;
+	if (last && p.nany > 1) {	/* one of several containers' members */
+		out->kind = IND_TK_KEYS;
+		out->key = SP_NONE;
+		out->nany = p.nany;
+		memcpy(out->any, p.any, sizeof(out->any));
+		return true;
+	}
 	if (last) {
 		if (!p.func)
 			return false;
@@ -331,7 +338,7 @@ static bool from_root(struct ind_image *im, const struct insn_link *links, int k
 static bool precise(const struct ind_target *t)
 {
 	return t->kind == IND_TK_KEY || t->kind == IND_TK_WORD || t->kind == IND_TK_TABLE ||
-	       t->kind == IND_TK_CONST || t->kind == IND_TK_OBJ;
+	       t->kind == IND_TK_CONST || t->kind == IND_TK_OBJ || t->kind == IND_TK_KEYS;
 }
 
 /* The pc of the instruction that reads through link k's value (a load,

@@ -10,7 +10,12 @@
  * function's local ones included) that hold the pointee at an offset at
  * least as large.  Each is a candidate; the load is typed only when every
  * candidate with a pointer at that place says the same (the same member's
- * key and prototype, or the same pointer type to go on with).  An
+ * key and prototype, or the same pointer type to go on with).  The call's
+ * own load may instead be one of a few members, each a function pointer
+ * of a named struct: crypto_akcipher_alg(tfm)->encrypt and
+ * crypto_shash_alg(tfm)->X both sit 0x20 below a struct crypto_alg in
+ * testmgr.c; a candidate with a pointer to a struct there is none (an
+ * object's address is called only after a cast).  An
  * anonymous struct held in another is the same place as its holder's,
  * and is no candidate of its own.  The pointee held in an array (its
  * index not known), or a walk of the unit cut short, types nothing.
@@ -204,6 +209,42 @@ static bool held_anonymous(struct ind_image *im, uint64_t die)
 	return t && !t->name && i < u->nm && u->m[i].type == die;
 }
 
+/* Is the word at p a pointer to a struct: an object's address, which C
+ * calls only after a cast, so no call's member? */
+static bool object_pointer(struct ind_types *t, const struct ind_place *p)
+{
+	const struct ind_type *ptr = ind_type_at(t, p->type), *to;
+
+	return !p->func && ptr && ptr->kind == IND_POINTER &&
+	       (to = ind_type_at(t, ptr->target)) && to->kind == IND_STRUCT;
+}
+
+/* Is a function pointer of a named struct, one key. */
+static bool plain_member(const struct ind_place *p)
+{
+	return p->func && p->key != SP_NONE && !p->alts;
+}
+
+/* The call's member is out's or p's, another candidate's: both plain
+ * members, into out->any (IND_ANY_KEYS at most); false when not. */
+static bool one_of(struct ind_place *out, const struct ind_place *p)
+{
+	uint8_t i;
+
+	if (!plain_member(out) || !plain_member(p))
+		return false;
+	if (!out->nany)
+		out->any[out->nany++] = out->key;
+	for (i = 0; i < out->nany && out->any[i] != p->key; i++)
+		;
+	if (i < out->nany)
+		return true;
+	if (out->nany == IND_ANY_KEYS)
+		return false;
+	out->any[out->nany++] = p->key;
+	return true;
+}
+
 /* Do two candidates' places say the same? */
 static bool same_place(const struct ind_place *a, const struct ind_place *b, bool last)
 {
@@ -237,11 +278,11 @@ static bool place_of(struct ind_image *im, uint64_t pointee, uint64_t d, bool la
 			struct ind_place p;
 
 			if (x.off[k] < d || !ind_type_place(&im->types, x.die, x.off[k] - d, &p) ||
-			    !p.type)
+			    !p.type || (last && object_pointer(&im->types, &p)))
 				continue;
 			if (!found)
 				*out = p;
-			else if (!same_place(out, &p, last))
+			else if (!same_place(out, &p, last) && !(last && one_of(out, &p)))
 				ok = false;
 			found = true;
 		}

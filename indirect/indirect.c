@@ -1063,6 +1063,8 @@ static void merge_typed(struct ind_run *r)
 			continue;
 		if (t->key != SP_NONE && t->key < r->tkeys.n)
 			t->key = map[t->key];
+		for (j = 0; j < t->nany; j++)
+			t->any[j] = map[t->any[j]];
 		t->proto = sp_intern(r->g, t->proto);
 		if (i < r->nsites)
 			continue;

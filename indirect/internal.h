@@ -130,6 +130,9 @@ uint8_t ind_type_store_keys(struct ind_types *t, uint64_t type, uint64_t off, ui
 /* The prototype of the subroutine type at func, interned; NULL unknown. */
 const char *ind_type_proto(struct ind_types *t, uint64_t func);
 
+/* The most members a call below a struct may be one of (ind_place.any). */
+#define IND_ANY_KEYS 4
+
 /* What a pointer-sized word at an offset into a type is. */
 struct ind_place {
 	uint64_t type;		/* the word's type (a pointer), 0 when none */
@@ -140,6 +143,10 @@ struct ind_place {
 				 * function pointers: its DIE, else 0 */
 	uint64_t stride;	/* the size of an element of the innermost
 				 * array holding the word, 0 when none */
+	/* a container_of the unit's structs do not settle (container.c):
+	 * the word is one of these members, each a function pointer */
+	uint8_t nany;
+	uint32_t any[IND_ANY_KEYS];
 };
 /* The word at byte off of an object of the type at DIE type (through
  * nested structs, unions and arrays); false when no pointer is there. */
@@ -325,6 +332,8 @@ enum ind_target_kind {
 	IND_TK_CONST,		/* the function at addr */
 	IND_TK_OBJ,		/* a pointer to an object: its type's DIE in addr,
 				 * the value the pointer plus first */
+	IND_TK_KEYS,		/* one of the members any[0..nany) (a container
+				 * the unit's structs do not settle) */
 };
 
 struct ind_target {
@@ -336,6 +345,8 @@ struct ind_target {
 	const char *proto;	/* the function type when known */
 	const char *desc;	/* "struct file_operations.read_iter", "ops[]" */
 	uint64_t alts;		/* KEY: a union of several function types there */
+	uint8_t nany;		/* KEYS */
+	uint32_t any[IND_ANY_KEYS];
 };
 
 /* ---- the structs a unit defines, for a container (container.c) ---- */

@@ -366,6 +366,34 @@ static bool union_targets(struct ind_run *r, const struct ind_site *s, const str
 	return true;
 }
 
+/* A call that is one of several members (a container_of the unit's
+ * structs do not settle, IND_TK_KEYS): the union of their functions,
+ * when each member says what it holds (none escaped, empty or filled by
+ * a module); else nothing is added. */
+static enum sp_resolved any_targets(struct ind_run *r, const struct ind_target *t,
+				    struct ids *out, const char **desc)
+{
+	struct sp_strbuf sb = { 0 };
+	uint32_t i, n = out->n;
+	uint8_t a;
+
+	for (a = 0; a < t->nany; a++) {
+		const struct ind_key *k = &r->keys.v[t->any[a]];
+
+		if (k->escaped || k->module || !k->ntargets) {
+			out->n = n;
+			free(sb.buf);
+			return SP_RES_NONE;
+		}
+		for (i = 0; i < k->ntargets; i++)
+			ids_add(out, k->targets[i]);
+		sp_strbuf_addf(&sb, "%s%s", a ? " | " : "", key_desc(r, t->any[a]));
+	}
+	*desc = sp_intern(r->g, sb.buf);
+	free(sb.buf);
+	return SP_RES_FIELD;
+}
+
 /* What a typed chain gives; how it was resolved. */
 static enum sp_resolved precise_targets(struct ind_run *r, const struct ind_site *s,
 					struct ids *out, const char **desc)
@@ -408,6 +436,8 @@ static enum sp_resolved precise_targets(struct ind_run *r, const struct ind_site
 		 * outnumber: .parainstructions patches each into a direct
 		 * call of what pv_ops holds, or its code inlined */
 		return *desc && !strcmp(*desc, "pv_ops") ? SP_RES_PARAVIRT : SP_RES_TABLE;
+	case IND_TK_KEYS:
+		return any_targets(r, t, out, desc);
 	case IND_TK_CONST:
 		if ((id = ind_func_at(im, t->addr)) == SP_NONE)
 			return SP_RES_NONE;
