@@ -28,6 +28,14 @@
  * context would wait for itself: that leaf is a cycle, unbounded, as the
  * graph without the line says.
  *
+ * 'nest FUNC per HOLDER...' (graph->pers): a key keeps FUNC's credit,
+ * the activations of its holders below it less its own (see
+ * key_plus()); a call into FUNC with none left is cut.  The holders are
+ * once/nest functions without a count of their own, whose region root
+ * gives the credit; one that is unbounded in every context is dropped
+ * first (drop_unbounded_holders()).  The credit is exact at every
+ * coarseness: neither FUNC nor a holder is pooled.
+ *
  * Functions that reach each other in many ways need a context per
  * combination of their counts (a kernel's printk, WARN and scheduler
  * code: a million).  Past the limit the solve starts again coarser:
@@ -139,6 +147,8 @@ struct nest {
 	const uint32_t *room;	/* per fn: the pooled counts it reaches,
 				 * summed (NULL when none pooled) */
 	uint32_t budget;	/* the pooled counts, summed */
+	uint32_t *hold_first;	/* per fn + 1: its entries in hold_of */
+	uint32_t *hold_of;	/* the 'per' FUNCs each fn is a holder of */
 	uint32_t max_ctx;
 	uint64_t max_work;
 	bool over;		/* stopped at the limits */
@@ -185,6 +195,8 @@ static void nest_release(struct nest *n)
 	free(n->belows);
 	free(n->edge_below);
 	free(n->rel);
+	free(n->hold_first);
+	free(n->hold_of);
 	sp_u64map_release(&n->memo);
 }
 
@@ -250,9 +262,13 @@ static bool is_unknown(const struct nest *n, uint32_t fn)
 	return n->pooled && n->pooled[fn] != POOL_EXACT;
 }
 
-/* fn's key keeps leaf's count, or for a pooled leaf the budget. */
+/* fn's key keeps leaf's count, or for a pooled leaf the budget; a
+ * holder without a count of its own has none to keep (its calls change
+ * the credit of what it holds for, which its FUNC's leaf makes kept). */
 static void keep_leaf(struct nest *n, uint32_t fn, uint32_t leaf)
 {
+	if (n->g->funcs[n->fids[leaf]].nest == SP_NEST_HOLDER)
+		return;
 	if (!is_unknown(n, leaf))
 		set_relevant(n, fn, leaf);
 	else if (is_pooled(n, leaf))
@@ -470,15 +486,6 @@ static uint32_t key_count(const uint32_t *key, uint32_t keylen, uint32_t fn)
 	return 0;
 }
 
-/* Append (f, count) to n->scratch at *out when fn's key keeps it. */
-static void key_put(struct nest *n, uint32_t *out, uint32_t fn, uint32_t f, uint32_t count)
-{
-	if (!relevant(n, fn, f))
-		return;
-	n->scratch[(*out)++] = f;
-	n->scratch[(*out)++] = count;
-}
-
 /* The budget below fn entered with left of it: one less for a pooled
  * fn (next_leaf() cut it at none), and no more than the pooled
  * functions fn reaches can spend: their counts, less fn's own one. */
@@ -493,29 +500,89 @@ static uint32_t budget_below(const struct nest *n, uint32_t left, uint32_t fn)
 	return left < room ? left : room;
 }
 
-/* The key of fn's context entered below a context of key: key with fn
+/* A credit of 'nest FUNC per' this high is no bound: more holders than
+ * any real stack nests, and every further one would make contexts
+ * without end (a holder below itself).  It stays, and does not cut. */
+#define CREDIT_NONE	64
+
+/* The activations of a 'per' FUNC that the holders below allow, at its
+ * own entry: spent by one, none when no more, unless no bound. */
+static uint32_t credit_spent(uint32_t credit)
+{
+	return credit == CREDIT_NONE ? credit : credit - 1;
+}
+
+static uint32_t credit_given(uint32_t credit)
+{
+	return credit == CREDIT_NONE ? credit : credit + 1;
+}
+
+/* The pair of f in the pairs at p (*np of them), else a new one (f, 0). */
+static uint32_t *pair_of(uint32_t *p, uint32_t *np, uint32_t f)
+{
+	uint32_t i;
+
+	for (i = 0; i < *np; i++)
+		if (p[2 * i] == f)
+			return &p[2 * i];
+	p[2 * i] = f;
+	p[2 * i + 1] = 0;
+	++*np;
+	return &p[2 * i];
+}
+
+static void sort_pairs(uint32_t *p, uint32_t np)
+{
+	uint32_t i, j, f, c;
+
+	for (i = 1; i < np; i++) {
+		f = p[2 * i];
+		c = p[2 * i + 1];
+		for (j = i; j && p[2 * (j - 1)] > f; j--) {
+			p[2 * j] = p[2 * (j - 1)];
+			p[2 * j + 1] = p[2 * (j - 1) + 1];
+		}
+		p[2 * j] = f;
+		p[2 * j + 1] = c;
+	}
+}
+
+/*
+ * The key of fn's context entered below a context of key: key with fn
  * once more and only the counts fn's key keeps, in n->scratch, sorted by
  * function, then the budget when it keeps it; an ancestor without a
- * count of its own is on the stack once at most. */
+ * count of its own is on the stack once at most.  A 'per' FUNC's pair
+ * is its credit instead, what its holders below allow and it has not
+ * spent: fn one of its holders gives one more, fn itself spends one.
+ * Entered with no credit in the key, the FUNC's context is its first
+ * (key_plus(NULL)): its callers elsewhere have no holder below, and
+ * never call it, so counting it as under one is a bound.
+ */
 static uint32_t key_plus(struct nest *n, const uint32_t *key, uint32_t keylen, uint32_t fn)
 {
-	uint32_t i, out = 0, most = n->g->funcs[n->fids[fn]].nest == SP_NEST_CONTEXT ? 1 : SP_NONE;
+	uint32_t most = n->g->funcs[n->fids[fn]].nest == SP_NEST_CONTEXT ? 1 : SP_NONE;
 	uint32_t counts = keylen && key[keylen - 2] == n->nfn ? keylen - 2 : keylen;
-	bool done = false;
+	uint32_t np = counts / 2, nholds = n->hold_first[fn + 1] - n->hold_first[fn];
+	uint32_t i, out = 0, *c;
 
-	SP_ALLOC_GROW(n->scratch, (size_t)keylen + 4, n->scratch_cap);
-	for (i = 0; i < counts; i += 2) {
-		if (!done && key[i] >= fn) {
-			key_put(n, &out, fn, fn,
-				key[i] == fn && key[i + 1] < most ? key[i + 1] + 1 : 1);
-			done = true;
-			if (key[i] == fn)
-				continue;
-		}
-		key_put(n, &out, fn, key[i], key[i + 1]);
+	SP_ALLOC_GROW(n->scratch, (size_t)keylen + 2 * nholds + 4, n->scratch_cap);
+	if (counts)
+		memcpy(n->scratch, key, counts * sizeof(*key));
+	c = pair_of(n->scratch, &np, fn) + 1;
+	if (n->g->funcs[n->fids[fn]].nest == SP_NEST_PER)	/* none: the first */
+		*c = credit_spent(*c ? *c : 1);
+	else
+		*c = *c < most ? *c + 1 : 1;
+	for (i = n->hold_first[fn]; i < n->hold_first[fn + 1]; i++) {
+		c = pair_of(n->scratch, &np, n->hold_of[i]) + 1;
+		*c = credit_given(*c);
 	}
-	if (!done)
-		key_put(n, &out, fn, fn, 1);
+	sort_pairs(n->scratch, np);
+	for (i = 0; i < np; i++)
+		if (n->scratch[2 * i + 1] && relevant(n, fn, n->scratch[2 * i])) {
+			n->scratch[out++] = n->scratch[2 * i];
+			n->scratch[out++] = n->scratch[2 * i + 1];
+		}
 	if (relevant(n, fn, n->nfn)) {
 		n->scratch[out++] = n->nfn;
 		n->scratch[out++] = budget_below(n, budget_left(n, key, keylen), fn);
@@ -636,7 +703,7 @@ static void set_leaf(struct nest *n, struct region *r, const struct frame *fr, u
 	 * one's may be on the stack, and the budget is at work */
 	if ((is_pooled(n, n->fn_of[r->global[id]]) ||
 	     key_count(n->pool + fr->key, fr->keylen, n->fn_of[r->global[id]])) &&
-	    r->sub.funcs[id].nest != SP_NEST_CONTEXT)
+	    sp_nest_counted(r->sub.funcs[id].nest))
 		res->witness[SP_CAUSE_NEST] = id;
 }
 
@@ -769,6 +836,8 @@ static bool leaf_cut(const struct nest *n, const struct frame *fr, uint32_t to)
 	const uint32_t *key = n->pool + fr->key;
 	uint32_t most = n->g->funcs[n->fids[to]].nest;
 
+	if (most == SP_NEST_PER)	/* no credit left */
+		return !key_count(key, fr->keylen, to);
 	if (!is_pooled(n, to))
 		return key_count(key, fr->keylen, to) >= most;
 	return !budget_left(n, key, fr->keylen) || (to == fr->fn && most == 1);
@@ -956,7 +1025,7 @@ static bool plan_tier(struct pool_plan *p, const struct nest *n, enum nest_tier 
 	p->npooled = p->nforgotten = p->budget = 0;
 	for (fn = 0; fn < n->nfn; fn++) {
 		uint32_t most = n->g->funcs[n->fids[fn]].nest;
-		bool pool = most != SP_NEST_CONTEXT && plan_reaches(p, fn, fn) &&
+		bool pool = sp_nest_counted(most) && plan_reaches(p, fn, fn) &&
 			    (tier != TIER_GATES_EXACT || !p->read[fn]);
 
 		p->pooled[fn] = pool ? POOL_BUDGET : tier == TIER_FORGET && p->read[fn] ?
@@ -974,6 +1043,46 @@ static bool plan_tier(struct pool_plan *p, const struct nest *n, enum nest_tier 
 				p->room[fn] += n->g->funcs[n->fids[f]].nest;
 	}
 	return p->npooled + p->nforgotten > before;
+}
+
+static int per_cmp(const void *pa, const void *pb)
+{
+	const struct sp_nest_per *a = pa, *b = pb;
+
+	if (a->holder != b->holder)
+		return a->holder < b->holder ? -1 : 1;
+	return (a->func > b->func) - (a->func < b->func);
+}
+
+/* graph->pers by holder, as once/nest indexes: the 'per' FUNCs each
+ * function gives credit to, each once however often the lines say it. */
+static void index_holders(struct nest *n)
+{
+	const struct sp_graph *g = n->g;
+	struct sp_nest_per *v = sp_xmalloc((g->npers ? g->npers : 1) * sizeof(*v));
+	uint32_t i, k = 0;
+
+	uint32_t nv = 0;
+
+	/* a holder drop_unbounded_holders() dropped holds nothing */
+	for (i = 0; i < g->npers; i++)
+		if (n->fn_of[g->pers[i].holder] != SP_NONE)
+			v[nv++] = (struct sp_nest_per){ n->fn_of[g->pers[i].func],
+							n->fn_of[g->pers[i].holder] };
+	qsort(v, nv, sizeof(*v), per_cmp);
+	n->hold_first = sp_xcalloc((size_t)n->nfn + 1, sizeof(*n->hold_first));
+	n->hold_of = sp_xmalloc((nv ? nv : 1) * sizeof(*n->hold_of));
+	for (i = 0; i < nv; i++) {
+		if (i && !per_cmp(&v[i], &v[i - 1]))
+			continue;
+		n->hold_of[k++] = v[i].func;
+		n->hold_first[v[i].holder + 1] = k;
+	}
+	/* the holders without an entry start where the one before ends */
+	for (i = 1; i <= n->nfn; i++)
+		if (n->hold_first[i] < n->hold_first[i - 1])
+			n->hold_first[i] = n->hold_first[i - 1];
+	free(v);
 }
 
 static void nest_init(struct nest *n, struct sp_graph *g, const struct pool_plan *p,
@@ -1009,6 +1118,7 @@ static void nest_init(struct nest *n, struct sp_graph *g, const struct pool_plan
 	SP_ALLOC_GROW(n->pool, 2, n->pool_cap);	/* an empty key is no NULL */
 	sp_u64map_init(&n->memo, 64);
 	index_belows(n);
+	index_holders(n);
 }
 
 static bool any_nest(const struct sp_graph *g)
@@ -1117,7 +1227,8 @@ static bool root_cycles(struct nest *n, uint32_t fn)
 	if (!r->built)
 		build_region(n, fn);
 	for (i = r->nbody; i < r->sub.nfuncs; i++) {
-		bool context = n->g->funcs[r->global[i]].nest == SP_NEST_CONTEXT;
+		uint32_t most = n->g->funcs[r->global[i]].nest;
+		bool context = most == SP_NEST_CONTEXT || most == SP_NEST_HOLDER;
 
 		/* an ancestor without a count is cut for the guess, not by an
 		 * annotation; entered below itself, it is a cycle */
@@ -1314,8 +1425,11 @@ static int nest_run(struct nest *n)
 		if (!ret)
 			g->funcs[n->fids[i]].res = n->ctxs[c].res;
 	}
+	/* a holder with no count of its own cuts nothing: no reason names
+	 * its cycle */
 	for (i = 0; i < n->nfn && !ret; i++)
-		record_cycle(n, i);
+		if (g->funcs[n->fids[i]].nest != SP_NEST_HOLDER)
+			record_cycle(n, i);
 	return ret;
 }
 
@@ -1345,6 +1459,126 @@ static void mark_pooled(struct sp_graph *g, const struct nest *n)
 			g->funcs[n->fids[i]].flags |= SP_F_NEST_POOLED;
 }
 
+/* Is fn a holder of 'nest ... per' with no count of its own? */
+static bool pure_holder(const struct nest *n, uint32_t fn)
+{
+	return n->g->funcs[n->fids[fn]].nest == SP_NEST_HOLDER;
+}
+
+/* The sub-graph below every pure holder at once: what their calls reach
+ * without passing a once/nest function, which are leaves (the holders
+ * too); n->local keeps its ids for the caller. */
+static void build_below_holders(struct nest *n, struct region *r, struct region_list *l)
+{
+	const struct sp_graph *g = n->g;
+	const struct sp_edge *e;
+	size_t nedges = 0, q;
+	uint32_t fn, ngates = 0;
+
+	for (fn = 0; fn < n->nfn; fn++)
+		if (pure_holder(n, fn))
+			sp_func_for_each_edge(g, &g->funcs[n->fids[fn]], e)
+				region_add(n, l, e->to);
+	for (q = 0; q < l->nbody; q++)
+		sp_func_for_each_edge(g, &g->funcs[l->body[q]], e) {
+			region_add(n, l, e->to);
+			ngates += below_of(n, e) != SP_NONE;
+			nedges++;
+		}
+	region_fill(n, r, l, nedges, ngates);
+}
+
+/* Does holder fn call itself back within the sub-graph (stamp: per sub
+ * id, the last holder that visited it)? */
+static bool holder_reenters(const struct nest *n, const struct region *r, uint32_t fn,
+			    uint32_t *stamp, uint32_t *queue)
+{
+	const struct sp_graph *g = n->g;
+	uint32_t self = n->local[n->fids[fn]] + r->nbody, head = 0, tail = 0, x;
+	const struct sp_edge *e;
+
+	sp_func_for_each_edge(g, &g->funcs[n->fids[fn]], e) {
+		x = n->fn_of[e->to] == SP_NONE ? n->local[e->to] : n->local[e->to] + r->nbody;
+		if (x == self)
+			return true;
+		if (x < r->nbody && stamp[x] != fn) {
+			stamp[x] = fn;
+			queue[tail++] = x;
+		}
+	}
+	while (head < tail) {
+		x = queue[head++];
+		sp_func_for_each_edge(&r->sub, &r->sub.funcs[x], e) {
+			if (e->to == self)
+				return true;
+			if (e->to < r->nbody && stamp[e->to] != fn) {
+				stamp[e->to] = fn;
+				queue[tail++] = e->to;
+			}
+		}
+	}
+	return false;
+}
+
+/* Does a call of holder fn reach a cycle that no once/nest function is
+ * on, as root_cycles() would find in its region? */
+static bool holder_doomed(const struct nest *n, const struct region *r, uint32_t fn,
+			  uint32_t *stamp, uint32_t *queue)
+{
+	const struct sp_graph *g = n->g;
+	const struct sp_edge *e;
+
+	sp_func_for_each_edge(g, &g->funcs[n->fids[fn]], e)
+		if (n->fn_of[e->to] == SP_NONE &&
+		    r->sub.funcs[n->local[e->to]].res.witness[SP_CAUSE_RECURSION] != SP_NONE)
+			return true;
+	return holder_reenters(n, r, fn, stamp, queue);
+}
+
+/*
+ * A holder with no count of its own whose region reaches a cycle that
+ * no once/nest function is on (or itself) is unbounded in every context,
+ * and so is every caller's total through it: the credit it gives bounds
+ * none, and it is dropped, to be a function like any other.  One solve
+ * of what all holders reach, with every once/nest function cut, finds
+ * them, instead of a region each: a kernel's holders (dev_err() and its
+ * kind) each reach most of it under --indirect=types, and their regions
+ * took a quarter of the run.  With every holder still cut the sub-graph
+ * has fewer cycles than any region of the final solve, so a holder
+ * found unbounded here is unbounded there too.
+ */
+static void drop_unbounded_holders(struct sp_graph *g)
+{
+	struct region r = { 0 };
+	struct region_list l = { 0 };
+	struct pool_plan none = { 0 };
+	struct nest n;
+	uint32_t fn, i, *stamp, *queue;
+	size_t q;
+
+	nest_init(&n, g, &none, TIER_EXACT);
+	build_below_holders(&n, &r, &l);
+	for (i = r.nbody; i < r.sub.nfuncs; i++)
+		r.cut[i] = SP_CUT_QUIET;
+	sp_solve(&r.sub, r.cut);
+	stamp = sp_xmalloc((r.nbody ? r.nbody : 1) * sizeof(*stamp));
+	queue = sp_xmalloc((r.nbody ? r.nbody : 1) * sizeof(*queue));
+	memset(stamp, 0xff, (r.nbody ? r.nbody : 1) * sizeof(*stamp));
+	for (fn = 0; fn < n.nfn; fn++)
+		if (pure_holder(&n, fn) && holder_doomed(&n, &r, fn, stamp, queue))
+			g->funcs[n.fids[fn]].nest = 0;
+	for (q = 0; q < l.nbody; q++)
+		n.local[l.body[q]] = SP_NONE;
+	for (q = 0; q < l.nleaves; q++)
+		n.local[l.leaves[q]] = SP_NONE;
+	free(stamp);
+	free(queue);
+	free(l.body);
+	free(l.leaves);
+	release_region(&r);
+	nest_release(&n);
+}
+
 /*
  * Exact counts first; past the limits, again with the functions that
  * reach themselves pooled but for the ones 'below' lines read, then
@@ -1367,6 +1601,8 @@ int sp_nest_solve(struct sp_graph *g, struct sp_err *err)
 	/* a sub-graph shifts graph ids past its own */
 	if (g->nfuncs >= UINT32_MAX / 2)
 		return sp_err_set(err, "once/nest: more than %u functions", UINT32_MAX / 2);
+	if (g->npers)
+		drop_unbounded_holders(g);
 	for (; tier < TIER__COUNT; tier++) {
 		/* the last one runs whatever the last plan was: its limit
 		 * is the default one */

@@ -226,7 +226,10 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 			return;
 		}
 		stored_cycle(g, w, t);
-		if (f->nest <= 1)
+		if (f->nest == SP_NEST_PER)
+			sp_strbuf_addf(t, " bounded by annotation: %s at most once per "
+				       "holder below it", sp_func_label(f));
+		else if (f->nest <= 1)
 			sp_strbuf_addf(t, " bounded by annotation: %s at most once on a stack",
 				       sp_func_label(f));
 		else

@@ -28,6 +28,9 @@
  *					that copy of FUNC
  *	once FUNC			FUNC is never on one stack twice
  *	nest FUNC DEPTH			FUNC is on one stack at most DEPTH times
+ *	nest FUNC per HOLDER...		FUNC is on one stack at most as often
+ *					as HOLDERs are below it (each
+ *					activation of one counts once)
  *
  * FUNC, CALLEE and ANCESTOR may name the calls a function makes from
  * inside the copies of a callee the compiler inlined into it, as
@@ -74,6 +77,8 @@ struct sp_annot {
 	bool optional;		/* unknown names skip the line */
 	bool from;		/* ignore ... from CALLER...: names are CALLEE,
 				 * then the callers, the nearest first */
+	bool per;		/* nest FUNC per HOLDER...: names are the
+				 * HOLDERs */
 };
 
 struct sp_annots {
@@ -131,7 +136,8 @@ int sp_annot_frames(const struct sp_annots *a, const struct sp_graph *g,
  * SP_NEST_CONTEXT when it has no count; for 'from', after every other
  * line, CALLER's calls redirected to a new function, a copy of FUNC
  * without those calls) and once/nest counts (sp_func.nest, the largest
- * given).  A name that
+ * given; 'nest FUNC per' marks FUNC SP_NEST_PER, each holder without a
+ * count SP_NEST_HOLDER, and lists the pairs in graph->pers).  A name that
  * matches no function, or an ignore without such a call, is
  * "FILE:LINE: ..." in err, unless the line is optional: then the line
  * is skipped.

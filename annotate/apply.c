@@ -172,6 +172,14 @@ static bool in_ids(const uint32_t *ids, size_t n, uint32_t id)
 	return false;
 }
 
+/* f cannot be both FUNC of 'per' and counted otherwise. */
+static int per_counted(const struct sp_graph *g, const struct sp_annot *x, uint32_t f,
+		       struct sp_err *err)
+{
+	return sp_err_set(err, "%s:%u: '%s' is counted both by 'nest ... per' and by "
+			  "once, nest or below", x->file, x->line, g->funcs[f].name);
+}
+
 /* The ancestors, and the functions of 'unless', of one 'below' line. */
 struct below_ids {
 	uint32_t *anc, *unless;
@@ -183,7 +191,7 @@ static void mark_context(struct sp_graph *g, const uint32_t *ids, size_t n)
 	size_t k;
 
 	for (k = 0; k < n; k++)
-		if (!g->funcs[ids[k]].nest)
+		if (!g->funcs[ids[k]].nest || g->funcs[ids[k]].nest == SP_NEST_HOLDER)
 			g->funcs[ids[k]].nest = SP_NEST_CONTEXT;
 }
 
@@ -257,6 +265,11 @@ static int apply_ignore(struct sp_graph *g, const struct sp_name_index *ix,
 	if (x->nnames > 1 && (resolve(g, ix, x, x->names[1], &b.anc, &b.nanc, err) ||
 			      resolve_unless(g, ix, x, &b, err)))
 		goto out;
+	for (i = 0; i < b.nanc; i++)
+		if (g->funcs[b.anc[i]].nest == SP_NEST_PER) {
+			per_counted(g, x, b.anc[i], err);
+			goto out;
+		}
 	for (i = 0; i < b.nanc; i++)
 		if (in_ids(from, nfrom, b.anc[i])) {
 			sp_err_set(err, "%s:%u: '%s' below itself: say how often it "
@@ -337,6 +350,19 @@ static void copy_isites(struct sp_graph *g, uint32_t f, uint32_t c)
 	}
 }
 
+/* The copy c of a holder of 'nest ... per' holds what f holds: callers
+ * call it in f's place. */
+static void copy_holder(struct sp_graph *g, uint32_t f, uint32_t c)
+{
+	uint32_t i, n = g->npers;
+
+	for (i = 0; i < n; i++)
+		if (g->pers[i].holder == f) {
+			SP_ALLOC_GROW(g->pers, (size_t)g->npers + 1, g->pers_cap);
+			g->pers[g->npers++] = (struct sp_nest_per){ g->pers[i].func, c };
+		}
+}
+
 /* A copy of function f whose calls are f's but those to one of to; the
  * 'below' lines that name f's calls name the copy's too.  Its id. */
 static uint32_t copy_func(struct sp_graph *g, uint32_t f, const uint32_t *to, size_t nto)
@@ -363,16 +389,18 @@ static uint32_t copy_func(struct sp_graph *g, uint32_t f, const uint32_t *to, si
 			g->belows[g->nbelows++] = b;
 		}
 	copy_isites(g, f, c);
+	copy_holder(g, f, c);
 	return c;
 }
 
 /* Can f be copied for 'from'?  A once/nest function, or a 'below'
  * line's ancestor or reset, would be counted apart in its copy: an error
- * naming it. */
+ * naming it.  A holder of 'nest ... per' counts nothing of its own: its
+ * copy holds what it holds (copy_holder()). */
 static int copyable(const struct sp_graph *g, const struct sp_annot *x, uint32_t f,
 		    struct sp_err *err)
 {
-	if (!g->funcs[f].nest)
+	if (!g->funcs[f].nest || g->funcs[f].nest == SP_NEST_HOLDER)
 		return 0;
 	return sp_err_set(err, "%s:%u: '%s' is counted by once, nest or below: it "
 			  "cannot be copied for 'from'", x->file, x->line, g->funcs[f].name);
@@ -551,9 +579,53 @@ static bool chain_calls(const struct sp_graph *g, const struct sp_name_index *ix
 static bool applies(const struct sp_graph *g, const struct sp_name_index *ix,
 		    const struct sp_annot *x)
 {
+	/* a holder the image lacks holds nothing: apply_per() skips it */
+	if (x->per)
+		return names_one(g, ix, x->func);
 	return names_all(g, ix, x) &&
 	       (x->kind != SP_ANNOT_IGNORE || calls_one_of(g, ix, x->func, x->names[0])) &&
 	       (!x->from || chain_calls(g, ix, x));
+}
+
+/* nest FUNC per HOLDER...: each (FUNC, HOLDER) in graph->pers, FUNC
+ * marked SP_NEST_PER, each holder without a count SP_NEST_HOLDER (both
+ * once/nest functions for analysis/nest.c). */
+static int apply_per(struct sp_graph *g, const struct sp_name_index *ix,
+		     const struct sp_annot *x, const uint32_t *ids, size_t n,
+		     struct sp_err *err)
+{
+	uint32_t *hold;
+	size_t nhold, i, k, j;
+
+	for (i = 0; i < n; i++) {
+		if (sp_nest_counted(g->funcs[ids[i]].nest) ||
+		    g->funcs[ids[i]].nest == SP_NEST_CONTEXT)
+			return per_counted(g, x, ids[i], err);
+		g->funcs[ids[i]].nest = SP_NEST_PER;
+	}
+	for (k = 0; k < x->nnames; k++) {
+		if (x->optional && !names_one(g, ix, x->names[k]))
+			continue;
+		if (resolve(g, ix, x, x->names[k], &hold, &nhold, err))
+			return -1;
+		for (j = 0; j < nhold; j++) {
+			if (in_ids(ids, n, hold[j])) {
+				free(hold);
+				return sp_err_set(err, "%s:%u: '%s' is its own holder",
+						  x->file, x->line, x->names[k]);
+			}
+			/* a count or a 'below' line's presence stays: the
+			 * holder is counted as well (graph->pers) */
+			if (!g->funcs[hold[j]].nest)
+				g->funcs[hold[j]].nest = SP_NEST_HOLDER;
+			for (i = 0; i < n; i++) {
+				SP_ALLOC_GROW(g->pers, (size_t)g->npers + 1, g->pers_cap);
+				g->pers[g->npers++] = (struct sp_nest_per){ ids[i], hold[j] };
+			}
+		}
+		free(hold);
+	}
+	return 0;
 }
 
 static int apply_one(struct sp_graph *g, struct sp_name_index *ix,
@@ -587,11 +659,20 @@ static int apply_one(struct sp_graph *g, struct sp_name_index *ix,
 		ret = x->from ? apply_from(g, ix, x, ids, n, done, err) : apply_ignore(g, ix, x, ids, n, err);
 		break;
 	case SP_ANNOT_NEST:
-		/* a count replaces the none that a 'below' line gave */
-		for (i = 0; i < n; i++)
+		if (x->per) {
+			ret = apply_per(g, ix, x, ids, n, err);
+			break;
+		}
+		/* a count replaces the marks of 'below' and 'per' */
+		for (i = 0; i < n; i++) {
+			if (g->funcs[ids[i]].nest == SP_NEST_PER) {
+				ret = per_counted(g, x, ids[i], err);
+				break;
+			}
 			if (g->funcs[ids[i]].nest < x->value ||
-			    g->funcs[ids[i]].nest == SP_NEST_CONTEXT)
+			    !sp_nest_counted(g->funcs[ids[i]].nest))
 				g->funcs[ids[i]].nest = (uint32_t)x->value;
+		}
 		break;
 	}
 	free(ids);

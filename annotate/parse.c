@@ -29,7 +29,7 @@ static const struct directive directives[] = {
 	{ "ignore", SP_ANNOT_IGNORE, 2, MAX_WORDS,
 	  "ignore FUNC CALLEE [below ANCESTOR [unless RESET...] | from CALLER...]" },
 	{ "once", SP_ANNOT_NEST, 1, 1, "once FUNC" },
-	{ "nest", SP_ANNOT_NEST, 2, 2, "nest FUNC DEPTH" },
+	{ "nest", SP_ANNOT_NEST, 2, MAX_WORDS, "nest FUNC DEPTH | nest FUNC per HOLDER..." },
 };
 
 /* A nest depth is a count of contexts to solve (analysis/nest.c). */
@@ -210,6 +210,20 @@ static bool ignore_form(const struct words *w, size_t at, size_t nargs)
 	return nargs == 4 || (nargs >= 6 && !strcmp(w->w[at + 5], "unless"));
 }
 
+/* once FUNC, nest FUNC DEPTH, or nest FUNC per HOLDER... */
+static bool nest_form(const struct words *w, size_t at, size_t nargs)
+{
+	bool per = nargs >= 2 && !strcmp(w->w[at + 2], "per");
+
+	return per ? nargs >= 3 : nargs <= 2;
+}
+
+/* nest FUNC per HOLDER...: the count is the holders' (x->names). */
+static bool is_per(const struct sp_annot *x, const struct words *w, size_t at, size_t nargs)
+{
+	return x->kind == SP_ANNOT_NEST && nargs >= 3 && !strcmp(w->w[at + 2], "per");
+}
+
 /*
  * Move the words of one directive line into x (they are then owned by
  * x).  The words start at w->w[at]: after 'optional', if given.
@@ -230,7 +244,8 @@ static int parse_directive(const char *file, uint32_t line, struct words *w,
 				  "recursion, entry, ignore, once or nest)", file, line,
 				  w->w[at]);
 	if (nargs < d->min_args || nargs > d->max_args ||
-	    (d->kind == SP_ANNOT_IGNORE && !ignore_form(w, at, nargs)))
+	    (d->kind == SP_ANNOT_IGNORE && !ignore_form(w, at, nargs)) ||
+	    (d->kind == SP_ANNOT_NEST && !nest_form(w, at, nargs)))
 		return sp_err_set(err, "%s:%u: want '%s%s'", file, line,
 				  at ? "optional " : "", d->usage);
 	memset(x, 0, sizeof(*x));
@@ -238,17 +253,22 @@ static int parse_directive(const char *file, uint32_t line, struct words *w,
 	x->file = file;
 	x->line = line;
 	x->optional = at;
-	if (x->kind != SP_ANNOT_CALLS && x->kind != SP_ANNOT_IGNORE &&
+	/* the names: calls' TARGETs, ignore's CALLEE..., nest's HOLDERs
+	 * after 'per' */
+	x->per = is_per(x, w, at, nargs);
+	if (!x->per && x->kind != SP_ANNOT_CALLS && x->kind != SP_ANNOT_IGNORE &&
 	    parse_value(file, line, x, nargs > 1 ? w->w[at + 2] : NULL, err))
 		return -1;
 	x->func = w->w[at + 1];
 	w->w[at + 1] = NULL;
-	if (x->kind == SP_ANNOT_CALLS || x->kind == SP_ANNOT_IGNORE) {
-		x->nnames = nargs - 1;
+	if (x->kind == SP_ANNOT_CALLS || x->kind == SP_ANNOT_IGNORE || x->per) {
+		size_t first = at + 2 + x->per;
+
+		x->nnames = nargs - 1 - x->per;
 		x->names = sp_xmalloc(x->nnames * sizeof(*x->names));
 		for (i = 0; i < x->nnames; i++) {
-			x->names[i] = w->w[at + 2 + i];
-			w->w[at + 2 + i] = NULL;
+			x->names[i] = w->w[first + i];
+			w->w[first + i] = NULL;
 		}
 	}
 	if (x->kind == SP_ANNOT_IGNORE && x->nnames >= 3 && !strcmp(x->names[1], "from")) {

@@ -75,9 +75,11 @@ static void drop_once_nest(struct sp_graph *g, struct ind_summary *out)
 
 	for (i = 0; i < g->nfuncs; i++)
 		if (g->funcs[i].nest) {
-			out->nest_dropped += g->funcs[i].nest != SP_NEST_CONTEXT;
+			out->nest_dropped += sp_nest_counted(g->funcs[i].nest) ||
+					     g->funcs[i].nest == SP_NEST_PER;
 			g->funcs[i].nest = 0;
 		}
+	g->npers = 0;
 	out->belows_dropped = g->nbelows;
 	g->nbelows = 0;
 }

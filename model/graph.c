@@ -24,6 +24,7 @@ void sp_graph_release(struct sp_graph *g)
 	free(g->icalls);
 	free(g->belows);
 	free(g->below_unless);
+	free(g->pers);
 	free(g->inlined);
 	free(g->segs);
 	free(g->steps);

@@ -192,7 +192,9 @@ struct sp_func {
 	uint32_t nest;		/* --annotate once/nest: most activations of it on
 				 * one stack at once (once: 1), 0 when not said;
 				 * SP_NEST_CONTEXT: only an ancestor of 'below'
-				 * lines, any number */
+				 * lines, any number; SP_NEST_PER, SP_NEST_HOLDER:
+				 * the FUNC or a HOLDER of 'nest FUNC per'
+				 * (graph->pers) */
 	uint32_t edge_first;	/* into graph->edges, valid after finalize */
 	uint32_t edge_count;
 	struct sp_result res;
@@ -349,6 +351,28 @@ struct sp_isite {
 /* sp_func.nest of a function that only 'ignore ... below' lines name as
  * the ancestor: not bounded, only on the stack or not. */
 #define SP_NEST_CONTEXT UINT32_MAX
+/* sp_func.nest of the FUNC of 'nest FUNC per HOLDER...' (its count is
+ * how many HOLDER activations are below it), and of a HOLDER without a
+ * count of its own. */
+#define SP_NEST_PER	(UINT32_MAX - 1)
+#define SP_NEST_HOLDER	(UINT32_MAX - 2)
+
+/* Does sp_func.nest give a count of its own (once, nest DEPTH)? */
+static inline bool sp_nest_counted(uint32_t nest)
+{
+	return nest && nest < SP_NEST_HOLDER;
+}
+
+/*
+ * One HOLDER of 'nest FUNC per HOLDER...' (--annotate): each activation
+ * of holder on a stack lets func be on it once more; func is on it at
+ * most as often as the activations of its holders below it (a
+ * struct va_format that a frame below holds for each %pV that prints
+ * one: analysis/nest.c).
+ */
+struct sp_nest_per {
+	uint32_t func, holder;
+};
 
 /*
  * A call that does not happen while ancestor is on the stack below its
@@ -404,6 +428,8 @@ struct sp_graph {
 	uint32_t nbelows, belows_cap;
 	uint32_t *below_unless;		/* ... unless: function ids */
 	uint32_t nbelow_unless, below_unless_cap;
+	struct sp_nest_per *pers;	/* --annotate nest FUNC per HOLDER */
+	uint32_t npers, pers_cap;
 	struct sp_inlined *inlined;	/* the nodes of inlined copies, by func */
 	uint32_t ninlined, inlined_cap;
 	struct sp_path_seg *segs;	/* filled by sp_analyze() (once/nest) */

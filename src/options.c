@@ -128,7 +128,8 @@ static const struct opt opts[] = {
 		"DEPTH, entry FUNC BYTES (its own budget), ignore FUNC\n"
 		"CALLEE [below ANCESTOR [unless RESET...] | from\n"
 		"CALLER...], once FUNC,\n"
-		"nest FUNC DEPTH; FUNC/INLINED names the calls FUNC\n"
+		"nest FUNC DEPTH, nest FUNC per HOLDER... (once per\n"
+		"HOLDER below it); FUNC/INLINED names the calls FUNC\n"
 		"makes inside its inlined copies of INLINED; '#' comments",
 	  LIST(annotate) },
 	{ "--annotate NAME", 0,

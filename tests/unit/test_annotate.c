@@ -23,6 +23,33 @@ static int parse(struct sp_annots *a, const char *text, struct sp_err *err)
 	return sp_annot_parse(a, "a.ann", text, strlen(text), err);
 }
 
+/* nest FUNC per HOLDER...: the holders are the names, no depth */
+static void test_parse_nest_per(void **state)
+{
+	static const char text[] = "optional nest va_format per _dev_err netdev_err # %pV\n"
+				   "nest per per per\n";
+	struct sp_annots a;
+	struct sp_err err = { { 0 } };
+
+	(void)state;
+	assert_int_equal(parse(&a, text, &err), 0);
+	assert_int_equal(a.n, 2);
+	assert_int_equal(a.v[0].kind, SP_ANNOT_NEST);
+	assert_true(a.v[0].per);
+	assert_true(a.v[0].optional);
+	assert_string_equal(a.v[0].func, "va_format");
+	assert_int_equal(a.v[0].nnames, 2);
+	assert_string_equal(a.v[0].names[0], "_dev_err");
+	assert_string_equal(a.v[0].names[1], "netdev_err");
+	assert_int_equal(a.v[0].value, 0);
+	/* a function named per, held by one named per: words in place */
+	assert_true(a.v[1].per);
+	assert_string_equal(a.v[1].func, "per");
+	assert_int_equal(a.v[1].nnames, 1);
+	assert_string_equal(a.v[1].names[0], "per");
+	sp_annots_release(&a);
+}
+
 static void test_parse_good(void **state)
 {
 	static const char text[] =
@@ -128,7 +155,9 @@ static void test_parse_errors(void **state)
 		{ "frame f 8\nframe g\0 8\n", "a.ann:2: NUL byte" },
 		{ "once\n", "a.ann:1: want 'once FUNC'" },
 		{ "once f 2\n", "a.ann:1: want 'once FUNC'" },
-		{ "nest f\n", "a.ann:1: want 'nest FUNC DEPTH'" },
+		{ "nest f\n", "a.ann:1: want 'nest FUNC DEPTH | nest FUNC per HOLDER...'" },
+		{ "nest f per\n", "a.ann:1: want 'nest FUNC DEPTH | nest FUNC per HOLDER...'" },
+		{ "nest f 2 g\n", "a.ann:1: want 'nest FUNC DEPTH | nest FUNC per HOLDER...'" },
 		{ "nest f 0\n", "a.ann:1: invalid nest depth '0' (1 to 4096)" },
 		{ "nest f 4097\n", "a.ann:1: invalid nest depth '4097'" },
 		{ "nest f two\n", "a.ann:1: invalid nest depth 'two'" },
@@ -431,6 +460,90 @@ static void test_once_and_nest(void **state)
 	assert_string_equal(r.text[0], "recursion scf -> panic -> printk -> store -> scf "
 			    "bounded by annotation: scf at most once on a stack");
 	sp_graph_release(&g);
+}
+
+/*
+ * nest FUNC per HOLDER: %pV in small.  main -> h2 -> h1 -> prt -> vsn
+ * -> vaf -> vsn; each holder below vaf lets it on the stack once more.
+ */
+struct pv {
+	uint32_t main, h2, h1, vaf;
+};
+
+static struct pv pv_graph(struct sp_graph *g)
+{
+	struct pv p = { fs(g, "main", 16), fs(g, "h2", 50), fs(g, "h1", 30), 0 };
+	uint32_t prt = fs(g, "prt", 20), vsn = fs(g, "vsn", 100);
+
+	p.vaf = fs(g, "vaf", 10);
+	call(g, p.main, p.h2);
+	call(g, p.h2, p.h1);
+	call(g, p.h1, prt);
+	call(g, prt, vsn);
+	call(g, vsn, p.vaf);
+	call(g, p.vaf, vsn);
+	return p;
+}
+
+static void test_nest_per(void **state)
+{
+	struct sp_graph g;
+	struct sp_err err = { { 0 } };
+	struct reasons r = { .n = 0 };
+	struct pv p;
+
+	(void)state;
+	sp_graph_init(&g);
+	p = pv_graph(&g);
+	assert_int_equal(annotate(&g, "nest vaf per h1 h2\n", &err), 0);
+	/* vaf alone: once (its callers elsewhere hold nothing); below h2
+	 * and h1: vsn vaf vsn vaf vsn */
+	assert_int_equal(g.funcs[p.vaf].res.total, 10 + 100);
+	assert_int_equal(g.funcs[p.h1].res.total, 30 + 20 + 100 + 110);
+	assert_int_equal(g.funcs[p.h2].res.total, 50 + 30 + 20 + 2 * 110 + 100);
+	assert_int_equal(g.funcs[p.main].res.total, 16 + 420);
+	assert_true(g.funcs[p.main].res.bounded);
+	sp_reasons(&g, p.main, collect_reason, &r);
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.text[0], "recursion vaf -> vsn -> vaf bounded by annotation: "
+			    "vaf at most once per holder below it");
+	sp_graph_release(&g);
+
+	/* optional: a holder the image lacks is skipped, not the line */
+	sp_graph_init(&g);
+	p = pv_graph(&g);
+	assert_int_equal(annotate(&g, "optional nest vaf per nosuch h1\n", &err), 0);
+	assert_int_equal(g.funcs[p.h2].res.total, 50 + 260);
+	sp_graph_release(&g);
+}
+
+static void test_nest_per_errors(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "nest vaf per nosuch\n", "a.ann:1: unknown function 'nosuch'" },
+		{ "nest vaf per h1 vaf\n", "a.ann:1: 'vaf' is its own holder" },
+		{ "nest vaf 2\nnest vaf per h1\n", "a.ann:2: 'vaf' is counted both by "
+		  "'nest ... per' and by once, nest or below" },
+		{ "nest vaf per h1\nonce vaf\n", "a.ann:2: 'vaf' is counted both by "
+		  "'nest ... per' and by once, nest or below" },
+		{ "nest vaf per h1\nignore vsn prt below vaf\n", "a.ann:2: 'vaf' is counted "
+		  "both by 'nest ... per' and by once, nest or below" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sp_graph g;
+		struct sp_err err = { { 0 } };
+
+		sp_graph_init(&g);
+		pv_graph(&g);
+		assert_int_equal(annotate(&g, cases[i].text, &err), -1);
+		assert_string_equal(err.msg, cases[i].msg);
+		sp_graph_release(&g);
+	}
 }
 
 /*
@@ -888,6 +1001,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_good),
+		cmocka_unit_test(test_parse_nest_per),
+		cmocka_unit_test(test_nest_per),
+		cmocka_unit_test(test_nest_per_errors),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_load_missing),
 		cmocka_unit_test(test_apply_unknown_names),
