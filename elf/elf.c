@@ -944,6 +944,12 @@ bool sp_elf_in_plt(const struct sp_elf *e, uint64_t addr)
 
 bool sp_elf_section(const struct sp_elf *e, const char *name, uint64_t *addr, uint64_t *size)
 {
+	return sp_elf_find_section(e, name, addr, size) && *addr != 0;
+}
+
+bool sp_elf_find_section(const struct sp_elf *e, const char *name, uint64_t *addr,
+			 uint64_t *size)
+{
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	GElf_Shdr sh;
@@ -959,7 +965,7 @@ bool sp_elf_section(const struct sp_elf *e, const char *name, uint64_t *addr, ui
 			continue;
 		*addr = e->type == ET_REL ? (idx < e->nsec ? e->sec_base[idx] : 0) : sh.sh_addr;
 		*size = sh.sh_size;
-		return *addr != 0;
+		return true;
 	}
 	return false;
 }

@@ -127,8 +127,13 @@ bool sp_elf_is_code(const struct sp_elf *e, uint64_t addr);
 /* Whether name is one of the kernel's return thunks: a jump there returns. */
 bool sp_elf_return_thunk(const char *name);
 /* The allocated section named name: its address (a relocatable object's
- * as laid out) and size; false when there is none. */
+ * as laid out) and size; false when there is none, or it is at 0. */
 bool sp_elf_section(const struct sp_elf *e, const char *name, uint64_t *addr, uint64_t *size);
+/* The same, at 0 too: the x86-64 kernel links its per-cpu area,
+ * .data..percpu, at 0 (a variable's address is its offset in each CPU's
+ * copy). */
+bool sp_elf_find_section(const struct sp_elf *e, const char *name, uint64_t *addr,
+			 uint64_t *size);
 /* A linked image's bytes [addr, addr + len) in the file, in one
  * allocated section; NULL when none holds them, or in a relocatable
  * object (its bytes wait for relocations). */

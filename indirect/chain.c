@@ -271,7 +271,7 @@ static uint64_t indexed_stride(struct ind_image *im, uint64_t addr)
 	uint64_t lo, size;
 
 	if (!var || im->elf->type != ET_EXEC ||
-	    (sp_elf_section(im->elf, ".data..percpu", &lo, &size) && addr - lo < size) ||
+	    (sp_elf_find_section(im->elf, ".data..percpu", &lo, &size) && addr - lo < size) ||
 	    !(t = ind_type_at(&im->types, var->type)) || t->kind != IND_ARRAY ||
 	    !(elem = ind_type_at(&im->types, t->target)) || !elem->size)
 		return 0;
@@ -307,6 +307,27 @@ static bool from_indexed(struct ind_image *im, const struct insn_link *links, in
 	return last || forward(im, links, k, v, out);
 }
 
+/*
+ * A word of this CPU's per-cpu area (mov %gs:0x1fb80,%rax: the kernel's
+ * current, this_cpu_read(current_task)), loaded on: each CPU's copy of
+ * the variable at that offset of .data..percpu holds a value of its
+ * type, as a global's word does.  Not the call's own word: the code's
+ * this_cpu_write()s are no stores the pass reads.
+ */
+static bool from_percpu(struct ind_image *im, const struct insn_link *links, int k,
+			struct ind_target *out)
+{
+	const struct ind_var *var = ind_var_at(im, (uint64_t)links[k].disp);
+	struct tval v = { .kind = TV_ADDR, .addr = (uint64_t)links[k].disp };
+	struct insn_link word = { .pc = links[k].pc, .src = INSN_SRC_LOAD };
+	uint64_t lo, size;
+
+	if (!var || !sp_elf_find_section(im->elf, ".data..percpu", &lo, &size) ||
+	    var->addr - lo >= size || !load(im, &word, false, &v, out))
+		return false;
+	return forward(im, links, k, v, out);
+}
+
 /* A root's own meaning, without DWARF's locations. */
 static bool from_root(struct ind_image *im, const struct insn_link *links, int k,
 		      struct ind_target *out)
@@ -330,6 +351,8 @@ static bool from_root(struct ind_image *im, const struct insn_link *links, int k
 		return v.type && forward(im, links, k, v, out);
 	case INSN_SRC_FRAME:
 		return from_frame(im, links, k, out);
+	case INSN_SRC_PERCPU:
+		return k > 0 && from_percpu(im, links, k, out);
 	}
 	return false;
 }

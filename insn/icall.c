@@ -547,6 +547,11 @@ static bool follow(struct tracer *t, size_t i, size_t d, uint8_t reg, uint64_t p
 		trace_mem(t, d, pc, reg);
 		return true;
 	}
+	/* this_cpu_read(var): var's word on this CPU, typed as var */
+	if (in->op == INSN_OP_MOV && (in->flags & INSN_F_PERCPU)) {
+		add_link(t, pc, reg, INSN_SRC_PERCPU, in->disp, 0);
+		return true;
+	}
 	if (in->op == INSN_OP_MOV && in->reg2 != INSN_REG_NONE) {
 		add_link(t, pc, reg, INSN_SRC_MOVE, 0, 0);
 		/* the copy's source may still hold the value at pc, where DWARF
@@ -1154,7 +1159,8 @@ static bool plain_value(const struct insn_icalls *ic, uint32_t first, uint8_t n)
 		    ic->links[first + k].src != INSN_SRC_REG &&
 		    ic->links[first + k].src != INSN_SRC_OTHER &&
 		    ic->links[first + k].src != INSN_SRC_FRAME &&
-		    ic->links[first + k].src != INSN_SRC_STACK)
+		    ic->links[first + k].src != INSN_SRC_STACK &&
+		    ic->links[first + k].src != INSN_SRC_PERCPU)
 			return false;
 	return true;
 }

@@ -58,6 +58,10 @@ enum insn_src {
 				 * frame's depth is not known (and $-16,%rsp
 				 * realigns it): whatever DWARF locates at
 				 * rsp plus disp (DW_OP_breg7), or in reg at pc */
+	INSN_SRC_PERCPU,	/* x86-64: the word at disp in this CPU's per-cpu
+				 * area (mov %gs:disp: the kernel's
+				 * this_cpu_read(var), var at disp in
+				 * .data..percpu) */
 };
 
 struct insn_link {

@@ -106,6 +106,9 @@ enum insn_fp {
 #define INSN_F_THUNK	(1u << 6)	/* x86: an indirect branch made by a branch to a
 					 * retpoline thunk (insn_retpoline_pass) */
 #define INSN_F_MEM_READ	(1u << 7)	/* the memory operand is only read (cmp, test) */
+#define INSN_F_PERCPU	(1u << 8)	/* x86-64: a memory operand %gs:disp, only read,
+					 * of no base nor index (the kernel's per-cpu
+					 * area); disp is set, not base and index */
 
 struct insn {
 	uint64_t addr;

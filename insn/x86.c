@@ -181,6 +181,11 @@ static void operands(const cs_x86 *x, bool x86_64, struct insn *out)
 			out->disp = op->mem.disp;
 			if (op->access == CS_AC_READ)
 				out->flags |= INSN_F_MEM_READ;
+		} else if (op->type == X86_OP_MEM && x86_64 && op->mem.segment == X86_REG_GS &&
+			   op->mem.base == X86_REG_INVALID && op->mem.index == X86_REG_INVALID &&
+			   op->access == CS_AC_READ && !(out->flags & INSN_F_MEM)) {
+			out->flags |= INSN_F_PERCPU;
+			out->disp = op->mem.disp;
 		}
 	}
 }
