@@ -3,11 +3,12 @@
 # to "# ---- end of tracing re-entry") on Debian's 6.1 cloud kernel:
 # each line applies without 'optional'; the post-call triggers and a
 # hist trigger's .trace() action call the functions the lines give, and
-# nothing else; and the guards' counts cut a re-entry: three test lines
+# nothing else; and the guards' counts cut a re-entry: five test lines
 # make the call that the kernel's guards bound (a BPF program that runs
 # trace_call_bpf() again, a perf overflow that fires a perf tracepoint
-# event again, a stack trace recorded below one), which stays a cycle
-# without the block and is cut at 2, 4 and 6 activations with it.
+# event again, a stack trace recorded below one, a trace_printk() below
+# one), which stays a cycle without the block and is cut at 2, 4, 6 and
+# 5 activations with it.
 # Needs the unpacked debug kernel (another one:
 # STACKPROF_DEBIAN_VMLINUX=PATH); skips without it.
 . tests/e2e/lib.sh
@@ -25,16 +26,18 @@ ANN
 # apart: perf_tp_event reaches __ftrace_trace_stack, and a total names
 # one cut cycle, the first the solver meets
 echo 'calls __ftrace_trace_stack __ftrace_trace_stack' >"$OUT/stack.ann"
+printf 'calls trace_vbprintk trace_vbprintk\ncalls __trace_array_vprintk __trace_array_vprintk\n' >"$OUT/printk.ann"
 grep -v '^nest __ftrace_trace_stack ' "$OUT/tracing.ann" >"$OUT/tracing-nostack.ann"
-set -- --entry trace_call_bpf --entry perf_tp_event --entry __ftrace_trace_stack --entry event_triggers_post_call --entry action_trace
+set -- --entry trace_call_bpf --entry perf_tp_event --entry __ftrace_trace_stack \
+	--entry trace_vbprintk --entry __trace_array_vprintk --entry event_triggers_post_call --entry action_trace
 
 # without the block the re-entries are cycles, and the two indirect
 # calls have no annotated target
-run_sp --json --annotate "$OUT/reenter.ann" --annotate "$OUT/stack.ann" "$@" "$vmlinux"
+run_sp --json --annotate "$OUT/reenter.ann" --annotate "$OUT/stack.ann" --annotate "$OUT/printk.ann" "$@" "$vmlinux"
 expect_rc 0 "the test lines apply"
 cp "$OUT/stdout" "$OUT/wide.json"
 expect_eq "without the block the re-entries are cycles" \
-	"$(jget "$OUT/wide.json" '[fn(n)["recursive"] for n in ("trace_call_bpf", "perf_tp_event", "__ftrace_trace_stack")]')" '[true, true, true]'
+	"$(jget "$OUT/wide.json" '[fn(n)["recursive"] for n in ("trace_call_bpf", "perf_tp_event", "__ftrace_trace_stack", "trace_vbprintk", "__trace_array_vprintk")]')" '[true, true, true, true, true]'
 expect_eq "without the block no annotated trigger or probe" \
 	"$(jget "$OUT/wide.json" '[c["name"] for n in ("event_triggers_post_call", "action_trace") for c in fn(n)["calls"] if c.get("via") == "annotated"]')" '[]'
 
@@ -62,4 +65,12 @@ cp "$OUT/stdout" "$OUT/stack.json"
 expect_eq "the recursion bits cut a stack trace below one" \
 	"$(jget "$OUT/stack.json" '[fn("__ftrace_trace_stack")["recursive"], [r.endswith("bounded by annotation: __ftrace_trace_stack at most 6 deep") for r in fn("__ftrace_trace_stack")["reasons"] if "bounded by annotation" in r], [f["name"] for f in j["functions"] if f["path"].count("__ftrace_trace_stack") > 6]]')" \
 	'[false, [true], []]'
+
+# trace_printk() below itself: the per-CPU buffers' count cuts it
+run_sp --json --annotate "$OUT/tracing.ann" --annotate "$OUT/printk.ann" "$@" "$vmlinux"
+expect_rc 0 "the block and a trace_printk() below one"
+cp "$OUT/stdout" "$OUT/printk.json"
+expect_eq "the buffers' count cuts a trace_printk() below one" \
+	"$(jget "$OUT/printk.json" '[[fn(n)["recursive"], [f["name"] for f in j["functions"] if f["path"].count(n) > 5]] for n in ("trace_vbprintk", "__trace_array_vprintk")]')" \
+	'[[false, []], [false, []]]'
 finish
