@@ -509,6 +509,16 @@ static void test_nest_per(void **state)
 			    "vaf at most once per holder below it");
 	sp_graph_release(&g);
 
+	/* a 'from' copy of a holder holds too: h2 calls h1's copy without
+	 * its call of x, and still nests vaf twice */
+	sp_graph_init(&g);
+	p = pv_graph(&g);
+	call(&g, p.h1, fs(&g, "x", 8));
+	call(&g, p.main, p.h1);	/* so that h2's is a copy */
+	assert_int_equal(annotate(&g, "nest vaf per h1 h2\nignore h1 x from h2\n", &err), 0);
+	assert_int_equal(g.funcs[p.h2].res.total, 420);
+	sp_graph_release(&g);
+
 	/* optional: a holder the image lacks is skipped, not the line */
 	sp_graph_init(&g);
 	p = pv_graph(&g);
