@@ -458,8 +458,10 @@ struct dw_reader {
 	uint64_t lo, hi;
 	uint32_t moves;
 	int depth;		/* questions being answered (dw_reader_begin) */
-	/* var_type's: abstract origin -> types_of index */
+	/* var_type's: abstract origin -> types_of index, for the variables
+	 * of graph CU origin_cu */
 	struct sp_u64map origin_type;
+	uint32_t origin_cu;
 	uint64_t *types_of;
 	size_t ntypes_of, types_of_cap;
 	/* proto.c's: type DIE -> names index, the name in names_text */

@@ -32,6 +32,20 @@ uint64_t dw_decl_type(struct dw_reader *r, uint64_t off)
 	return type;
 }
 
+/* The origins' types kept for the unit of cu only: a unit's inlined
+ * copies name its own abstract DIEs, and a map of one unit's stays in
+ * the caches, where the whole kernel's missed them at each lookup. */
+static void origins_of_unit(struct dw_reader *r, uint32_t cu)
+{
+	if (r->origin_type.nslots && r->origin_cu == cu)
+		return;
+	if (r->origin_type.nslots)
+		sp_u64map_release(&r->origin_type);
+	sp_u64map_init(&r->origin_type, 256);
+	r->ntypes_of = 0;
+	r->origin_cu = cu;
+}
+
 /* A variable's type: its own DW_AT_type, or its abstract origin's (the
  * same for every copy inlined: kept by the reader). */
 static uint64_t var_type(struct dw_reader *r, const struct dw_entry *e)
@@ -45,8 +59,7 @@ static uint64_t var_type(struct dw_reader *r, const struct dw_entry *e)
 	origin = dw_entry_ref(e, DW_AT_abstract_origin);
 	if (!origin)
 		return 0;
-	if (!r->origin_type.nslots)
-		sp_u64map_init(&r->origin_type, 4096);
+	origins_of_unit(r, e->cu);
 	k = sp_u64map_get(&r->origin_type, origin);
 	if (k != SP_NONE)
 		return r->types_of[k];
