@@ -262,14 +262,17 @@ bool dw_type_of(struct dw_reader *r, struct sp_graph *g, uint64_t off, struct dw
 struct dw_member {
 	uint64_t off;		/* its offset in the struct */
 	uint64_t type;		/* its type's DIE */
-	const char *name;	/* interned, NULL when none */
+	uint64_t die;		/* its own DIE, for its name (dw_member_name) */
 };
 typedef void dw_member_fn(void *ctx, const struct dw_member *m);
 /* The members of the struct whose DIE (a dw_type's die) is at die, bit
  * fields aside, in order to fn; false when one's offset cannot be read
  * or the list is cut (the others are given all the same). */
-bool dw_type_members(struct dw_reader *r, struct sp_graph *g, uint64_t die, dw_member_fn *fn,
-		     void *ctx);
+bool dw_type_members(struct dw_reader *r, uint64_t die, dw_member_fn *fn, void *ctx);
+/* The DW_AT_name of a member's DIE (a dw_member's die), interned in g;
+ * NULL when none.  Read apart: most members read are only passed on
+ * the way to an offset, their names never needed. */
+const char *dw_member_name(struct dw_reader *r, struct sp_graph *g, uint64_t die);
 /* The DW_AT_name of the DIE at off (or of its origin, its declaration),
  * interned in g; NULL when none. */
 const char *dw_die_name(struct dw_reader *r, struct sp_graph *g, uint64_t off);

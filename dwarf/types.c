@@ -214,8 +214,7 @@ static bool member_offset(const struct dw_entry *e, uint64_t *off)
 }
 
 /* The members of a struct (bit fields aside: no pointer is one). */
-static bool members(struct dw_reader *r, struct sp_graph *g, uint64_t die, dw_member_fn *fn,
-		    void *ctx)
+static bool members(struct dw_reader *r, uint64_t die, dw_member_fn *fn, void *ctx)
 {
 	struct dw_entry e, c;
 	struct dw_kids k;
@@ -238,21 +237,32 @@ static bool members(struct dw_reader *r, struct sp_graph *g, uint64_t die, dw_me
 			continue;
 		}
 		m.type = dw_entry_ref(&c, DW_AT_type);
-		m.name = intern(g, dw_entry_name(&c));
+		m.die = c.d.off;
 		fn(ctx, &m);
 	}
 	return ok && res == 0;
 }
 
-bool dw_type_members(struct dw_reader *r, struct sp_graph *g, uint64_t die, dw_member_fn *fn,
-		     void *ctx)
+bool dw_type_members(struct dw_reader *r, uint64_t die, dw_member_fn *fn, void *ctx)
 {
 	bool ok;
 
 	dw_reader_begin(r);
-	ok = members(r, g, die, fn, ctx);
+	ok = members(r, die, fn, ctx);
 	dw_reader_end(r);
 	return ok;
+}
+
+const char *dw_member_name(struct dw_reader *r, struct sp_graph *g, uint64_t die)
+{
+	struct dw_entry e;
+	const char *name = NULL;
+
+	dw_reader_begin(r);
+	if (dw_entry_at(r, die, &e))
+		name = intern(g, dw_entry_name(&e));
+	dw_reader_end(r);
+	return name;
 }
 
 const char *dw_die_name(struct dw_reader *r, struct sp_graph *g, uint64_t off)

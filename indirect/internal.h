@@ -20,7 +20,9 @@ enum ind_kind {
 struct ind_member {
 	uint64_t off;
 	uint64_t type;
-	const char *name;
+	uint64_t die;		/* its own */
+	const char *name;	/* read from die when first needed, once named */
+	bool named;
 };
 
 /* A pointer to a function inside a type, at off from its start.  It is

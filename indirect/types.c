@@ -71,7 +71,24 @@ static void add_member(void *ctx, const struct dw_member *m)
 	SP_ALLOC_GROW(t->members, t->nmembers + 1, t->members_cap);
 	t->members[t->nmembers].off = m->off;
 	t->members[t->nmembers].type = m->type;
-	t->members[t->nmembers++].name = m->name;
+	t->members[t->nmembers].die = m->die;
+	t->members[t->nmembers++].named = false;
+}
+
+/* The name of member m (an index into t->members, SP_NONE for none),
+ * for a key or a slot: read the first time one asks, as most members
+ * read are only passed on the way to an offset. */
+static const char *member_name(struct ind_types *t, uint32_t m)
+{
+	struct ind_member *mb = m == SP_NONE ? NULL : &t->members[m];
+
+	if (!mb)
+		return NULL;
+	if (!mb->named) {
+		mb->name = t->reader ? dw_member_name(t->reader, t->g, mb->die) : NULL;
+		mb->named = true;
+	}
+	return mb->name;
 }
 
 static uint32_t type_index(struct ind_types *t, uint64_t off);
@@ -86,7 +103,7 @@ static void members_of(struct ind_types *t, uint32_t i)
 		return;
 	ty.members_read = true;
 	ty.member = (uint32_t)t->nmembers;
-	if (!t->reader || !dw_type_members(t->reader, t->g, ty.die, add_member, t))
+	if (!t->reader || !dw_type_members(t->reader, ty.die, add_member, t))
 		ty.bad = ty.unread = true;
 	ty.nmembers = (uint32_t)(t->nmembers - ty.member);
 	t->v[i] = ty;
@@ -223,9 +240,10 @@ static void flat_add(struct flat *f, const struct ind_slot *s)
 static int32_t slots_of(struct ind_types *t, uint32_t i, int depth);
 
 /* The slots of the type at off put at base (key_base for the keys) into
- * struct named name (NULL: none yet). */
+ * struct named name (NULL: none yet), as member (t->members' index) of
+ * it. */
 static void embed(struct ind_types *t, struct flat *f, uint64_t off, uint64_t base,
-		  uint64_t key_base, const char *name, const char *member, int depth)
+		  uint64_t key_base, const char *name, uint32_t member, int depth)
 {
 	uint32_t k = type_index(t, off);
 	int32_t n, j;
@@ -234,10 +252,12 @@ static void embed(struct ind_types *t, struct flat *f, uint64_t off, uint64_t ba
 		return;
 	if (t->v[k].kind == IND_POINTER) {
 		struct ind_slot s = { .off = base, .key_off = key_base, .key = SP_NONE,
-				      .member = member, .func = t->v[k].func };
+				      .func = t->v[k].func };
 
-		if (s.func)
+		if (s.func) {
+			s.member = member_name(t, member);
 			flat_add(f, &s);
+		}
 		return;
 	}
 	if (t->v[k].kind == IND_ARRAY) {
@@ -319,7 +339,7 @@ static int32_t slots_of(struct ind_types *t, uint32_t i, int depth)
 	for (m = 0; m < n && !f.bad; m++) {
 		const struct ind_member mb = t->members[first + m];
 
-		embed(t, &f, mb.type, mb.off, mb.off, name, mb.name, depth);
+		embed(t, &f, mb.type, mb.off, mb.off, name, first + m, depth);
 	}
 	/* the struct's own pointers (and its anonymous members') are filed
 	 * under it */
@@ -637,7 +657,7 @@ uint8_t ind_type_store_keys(struct ind_types *t, uint64_t type, uint64_t off, ui
 struct walk {
 	const char *name;	/* the innermost named struct so far */
 	uint64_t key_off;	/* the offset the key names, in it */
-	const char *member;
+	uint32_t member;	/* the member, in ind_types.members (SP_NONE: none) */
 };
 
 static bool place_in(struct ind_types *t, uint64_t type, uint64_t off, struct walk w,
@@ -670,7 +690,7 @@ static bool place_in_struct(struct ind_types *t, uint32_t i, uint64_t off, struc
 		if (k == SP_NONE || off < mb.off || (t->v[k].size && off >= mb.off + t->v[k].size))
 			continue;
 		inner.key_off = w.key_off + mb.off;
-		inner.member = mb.name;
+		inner.member = first + m;
 		if (!place_in(t, mb.type, off - mb.off, inner, depth + 1, &p))
 			continue;
 		if (found && out->func && p.func && t->v[i].is_union)
@@ -697,7 +717,7 @@ const char *ind_union_member(struct ind_types *t, uint64_t alts, const char *pro
 		uint32_t k = type_index(t, mb.type);
 
 		if (k != SP_NONE && t->v[k].func && ind_type_proto(t, t->v[k].func) == proto)
-			return mb.name;
+			return member_name(t, t->v[i].member + m);
 	}
 	return NULL;
 }
@@ -717,7 +737,7 @@ static bool place_in(struct ind_types *t, uint64_t type, uint64_t off, struct wa
 		out->type = type;
 		out->func = t->v[i].func;
 		out->key = out->func && w.name ?
-			   ind_key(t->keys, w.name, w.key_off, w.member,
+			   ind_key(t->keys, w.name, w.key_off, member_name(t, w.member),
 				   ind_type_proto(t, out->func)) : SP_NONE;
 		return true;
 	case IND_ARRAY:
@@ -739,7 +759,7 @@ static bool place_in(struct ind_types *t, uint64_t type, uint64_t off, struct wa
 
 bool ind_type_place(struct ind_types *t, uint64_t type, uint64_t off, struct ind_place *out)
 {
-	struct walk w = { 0 };
+	struct walk w = { .member = SP_NONE };
 
 	memset(out, 0, sizeof(*out));
 	out->key = SP_NONE;

@@ -17,7 +17,8 @@
 /* The DIEs of the unit, by what they are. */
 enum {
 	D_INT, D_IRQRET, D_VOIDP, D_CONST, D_VOLATILE, D_HANDLER, D_PARAM0, D_CONCRETE,
-	D_CYCLE, D_FNTYPE, D_FNPTR, D_CB, D_LOOP, D_FUNC, D__COUNT
+	D_CYCLE, D_FNTYPE, D_FNPTR, D_CB, D_LOOP, D_STRUCT, D_MEMBER_A, D_MEMBER_FN,
+	D_MEMBER_ANON, D_FUNC, D__COUNT
 };
 
 struct unit {
@@ -30,7 +31,8 @@ struct unit {
 };
 
 enum { A_CU = 1, A_BASE, A_TYPEDEF, A_PTR, A_VOIDPTR, A_CONST, A_VOLATILE, A_SUB,
-       A_PARAM, A_CONCRETE, A_FNTYPE, A_UNSPEC, A_FUNC, A_LOCATED, A_BLOCK, A_ORIGIN };
+       A_PARAM, A_CONCRETE, A_FNTYPE, A_UNSPEC, A_FUNC, A_LOCATED, A_BLOCK, A_ORIGIN,
+       A_STRUCT, A_MEMBER, A_ANON_MEMBER };
 
 static void abbrevs(struct bytes *b)
 {
@@ -58,6 +60,12 @@ static void abbrevs(struct bytes *b)
 	       DW_AT_high_pc, DW_FORM_data4, 0);
 	abbrev(b, A_ORIGIN, DW_TAG_formal_parameter, false, DW_AT_abstract_origin,
 	       DW_FORM_ref4, DW_AT_location, DW_FORM_exprloc, 0);
+	abbrev(b, A_STRUCT, DW_TAG_structure_type, true, DW_AT_name, DW_FORM_string,
+	       DW_AT_byte_size, DW_FORM_data1, 0);
+	abbrev(b, A_MEMBER, DW_TAG_member, false, DW_AT_name, DW_FORM_string, DW_AT_type,
+	       DW_FORM_ref4, DW_AT_data_member_location, DW_FORM_data1, 0);
+	abbrev(b, A_ANON_MEMBER, DW_TAG_member, false, DW_AT_type, DW_FORM_ref4,
+	       DW_AT_data_member_location, DW_FORM_data1, 0);
 	put(b, 0, 1);
 }
 
@@ -134,6 +142,22 @@ static void build(struct unit *t, bool msb)
 	die(t, D_LOOP, A_TYPEDEF);
 	put_str(&t->info, "loop");
 	ref(t, fixes, &nfix, D_LOOP);
+	/* struct ops { int a; cb fn; int (anonymous) at 16; } */
+	die(t, D_STRUCT, A_STRUCT);
+	put_str(&t->info, "ops");
+	put(&t->info, 24, 1);
+	die(t, D_MEMBER_A, A_MEMBER);
+	put_str(&t->info, "a");
+	ref(t, fixes, &nfix, D_INT);
+	put(&t->info, 0, 1);
+	die(t, D_MEMBER_FN, A_MEMBER);
+	put_str(&t->info, "fn");
+	ref(t, fixes, &nfix, D_CB);
+	put(&t->info, 8, 1);
+	die(t, D_MEMBER_ANON, A_ANON_MEMBER);
+	ref(t, fixes, &nfix, D_INT);
+	put(&t->info, 16, 1);
+	put(&t->info, 0, 1);
 	/* a function: a pointer in r5 all along, a function pointer in r3
 	 * (its value) in the block at 0x100, r2 in the one at 0x200, and a
 	 * parameter typed by its abstract origin in r1 */
@@ -346,6 +370,48 @@ static void test_reg_vars(void **state)
 	check_reg_vars(true);
 }
 
+struct members {
+	struct dw_member v[4];
+	int n;
+};
+
+static void add_member(void *ctx, const struct dw_member *m)
+{
+	struct members *ms = ctx;
+
+	if (ms->n < 4)
+		ms->v[ms->n] = *m;
+	ms->n++;
+}
+
+/* A struct's members by offset, type and DIE; each one's name read
+ * apart from its DIE (none for the anonymous one), interned. */
+static void test_members(void **state)
+{
+	struct members ms = { .n = 0 };
+	struct dw_reader *r;
+	struct unit t;
+
+	(void)state;
+	build(&t, false);
+	r = dw_reader(&t.dw);
+	assert_true(dw_type_members(r, t.off[D_STRUCT], add_member, &ms));
+	assert_int_equal(ms.n, 3);
+	assert_int_equal(ms.v[0].off, 0);
+	assert_int_equal(ms.v[0].type, t.off[D_INT]);
+	assert_int_equal(ms.v[0].die, t.off[D_MEMBER_A]);
+	assert_int_equal(ms.v[1].off, 8);
+	assert_int_equal(ms.v[1].type, t.off[D_CB]);
+	assert_int_equal(ms.v[1].die, t.off[D_MEMBER_FN]);
+	assert_int_equal(ms.v[2].off, 16);
+	assert_int_equal(ms.v[2].die, t.off[D_MEMBER_ANON]);
+	assert_ptr_equal(dw_member_name(r, &t.g, ms.v[0].die), sp_intern(&t.g, "a"));
+	assert_ptr_equal(dw_member_name(r, &t.g, ms.v[1].die), sp_intern(&t.g, "fn"));
+	assert_null(dw_member_name(r, &t.g, ms.v[2].die));
+	assert_null(dw_member_name(r, &t.g, t.info.n + 8));	/* no DIE there */
+	release(&t);
+}
+
 /* Where a DIE's unit ends, from the units' offsets the walk listed:
  * the next one's start, all past the last one's, 0 before the first. */
 static void test_unit_end(void **state)
@@ -374,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_questions_msb),
 		cmocka_unit_test(test_reg_vars),
 		cmocka_unit_test(test_unit_end),
+		cmocka_unit_test(test_members),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
