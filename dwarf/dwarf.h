@@ -351,6 +351,11 @@ struct dw_call_arg {
  * register reg; DW_ARG_UNKNOWN when no call site has that return
  * address or it does not say. */
 struct dw_call_arg dw_call_arg(struct dw_reader *r, uint64_t die, uint64_t ret_pc, uint8_t reg);
+/* The type the function a call of die's code (returning to ret_pc)
+ * names returns, as its call site's DW_AT_call_origin declares it: a
+ * DIE of die's own unit (the callee's declaration there), 0 when no
+ * call site or no type says. */
+uint64_t dw_call_type(struct dw_reader *r, uint64_t die, uint64_t ret_pc);
 
 /* The source lines of a unit's code: the rows its line table's program
  * makes, by address. */

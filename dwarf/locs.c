@@ -372,6 +372,19 @@ static bool find_site(const struct dw_entry *scope, uint64_t ret_pc, int depth,
 	return false;
 }
 
+uint64_t dw_call_type(struct dw_reader *r, uint64_t die, uint64_t ret_pc)
+{
+	struct dw_entry e, site;
+	uint64_t origin = 0;
+
+	dw_reader_begin(r);
+	if (ret_pc && dw_entry_at(r, die, &e) && find_site(&e, ret_pc, 0, &site) &&
+	    !(origin = dw_entry_ref(&site, DW_AT_call_origin)))
+		origin = dw_entry_ref(&site, DW_AT_abstract_origin);	/* GNU's */
+	dw_reader_end(r);
+	return origin ? dw_decl_type(r, origin) : 0;
+}
+
 struct dw_call_arg dw_call_arg(struct dw_reader *r, uint64_t die, uint64_t ret_pc, uint8_t reg)
 {
 	struct dw_call_arg a = { .kind = DW_ARG_UNKNOWN, .reg = DW_REG_NONE };

@@ -191,23 +191,36 @@ static bool forward(struct ind_image *im, const struct insn_link *links, int k, 
 	return final(im, &v, out);
 }
 
-/* The function whose return value rax holds, typed by its DWARF: only
- * when its DIE is in the unit being read (another unit's types would be
- * read for it alone; the variable that keeps the value is typed from the
- * caller's unit anyway). */
-static uint64_t return_type(struct ind_image *im, uint64_t addr)
+/* The function whose return value rax holds (link l), typed by its
+ * DWARF when its DIE is in the unit being read; else by the callee's
+ * declaration in the caller's unit, which the call's DWARF call site
+ * names (DW_AT_call_origin: C makes it compatible with the definition).
+ * Another unit's types are not read for it alone. */
+static uint64_t return_type(struct ind_image *im, const struct insn_link *l, bool declared)
 {
-	uint32_t id = cg_func_at(im->img, addr);
+	uint32_t id = cg_func_at(im->img, (uint64_t)l->disp), from;
+	const struct ind_type *t, *to;
 	const struct sp_func *f;
-	uint64_t die;
+	uint64_t die, type;
 
 	if (id == SP_NONE || id >= im->g->nfuncs || !im->reader)
 		return 0;
 	f = &im->g->funcs[id];
 	die = f->origin_die ? f->origin_die : f->die;
-	if (!die || !dw_reader_here(im->reader, die))
+	if (die && dw_reader_here(im->reader, die))
+		return dw_decl_type(im->reader, die);
+	if (!declared || (from = cg_func_containing(im->img, l->pc)) == SP_NONE ||
+	    from >= im->g->nfuncs || !(die = im->g->funcs[from].die) ||
+	    !dw_reader_here(im->reader, die))
 		return 0;
-	return dw_decl_type(im->reader, die);
+	type = dw_call_type(im->reader, die, l->pc + (uint64_t)(int64_t)l->back);
+	/* only a pointer to a struct, to load on from: a void * (kmalloc's)
+	 * says less than the variable DWARF locates the value in */
+	if (!type || !dw_reader_here(im->reader, type) || !(t = ind_type_at(&im->types, type)) ||
+	    t->kind != IND_POINTER || !(to = ind_type_at(&im->types, t->target)) ||
+	    to->kind != IND_STRUCT)
+		return 0;
+	return type;
 }
 
 /*
@@ -347,7 +360,7 @@ static bool from_root(struct ind_image *im, const struct insn_link *links, int k
 		return forward(im, links, k, v, out);
 	case INSN_SRC_RETURN:
 		v.kind = TV_PTR;
-		v.type = return_type(im, (uint64_t)l->disp);
+		v.type = return_type(im, l, !out->want_obj);
 		return v.type && forward(im, links, k, v, out);
 	case INSN_SRC_FRAME:
 		return from_frame(im, links, k, out);

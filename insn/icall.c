@@ -980,6 +980,9 @@ static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc)
 	if (call < t->n && reg == RAX && (t->v[call].flags & INSN_F_TARGET) &&
 	    t->v[call].branch == INSN_BRANCH_CALL) {
 		add_link(t, pc, reg, INSN_SRC_RETURN, t->v[call].imm, 0);
+		/* the call's own return address: its DWARF call site */
+		t->ic->links[t->ic->nlinks - 1].back =
+			(int32_t)(t->v[call].addr + t->v[call].len - pc);
 		return;
 	}
 	add_link(t, pc, reg, d < t->n ? INSN_SRC_OTHER : INSN_SRC_REG, 0, 0);
@@ -1034,6 +1037,7 @@ static bool way_chain(struct tracer *t, size_t i, size_t d, uint8_t reg, uint64_
 	if (reg != RAX || !(in->flags & INSN_F_TARGET) || in->branch != INSN_BRANCH_CALL)
 		return false;
 	add_link(t, pc, reg, INSN_SRC_RETURN, in->imm, 0);
+	t->ic->links[t->ic->nlinks - 1].back = (int32_t)(in->addr + in->len - pc);
 	return true;
 }
 

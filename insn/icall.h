@@ -78,7 +78,8 @@ struct insn_link {
 				 * function's entry, so reg holds what it held
 				 * there (an argument: --indirect=types follows
 				 * the callers' values) */
-	int32_t back;		/* FRAME: the load's pc - pc */
+	int32_t back;		/* FRAME, STACK: the load's pc - pc; RETURN: the
+				 * call's return address - pc */
 };
 
 /* An indirect call or jump: links [link, link + nlinks), from the value
