@@ -98,14 +98,12 @@ static const char *const tool_tables[] = {
 };
 #define NTOOL_TABLES (sizeof(tool_tables) / sizeof(tool_tables[0]))
 
-struct skip {
-	uint64_t lo[NTOOL_TABLES], hi[NTOOL_TABLES];
-};
+_Static_assert(NTOOL_TABLES == CG_TOOL_TABLES, "cg_tool_tables' room");
 
 /* A table's bound, if sym is one: __start_NAME or __stop_NAME. */
 static void tool_table_bound(void *arg, const GElf_Sym *sym, const char *name)
 {
-	struct skip *sk = arg;
+	struct cg_tool_tables *sk = arg;
 	size_t t;
 
 	if (strncmp(name, "__st", 4))
@@ -118,14 +116,13 @@ static void tool_table_bound(void *arg, const GElf_Sym *sym, const char *name)
 	}
 }
 
-/* Where __start_NAME and __stop_NAME put each table, from .symtab. */
-static void find_tool_tables(const struct cg_image *img, struct skip *sk)
+void cg_tool_tables(const struct sp_elf *e, struct cg_tool_tables *sk)
 {
 	memset(sk, 0, sizeof(*sk));
-	sp_elf_each_symbol(&img->elf, tool_table_bound, sk);
+	sp_elf_each_symbol(e, tool_table_bound, sk);
 }
 
-static bool skipped(const struct skip *sk, uint64_t addr)
+bool cg_tool_table_has(const struct cg_tool_tables *sk, uint64_t addr)
 {
 	size_t t;
 
@@ -136,7 +133,7 @@ static bool skipped(const struct skip *sk, uint64_t addr)
 }
 
 static void scan_words(const struct taken *t, Elf_Data *d, const GElf_Shdr *sh,
-		       const struct skip *sk, bool elf64, bool msb)
+		       const struct cg_tool_tables *sk, bool elf64, bool msb)
 {
 	size_t w = elf64 ? 8 : 4, i, k;
 	const unsigned char *p = d->d_buf;
@@ -144,7 +141,7 @@ static void scan_words(const struct taken *t, Elf_Data *d, const GElf_Shdr *sh,
 	for (i = 0; p && i + w <= d->d_size; i += w) {
 		uint64_t v = 0;
 
-		if (skipped(sk, sh->sh_addr + d->d_off + i))
+		if (cg_tool_table_has(sk, sh->sh_addr + d->d_off + i))
 			continue;
 		/* a 64-bit little-endian image's word: one load (GCC merges
 		 * the shifts), not a loop of bytes over a kernel's data */
@@ -177,11 +174,11 @@ static void scan_data(struct taken *t)
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	GElf_Shdr sh;
-	struct skip sk;
+	struct cg_tool_tables sk;
 
 	if (elf_getshdrstrndx(elf, &shstrndx))
 		return;
-	find_tool_tables(img, &sk);
+	cg_tool_tables(&img->elf, &sk);
 	while ((scn = elf_nextscn(elf, scn))) {
 		const char *name;
 		Elf_Data *d;

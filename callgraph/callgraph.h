@@ -117,6 +117,16 @@ struct insn_image *cg_code(struct cg_image *img);
 void cg_funcs(const struct cg_image *img, uint32_t *first, uint32_t *end);
 /* The compile units the image added: g->cus[*first .. *first + *n). */
 void cg_units(const struct cg_image *img, uint32_t *first, uint32_t *n);
+/* A kernel's tables of code addresses that nothing calls through
+ * (ftrace's __mcount_loc, the kprobe blacklist ...), as the linker
+ * script brackets them in image e (addrtaken.c). */
+#define CG_TOOL_TABLES 4
+struct cg_tool_tables {
+	uint64_t lo[CG_TOOL_TABLES], hi[CG_TOOL_TABLES];
+};
+void cg_tool_tables(const struct sp_elf *e, struct cg_tool_tables *t);
+/* Is the word at addr in one of them? */
+bool cg_tool_table_has(const struct cg_tool_tables *t, uint64_t addr);
 /* The function whose code starts at addr, SP_NONE if none. */
 uint32_t cg_func_at(const struct cg_image *img, uint64_t addr);
 /* The function whose code holds addr, SP_NONE if none: while the image

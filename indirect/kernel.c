@@ -8,8 +8,8 @@
  *			probes the image can register on NAME;
  *	bpf		a struct bpf_prog's bpf_func: the interpreters,
  *			and the programs the JIT makes at run time, one
- *			node <bpf jit> of bounded frame whose calls are the
- *			BPF helpers.
+ *			node <bpf jit> of bounded frame whose calls are
+ *			what a program may call (bpf.c).
  *
  * A static call's trampoline reaches what static_call_update() gives
  * it (static_call.c); a pv_ops call is a word of the pv_ops table
@@ -26,18 +26,6 @@
 #include "indirect/kernel.h"
 
 #define TRACEITER "__traceiter_"
-
-/*
- * The x86-64 JIT's worst stack (arch/x86/net/bpf_jit_comp.c, Linux 6.1):
- * the verifier lets a program and the BPF functions it calls use
- * MAX_BPF_STACK (512) bytes in all (check_max_stack_depth(), each frame
- * rounded up to 32), in at most MAX_CALL_FRAMES (8) frames; each frame
- * the JIT adds the return address, push %rbp (emit_prologue), the tail
- * call counter (push %rax) and the four callee-saved registers
- * push_callee_regs() pushes (%rbx, %r13, %r14, %r15): 8 * (8 + 8 + 8 +
- * 32) + 512.
- */
-#define BPF_JIT_FRAME (512 + 8 * (8 + 8 + 8 + 32))
 
 void ind_kernel_init(struct ind_kernel *k, struct ind_run *r)
 {
@@ -152,7 +140,7 @@ static bool raw_tp_map(const struct ind_image *im, struct syms *b, uint64_t *add
  * checks (register_trace_NAME()'s typed parameter, bpf_func assigned
  * from typed functions), so no cast widens them.
  */
-static void exact_typed(struct ind_kernel *k, const char *proto, struct ids *out)
+void ind_kernel_exact_typed(struct ind_kernel *k, const char *proto, struct ids *out)
 {
 	const struct sp_graph *g = k->r->g;
 	uint32_t i, n = out->n;
@@ -276,7 +264,7 @@ static enum sp_resolved tracepoint_targets(struct ind_kernel *k, const struct in
 		k->classes_read = true;
 	}
 	sp_strbuf_addf(&sb, "void%s", proto + 3);
-	exact_typed(k, sp_intern(r->g, sb.buf), out);
+	ind_kernel_exact_typed(k, sp_intern(r->g, sb.buf), out);
 	bpf = sp_u64map_get(&k->classes, s->func);
 	if (bpf != SP_NONE)
 		drop_other_classes(k, bpf, out, n);
@@ -293,96 +281,6 @@ static enum sp_resolved tracepoint_targets(struct ind_kernel *k, const struct in
 	*desc = sp_intern(r->g, sb.buf);
 	free(sb.buf);
 	return SP_RES_TRACEPOINT;
-}
-
-/* Is proto a struct bpf_prog's bpf_func, unsigned int (*)(const void
- * *ctx, const struct bpf_insn *insn)? */
-static bool is_bpf_func_type(const char *proto)
-{
-	return proto && !strncmp(proto, "unsigned int(", 13) && strstr(proto, "struct bpf_insn*") &&
-	       !strchr(strchr(proto, ',') ? strchr(proto, ',') + 1 : "", ',');
-}
-
-/* Are the functions key k holds ones a BPF program may call: a helper
- * (struct bpf_func_proto's func, BPF_CALL's target), or a map's
- * operation, which the verifier makes a direct call to (map_gen_lookup,
- * the calls it patches to map->ops->map_lookup_elem ...)? */
-static bool helper_key(struct ind_kernel *k, const struct ind_key *key)
-{
-	struct sp_graph *g = k->r->g;
-
-	return key->name == sp_intern(g, "bpf_map_ops") ||
-	       (key->name == sp_intern(g, "bpf_func_proto") && key->member &&
-		key->member == sp_intern(g, "func"));
-}
-
-/*
- * <bpf jit>: a program the JIT compiled, which the image has no code
- * of.  Its frame is BPF_JIT_FRAME, the verifier's bound; its calls are
- * the helpers and map operations (helper_key).  Assumed: no kfunc (a
- * kernel function a BTF id set lets programs call) deepens the stack;
- * a helper that calls back into a program (bpf_loop's callback) has
- * its call typed as any other.
- */
-static uint32_t jit_node(struct ind_kernel *k)
-{
-	struct sp_graph *g = k->r->g;
-	const struct ind_keys *keys = &k->r->keys;
-	struct sp_isite *is;
-	struct sp_func *f;
-	uint32_t i, j, jit;
-
-	if (k->jit != SP_NONE)
-		return k->jit;
-	k->scratch.n = 0;
-	for (i = 0; i < keys->n; i++)
-		if (helper_key(k, &keys->v[i]))
-			for (j = 0; j < keys->v[i].ntargets; j++)
-				ids_add(&k->scratch, keys->v[i].targets[j]);
-	k->scratch.n = ind_unique_ids(k->scratch.v, k->scratch.n);
-	jit = k->jit = sp_graph_add_func(g);
-	f = &g->funcs[jit];
-	f->name = sp_intern(g, "<bpf jit>");
-	f->self = BPF_JIT_FRAME;
-	f->qual = SP_QUAL_STATIC;
-	f->src = SP_SRC_JIT;
-	/* its calls are the program's, assumed */
-	f->n_indirect = 1;
-	f->flags = SP_F_INDIRECT_ASSUMED;
-	/* said in the reports as a site of its own, at no address */
-	is = sp_graph_add_isite(g);
-	is->func = jit;
-	is->how = SP_RES_BPF;
-	is->type = sp_intern(g, "helpers: struct bpf_func_proto.func, struct bpf_map_ops");
-	sp_graph_set_isite_targets(g, is, k->scratch.v, k->scratch.n);
-	for (i = 0; i < k->scratch.n; i++) {
-		struct sp_edge *x;
-
-		sp_graph_add_edge(g, jit, k->scratch.v[i], SP_EDGE_CALL, 0);
-		x = &g->edges[g->nedges - 1];
-		x->flags = SP_EDGE_F_ASSUMED;
-		x->how = SP_RES_BPF;
-		k->edges++;
-	}
-	return jit;
-}
-
-/*
- * A call through a struct bpf_prog's bpf_func (bpf_prog_run(), the BPF
- * dispatchers): what bpf_prog_select_runtime() and the JIT store there,
- * an interpreter (__bpf_prog_runN through interpreters[],
- * __bpf_prog_ret0_warn): the address-taken functions of bpf_func's
- * prototype; or the JIT's code, <bpf jit>.
- */
-static enum sp_resolved bpf_targets(struct ind_kernel *k, const struct ind_site *s,
-				    struct ids *out, const char **desc)
-{
-	if (!is_bpf_func_type(s->t.proto))
-		return SP_RES_NONE;
-	exact_typed(k, s->t.proto, out);
-	ids_add(out, jit_node(k));
-	*desc = s->t.proto;
-	return SP_RES_BPF;
 }
 
 /*
@@ -441,7 +339,7 @@ enum sp_resolved ind_kernel_targets(struct ind_kernel *k, const struct ind_site 
 	enum sp_resolved how = tracepoint_targets(k, s, out, desc);
 
 	if (how == SP_RES_NONE)
-		how = bpf_targets(k, s, out, desc);
+		how = ind_bpf_targets(k, s, out, desc);
 	return how != SP_RES_NONE ? how : hypercall_targets(k, s, out, desc);
 }
 

@@ -17,6 +17,7 @@ struct ind_kernel {
 	struct ids scratch;
 	uint32_t class_probes;		/* class probes found by name */
 	uint64_t edges;			/* assumed edges <bpf jit> got */
+	uint32_t idle_map_ops;		/* map operations no program calls (bpf.c) */
 	/* members nothing stores (exported.c) */
 	bool kernel;			/* an image exports to modules */
 	bool *kernel_image;		/* by image: it does, or is a module */
@@ -41,6 +42,14 @@ enum sp_resolved ind_kernel_targets(struct ind_kernel *k, const struct ind_site 
 
 /* The function of image named name (interned), SP_NONE when none. */
 uint32_t ind_kernel_func_named(struct ind_kernel *k, uint32_t image, const char *name);
+/* The address-taken functions of exactly prototype proto (interned), not
+ * of its class, into out. */
+void ind_kernel_exact_typed(struct ind_kernel *k, const char *proto, struct ids *out);
+
+/* A call through a struct bpf_prog's bpf_func (bpf.c): the interpreters
+ * and <bpf jit> (BPF); else NONE and nothing added. */
+enum sp_resolved ind_bpf_targets(struct ind_kernel *k, const struct ind_site *s, struct ids *out,
+				 const char **desc);
 
 /* A call through a member of a struct nothing in the images stores
  * (exported.c): on a kernel, what a module can store there, the
