@@ -33,8 +33,7 @@ gcc -O2 -g -fno-pie -no-pie -o "$OUT/jit" tests/e2e/bpfjit/jit.c || fail "gcc"
 "$OUT/jit" 1 || true
 nm -S "$OUT/jit" | grep -q ' r __BTF_ID__set8__demo_kfunc_set$' || fail "the assembler made no sized set8"
 
-# --no-libs: the C library's own stores are not the test's
-run_sp --json --no-libs --indirect=types "$OUT/jit"
+run_sp --json --indirect=types "$OUT/jit"
 expect_rc 0 "--indirect=types"
 j=$OUT/jit.json
 cp "$OUT/stdout" "$j"
