@@ -435,67 +435,397 @@ static void map_ops(struct ind_kernel *k, struct ids *out)
 	sp_u64map_release(&code);
 }
 
-/* What a program may call, into k->scratch, sorted and unique. */
-static void jit_calls(struct ind_kernel *k)
+/* What a program may call, once: the helpers into k->helpers, the rest
+ * (map operations, emitted calls, kfuncs) into k->other, each sorted
+ * and unique. */
+static void jit_sets(struct ind_kernel *k)
 {
 	const struct ind_keys *keys = &k->r->keys;
 	uint32_t i, j;
 
-	k->scratch.n = 0;
+	if (k->sets_made)
+		return;
+	k->sets_made = true;
 	for (i = 0; i < keys->n; i++)
 		if (helper_key(k, &keys->v[i]))
 			for (j = 0; j < keys->v[i].ntargets; j++)
-				ids_add(&k->scratch, keys->v[i].targets[j]);
-	map_ops(k, &k->scratch);
-	emitted_calls(k, &k->scratch);
-	read_kfuncs(k, &k->scratch);
-	k->scratch.n = ind_unique_ids(k->scratch.v, k->scratch.n);
+				ids_add(&k->helpers, keys->v[i].targets[j]);
+	k->helpers.n = ind_unique_ids(k->helpers.v, k->helpers.n);
+	map_ops(k, &k->other);
+	emitted_calls(k, &k->other);
+	read_kfuncs(k, &k->other);
+	k->other.n = ind_unique_ids(k->other.v, k->other.n);
 }
 
 /*
- * <bpf jit>: a program the JIT compiled, which the image has no code
- * of.  Its frame is BPF_JIT_FRAME, the verifier's bound; its calls are
- * jit_calls'.  A tail call jumps to a program of the same type in the
- * caller's frame (its calls are among these).  Assumed: a helper that
- * calls back into a program (bpf_loop's callback) has its call typed as
- * any other.
+ * A node for programs the JIT compiled, which the image has no code of:
+ * its frame is BPF_JIT_FRAME, the verifier's bound; its calls, assumed,
+ * are added by jit_calls.
  */
-static uint32_t jit_node(struct ind_kernel *k)
+static uint32_t new_jit(struct ind_kernel *k, const char *name)
 {
 	struct sp_graph *g = k->r->g;
-	struct sp_isite *is;
-	struct sp_func *f;
-	uint32_t i, jit;
+	uint32_t jit = sp_graph_add_func(g);
+	struct sp_func *f = &g->funcs[jit];
 
-	if (k->jit != SP_NONE)
-		return k->jit;
-	jit_calls(k);
-	jit = k->jit = sp_graph_add_func(g);
-	f = &g->funcs[jit];
-	f->name = sp_intern(g, "<bpf jit>");
+	f->name = sp_intern(g, name);
 	f->self = BPF_JIT_FRAME;
 	f->qual = SP_QUAL_STATIC;
 	f->src = SP_SRC_JIT;
-	/* its calls are the program's, assumed */
 	f->n_indirect = 1;
 	f->flags = SP_F_INDIRECT_ASSUMED;
-	/* said in the reports as a site of its own, at no address */
-	is = sp_graph_add_isite(g);
+	return jit;
+}
+
+/* jit's calls, v[0..n) (sorted, unique): said in the reports as a site
+ * of its own at no address, of type type, and an assumed edge each. */
+static void jit_calls(struct ind_kernel *k, uint32_t jit, const uint32_t *v, uint32_t n,
+		      const char *type)
+{
+	struct sp_graph *g = k->r->g;
+	struct sp_isite *is = sp_graph_add_isite(g);
+	uint32_t i;
+
 	is->func = jit;
 	is->how = SP_RES_BPF;
-	is->type = sp_intern(g, "helpers: struct bpf_func_proto.func, struct bpf_map_ops's map "
-				"helpers, emitted calls, kfuncs");
-	sp_graph_set_isite_targets(g, is, k->scratch.v, k->scratch.n);
-	for (i = 0; i < k->scratch.n; i++) {
+	is->type = sp_intern(g, type);
+	sp_graph_set_isite_targets(g, is, v, n);
+	for (i = 0; i < n; i++) {
 		struct sp_edge *x;
 
-		sp_graph_add_edge(g, jit, k->scratch.v[i], SP_EDGE_CALL, 0);
+		sp_graph_add_edge(g, jit, v[i], SP_EDGE_CALL, 0);
 		x = &g->edges[g->nedges - 1];
 		x->flags = SP_EDGE_F_ASSUMED;
 		x->how = SP_RES_BPF;
 		k->edges++;
 	}
-	return jit;
+}
+
+/* helpers and the rest, into k->scratch, sorted and unique */
+static void merge_calls(struct ind_kernel *k, const struct ids *helpers)
+{
+	uint32_t i;
+
+	k->scratch.n = 0;
+	for (i = 0; i < helpers->n; i++)
+		ids_add(&k->scratch, helpers->v[i]);
+	for (i = 0; i < k->other.n; i++)
+		ids_add(&k->scratch, k->other.v[i]);
+	k->scratch.n = ind_unique_ids(k->scratch.v, k->scratch.n);
+}
+
+/*
+ * <bpf jit>: a program of any type.  A tail call jumps to a program of
+ * the same type in the caller's frame (its calls are among these).
+ * Assumed: a helper that calls back into a program (bpf_loop's
+ * callback) has its call typed as any other.
+ */
+static uint32_t jit_node(struct ind_kernel *k)
+{
+	if (k->jit != SP_NONE)
+		return k->jit;
+	jit_sets(k);
+	k->jit = new_jit(k, "<bpf jit>");
+	merge_calls(k, &k->helpers);
+	jit_calls(k, k->jit, k->scratch.v, k->scratch.n,
+		  "helpers: struct bpf_func_proto.func, struct bpf_map_ops's map helpers, "
+		  "emitted calls, kfuncs");
+	return k->jit;
+}
+
+/* ---- the programs a raw tracepoint runs ---- */
+
+/*
+ * bpf_trace_runN() (kernel/trace/bpf_trace.c:2291-2334) runs the
+ * programs bpf_probe_register() put on a raw tracepoint, which only
+ * bpf_raw_tp_link_attach() calls (kernel/bpf/syscall.c:3385-3440): of
+ * type BPF_PROG_TYPE_RAW_TRACEPOINT, _RAW_TRACEPOINT_WRITABLE, or
+ * BPF_PROG_TYPE_TRACING attached as BPF_TRACE_RAW_TP (tp_btf).  Their
+ * helpers are what their verifier ops' get_func_proto returns
+ * (check_helper_call(), do_misc_fixups()); a tail call stays in the
+ * type (bpf_prog_map_compatible(), kernel/bpf/core.c:2176-2230), and a
+ * freplace program takes its target's ops.
+ */
+static const char *const trace_ops[] = {
+	"raw_tracepoint_verifier_ops",
+	"raw_tracepoint_writable_verifier_ops",
+	"tracing_verifier_ops",
+};
+
+/* Is func bpf_trace_runN? */
+static bool trace_run(const struct sp_func *f)
+{
+	const char *p = f->name;
+
+	if (!p || strncmp(p, "bpf_trace_run", 13) || !p[13])
+		return false;
+	for (p += 13; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
+}
+
+/* The key of struct name's member, NULL when none. */
+static const struct ind_key *key_of(struct ind_kernel *k, const char *name, const char *member)
+{
+	const struct ind_keys *keys = &k->r->keys;
+	struct sp_graph *g = k->r->g;
+	uint32_t i;
+
+	for (i = 0; i < keys->n; i++)
+		if (keys->v[i].name == sp_intern(g, name) && keys->v[i].member &&
+		    !strcmp(keys->v[i].member, member))
+			return &keys->v[i];
+	return NULL;
+}
+
+/* The walk over the get_func_proto functions of trace_ops. */
+struct proto_walk {
+	struct ind_kernel *k;
+	struct ids funcs;		/* the functions that return protos, found */
+	struct sp_u64map seen;		/* id -> 1 */
+	struct ids helpers;		/* the helpers their protos name */
+	uint64_t func_off;		/* struct bpf_func_proto's func */
+	bool wide;			/* something unknown: every helper */
+	const char *why;
+	struct insn_decoder *dec;
+	struct insn_buf code;
+	/* find_roots */
+	const struct sp_elf *e;
+	uint32_t image;
+	uint64_t ops_off;		/* struct bpf_verifier_ops' get_func_proto */
+	uint32_t roots;
+};
+
+static void walk_add(struct proto_walk *w, uint32_t id)
+{
+	if (sp_u64map_get(&w->seen, id) != SP_NONE)
+		return;
+	sp_u64map_put(&w->seen, id, 1);
+	ids_add(&w->funcs, id);
+}
+
+static void find_roots(void *arg, const GElf_Sym *sym, const char *name)
+{
+	struct proto_walk *w = arg;
+	const struct ind_image *im = &w->k->r->ims[w->image];
+	uint64_t value, fn;
+	uint32_t id;
+	size_t i;
+
+	if (GELF_ST_TYPE(sym->st_info) != STT_OBJECT || !sym_value(w->e, sym, &value))
+		return;
+	for (i = 0; i < COUNT(trace_ops); i++)
+		if (!strcmp(name, trace_ops[i]) && ind_data_word(&im->data, value + w->ops_off, &fn) &&
+		    (id = ind_func_at(im, fn)) != SP_NONE) {
+			walk_add(w, id);
+			w->roots++;
+		}
+}
+
+/* The image whose function id is, NULL when none. */
+static struct ind_image *image_of(struct ind_kernel *k, uint32_t id)
+{
+	uint32_t first, end, m;
+
+	for (m = 0; m < k->r->nims; m++) {
+		cg_funcs(k->r->ims[m].img, &first, &end);
+		if (id >= first && id < end)
+			return &k->r->ims[m];
+	}
+	return NULL;
+}
+
+/* Does sorted v[0..n) hold id? */
+static bool has_id(const struct ids *v, uint32_t id)
+{
+	uint32_t lo = 0, hi = v->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (v->v[mid] == id)
+			return true;
+		if (v->v[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* addr, loaded by a get_func_proto's code: a proto when its func word
+ * holds a helper; and the word there, a pointer to one. */
+static void loaded(struct proto_walk *w, const struct ind_image *im, uint64_t addr, bool deref)
+{
+	uint64_t fn, ptr;
+	uint32_t id;
+
+	if (!addr || sp_elf_is_code(im->elf, addr))
+		return;
+	if (ind_data_word(&im->data, addr + w->func_off, &fn) &&
+	    (id = ind_func_at(im, fn)) != SP_NONE && has_id(&w->k->helpers, id))
+		ids_add(&w->helpers, id);
+	if (deref && ind_data_word(&im->data, addr, &ptr))
+		loaded(w, im, ptr, false);
+}
+
+enum { RIP = 16 };	/* DWARF's x86-64 number */
+
+/* The addresses function id's code loads: its immediates and
+ * RIP-relative operands (and the words these read). */
+static void proto_loads(struct proto_walk *w, uint32_t id)
+{
+	const struct sp_func *f = &w->k->r->g->funcs[id];
+	const struct ind_image *im = image_of(w->k, id);
+	struct sp_elf_run run = { .addr = f->addr, .end = f->addr + f->size };
+	size_t i;
+
+	w->code.n = 0;
+	if (!im || !f->addr || !f->size || im->elf->arch->id != SP_ARCH_X86_64 ||
+	    im->elf->type == ET_REL || (!w->dec && !(w->dec = insn_decoder_open(im->elf->machine))) ||
+	    insn_decode(w->dec, im->elf, &run, false, &w->code) != INSN_WHOLE) {
+		w->wide = true;
+		w->why = f->name;
+		return;
+	}
+	for (i = 0; i < w->code.n; i++) {
+		const struct insn *x = &w->code.v[i];
+
+		if (x->op == INSN_OP_INVALID || (x->groups & (INSN_G_CALL | INSN_G_JUMP)))
+			continue;
+		if (x->flags & INSN_F_IMM)
+			loaded(w, im, (uint64_t)x->imm, false);
+		if ((x->flags & INSN_F_MEM) && x->base == RIP)
+			loaded(w, im, x->addr + x->len + (uint64_t)x->disp, x->op != INSN_OP_LEA);
+	}
+}
+
+/* Does callee id return a proto (its prototype says, or it is a part of
+ * caller: caller.cold, caller.part.0 ...)? */
+static bool returns_proto(struct proto_walk *w, uint32_t caller, uint32_t id)
+{
+	const struct sp_graph *g = w->k->r->g;
+	const char *cn = g->funcs[caller].name, *n = g->funcs[id].name, *proto = NULL;
+	struct ind_image *im = image_of(w->k, id);
+	size_t len = cn ? strlen(cn) : 0;
+
+	if (im)
+		proto = ind_func_proto(w->k->r, im, id);
+
+	/* proto.c's form drops the qualifiers */
+	if (proto && !strncmp(proto, "const ", 6))
+		proto += 6;
+	if (proto && !strncmp(proto, "struct bpf_func_proto*(", 23))
+		return true;
+	return n && cn && !strncmp(n, cn, len) && n[len] == '.';
+}
+
+/* Follow function id's calls: to a function that returns a proto, and
+ * no call it cannot know. */
+static void proto_calls(struct proto_walk *w, uint32_t id)
+{
+	const struct sp_graph *g = w->k->r->g;
+	uint32_t i;
+
+	for (i = 0; i < g->nisites; i++)
+		if (g->isites[i].func == id && g->isites[i].how == SP_RES_NONE) {
+			w->wide = true;
+			w->why = g->funcs[id].name;
+		}
+	for (i = 0; i < g->nedges; i++) {
+		const struct sp_edge *x = &g->edges[i];
+
+		if (x->from != id)
+			continue;
+		if (!(g->funcs[x->to].flags & SP_F_HAS_CODE) && x->how != SP_RES_NONE) {
+			w->wide = true;	/* a stand-in: a module's code ... */
+			w->why = g->funcs[x->to].name;
+		} else if (returns_proto(w, id, x->to)) {
+			walk_add(w, x->to);
+		}
+	}
+}
+
+/*
+ * The helpers of trace_ops' programs, into w->helpers: the protos whose
+ * addresses their get_func_proto loads, and the functions returning a
+ * proto it calls (bpf_tracing_func_proto(), bpf_base_func_proto(),
+ * bpf_get_trace_printk_proto(), and through bpf_iter_reg's
+ * get_func_proto the iterators' ...); and what the code stores in a
+ * proto's func, which its initialiser would not say.  Wide when a root
+ * is missing, a call of theirs is not known, or a value of unknown
+ * origin is stored in a proto's func.
+ */
+static void trace_helpers(struct ind_kernel *k, struct proto_walk *w)
+{
+	const struct ind_key *ops = key_of(k, "bpf_verifier_ops", "get_func_proto");
+	const struct ind_key *func = key_of(k, "bpf_func_proto", "func");
+	uint32_t i;
+
+	w->k = k;
+	sp_u64map_init(&w->seen, 64);
+	if (!ops || !func || func->escaped) {
+		w->wide = true;
+		w->why = "struct bpf_func_proto.func";
+		return;
+	}
+	/* a proto whose func the code writes: what it may write */
+	for (i = 0; i < func->ncode; i++)
+		ids_add(&w->helpers, func->code[i]);
+	w->ops_off = ops->off;
+	w->func_off = func->off;
+	for (w->image = 0; w->image < k->r->nims; w->image++) {
+		w->e = k->r->ims[w->image].elf;
+		if (k->r->ims[w->image].data.word)
+			sp_elf_each_symbol(w->e, find_roots, w);
+	}
+	if (w->roots < COUNT(trace_ops)) {
+		w->wide = true;
+		w->why = "tracing_verifier_ops";
+		return;
+	}
+	for (i = 0; i < w->funcs.n && !w->wide; i++) {
+		proto_loads(w, w->funcs.v[i]);
+		proto_calls(w, w->funcs.v[i]);
+	}
+	w->helpers.n = ind_unique_ids(w->helpers.v, w->helpers.n);
+}
+
+/*
+ * <bpf jit: raw tracepoint>: the programs bpf_trace_runN runs.  Its
+ * calls wait for every other site's (bpf_iter_get_func_proto's call
+ * through bpf_iter_reg.get_func_proto): ind_bpf_finish.
+ */
+static uint32_t trace_node(struct ind_kernel *k)
+{
+	if (k->trace_jit == SP_NONE)
+		k->trace_jit = new_jit(k, "<bpf jit: raw tracepoint>");
+	return k->trace_jit;
+}
+
+void ind_bpf_finish(struct ind_kernel *k)
+{
+	struct proto_walk w = { 0 };
+
+	if (k->trace_jit == SP_NONE)
+		return;
+	jit_sets(k);
+	trace_helpers(k, &w);
+	k->trace_helpers = w.wide ? SP_NONE : w.helpers.n;
+	k->trace_why = w.why;
+	merge_calls(k, w.wide ? &k->helpers : &w.helpers);
+	jit_calls(k, k->trace_jit, k->scratch.v, k->scratch.n,
+		  w.wide ? "helpers: struct bpf_func_proto.func, struct bpf_map_ops's map helpers, "
+			   "emitted calls, kfuncs"
+			 : "raw tracepoint and tracing helpers, struct bpf_map_ops's map helpers, "
+			   "emitted calls, kfuncs");
+	free(w.funcs.v);
+	free(w.helpers.v);
+	free(w.code.v);
+	if (w.dec)
+		insn_decoder_close(w.dec);
+	sp_u64map_release(&w.seen);
 }
 
 /*
@@ -503,7 +833,8 @@ static uint32_t jit_node(struct ind_kernel *k)
  * dispatchers): what bpf_prog_select_runtime() and the JIT store there,
  * an interpreter (__bpf_prog_runN through interpreters[],
  * __bpf_prog_ret0_warn): the address-taken functions of bpf_func's
- * prototype; or the JIT's code, <bpf jit>.
+ * prototype; or the JIT's code, <bpf jit>, in bpf_trace_runN <bpf jit:
+ * raw tracepoint>.
  */
 enum sp_resolved ind_bpf_targets(struct ind_kernel *k, const struct ind_site *s, struct ids *out,
 				 const char **desc)
@@ -511,7 +842,10 @@ enum sp_resolved ind_bpf_targets(struct ind_kernel *k, const struct ind_site *s,
 	if (!is_bpf_func_type(s->t.proto))
 		return SP_RES_NONE;
 	ind_kernel_exact_typed(k, s->t.proto, out);
-	ids_add(out, jit_node(k));
+	if (s->func != SP_NONE && trace_run(&k->r->g->funcs[s->func]))
+		ids_add(out, trace_node(k));
+	else
+		ids_add(out, jit_node(k));
 	*desc = s->t.proto;
 	return SP_RES_BPF;
 }

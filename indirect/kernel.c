@@ -32,6 +32,7 @@ void ind_kernel_init(struct ind_kernel *k, struct ind_run *r)
 	memset(k, 0, sizeof(*k));
 	k->r = r;
 	k->jit = SP_NONE;
+	k->trace_jit = SP_NONE;
 	k->hypercall = SP_NONE;
 	sp_u64map_init(&k->by_name, 1024);
 	sp_u64map_init(&k->classes, 1024);
@@ -51,6 +52,8 @@ void ind_kernel_release(struct ind_kernel *k)
 	sp_u64map_release(&k->classes);
 	sp_u64map_release(&k->class_of);
 	free(k->scratch.v);
+	free(k->helpers.v);
+	free(k->other.v);
 	ind_exported_release(k);
 }
 

@@ -17,7 +17,14 @@ struct ind_kernel {
 	struct ids scratch;
 	uint32_t class_probes;		/* class probes found by name */
 	uint64_t edges;			/* assumed edges <bpf jit> got */
-	uint32_t idle_map_ops;		/* map operations no program calls (bpf.c) */
+	/* bpf.c */
+	uint32_t idle_map_ops;		/* map operations no program calls */
+	uint32_t trace_jit;		/* <bpf jit: raw tracepoint>, SP_NONE until needed */
+	bool sets_made;
+	struct ids helpers, other;	/* a program's calls: the helpers; the map
+					 * operations, emitted calls, kfuncs */
+	uint32_t trace_helpers;		/* trace_jit's helpers, SP_NONE: every one */
+	const char *trace_why;		/* ... because of it */
 	/* members nothing stores (exported.c) */
 	bool kernel;			/* an image exports to modules */
 	bool *kernel_image;		/* by image: it does, or is a module */
@@ -50,6 +57,9 @@ void ind_kernel_exact_typed(struct ind_kernel *k, const char *proto, struct ids 
  * and <bpf jit> (BPF); else NONE and nothing added. */
 enum sp_resolved ind_bpf_targets(struct ind_kernel *k, const struct ind_site *s, struct ids *out,
 				 const char **desc);
+/* Once every other site is resolved: the calls of <bpf jit: raw
+ * tracepoint>, when a site needed it. */
+void ind_bpf_finish(struct ind_kernel *k);
 
 /* A call through a member of a struct nothing in the images stores
  * (exported.c): on a kernel, what a module can store there, the

@@ -948,6 +948,7 @@ int ind_add_sites(struct ind_run *r, struct ind_kernel *kern, struct sp_err *err
 	for (i = 0; i < updates.n; i++)
 		sc_update(r, &fb, kern, updates.v[i], &parts, &x, &tramps);
 	sc_sites(r, &fb, &e, &parts, &x);
+	ind_bpf_finish(kern);
 	if (g->nisites)
 		qsort(g->isites, g->nisites, sizeof(*g->isites), isite_cmp);
 	if (r->lines)

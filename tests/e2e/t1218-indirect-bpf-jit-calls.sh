@@ -23,6 +23,15 @@
 #   __htab_map_lookup_elem the hash map's map_gen_lookup code calls it: kept
 #   demo_kfunc             in a BTF id set8: a kfunc, kept
 #   d_path_allowed         a BTF id set's, not a set8's: left out
+#   bpf_trace_helper, bpf_sys_bpf
+#                          helpers of raw_tp_prog_func_proto and of
+#                          syscall_prog_func_proto: both <bpf jit>'s
+#
+# and bpf_trace_run2's programs, <bpf jit: raw tracepoint>, call the
+# helpers the get_func_proto of raw_tracepoint_verifier_ops,
+# raw_tracepoint_writable_verifier_ops and tracing_verifier_ops return,
+# with the functions they call that return a proto (bpf_base_func_proto's
+# bpf_demo_helper, bpf_trace_helper), not bpf_sys_bpf;
 #
 # and, on Debian's 6.1 kernel when it is here, the same rules there.
 . tests/e2e/lib.sh
@@ -41,7 +50,12 @@ check_json "$j"
 
 jit="[f for f in j['all_functions'] if f['name'] == '<bpf jit>'][0]"
 expect_eq "<bpf jit>'s calls" "$(jget "$j" "sorted(c['name'] for c in $jit['calls'])")" \
-	'["__htab_map_lookup_elem", "bpf_demo_helper", "demo_kfunc", "demo_lookup", "demo_update", "queue_push", "rt_update", "shared_delete"]'
+	'["__htab_map_lookup_elem", "bpf_demo_helper", "bpf_sys_bpf", "bpf_trace_helper", "demo_kfunc", "demo_lookup", "demo_update", "queue_push", "rt_update", "shared_delete"]'
+trace="[f for f in j['all_functions'] if f['name'] == '<bpf jit: raw tracepoint>'][0]"
+expect_eq "<bpf jit: raw tracepoint>'s calls" "$(jget "$j" "sorted(c['name'] for c in $trace['calls'])")" \
+	'["__htab_map_lookup_elem", "bpf_demo_helper", "bpf_trace_helper", "demo_kfunc", "demo_lookup", "demo_update", "queue_push", "rt_update", "shared_delete"]'
+expect_eq "<bpf jit: raw tracepoint>" "$(jget "$j" "[$trace[k] for k in ('self', 'frame_source', 'assumed')]")" \
+	'[960, "jit", true]'
 # each one the bpf mechanism's, assumed
 expect_eq "edges" "$(jget "$j" "sorted({(c['via'], c['resolved_by']) for c in $jit['calls']})")" \
 	'[["assumed", "bpf"]]'
@@ -49,6 +63,9 @@ expect_eq "edges" "$(jget "$j" "sorted({(c['via'], c['resolved_by']) for c in $j
 expect_eq "bpf_dispatcher_nop_func" \
 	"$(jget "$j" "[sorted(s['targets']) for s in j['indirect_calls'] if s['function'] == 'bpf_dispatcher_nop_func']")" \
 	'[["<bpf jit>", "__bpf_prog_run32"]]'
+expect_eq "bpf_trace_run2" \
+	"$(jget "$j" "[sorted(s['targets']) for s in j['indirect_calls'] if s['function'] == 'bpf_trace_run2']")" \
+	'[["<bpf jit: raw tracepoint>", "__bpf_prog_run32"]]'
 rm -f "$j"
 
 root=${STACKPROF_DEBIAN_KERNEL:-/tmp/debian-kernel/root}
@@ -58,7 +75,7 @@ if [ ! -f "$vmlinux" ]; then
 	finish
 	exit
 fi
-run_sp --json --indirect=types --entry bpf_dispatcher_xdp_func -o "$OUT/vmlinux.json" "$vmlinux"
+run_sp --json --indirect=types --entry bpf_dispatcher_xdp_func --entry bpf_trace_run2 -o "$OUT/vmlinux.json" "$vmlinux"
 expect_rc 0 "the kernel"
 python3 - "$OUT/vmlinux.json" >"$OUT/kernel.txt" <<'PY' || fail "reading the kernel's report"
 import json, sys
@@ -66,6 +83,13 @@ j = json.load(open(sys.argv[1]))
 names = [f["name"] for f in j["functions"]]
 jit = [f for f in j["functions"] if f["name"] == "<bpf jit>"][0]
 calls = {names[c["id"]] for c in jit["calls"]}
+trace = [f for f in j["functions"] if f["name"] == "<bpf jit: raw tracepoint>"][0]
+tcalls = {names[c["id"]] for c in trace["calls"]}
+for n in ("bpf_probe_read_kernel", "bpf_get_stackid_raw_tp", "bpf_d_path", "bpf_sk_setsockopt",
+          "bpf_map_delete_elem", "crash_kexec", "bpf_sys_bpf", "bpf_get_socket_uid"):
+    print("trace", n, n in tcalls)
+print("trace-callers", sorted({names[s["function"]] for s in j["indirect_calls"]
+                               if s["targets"] is not None and trace["id"] in j["target_sets"][s["targets"]]}))
 for n in ("bpf_map_lookup_elem", "htab_map_update_elem", "htab_map_delete_elem",
           "queue_stack_map_push_elem", "sock_map_update_elem", "__htab_map_lookup_elem",
           "bpf_skb_load_helper_8_no_cache", "crash_kexec", "cgroup_rstat_flush",
@@ -94,4 +118,19 @@ for n in htab_map_alloc_check generic_map_update_batch bpf_fd_inode_storage_dele
 	fd_array_map_delete_elem queue_stack_map_lookup_elem vfs_truncate; do
 	expect_eq "$n" "$(grep "^$n " "$OUT/kernel.txt")" "$n False"
 done
+# a raw tracepoint's programs: bpf_tracing_func_proto's (raw_tp's
+# bpf_get_stackid_raw_tp, bpf_probe_read_kernel), tracing_prog_func_proto's
+# (bpf_d_path), through bpf_iter_get_func_proto the tcp iterator's
+# (bpf_sk_setsockopt), the map helpers, the kfuncs; not bpf_sys_bpf
+# (syscall_prog_func_proto's) nor bpf_get_socket_uid (the socket filters')
+for n in bpf_probe_read_kernel bpf_get_stackid_raw_tp bpf_d_path bpf_sk_setsockopt \
+	bpf_map_delete_elem crash_kexec; do
+	expect_eq "raw tracepoint $n" "$(grep "^trace $n " "$OUT/kernel.txt")" "trace $n True"
+done
+for n in bpf_sys_bpf bpf_get_socket_uid; do
+	expect_eq "raw tracepoint $n" "$(grep "^trace $n " "$OUT/kernel.txt")" "trace $n False"
+done
+# its callers: the twelve bpf_trace_runN
+expect_eq "bpf_trace_runN" "$(grep "^trace-callers " "$OUT/kernel.txt")" \
+	"trace-callers ['bpf_trace_run1', 'bpf_trace_run10', 'bpf_trace_run11', 'bpf_trace_run12', 'bpf_trace_run2', 'bpf_trace_run3', 'bpf_trace_run4', 'bpf_trace_run5', 'bpf_trace_run6', 'bpf_trace_run7', 'bpf_trace_run8', 'bpf_trace_run9']"
 finish

@@ -81,6 +81,41 @@ __asm__(".pushsection .BTF_ids,\"a\"\n"
 	".size __BTF_ID__set__d_path_allowlist, .-__BTF_ID__set__d_path_allowlist\n"
 	".popsection\n");
 
+/* ---- the helpers of a program type: its verifier ops' get_func_proto ---- */
+struct bpf_prog;
+NOINLINE u64 bpf_trace_helper(u64 a, u64 b, u64 c, u64 d, u64 e) { FRAME(136, a + b + c + d + e); }
+NOINLINE u64 bpf_sys_bpf(u64 a, u64 b, u64 c, u64 d, u64 e) { FRAME(144, a + b + c + d + e); }
+const struct bpf_func_proto bpf_trace_helper_proto = { bpf_trace_helper, 1 };
+const struct bpf_func_proto bpf_sys_bpf_proto = { bpf_sys_bpf, 1 };
+struct bpf_verifier_ops {
+	const struct bpf_func_proto *(*get_func_proto)(int func_id, const struct bpf_prog *prog);
+};
+NOINLINE const struct bpf_func_proto *bpf_base_func_proto(int func_id)
+{
+	return func_id == 1 ? &bpf_demo_helper_proto : 0;
+}
+NOINLINE const struct bpf_func_proto *raw_tp_prog_func_proto(int func_id, const struct bpf_prog *prog)
+{
+	if (func_id == 7 && prog)
+		return &bpf_trace_helper_proto;
+	return bpf_base_func_proto(func_id);
+}
+NOINLINE const struct bpf_func_proto *tracing_prog_func_proto(int func_id, const struct bpf_prog *prog)
+{
+	return raw_tp_prog_func_proto(func_id + 1, prog);
+}
+/* BPF_PROG_TYPE_SYSCALL's: bpf_sys_bpf, no raw tracepoint's */
+NOINLINE const struct bpf_func_proto *syscall_prog_func_proto(int func_id, const struct bpf_prog *prog)
+{
+	if (func_id == 166 && prog)
+		return &bpf_sys_bpf_proto;
+	return bpf_base_func_proto(func_id);
+}
+const struct bpf_verifier_ops raw_tracepoint_verifier_ops = { raw_tp_prog_func_proto };
+const struct bpf_verifier_ops raw_tracepoint_writable_verifier_ops = { raw_tp_prog_func_proto };
+const struct bpf_verifier_ops tracing_verifier_ops = { tracing_prog_func_proto };
+const struct bpf_verifier_ops bpf_syscall_verifier_ops = { syscall_prog_func_proto };
+
 /* ---- the program's call ---- */
 struct bpf_insn { unsigned char code, regs; short off; int imm; };
 struct bpf_prog {
@@ -104,6 +139,18 @@ NOINLINE unsigned int bpf_prog_run(const struct bpf_prog *prog, const void *ctx)
 {
 	return bpf_dispatcher_nop_func(ctx, prog->insnsi, prog->bpf_func);
 }
+/* kernel/trace/bpf_trace.c: a raw tracepoint's programs, bpf_prog_run()
+ * inlined; bpf_func holds the JIT's image too (unknown to the member) */
+NOINLINE void bpf_trace_run2(struct bpf_prog *prog, u64 a, u64 b)
+{
+	u64 args[2] = { a, b };
+
+	prog->bpf_func(args, prog->insnsi);
+}
+NOINLINE void *bpf_jit_binary_alloc(void)
+{
+	return malloc(64);
+}
 
 int main(int argc, char **argv)
 {
@@ -117,6 +164,11 @@ int main(int argc, char **argv)
 	ops->map_update_elem = rt_update;
 	prog->bpf_func = __bpf_prog_run32;
 	r = (int)bpf_prog_run(prog, ops);
+	if (argc > 5)
+		prog->bpf_func = (unsigned int (*)(const void *, const struct bpf_insn *))bpf_jit_binary_alloc();
+	bpf_trace_run2(prog, 1, 2);
+	r += raw_tracepoint_verifier_ops.get_func_proto(argc, prog) != 0;
+	r += bpf_syscall_verifier_ops.get_func_proto(argc, prog) != 0;
 	r += demo_kfunc(argc) + d_path_allowed(argc);
 	r += (int)(long)__htab_map_lookup_elem(ops, 0);
 	return r + (int)(long)ops->map_update_elem(0, 0, 0, 0);
