@@ -163,6 +163,10 @@ static const struct {
 	{ "inode_storage_map_ops", 0 },
 	{ "task_storage_map_ops", 0 },
 	{ "bloom_filter_map_ops", PEEK | PUSH },
+	/* no program may use one at all (check_map_prog_compatibility(),
+	 * verifier.c:13026-13029), nor hold one in a map (no
+	 * map_meta_equal: bpf_map_meta_alloc(), kernel/bpf/map_in_map.c) */
+	{ "bpf_struct_ops_map_ops", 0 },
 };
 
 /* An object of map_types in an image: [addr, end), its members. */
@@ -399,7 +403,7 @@ static void drop_idle_ops(struct ind_kernel *k, struct ids *ops, const struct sp
 		    sp_u64map_get(code, ops->v[i]) != SP_NONE)
 			ops->v[n++] = ops->v[i];
 		else
-			k->idle_map_ops++;
+			ids_add(&k->idle_ops, ops->v[i]);
 	ops->n = n;
 	free(b.objs);
 	sp_u64map_release(&idle);
@@ -455,6 +459,7 @@ static void jit_sets(struct ind_kernel *k)
 	emitted_calls(k, &k->other);
 	read_kfuncs(k, &k->other);
 	k->other.n = ind_unique_ids(k->other.v, k->other.n);
+	k->idle_ops.n = ind_unique_ids(k->idle_ops.v, k->idle_ops.n);
 }
 
 /*
@@ -848,4 +853,54 @@ enum sp_resolved ind_bpf_targets(struct ind_kernel *k, const struct ind_site *s,
 		ids_add(out, jit_node(k));
 	*desc = s->t.proto;
 	return SP_RES_BPF;
+}
+
+/*
+ * The map helpers' own calls of the map's operation (kernel/bpf/
+ * helpers.c: bpf_map_lookup_elem() ... map->ops->map_lookup_elem;
+ * kernel/bpf/bpf_iter.c: bpf_for_each_map_elem(); net/core/filter.c:
+ * bpf_xdp_redirect_map()): only programs call them, through their
+ * protos, and the verifier let the map's type take the helper
+ * (check_map_func_compatibility()): the map operations of k->idle_ops
+ * are not the call's.
+ */
+static const struct {
+	const char *helper, *member;
+} map_helpers[] = {
+	{ "bpf_map_lookup_elem", "map_lookup_elem" },
+	{ "bpf_map_update_elem", "map_update_elem" },
+	{ "bpf_map_delete_elem", "map_delete_elem" },
+	{ "bpf_map_push_elem", "map_push_elem" },
+	{ "bpf_map_pop_elem", "map_pop_elem" },
+	{ "bpf_map_peek_elem", "map_peek_elem" },
+	{ "bpf_map_lookup_percpu_elem", "map_lookup_percpu_elem" },
+	{ "bpf_for_each_map_elem", "map_for_each_callback" },
+	{ "bpf_xdp_redirect_map", "map_redirect" },
+};
+
+void ind_bpf_map_helper(struct ind_kernel *k, const struct ind_site *s, struct ids *out,
+			uint32_t n)
+{
+	const struct ind_key *key;
+	const char *name;
+	uint32_t i, kept = n;
+	size_t h;
+
+	if (s->t.kind != IND_TK_KEY || s->func == SP_NONE)
+		return;
+	key = &k->r->keys.v[s->t.key];
+	name = k->r->g->funcs[s->func].name;
+	if (!name || key->name != sp_intern(k->r->g, "bpf_map_ops") || !key->member)
+		return;
+	for (h = 0; h < COUNT(map_helpers); h++)
+		if (!strcmp(name, map_helpers[h].helper) && !strcmp(key->member, map_helpers[h].member))
+			break;
+	if (h == COUNT(map_helpers))
+		return;
+	jit_sets(k);
+	for (i = n; i < out->n; i++)
+		if (!has_id(&k->idle_ops, out->v[i]))
+			out->v[kept++] = out->v[i];
+	k->helper_drops += out->n - kept;
+	out->n = kept;
 }

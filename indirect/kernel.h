@@ -18,7 +18,8 @@ struct ind_kernel {
 	uint32_t class_probes;		/* class probes found by name */
 	uint64_t edges;			/* assumed edges <bpf jit> got */
 	/* bpf.c */
-	uint32_t idle_map_ops;		/* map operations no program calls */
+	struct ids idle_ops;		/* map operations no program calls, sorted */
+	uint32_t helper_drops;		/* ... left out of the map helpers' calls */
 	uint32_t trace_jit;		/* <bpf jit: raw tracepoint>, SP_NONE until needed */
 	bool sets_made;
 	struct ids helpers, other;	/* a program's calls: the helpers; the map
@@ -57,6 +58,11 @@ void ind_kernel_exact_typed(struct ind_kernel *k, const char *proto, struct ids 
  * and <bpf jit> (BPF); else NONE and nothing added. */
 enum sp_resolved ind_bpf_targets(struct ind_kernel *k, const struct ind_site *s, struct ids *out,
 				 const char **desc);
+/* A map helper's call of the map's operation (a struct bpf_map_ops
+ * member, site s, its targets out->v[n..]): those no program may call
+ * left out. */
+void ind_bpf_map_helper(struct ind_kernel *k, const struct ind_site *s, struct ids *out,
+			uint32_t n);
 /* Once every other site is resolved: the calls of <bpf jit: raw
  * tracepoint>, when a site needed it. */
 void ind_bpf_finish(struct ind_kernel *k);

@@ -451,12 +451,14 @@ static enum sp_resolved site_targets(struct ind_run *r, const struct fallback *f
 				     struct ind_kernel *kern, const struct ind_site *s,
 				     struct ids *out, const char **desc)
 {
+	uint32_t first = out->n, n, i, outside;
 	enum sp_resolved how = precise_targets(r, s, out, desc);
 	const uint32_t *v;
-	uint32_t n, i, outside;
 
 	if (how == SP_RES_FIELD && s->t.kind == IND_TK_KEY && r->keys.v[s->t.key].module)
 		how = ind_exported_module(kern, s, out, desc);
+	if (how == SP_RES_FIELD)
+		ind_bpf_map_helper(kern, s, out, first);
 	if (how == SP_RES_NONE)
 		how = ind_kernel_targets(kern, s, out, desc);
 	/* what was found stays: a member written with a value of unknown

@@ -27,6 +27,10 @@
 #                          helpers of raw_tp_prog_func_proto and of
 #                          syscall_prog_func_proto: both <bpf jit>'s
 #
+#   bpf_map_lookup_elem    the helper's call of map->ops->map_lookup_elem:
+#                          demo_lookup, not queue_lookup (main's map
+#                          may be a queue: map_lookup_sys's keeps it)
+#
 # and bpf_trace_run2's programs, <bpf jit: raw tracepoint>, call the
 # helpers the get_func_proto of raw_tracepoint_verifier_ops,
 # raw_tracepoint_writable_verifier_ops and tracing_verifier_ops return,
@@ -50,10 +54,14 @@ check_json "$j"
 
 jit="[f for f in j['all_functions'] if f['name'] == '<bpf jit>'][0]"
 expect_eq "<bpf jit>'s calls" "$(jget "$j" "sorted(c['name'] for c in $jit['calls'])")" \
-	'["__htab_map_lookup_elem", "bpf_demo_helper", "bpf_sys_bpf", "bpf_trace_helper", "demo_kfunc", "demo_lookup", "demo_update", "queue_push", "rt_update", "shared_delete"]'
+	'["__htab_map_lookup_elem", "bpf_demo_helper", "bpf_map_lookup_elem", "bpf_sys_bpf", "bpf_trace_helper", "demo_kfunc", "demo_lookup", "demo_update", "queue_push", "rt_update", "shared_delete"]'
 trace="[f for f in j['all_functions'] if f['name'] == '<bpf jit: raw tracepoint>'][0]"
 expect_eq "<bpf jit: raw tracepoint>'s calls" "$(jget "$j" "sorted(c['name'] for c in $trace['calls'])")" \
 	'["__htab_map_lookup_elem", "bpf_demo_helper", "bpf_trace_helper", "demo_kfunc", "demo_lookup", "demo_update", "queue_push", "rt_update", "shared_delete"]'
+# the map helper's call, and the syscall side's
+expect_eq "bpf_map_lookup_elem" \
+	"$(jget "$j" "sorted([s['function'], s['resolved_by'], sorted(s['targets'])] for s in j['indirect_calls'] if s['function'] in ('bpf_map_lookup_elem', 'map_lookup_sys'))")" \
+	'[["bpf_map_lookup_elem", "field", ["demo_lookup"]], ["map_lookup_sys", "field", ["demo_lookup", "queue_lookup"]]]'
 expect_eq "<bpf jit: raw tracepoint>" "$(jget "$j" "[$trace[k] for k in ('self', 'frame_source', 'assumed')]")" \
 	'[960, "jit", true]'
 # each one the bpf mechanism's, assumed

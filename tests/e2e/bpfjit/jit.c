@@ -57,6 +57,23 @@ const struct bpf_map_ops queue_map_ops = { 0, queue_lookup, 0, 0, queue_push, 0 
 /* held by an idle member too, but stored by the code: kept */
 const struct bpf_map_ops task_storage_map_ops = { 0, 0, rt_update, 0, 0, 0 };
 
+/* the map helper's own call: only a program calls it, on a map whose
+ * type lets it (inode storage's and a queue's lookup are not its);
+ * the syscall's lookup may reach each */
+struct bpf_map { const struct bpf_map_ops *ops; };
+NOINLINE u64 bpf_map_lookup_elem(u64 map, u64 key, u64 c, u64 d, u64 e)
+{
+	struct bpf_map *m = (struct bpf_map *)map;
+
+	(void)c, (void)d, (void)e;
+	return (u64)m->ops->map_lookup_elem(m, (void *)key);
+}
+const struct bpf_func_proto bpf_map_lookup_elem_proto = { bpf_map_lookup_elem, 1 };
+NOINLINE void *map_lookup_sys(struct bpf_map *m, void *key)
+{
+	return m->ops->map_lookup_elem(m, key);
+}
+
 /* ---- an emitted call ---- */
 NOINLINE void *__htab_map_lookup_elem(void *map, void *key) { volatile char b[112]; b[(long)key & 7] = 1; return map; }
 
@@ -169,6 +186,11 @@ int main(int argc, char **argv)
 	bpf_trace_run2(prog, 1, 2);
 	r += raw_tracepoint_verifier_ops.get_func_proto(argc, prog) != 0;
 	r += bpf_syscall_verifier_ops.get_func_proto(argc, prog) != 0;
+	{
+		struct bpf_map m = { argc > 1 ? &queue_map_ops : &htab_map_ops };
+
+		r += map_lookup_sys(&m, 0) != 0;
+	}
 	r += demo_kfunc(argc) + d_path_allowed(argc);
 	r += (int)(long)__htab_map_lookup_elem(ops, 0);
 	return r + (int)(long)ops->map_update_elem(0, 0, 0, 0);
