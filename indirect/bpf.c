@@ -32,8 +32,19 @@
  * call counter (push %rax) and the four callee-saved registers
  * push_callee_regs() pushes (%rbx, %r13, %r14, %r15): 8 * (8 + 8 + 8 +
  * 32) + 512.
+ *
+ * A tail call from a BPF function unwinds its own frame only
+ * (emit_bpf_tail_call_indirect(), _direct()): its callers' stay under
+ * the next program's, which may use as much again.  The verifier lets
+ * it when those callers' frames hold less than 256 bytes
+ * (check_max_stack_depth_subprog(), kernel/bpf/verifier.c:4449-4472:
+ * "the worst case scenario would result in 8k stack size"): at most 224
+ * in 32-byte steps, in at most 7 frames of 56 bytes each from the JIT;
+ * and MAX_TAIL_CALL_CNT (33, include/linux/bpf.h:1493) tail calls in a
+ * run.  So 33 * (224 + 7 * 56) below the last program's.
  */
-#define BPF_JIT_FRAME (512 + 8 * (8 + 8 + 8 + 32))
+#define BPF_JIT_ONE (512 + 8 * (8 + 8 + 8 + 32))
+#define BPF_JIT_FRAME (BPF_JIT_ONE + 33 * (224 + 7 * (8 + 8 + 8 + 32)))
 
 /* Is proto a struct bpf_prog's bpf_func, unsigned int (*)(const void
  * *ctx, const struct bpf_insn *insn)? */
