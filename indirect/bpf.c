@@ -549,36 +549,67 @@ static uint32_t jit_node(struct ind_kernel *k)
 	return k->jit;
 }
 
-/* ---- the programs a raw tracepoint runs ---- */
+/* ---- the programs of one type: a raw tracepoint's, an LSM hook's ---- */
 
 /*
- * bpf_trace_runN() (kernel/trace/bpf_trace.c:2291-2334) runs the
- * programs bpf_probe_register() put on a raw tracepoint, which only
- * bpf_raw_tp_link_attach() calls (kernel/bpf/syscall.c:3385-3440): of
- * type BPF_PROG_TYPE_RAW_TRACEPOINT, _RAW_TRACEPOINT_WRITABLE, or
- * BPF_PROG_TYPE_TRACING attached as BPF_TRACE_RAW_TP (tp_btf).  Their
- * helpers are what their verifier ops' get_func_proto returns
- * (check_helper_call(), do_misc_fixups()); a tail call stays in the
- * type (bpf_prog_map_compatible(), kernel/bpf/core.c:2176-2230), and a
- * freplace program takes its target's ops.
+ * Functions that run programs of known types, and those types' verifier
+ * ops (Linux 6.1).  A program may call the helpers its ops'
+ * get_func_proto returns (check_helper_call(), do_misc_fixups()); a
+ * tail call stays in its type and attach type (bpf_prog_map_compatible(),
+ * kernel/bpf/core.c:2176-2230); a freplace program takes its target's
+ * ops; an fentry program on one is a BPF_PROG_TYPE_TRACING program.
+ *
+ *	bpf_trace_runN() (kernel/trace/bpf_trace.c:2291-2334) runs the
+ *		programs bpf_probe_register() put on a raw tracepoint, which
+ *		only bpf_raw_tp_link_attach() calls (kernel/bpf/syscall.c:
+ *		3385-3440): BPF_PROG_TYPE_RAW_TRACEPOINT, _WRITABLE, or
+ *		BPF_PROG_TYPE_TRACING attached as BPF_TRACE_RAW_TP (tp_btf);
+ *	__cgroup_bpf_run_lsm_sock, _socket, _current (kernel/bpf/cgroup.c:
+ *		83-144), the shims bpf_lsm_find_cgroup_shim() gives an
+ *		LSM_CGROUP program's trampoline (kernel/bpf/bpf_lsm.c:
+ *		93-116), run the cgroup's programs of the shim's LSM
+ *		attach type, which only BPF_PROG_TYPE_LSM programs get
+ *		(attach_type_to_prog_type(), bpf_prog_attach_check_attach_type()).
  */
-static const char *const trace_ops[] = {
-	"raw_tracepoint_verifier_ops",
-	"raw_tracepoint_writable_verifier_ops",
-	"tracing_verifier_ops",
+#define RUNNERS IND_BPF_RUNNERS
+static const struct runner {
+	const char *prefix;	/* the functions' names: prefix, then digits */
+	bool digits;		/* ... or anything */
+	const char *node;
+	const char *ops[3];	/* their types' struct bpf_verifier_ops */
+} runners[RUNNERS] = {
+	{ "bpf_trace_run", true, "<bpf jit: raw tracepoint>",
+	  { "raw_tracepoint_verifier_ops", "raw_tracepoint_writable_verifier_ops",
+	    "tracing_verifier_ops" } },
+	{ "__cgroup_bpf_run_lsm_", false, "<bpf jit: lsm cgroup>", { "lsm_verifier_ops" } },
 };
 
-/* Is func bpf_trace_runN? */
-static bool trace_run(const struct sp_func *f)
+/* The runner func is, -1 when none. */
+static int runner_of(const struct sp_func *f)
 {
 	const char *p = f->name;
+	size_t r, len;
 
-	if (!p || strncmp(p, "bpf_trace_run", 13) || !p[13])
-		return false;
-	for (p += 13; *p; p++)
-		if (*p < '0' || *p > '9')
-			return false;
-	return true;
+	for (r = 0; p && r < RUNNERS; r++) {
+		len = strlen(runners[r].prefix);
+		if (strncmp(p, runners[r].prefix, len) || !p[len])
+			continue;
+		if (!runners[r].digits)
+			return (int)r;
+		for (p += len; *p >= '0' && *p <= '9'; p++)
+			;
+		return *p ? -1 : (int)r;
+	}
+	return -1;
+}
+
+static size_t nops(const struct runner *run)
+{
+	size_t n = 0;
+
+	while (n < COUNT(run->ops) && run->ops[n])
+		n++;
+	return n;
 }
 
 /* The key of struct name's member, NULL when none. */
@@ -595,9 +626,10 @@ static const struct ind_key *key_of(struct ind_kernel *k, const char *name, cons
 	return NULL;
 }
 
-/* The walk over the get_func_proto functions of trace_ops. */
+/* The walk over the get_func_proto functions of a runner's types. */
 struct proto_walk {
 	struct ind_kernel *k;
+	const struct runner *run;
 	struct ids funcs;		/* the functions that return protos, found */
 	struct sp_u64map seen;		/* id -> 1 */
 	struct ids helpers;		/* the helpers their protos name */
@@ -631,8 +663,8 @@ static void find_roots(void *arg, const GElf_Sym *sym, const char *name)
 
 	if (GELF_ST_TYPE(sym->st_info) != STT_OBJECT || !sym_value(w->e, sym, &value))
 		return;
-	for (i = 0; i < COUNT(trace_ops); i++)
-		if (!strcmp(name, trace_ops[i]) && ind_data_word(&im->data, value + w->ops_off, &fn) &&
+	for (i = 0; i < nops(w->run); i++)
+		if (!strcmp(name, w->run->ops[i]) && ind_data_word(&im->data, value + w->ops_off, &fn) &&
 		    (id = ind_func_at(im, fn)) != SP_NONE) {
 			walk_add(w, id);
 			w->roots++;
@@ -764,7 +796,7 @@ static void proto_calls(struct proto_walk *w, uint32_t id)
 }
 
 /*
- * The helpers of trace_ops' programs, into w->helpers: the protos whose
+ * The helpers of w->run's programs, into w->helpers: the protos whose
  * addresses their get_func_proto loads, and the functions returning a
  * proto it calls (bpf_tracing_func_proto(), bpf_base_func_proto(),
  * bpf_get_trace_printk_proto(), and through bpf_iter_reg's
@@ -773,7 +805,7 @@ static void proto_calls(struct proto_walk *w, uint32_t id)
  * is missing, a call of theirs is not known, or a value of unknown
  * origin is stored in a proto's func.
  */
-static void trace_helpers(struct ind_kernel *k, struct proto_walk *w)
+static void run_helpers(struct ind_kernel *k, struct proto_walk *w)
 {
 	const struct ind_key *ops = key_of(k, "bpf_verifier_ops", "get_func_proto");
 	const struct ind_key *func = key_of(k, "bpf_func_proto", "func");
@@ -796,9 +828,9 @@ static void trace_helpers(struct ind_kernel *k, struct proto_walk *w)
 		if (k->r->ims[w->image].data.word)
 			sp_elf_each_symbol(w->e, find_roots, w);
 	}
-	if (w->roots < COUNT(trace_ops)) {
+	if (w->roots < nops(w->run)) {
 		w->wide = true;
-		w->why = "tracing_verifier_ops";
+		w->why = w->run->ops[0];
 		return;
 	}
 	for (i = 0; i < w->funcs.n && !w->wide; i++) {
@@ -809,33 +841,30 @@ static void trace_helpers(struct ind_kernel *k, struct proto_walk *w)
 }
 
 /*
- * <bpf jit: raw tracepoint>: the programs bpf_trace_runN runs.  Its
- * calls wait for every other site's (bpf_iter_get_func_proto's call
- * through bpf_iter_reg.get_func_proto): ind_bpf_finish.
+ * The node of runner r's programs.  Its calls wait for every other
+ * site's (bpf_iter_get_func_proto's call through bpf_iter_reg's
+ * get_func_proto): ind_bpf_finish.
  */
-static uint32_t trace_node(struct ind_kernel *k)
+static uint32_t run_node(struct ind_kernel *k, int r)
 {
-	if (k->trace_jit == SP_NONE)
-		k->trace_jit = new_jit(k, "<bpf jit: raw tracepoint>");
-	return k->trace_jit;
+	if (k->run_jit[r] == SP_NONE)
+		k->run_jit[r] = new_jit(k, runners[r].node);
+	return k->run_jit[r];
 }
 
-void ind_bpf_finish(struct ind_kernel *k)
+static void run_calls(struct ind_kernel *k, int r)
 {
-	struct proto_walk w = { 0 };
+	struct proto_walk w = { .run = &runners[r] };
 
-	if (k->trace_jit == SP_NONE)
-		return;
 	jit_sets(k);
-	trace_helpers(k, &w);
-	k->trace_helpers = w.wide ? SP_NONE : w.helpers.n;
-	k->trace_why = w.why;
+	run_helpers(k, &w);
+	k->run_helpers[r] = w.wide ? SP_NONE : w.helpers.n;
 	merge_calls(k, w.wide ? &k->helpers : &w.helpers);
-	jit_calls(k, k->trace_jit, k->scratch.v, k->scratch.n,
+	jit_calls(k, k->run_jit[r], k->scratch.v, k->scratch.n,
 		  w.wide ? "helpers: struct bpf_func_proto.func, struct bpf_map_ops's map helpers, "
 			   "emitted calls, kfuncs"
-			 : "raw tracepoint and tracing helpers, struct bpf_map_ops's map helpers, "
-			   "emitted calls, kfuncs");
+			 : "the type's helpers, struct bpf_map_ops's map helpers, emitted calls, "
+			   "kfuncs");
 	free(w.funcs.v);
 	free(w.helpers.v);
 	free(w.code.v);
@@ -844,24 +873,32 @@ void ind_bpf_finish(struct ind_kernel *k)
 	sp_u64map_release(&w.seen);
 }
 
+void ind_bpf_finish(struct ind_kernel *k)
+{
+	int r;
+
+	for (r = 0; r < RUNNERS; r++)
+		if (k->run_jit[r] != SP_NONE)
+			run_calls(k, r);
+}
+
 /*
  * A call through a struct bpf_prog's bpf_func (bpf_prog_run(), the BPF
  * dispatchers): what bpf_prog_select_runtime() and the JIT store there,
  * an interpreter (__bpf_prog_runN through interpreters[],
  * __bpf_prog_ret0_warn): the address-taken functions of bpf_func's
- * prototype; or the JIT's code, <bpf jit>, in bpf_trace_runN <bpf jit:
- * raw tracepoint>.
+ * prototype; or the JIT's code, <bpf jit>, in a runner its node.
  */
 enum sp_resolved ind_bpf_targets(struct ind_kernel *k, const struct ind_site *s, struct ids *out,
 				 const char **desc)
 {
+	int r;
+
 	if (!is_bpf_func_type(s->t.proto))
 		return SP_RES_NONE;
+	r = s->func != SP_NONE ? runner_of(&k->r->g->funcs[s->func]) : -1;
 	ind_kernel_exact_typed(k, s->t.proto, out);
-	if (s->func != SP_NONE && trace_run(&k->r->g->funcs[s->func]))
-		ids_add(out, trace_node(k));
-	else
-		ids_add(out, jit_node(k));
+	ids_add(out, r >= 0 ? run_node(k, r) : jit_node(k));
 	*desc = s->t.proto;
 	return SP_RES_BPF;
 }

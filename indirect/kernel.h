@@ -4,6 +4,8 @@
 
 #include "indirect/run.h"
 
+#define IND_BPF_RUNNERS 2	/* bpf.c's runners */
+
 struct ind_kernel {
 	struct ind_run *r;
 	const struct fallback *fb;
@@ -20,12 +22,12 @@ struct ind_kernel {
 	/* bpf.c */
 	struct ids idle_ops;		/* map operations no program calls, sorted */
 	uint32_t helper_drops;		/* ... left out of the map helpers' calls */
-	uint32_t trace_jit;		/* <bpf jit: raw tracepoint>, SP_NONE until needed */
+	uint32_t run_jit[IND_BPF_RUNNERS];		/* <bpf jit: raw tracepoint>, <bpf jit: lsm
+					 * cgroup>, SP_NONE until needed */
 	bool sets_made;
 	struct ids helpers, other;	/* a program's calls: the helpers; the map
 					 * operations, emitted calls, kfuncs */
-	uint32_t trace_helpers;		/* trace_jit's helpers, SP_NONE: every one */
-	const char *trace_why;		/* ... because of it */
+	uint32_t run_helpers[IND_BPF_RUNNERS];	/* their helpers, SP_NONE: every one */
 	/* members nothing stores (exported.c) */
 	bool kernel;			/* an image exports to modules */
 	bool *kernel_image;		/* by image: it does, or is a module */

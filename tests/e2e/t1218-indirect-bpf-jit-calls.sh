@@ -83,7 +83,8 @@ if [ ! -f "$vmlinux" ]; then
 	finish
 	exit
 fi
-run_sp --json --indirect=types --entry bpf_dispatcher_xdp_func --entry bpf_trace_run2 -o "$OUT/vmlinux.json" "$vmlinux"
+run_sp --json --indirect=types --entry bpf_dispatcher_xdp_func --entry bpf_trace_run2 \
+	--entry __cgroup_bpf_run_lsm_current -o "$OUT/vmlinux.json" "$vmlinux"
 expect_rc 0 "the kernel"
 python3 - "$OUT/vmlinux.json" >"$OUT/kernel.txt" <<'PY' || fail "reading the kernel's report"
 import json, re, sys
@@ -100,6 +101,13 @@ callers = {names[s["function"]] for s in j["indirect_calls"]
            if s["targets"] is not None and trace["id"] in j["target_sets"][s["targets"]]}
 print("trace-callers", "bpf_trace_run2" in callers,
       sorted(c for c in callers if not re.fullmatch("bpf_trace_run[0-9]+", c)))
+lsm = [f for f in j["functions"] if f["name"] == "<bpf jit: lsm cgroup>"][0]
+lcalls = {names[c["id"]] for c in lsm["calls"]}
+for n in ("bpf_inode_storage_get", "bpf_bprm_opts_set", "bpf_get_current_pid_tgid",
+          "bpf_sys_bpf", "bpf_get_socket_uid"):
+    print("lsm", n, n in lcalls)
+print("lsm-callers", sorted({names[s["function"]] for s in j["indirect_calls"]
+                             if s["targets"] is not None and lsm["id"] in j["target_sets"][s["targets"]]}))
 for n in ("bpf_map_lookup_elem", "htab_map_update_elem", "htab_map_delete_elem",
           "queue_stack_map_push_elem", "sock_map_update_elem", "__htab_map_lookup_elem",
           "bpf_skb_load_helper_8_no_cache", "crash_kexec", "cgroup_rstat_flush",
@@ -143,4 +151,15 @@ done
 # its callers: bpf_trace_run2, and the other bpf_trace_runN the report
 # holds, no other function
 expect_eq "bpf_trace_runN" "$(grep "^trace-callers " "$OUT/kernel.txt")" "trace-callers True []"
+# an LSM cgroup shim's programs (BPF_PROG_TYPE_LSM): bpf_lsm_func_proto's
+# (bpf_inode_storage_get, bpf_bprm_opts_set) and through
+# tracing_prog_func_proto the base helpers; not bpf_sys_bpf nor
+# bpf_get_socket_uid
+for n in bpf_inode_storage_get bpf_bprm_opts_set bpf_get_current_pid_tgid; do
+	expect_eq "lsm cgroup $n" "$(grep "^lsm $n " "$OUT/kernel.txt")" "lsm $n True"
+done
+for n in bpf_sys_bpf bpf_get_socket_uid; do
+	expect_eq "lsm cgroup $n" "$(grep "^lsm $n " "$OUT/kernel.txt")" "lsm $n False"
+done
+expect_eq "the shims" "$(grep "^lsm-callers " "$OUT/kernel.txt")" "lsm-callers ['__cgroup_bpf_run_lsm_current', '__cgroup_bpf_run_lsm_sock', '__cgroup_bpf_run_lsm_socket']"
 finish
