@@ -447,6 +447,25 @@ static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc);
 static size_t spill(struct tracer *t, size_t i);
 static int64_t frame_offset(struct tracer *t, size_t i);
 
+/* The write of reg that reaches v[i] on every path, when it is a lea
+ * of a register plus a displacement, or of an index times a scale plus
+ * one (no stack or rip base): its index; t->n else. */
+static size_t lea_of(struct tracer *t, size_t i, uint8_t reg)
+{
+	size_t call, d;
+	const struct insn *in;
+
+	if (reg > 15 || (d = definition(t, i, reg, &call)) >= t->n || call < t->n)
+		return t->n;
+	in = &t->v[d];
+	if (in->op != INSN_OP_LEA || in->reg != reg || in->size != 8 ||
+	    !(in->flags & INSN_F_MEM) || in->base == RSP || in->base == RIP ||
+	    (in->base == INSN_REG_NONE) == (in->index == INSN_REG_NONE) ||
+	    (in->index != INSN_REG_NONE && in->index > 15))
+		return t->n;
+	return d;
+}
+
 /* The value of a memory operand of v[i] (a call's or a load's): a
  * stack slot's is a copy of the register spilled there. */
 static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
@@ -476,6 +495,21 @@ static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
 			t->ic->links[t->ic->nlinks - 1].back = (int32_t)(in->addr - pc);
 			return;
 		}
+	}
+	if (src == INSN_SRC_LOAD && !scale && (d = lea_of(t, i, base)) < t->n) {
+		/* d(%rax) with rax = lea c(%rbx) or c(,%rbx,s): the word at
+		 * c + d from rbx, or of a table at c (alg_test_descs[i].test,
+		 * shl $6,%rdx; lea alg_test_descs(%rdx),%rdi; mov 0x10(%rdi)) */
+		const struct insn *lea = &t->v[d];
+
+		addr += lea->disp;
+		if (lea->base == INSN_REG_NONE) {
+			add_link(t, pc, reg, INSN_SRC_TABLE, addr, lea->scale);
+			return;
+		}
+		add_link(t, pc, reg, INSN_SRC_LOAD, addr, 0);
+		trace(t, d, lea->base, lea->addr);
+		return;
 	}
 	add_link(t, pc, reg, src, addr, scale);
 	if (src == INSN_SRC_LOAD)
