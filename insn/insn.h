@@ -109,6 +109,8 @@ enum insn_fp {
 #define INSN_F_PERCPU	(1u << 8)	/* x86-64: a memory operand %gs:disp, only read,
 					 * of no base nor index (the kernel's per-cpu
 					 * area); disp is set, not base and index */
+#define INSN_F_COMPARE	(1u << 9)	/* x86 cmp or test: reads its operands, writes
+					 * the flags alone */
 
 struct insn {
 	uint64_t addr;

@@ -346,6 +346,8 @@ void insn_x86_fill(csh cs, const cs_insn *in, bool x86_64, struct insn *out)
 		out->op = INSN_OP_JCC;
 	out->branch = (uint8_t)branch_of(in, x, direct);
 	operands(x, x86_64, out);
+	if (in->id == X86_INS_CMP || in->id == X86_INS_TEST)
+		out->flags |= INSN_F_COMPARE;
 	if (direct && (out->branch != INSN_BRANCH_NONE ||
 		       (out->groups & (INSN_G_CALL | INSN_G_JUMP)))) {
 		/* the immediate is where it goes */
