@@ -60,6 +60,8 @@ struct ind_args {
 	uint32_t code_func;	/* whose code it is, SP_NONE */
 	struct insn_icalls scratch;
 	struct ids loaded;	/* load_values' */
+	struct ids keys;	/* the members the values are loaded from,
+				 * before the keys are sealed */
 };
 
 /* The edges into each function, by callee (counting sort). */
@@ -104,6 +106,7 @@ void ind_args_free(struct ind_args *a)
 	free(a->out);
 	free(a->program);
 	free(a->loaded.v);
+	free(a->keys.v);
 	if (a->dec)
 		insn_decoder_close(a->dec);
 	insn_buf_release(&a->code);
@@ -217,17 +220,46 @@ static bool caller_code(struct ind_args *a, const struct ind_image *im, uint32_t
 	return a->code.n > 0;
 }
 
-/* What a caller passes that it loaded from a fixed address (links[0..n):
- * the load, in image im), into a->out: the functions the word holds, as a
- * call through it finds them (tracing_set_clock()'s
+/* What a caller passes that it loaded from a member (links[0..n): the
+ * load, in image im, of caller's code): what the member holds, as a
+ * call through it finds it (call_timer_fn(timer, timer->function):
+ * struct timer_list.function); before the keys are sealed, the member
+ * itself, a flow (ind_arg_keys).  False when the member escaped, a
+ * module may store there or nothing does. */
+static bool member_values(struct ind_args *a, const struct ind_image *im, uint32_t caller,
+			  const struct insn_link *links, uint8_t n)
+{
+	const struct ind_key *k;
+	uint32_t key, i;
+
+	if (!ind_member_load(a->r, (uint32_t)(im - a->r->ims), caller, links, n, &key))
+		return false;
+	if (!a->r->sealed) {
+		ids_add(&a->keys, key);
+		return true;
+	}
+	k = &a->r->keys.v[key];
+	if (k->escaped || k->module || k->local || !k->ntargets)
+		return false;
+	for (i = 0; i < k->ntargets; i++)
+		out_add(a, a->r->keys.v[key].targets[i]);
+	return true;
+}
+
+/* What a caller passes that it loaded (links[0..n): the load, in image
+ * im, of caller's code) from a fixed address, into a->out: the functions
+ * the word holds, as a call through it finds them (tracing_set_clock()'s
  * ring_buffer_set_clock(buf, trace_clocks[i].func): the table's
- * functions). */
-static bool load_values(struct ind_args *a, const struct ind_image *im,
+ * functions); or from a member (member_values). */
+static bool load_values(struct ind_args *a, const struct ind_image *im, uint32_t caller,
 			const struct insn_link *links, uint8_t n)
 {
 	struct ind_target t;
 	uint32_t k;
 
+	if (links[n - 1].src != INSN_SRC_GLOBAL && links[n - 1].src != INSN_SRC_TABLE &&
+	    (n != 2 || links[1].src != INSN_SRC_CONST))
+		return member_values(a, im, caller, links, n);
 	a->loaded.n = 0;
 	if (!ind_load_targets(a->r, (uint32_t)(im - a->r->ims), links, n, &t, &a->loaded))
 		return false;
@@ -250,7 +282,7 @@ static bool caller_values(struct ind_args *a, const struct ind_image *im, uint32
 {
 	const struct insn_icalls *ic = &im->code->icalls;
 	uint64_t values[INSN_MAX_VALUES];
-	struct insn_link load[2];
+	struct insn_link load[IND_MAX_LINKS];
 	uint32_t id;
 	int n, k, nl;
 
@@ -262,8 +294,9 @@ static bool caller_values(struct ind_args *a, const struct ind_image *im, uint32
 	a->scratch.pv_ops = ic->pv_ops;
 	a->scratch.pv_ops_end = ic->pv_ops_end;
 	n = insn_arg_values(&a->scratch, a->code.v, a->code.n, ret, reg, values, entry);
-	if (n < 0 && (nl = insn_arg_load(&a->scratch, a->code.v, a->code.n, ret, reg, load)))
-		return load_values(a, im, load, (uint8_t)nl);
+	if (n < 0 && (nl = insn_arg_load(&a->scratch, a->code.v, a->code.n, ret, reg, load,
+					 IND_MAX_LINKS)))
+		return load_values(a, im, caller, load, (uint8_t)nl);
 	for (k = 0; k < n; k++) {
 		if ((id = ind_func_at(im, values[k])) == SP_NONE)
 			return false;
@@ -334,6 +367,7 @@ static bool arg_values(struct ind_args *a, uint32_t func, uint8_t reg, bool modu
 	if (!a->first)
 		index_callers(a);
 	a->nout = 0;
+	a->keys.n = 0;
 	a->depth = 0;
 	a->outside = SP_NONE;
 	a->modules = modules && a->exported;
@@ -353,6 +387,12 @@ bool ind_arg_targets(struct ind_args *a, const struct ind_site *s, const uint32_
 	*n = a->nout;
 	*outside = a->outside;
 	return true;
+}
+
+void ind_arg_keys(const struct ind_args *a, const uint32_t **v, uint32_t *n)
+{
+	*v = a->keys.v;
+	*n = a->keys.n;
 }
 
 bool ind_arg_values(struct ind_args *a, uint32_t func, uint8_t reg, const uint32_t **v,

@@ -435,6 +435,16 @@ static void store_argument(struct ind_run *r, const struct ind_store *st, uint32
 	r->keys.v[key].module |= outside;
 	for (i = 0; i < n; i++)
 		ind_key_add_code(&r->keys, key, v[i]);
+	/* a caller passes a member's value: key holds what that one does */
+	ind_arg_keys(r->args, &v, &n);
+	for (i = 0; i < n; i++)
+		if (r->keys.v[v[i]].local) {	/* written where no store shows */
+			r->keys.v[key].escaped = true;
+		} else if (v[i] != key) {
+			SP_ALLOC_GROW(r->flows, r->nflows + 1, r->flows_cap);
+			r->flows[r->nflows].from = v[i];
+			r->flows[r->nflows++].to = key;
+		}
 }
 
 /*
@@ -1274,6 +1284,7 @@ int ind_finish(struct ind_run *r, const uint8_t *taken, struct ind_stats *stats,
 	smear(r);
 	flow_keys(r);
 	ind_keys_seal(&r->keys);
+	r->sealed = true;
 	object_decls(r);
 	ind_layer_exports(r, kern.kernel_image);
 	ret = ind_add_sites(r, &kern, err);

@@ -139,6 +139,9 @@ struct ind_run {
 	struct ind_args *args;	/* callbacks passed as arguments (args.c) */
 	struct ids arg_stores;	/* the stores of an argument (store_argument),
 				 * applied after the others */
+	bool sealed;		/* keys holds every function it will: a member
+				 * an argument is loaded from gives its
+				 * functions (args.c), not a flow */
 	/* static calls (static_call.c): the trampolines data words hold in
 	 * image sc_held_image; the tracepoint sites by caller's name */
 	struct ids sc_held;
@@ -209,6 +212,11 @@ bool ind_arg_targets(struct ind_args *a, const struct ind_site *s, const uint32_
  * function must have callers in the images. */
 bool ind_arg_values(struct ind_args *a, uint32_t func, uint8_t reg, const uint32_t **v,
 		    uint32_t *n, bool *outside);
+/* The members the last ind_arg_values' callers load what they pass
+ * from, before the keys are sealed (a caller's `f(p->cb)`): what each
+ * holds is passed too, a flow into the member the value is stored in;
+ * valid until the next call. */
+void ind_arg_keys(const struct ind_args *a, const uint32_t **v, uint32_t *n);
 
 /* The kernel's static calls (static_call.c), for a site s of a call of
  * an updater (insn_icall.update): its trampolines, into out (false when
@@ -231,6 +239,12 @@ void ind_abs_sort(struct ind_run *r);
  * into out, the load typed into *t; false when not known (sites.c). */
 bool ind_load_targets(struct ind_run *r, uint32_t image, const struct insn_link *links,
 		      uint8_t nlinks, struct ind_target *t, struct ids *out);
+
+/* The member key a load (links[0..n) of function caller in image
+ * image: insn_arg_load's) reads, into *key; false when no member
+ * (sites.c). */
+bool ind_member_load(struct ind_run *r, uint32_t image, uint32_t caller,
+		     const struct insn_link *links, uint8_t n, uint32_t *key);
 
 /* The function whose entry addr is in image im, SP_NONE when none. */
 uint32_t ind_func_at(const struct ind_image *im, uint64_t addr);

@@ -277,6 +277,42 @@ bool ind_load_targets(struct ind_run *r, uint32_t image, const struct insn_link 
 	return out->n > n;
 }
 
+/*
+ * The member a load of function caller's code reads (links[0..n): the
+ * load to its root, insn_arg_load's), typed as a chain of its own is,
+ * with caller's locations: its key into *key; false when it is no
+ * member (a word, a prototype alone, nothing).
+ */
+bool ind_member_load(struct ind_run *r, uint32_t image, uint32_t caller,
+		     const struct insn_link *links, uint8_t n, uint32_t *key)
+{
+	struct ind_image *im = &r->ims[image];
+	const struct sp_func *f = &r->g->funcs[caller];
+	uint64_t pcs[2 * IND_MAX_LINKS];
+	struct ind_target t;
+	size_t npcs = 0;
+	uint8_t k;
+	bool ok;
+
+	if (!f->die || !im->reader || n > IND_MAX_LINKS)
+		return false;
+	for (k = 0; k < n; k++) {
+		pcs[npcs++] = links[k].pc;
+		if (links[k].src == INSN_SRC_REG && links[k].entry)
+			pcs[npcs++] = (uint64_t)links[k].disp;
+		else if (links[k].src == INSN_SRC_FRAME || links[k].src == INSN_SRC_STACK)
+			pcs[npcs++] = links[k].pc + (uint64_t)(int64_t)links[k].back;
+	}
+	ind_seek_unit(im, f->die);
+	ind_locs_defer(&im->locs, f, caller, pcs, npcs);
+	memset(&t, 0, sizeof(t));
+	t.key = SP_NONE;
+	ok = ind_type_chain(im, links, n, &t) && t.kind == IND_TK_KEY && t.key != SP_NONE;
+	ind_locs_defer(&im->locs, NULL, SP_NONE, NULL, 0);
+	*key = t.key;
+	return ok;
+}
+
 /* Is a jump through these words a switch: do they all land inside the
  * caller, none at a function's entry? */
 static bool is_switch(const struct ind_run *r, const struct ind_site *s)

@@ -1682,7 +1682,7 @@ int insn_arg_values(struct insn_icalls *ic, const struct insn *v, size_t n, uint
 }
 
 int insn_arg_load(struct insn_icalls *ic, const struct insn *v, size_t n, uint64_t ret,
-		  uint8_t reg, struct insn_link *load)
+		  uint8_t reg, struct insn_link *load, int max)
 {
 	struct tracer t = { .ic = ic, .v = v, .n = n };
 	size_t i = sp_search_first_ge(v, n, insn_addr, ret), mark = ic->nlinks;
@@ -1698,12 +1698,9 @@ int insn_arg_load(struct insn_icalls *ic, const struct insn *v, size_t n, uint64
 	for (k = 0; k + 1 < t.nlinks && ic->links[mark + k].src == INSN_SRC_MOVE; k++)
 		;
 	l = ic->links + mark + k;
-	if (t.nlinks && k + 1 == t.nlinks &&
-	    (l[0].src == INSN_SRC_GLOBAL || l[0].src == INSN_SRC_TABLE))
-		got = 1;
-	else if (t.nlinks && k + 2 == t.nlinks && l[0].src == INSN_SRC_LOAD &&
-		 l[1].src == INSN_SRC_CONST)
-		got = 2;
+	if (t.nlinks && (l[0].src == INSN_SRC_GLOBAL || l[0].src == INSN_SRC_TABLE ||
+			 l[0].src == INSN_SRC_LOAD) && t.nlinks - k <= max)
+		got = t.nlinks - k;
 	memcpy(load, l, (size_t)got * sizeof(*load));
 	ic->nlinks = mark;
 	return got;

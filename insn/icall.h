@@ -209,13 +209,12 @@ int insn_arg_values(struct insn_icalls *ic, const struct insn *v, size_t n, uint
 		    uint8_t reg, uint64_t *values, uint8_t *entry);
 
 /* As insn_arg_values, where the register is, through copies, a word
- * loaded from a fixed address (trace_clocks[i].func passed on, `mov
- * tbl(,%rax,8),%rbx; mov %rbx,%rsi`; a PIE's `lea tbl(%rip),%rdx; mov
- * (%rdx,%rax,8),%rsi`): that load's links into load[0..2), a GLOBAL or
- * TABLE root, or a LOAD of a CONST; their number, 0 when the value is
- * anything else. */
+ * loaded from memory (trace_clocks[i].func passed on, `mov
+ * tbl(,%rax,8),%rbx; mov %rbx,%rsi`; a member, `mov 0x18(%rdi),%rsi`):
+ * that load's chain, from the load to its root, into load[0..max);
+ * their number, 0 when the value is no load or its chain is longer. */
 int insn_arg_load(struct insn_icalls *ic, const struct insn *v, size_t n, uint64_t ret,
-		  uint8_t reg, struct insn_link *load);
+		  uint8_t reg, struct insn_link *load, int max);
 
 /* Find e's retpoline thunks (__x86_indirect_thunk_REG and the call and
  * jump variants) in its symbol table; before the pass runs. */

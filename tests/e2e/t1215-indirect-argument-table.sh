@@ -4,11 +4,21 @@
 # ring_buffer_set_clock(buf, trace_clocks[i].func), the table a static
 # array of an anonymous struct no code writes).  The value is one of the
 # functions the table's words and its stores hold, as a call through the
-# table finds them (indirect/args.c, sites.c ind_load_targets).
+# table finds them (indirect/args.c, sites.c ind_load_targets).  Or a
+# member it loads through a typed pointer (proc_single_open()'s
+# single_open(file, PDE(inode)->single_show, ...)): what the member
+# holds (ind_member_load), a flow into the member the argument is
+# stored in.
 #
 #   ring_read  field struct ring.clock: ring_init's constant clk_local,
 #              and ring_set_clock's argument, what set_clock passes: a
-#              word of clocks[] (clk_local, clk_global, clk_count)
+#              word of clocks[] (clk_local, clk_global, clk_count), and
+#              what set_from passes: src->get (struct src.get, which
+#              only the initialised src_a holds, clk_member)
+#   use_m      argument: what by_member passes, h->get (struct src.get)
+#   use_w      prototype: by_wide passes w->get, struct wide.get, which
+#              wide_put writes with its own argument (of unknown origin:
+#              wide_put's address is taken); stays wide
 #   use_hook   prototype: set_hook passes a word of hooks[], which
 #              hook_put writes with its own argument (of unknown origin:
 #              hook_put's address is taken); stays wide
@@ -37,6 +47,11 @@ NOIPA u64 hk_a(void) { return 4; }
 NOIPA u64 hk_b(void) { return 5; }
 NOIPA u64 op_a(void) { return 6; }
 NOIPA u64 other(void) { return 7; }
+NOIPA u64 clk_member(void) { return 8; }
+struct src { u64 (*get)(void); int n; };
+struct wide { u64 (*get)(void); int n; };
+struct src src_a = { clk_member, 1 };
+struct wide wide_a;
 static struct {
 	u64 (*func)(void);
 	const char *name;
@@ -60,6 +75,13 @@ NOIPA u64 use_op(u64 (*f)(void)) { return f() * 3; }
 NOIPA u64 set_op(int i) { return use_op(ops[i & 1].fn) + 1; }
 NOIPA void op_put(struct op *o, u64 (*f)(void)) { o->fn = f; }
 void (*volatile oput)(struct op *, u64 (*)(void)) = op_put;
+NOIPA void set_from(struct ring *r, struct src *h) { ring_set_clock(r, h->get); }
+NOIPA u64 use_m(u64 (*f)(void)) { return f() * 5; }
+NOIPA u64 by_member(struct src *h) { return use_m(h->get) + 1; }
+NOIPA void wide_put(struct wide *w, u64 (*f)(void)) { w->get = f; }
+void (*volatile wput)(struct wide *, u64 (*)(void)) = wide_put;
+NOIPA u64 use_w(u64 (*f)(void)) { return f() * 7; }
+NOIPA u64 by_wide(struct wide *w) { return use_w(w->get) + 1; }
 int main(int argc, char **argv)
 {
 	struct ring r;
@@ -67,9 +89,13 @@ int main(int argc, char **argv)
 	(void)argv;
 	ring_init(&r);
 	set_clock(&r, argc);
+	if (argc > 3)
+		set_from(&r, &src_a);
 	put(other);
 	oput(&ops[1], other);
-	return (int)(ring_read(&r) + set_hook(argc) + set_op(argc)) & 1;
+	wput(&wide_a, other);
+	return (int)(ring_read(&r) + set_hook(argc) + set_op(argc) + by_member(&src_a) +
+		     by_wide(&wide_a)) & 1;
 }
 C
 (
@@ -92,13 +118,15 @@ site()
 	jget "$j" "[[s['resolved_by'], s['type'], sorted(s['targets'])] for s in j['indirect_calls'] if s['function'] == '$1']"
 }
 expect_eq "ring_read" "$(site ring_read)" \
-	'[["field", "struct ring.clock", ["clk_count", "clk_global", "clk_local"]]]'
-wide='["clk_count", "clk_global", "clk_local", "hk_a", "hk_b", "op_a", "other"]'
+	'[["field", "struct ring.clock", ["clk_count", "clk_global", "clk_local", "clk_member"]]]'
+expect_eq "use_m" "$(site use_m)" '[["argument", "long long unsigned int()", ["clk_member"]]]'
+wide='["clk_count", "clk_global", "clk_local", "clk_member", "hk_a", "hk_b", "op_a", "other"]'
 expect_eq "use_hook" "$(site use_hook)" "[[\"prototype\", \"long long unsigned int()\", $wide]]"
 expect_eq "use_op" "$(site use_op)" "[[\"prototype\", \"long long unsigned int()\", $wide]]"
+expect_eq "use_w" "$(site use_w)" "[[\"prototype\", \"long long unsigned int()\", $wide]]"
 ICALL_TRACE=$OUT/trace.txt "$b/traced" >/dev/null 2>&1
 run_sp --json --indirect=types "$b/traced"
 expect_rc 0 "--indirect=types, traced"
 cp "$OUT/stdout" "$OUT/traced.json"
-icall_pairs "$b/traced" "$OUT/traced.json" 5
+icall_pairs "$b/traced" "$OUT/traced.json" 8
 finish
