@@ -466,6 +466,56 @@ static size_t lea_of(struct tracer *t, size_t i, uint8_t reg)
 	return d;
 }
 
+/* The shift by a constant of reg that reaches v[i] on every path (shl
+ * $k,%reg, k 1 to 6) of a value no arithmetic wrote (a copy, a load, a
+ * sign extension: not lea (%rdx,%rdx,4), an index already multiplied,
+ * whose product the shift would not say): k, 0 when none. */
+static uint8_t shift_of(struct tracer *t, size_t i, uint8_t reg)
+{
+	size_t call, d = definition(t, i, reg, &call), s;
+	const struct insn *in;
+
+	if (d >= t->n || call < t->n)
+		return 0;
+	in = &t->v[d];
+	if (in->op != INSN_OP_SHL || in->reg != reg || in->size != 8 ||
+	    !(in->flags & INSN_F_IMM) || (in->flags & INSN_F_MEM) || in->imm < 1 || in->imm > 6)
+		return 0;
+	s = definition(t, d, reg, &call);
+	if (s < t->n && t->v[s].op != INSN_OP_MOV && t->v[s].op != INSN_OP_OTHER)
+		return 0;
+	if (s < t->n && t->v[s].op == INSN_OP_OTHER && t->v[s].reg2 == INSN_REG_NONE)
+		return 0;	/* imul $5,%rdx and the like: no copy */
+	return (uint8_t)in->imm;
+}
+
+/* Is the write of reg that reaches v[i] on every path an add of two
+ * registers, one of them shifted left by a constant before it (an index
+ * times 2^k): *d the add, *ptr the other register, *scale 2^k. */
+static bool indexed_add(struct tracer *t, size_t i, uint8_t reg, size_t *d, uint8_t *ptr,
+			uint8_t *scale)
+{
+	size_t call;
+	const struct insn *in;
+	uint8_t k;
+
+	if (reg > 15 || (*d = definition(t, i, reg, &call)) >= t->n || call < t->n)
+		return false;
+	in = &t->v[*d];
+	if (in->op != INSN_OP_ADD || in->reg != reg || in->size != 8 ||
+	    (in->flags & (INSN_F_IMM | INSN_F_MEM)) || in->reg2 > 15 || in->reg2 == reg)
+		return false;
+	if ((k = shift_of(t, *d, reg))) {	/* add %rbx,%rax, rax the index */
+		*ptr = in->reg2;
+	} else if ((k = shift_of(t, *d, in->reg2))) {	/* add %rdx,%rax */
+		*ptr = reg;
+	} else {
+		return false;
+	}
+	*scale = (uint8_t)(1u << k);
+	return true;
+}
+
 /* The value of a memory operand of v[i] (a call's or a load's): a
  * stack slot's is a copy of the register spilled there. */
 static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
@@ -495,6 +545,14 @@ static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
 			t->ic->links[t->ic->nlinks - 1].back = (int32_t)(in->addr - pc);
 			return;
 		}
+	}
+	if (src == INSN_SRC_LOAD && !scale && indexed_add(t, i, base, &d, &base, &scale)) {
+		/* d(%rax) with rax = (rdx << k) + rbx, either added to the
+		 * other: d(%rbx,%rdx,1 << k), an element's member
+		 * (b->callbacks[i].fn in xen_mc_flush) */
+		add_link(t, pc, reg, INSN_SRC_LOAD, addr, scale);
+		trace(t, d, base, t->v[d].addr);
+		return;
 	}
 	if (src == INSN_SRC_LOAD && !scale && (d = lea_of(t, i, base)) < t->n) {
 		/* d(%rax) with rax = lea c(%rbx) or c(,%rbx,s): the word at

@@ -56,6 +56,7 @@ enum insn_op {
 	INSN_OP_INT3,		/* x86 int3: padding and a speculation trap after a
 				 * jump or return, never run through */
 	INSN_OP_INVALID,	/* bytes the decoder cannot read (len 1) */
+	INSN_OP_SHL,		/* x86 shl/sal: imm (INSN_F_IMM) the count */
 };
 
 /* A branch as the call pass counts it. */

@@ -132,6 +132,9 @@ static enum insn_op op_of(const cs_insn *in)
 		return INSN_OP_CMOV;
 	case X86_INS_INT3:
 		return INSN_OP_INT3;
+	case X86_INS_SHL:
+	case X86_INS_SAL:
+		return INSN_OP_SHL;
 	}
 	return INSN_OP_OTHER;
 }
