@@ -388,6 +388,19 @@ static uint64_t use_pc(const struct insn_link *links, int k)
 	return links[j + 1].pc;
 }
 
+/* Is x, at some pc from which the register already holds link l's
+ * value (insn_link.held: the straight run from its write to l's pc), in
+ * that register: req = list_first_entry(...) is located at rbx - 144
+ * only up to the instruction before the load through rbx, where GCC has
+ * moved req itself into rdi (free_ioctx_users())?  The register's value
+ * at the load is its value there. */
+static bool held_there(const struct insn_link *l, const struct ind_loc *x)
+{
+	uint64_t since = l->pc - l->held;
+
+	return l->held && since < x->hi && l->pc >= x->lo;
+}
+
 /* Does DWARF locate x where link k's value is: in its register at its
  * pc, or, for a register no path has written since the function began
  * (an argument), at the function's first instruction (GCC's locations
@@ -406,7 +419,7 @@ static bool locates(const struct insn_link *links, int k, const struct ind_loc *
 		use = use_pc(links, k);
 		return l->src == INSN_SRC_REG && l->entry && use >= x->lo && use < x->hi;
 	}
-	return (l->pc >= x->lo && l->pc < x->hi) ||
+	return (l->pc >= x->lo && l->pc < x->hi) || held_there(l, x) ||
 	       (l->src == INSN_SRC_REG && l->entry && first >= x->lo && first < x->hi);
 }
 

@@ -302,6 +302,7 @@ static void add_link(struct tracer *t, uint64_t pc, uint8_t reg, enum insn_src s
 	l->scale = scale;
 	l->entry = false;
 	l->back = 0;
+	l->held = 0;
 	t->nlinks++;
 }
 
@@ -1055,17 +1056,47 @@ static size_t same_writes(struct tracer *t, size_t i, uint8_t reg)
 }
 
 /* Append how reg came to hold its value when v[i] (at pc) reads it. */
+/* Does control pass from v[k] only on to v[k + 1]: no jump, return or
+ * static branch (a call returns there)? */
+static bool goes_on(const struct tracer *t, size_t k)
+{
+	const struct insn *p = &t->v[k];
+
+	return !t->ic->sbranch[k] && p->op != INSN_OP_INVALID && p->op != INSN_OP_RET &&
+	       p->op != INSN_OP_JMP && !(p->groups & (INSN_G_JUMP | INSN_G_RET)) &&
+	       p->branch != INSN_BRANCH_JUMP && p->branch != INSN_BRANCH_JUMP_DYNAMIC;
+}
+
+/* How far before v[i] the value v[d] wrote is already there: every
+ * instruction from v[d] to v[i] goes on to the next, so each run of v[d]
+ * passes each pc in between with that value, and the one write that
+ * reaches v[i] made it (insn_link.held); 0 when some branch is between. */
+static uint32_t held_since(const struct tracer *t, size_t d, size_t i)
+{
+	size_t k;
+
+	if (d >= i || i - d > 64)
+		return 0;
+	for (k = d; k < i; k++)
+		if (!goes_on(t, k))
+			return 0;
+	return (uint32_t)(t->v[i].addr - (t->v[d].addr + t->v[d].len));
+}
+
 static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc)
 {
-	size_t call, d, same;
+	size_t call, d, same, mark = t->ic->nlinks;
 
 	if (t->nlinks + 1 >= MAX_LINKS || reg > 15) {
 		add_link(t, pc, reg, INSN_SRC_OTHER, 0, 0);
 		return;
 	}
 	d = definition(t, i, reg, &call);
-	if (d < t->n && follow(t, i, d, reg, pc))
+	if (d < t->n && follow(t, i, d, reg, pc)) {
+		if (pc == t->v[i].addr)
+			t->ic->links[mark].held = held_since(t, d, i);
 		return;
+	}
 	if (d == t->n && call == t->n && (same = same_writes(t, i, reg)) < t->n &&
 	    follow(t, i, same, reg, pc))
 		return;

@@ -80,6 +80,10 @@ struct insn_link {
 				 * the callers' values) */
 	int32_t back;		/* FRAME, STACK: the load's pc - pc; RETURN: the
 				 * call's return address - pc */
+	/* reg holds the value over [pc - held, pc]: from the instruction
+	 * after its one write on, which falls straight into pc (no branch
+	 * between), 0 when not known */
+	uint32_t held;
 };
 
 /* An indirect call or jump: links [link, link + nlinks), from the value
