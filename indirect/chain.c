@@ -389,16 +389,17 @@ static uint64_t use_pc(const struct insn_link *links, int k)
 }
 
 /* Is x, at some pc from which the register already holds link l's
- * value (insn_link.held: the straight run from its write to l's pc), in
- * that register: req = list_first_entry(...) is located at rbx - 144
+ * value (insn_link.held: the straight run from its write to l's pc;
+ * insn_link.via: the run up to the one jump into it), in that register: req = list_first_entry(...) is located at rbx - 144
  * only up to the instruction before the load through rbx, where GCC has
  * moved req itself into rdi (free_ioctx_users())?  The register's value
  * at the load is its value there. */
 static bool held_there(const struct insn_link *l, const struct ind_loc *x)
 {
-	uint64_t since = l->pc - l->held;
+	uint64_t since = l->pc - l->held, via = l->via - l->via_held;
 
-	return l->held && since < x->hi && l->pc >= x->lo;
+	return (l->held && since < x->hi && l->pc >= x->lo) ||
+	       (l->via && via < x->hi && l->via >= x->lo);
 }
 
 /* Does DWARF locate x where link k's value is: in its register at its

@@ -689,8 +689,10 @@ static void add_pcs(struct ind_run *r, const struct work *w, struct pcs *p)
 		n = c->nlinks;
 	}
 	for (k = 0; k < n; k++) {
-		SP_ALLOC_GROW(p->v, p->n + 2, p->cap);
+		SP_ALLOC_GROW(p->v, p->n + 3, p->cap);
 		p->v[p->n++] = links[k].pc;
+		if (links[k].via)	/* chain.c's held_there: a scope may end there */
+			p->v[p->n++] = links[k].via;
 		if (links[k].src == INSN_SRC_REG && links[k].entry)	/* chain.c's locates */
 			p->v[p->n++] = (uint64_t)links[k].disp;
 		if (links[k].src == INSN_SRC_FRAME ||	/* chain.c's from_frame */

@@ -288,7 +288,7 @@ bool ind_member_load(struct ind_run *r, uint32_t image, uint32_t caller,
 {
 	struct ind_image *im = &r->ims[image];
 	const struct sp_func *f = &r->g->funcs[caller];
-	uint64_t pcs[2 * IND_MAX_LINKS];
+	uint64_t pcs[3 * IND_MAX_LINKS];
 	struct ind_target t;
 	size_t npcs = 0;
 	uint8_t k;
@@ -298,6 +298,8 @@ bool ind_member_load(struct ind_run *r, uint32_t image, uint32_t caller,
 		return false;
 	for (k = 0; k < n; k++) {
 		pcs[npcs++] = links[k].pc;
+		if (links[k].via)
+			pcs[npcs++] = links[k].via;
 		if (links[k].src == INSN_SRC_REG && links[k].entry)
 			pcs[npcs++] = (uint64_t)links[k].disp;
 		else if (links[k].src == INSN_SRC_FRAME || links[k].src == INSN_SRC_STACK)

@@ -303,6 +303,8 @@ static void add_link(struct tracer *t, uint64_t pc, uint8_t reg, enum insn_src s
 	l->entry = false;
 	l->back = 0;
 	l->held = 0;
+	l->via = 0;
+	l->via_held = 0;
 	t->nlinks++;
 }
 
@@ -445,6 +447,7 @@ static enum insn_src mem_source(const struct insn *in, int64_t *addr, uint8_t *s
 }
 
 static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc);
+static void trace_value(struct tracer *t, size_t i, uint8_t reg, uint64_t pc);
 static size_t spill(struct tracer *t, size_t i);
 static int64_t frame_offset(struct tracer *t, size_t i);
 
@@ -1056,47 +1059,88 @@ static size_t same_writes(struct tracer *t, size_t i, uint8_t reg)
 }
 
 /* Append how reg came to hold its value when v[i] (at pc) reads it. */
-/* Does control pass from v[k] only on to v[k + 1]: no jump, return or
- * static branch (a call returns there)? */
-static bool goes_on(const struct tracer *t, size_t k)
+/* A nop nothing reaches: padding after a ret or a jmp, before the
+ * code a jump lands on. */
+static bool dead_pad(const struct tracer *t, size_t k)
 {
-	const struct insn *p = &t->v[k];
+	const struct insn_icalls *ic = t->ic;
 
-	return !t->ic->sbranch[k] && p->op != INSN_OP_INVALID && p->op != INSN_OP_RET &&
-	       p->op != INSN_OP_JMP && !(p->groups & (INSN_G_JUMP | INSN_G_RET)) &&
-	       p->branch != INSN_BRANCH_JUMP && p->branch != INSN_BRANCH_JUMP_DYNAMIC;
+	for (; t->v[k].op == INSN_OP_NOP && ic->pred_first[k] == ic->pred_first[k + 1]; k--)
+		if (k == 0 || !falls_into(ic, t->v, k))
+			return k > 0;
+	return false;
 }
 
-/* How far before v[i] the value v[d] wrote is already there: every
- * instruction from v[d] to v[i] goes on to the next, so each run of v[d]
- * passes each pc in between with that value, and the one write that
- * reaches v[i] made it (insn_link.held); 0 when some branch is between. */
-static uint32_t held_since(const struct tracer *t, size_t d, size_t i)
+/* The first instruction of the straight run up to v[i] in which reg is
+ * not written: back while v[k] is reached only from v[k - 1], falling
+ * in, and v[k - 1] writes no reg. */
+static size_t run_start(const struct tracer *t, size_t i, uint8_t reg)
 {
-	size_t k;
+	const struct insn_icalls *ic = t->ic;
+	size_t k = i;
 
-	if (d >= i || i - d > 64)
-		return 0;
-	for (k = d; k < i; k++)
-		if (!goes_on(t, k))
-			return 0;
-	return (uint32_t)(t->v[i].addr - (t->v[d].addr + t->v[d].len));
+	while (k > 0 && i - k < 64 && ic->pred_first[k] == ic->pred_first[k + 1] &&
+	       falls_into(ic, t->v, k) && !writes(t, k - 1, reg))
+		k--;
+	return k;
+}
+
+/* The one jump into v[k], which nothing falls into (a dead nop aside),
+ * when it writes no reg itself; n else. */
+static size_t only_jump(const struct tracer *t, size_t k, uint8_t reg)
+{
+	const struct insn_icalls *ic = t->ic;
+	size_t j;
+
+	if (k == 0 || ic->pred_first[k + 1] - ic->pred_first[k] != 1 ||
+	    (falls_into(ic, t->v, k) && !dead_pad(t, k - 1)))
+		return t->n;
+	j = ic->preds[ic->pred_first[k]];
+	return j < t->n && !writes(t, j, reg) ? j : t->n;
+}
+
+/* Where before v[i] reg already holds the value v[i] reads: the
+ * straight run back to its write (insn_link.held), and, when that run
+ * begins where only one jump lands, the run up to that jump
+ * (insn_link.via): every path to v[i] passes them, in that order, with
+ * no write of reg between.  Not where a jump through a table may land
+ * anywhere. */
+static void set_held(struct tracer *t, size_t i, uint8_t reg, struct insn_link *l)
+{
+	size_t k, j;
+
+	if (t->ic->table_jumps || reg > 15)
+		return;
+	k = run_start(t, i, reg);
+	if (k < i)
+		l->held = (uint32_t)(t->v[i].addr - t->v[k].addr);
+	if ((j = only_jump(t, k, reg)) >= t->n)
+		return;
+	l->via = t->v[j].addr;
+	l->via_held = (uint32_t)(t->v[j].addr - t->v[run_start(t, j, reg)].addr);
 }
 
 static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc)
 {
-	size_t call, d, same, mark = t->ic->nlinks;
+	size_t mark = t->ic->nlinks;
+
+	trace_value(t, i, reg, pc);
+	if (mark < t->ic->nlinks && pc == t->v[i].addr && t->ic->links[mark].reg == reg &&
+	    t->ic->links[mark].pc == pc)
+		set_held(t, i, reg, &t->ic->links[mark]);
+}
+
+static void trace_value(struct tracer *t, size_t i, uint8_t reg, uint64_t pc)
+{
+	size_t call, d, same;
 
 	if (t->nlinks + 1 >= MAX_LINKS || reg > 15) {
 		add_link(t, pc, reg, INSN_SRC_OTHER, 0, 0);
 		return;
 	}
 	d = definition(t, i, reg, &call);
-	if (d < t->n && follow(t, i, d, reg, pc)) {
-		if (pc == t->v[i].addr)
-			t->ic->links[mark].held = held_since(t, d, i);
+	if (d < t->n && follow(t, i, d, reg, pc))
 		return;
-	}
 	if (d == t->n && call == t->n && (same = same_writes(t, i, reg)) < t->n &&
 	    follow(t, i, same, reg, pc))
 		return;

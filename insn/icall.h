@@ -80,10 +80,15 @@ struct insn_link {
 				 * the callers' values) */
 	int32_t back;		/* FRAME, STACK: the load's pc - pc; RETURN: the
 				 * call's return address - pc */
-	/* reg holds the value over [pc - held, pc]: from the instruction
-	 * after its one write on, which falls straight into pc (no branch
-	 * between), 0 when not known */
+	/* reg holds the value over [pc - held, pc]: every path to pc runs
+	 * those instructions in order (each is reached only by falling in
+	 * from the one before) and none of them writes reg; 0 when none */
 	uint32_t held;
+	/* and over [via - via_held, via]: via is the one jump into the
+	 * straight run before pc (nothing falls into its first
+	 * instruction), none of it writing reg; 0 when none */
+	uint32_t via_held;
+	uint64_t via;
 };
 
 /* An indirect call or jump: links [link, link + nlinks), from the value
