@@ -450,6 +450,47 @@ static void map_ops(struct ind_kernel *k, struct ids *out)
 	sp_u64map_release(&code);
 }
 
+/* The words of table interpreters_args: the functions an interpreted
+ * program's BPF-to-BPF calls go to (bpf_patch_call_args()). */
+struct args_table {
+	struct ind_kernel *k;
+	const struct ind_image *im;
+	struct ids *out;
+	bool found, whole;
+};
+
+static void find_args_table(void *arg, const GElf_Sym *sym, const char *name)
+{
+	struct args_table *b = arg;
+	uint64_t value, at, fn;
+	uint32_t id;
+
+	if (GELF_ST_TYPE(sym->st_info) != STT_OBJECT || strcmp(name, "interpreters_args") ||
+	    !sym_value(b->im->elf, sym, &value) || !sym->st_size)
+		return;
+	b->found = true;
+	for (at = value; at + b->im->data.word <= value + sym->st_size; at += b->im->data.word)
+		if (!ind_data_word(&b->im->data, at, &fn) || (id = ind_func_at(b->im, fn)) == SP_NONE)
+			b->whole = false;
+		else
+			ids_add(b->out, id);
+}
+
+/* interpreters_args' functions into out; false when no image has the
+ * table, or a word of it is not a function. */
+static bool read_args_table(struct ind_kernel *k, struct ids *out)
+{
+	struct args_table b = { .k = k, .out = out, .whole = true };
+	size_t i;
+
+	for (i = 0; i < k->r->nims; i++) {
+		b.im = &k->r->ims[i];
+		if (b.im->data.word)
+			sp_elf_each_symbol(b.im->elf, find_args_table, &b);
+	}
+	return b.found && b.whole;
+}
+
 /* What a program may call, once: the helpers into k->helpers, the rest
  * (map operations, emitted calls, kfuncs) into k->other, each sorted
  * and unique. */
@@ -468,6 +509,10 @@ static void jit_sets(struct ind_kernel *k)
 	k->helpers.n = ind_unique_ids(k->helpers.v, k->helpers.n);
 	map_ops(k, &k->other);
 	emitted_calls(k, &k->other);
+	for (i = 0; i < k->other.n; i++)
+		ids_add(&k->interp, k->other.v[i]);
+	k->interp_ok = read_args_table(k, &k->interp);
+	k->interp.n = ind_unique_ids(k->interp.v, k->interp.n);
 	read_kfuncs(k, &k->other);
 	k->other.n = ind_unique_ids(k->other.v, k->other.n);
 	k->idle_ops.n = ind_unique_ids(k->idle_ops.v, k->idle_ops.n);
@@ -882,6 +927,113 @@ void ind_bpf_finish(struct ind_kernel *k)
 			run_calls(k, r);
 }
 
+/* ---- the interpreter's own calls ---- */
+
+#define INTERPRETER "___bpf_prog_run"
+
+/* Does every word of table t lie in the code of function id (its ranges:
+ * ___bpf_prog_run.cold's default_label too), none at its entry: the
+ * addresses of its own labels? */
+static bool own_labels(const struct sp_graph *g, const struct ind_image *im, uint32_t id,
+		       const struct ind_target *t)
+{
+	uint64_t at, v;
+
+	if (t->kind != IND_TK_TABLE || t->stride != im->data.word || t->end <= t->first)
+		return false;
+	for (at = t->first; at + im->data.word <= t->end; at += t->stride)
+		if (!ind_data_word(&im->data, at, &v) || v == g->funcs[id].addr ||
+		    cg_func_containing(im->img, v) != id)
+			return false;
+	return true;
+}
+
+/* Is call c's target __bpf_call_base plus a register: the last write of
+ * the register it calls through before it, in its function's code, an
+ * add of that immediate (x86-64)?  Only a check that the code is the
+ * 6.1 interpreter's: the site is known by its function's name. */
+static bool call_base_sum(struct ind_kernel *k, const struct ind_site *s,
+			  const struct insn_icall *c)
+{
+	const struct ind_image *im = &k->r->ims[s->image];
+	const struct insn_link *l = &im->code->icalls.links[c->link];
+	const struct sp_func *f = &k->r->g->funcs[s->func];
+	uint32_t base = ind_kernel_func_named(k, s->image, sp_intern(k->r->g, "__bpf_call_base"));
+	struct sp_elf_run run = { .addr = f->addr, .end = f->addr + f->size };
+	struct insn_decoder *dec;
+	struct insn_buf code = { 0 };
+	bool ok = false;
+	size_t i;
+
+	if (!c->nlinks || l->reg >= 64 || base == SP_NONE || !f->size ||
+	    im->elf->arch->id != SP_ARCH_X86_64 || !(dec = insn_decoder_open(im->elf->machine)))
+		return false;
+	if (insn_decode(dec, im->elf, &run, false, &code) != INSN_WHOLE)
+		code.n = 0;
+	for (i = 0; i < code.n && code.v[i].addr != c->pc; i++)
+		;
+	while (i-- > 0 && i < code.n) {
+		const struct insn *x = &code.v[i];
+
+		if (x->groups & (INSN_G_CALL | INSN_G_JUMP))
+			break;
+		if (!(x->wregs & (1ull << l->reg)))
+			continue;
+		ok = x->op == INSN_OP_ADD && (x->flags & INSN_F_IMM) && x->reg == l->reg &&
+		     !(x->flags & INSN_F_MEM) && (uint64_t)x->imm == k->r->g->funcs[base].addr;
+		break;
+	}
+	free(code.v);
+	insn_decoder_close(dec);
+	return ok;
+}
+
+/*
+ * The interpreter ___bpf_prog_run (kernel/bpf/core.c:1728-2043, found by
+ * its name, a static function): an interpreted program's calls of
+ * helpers, JMP_CALL's (__bpf_call_base + insn->imm)(...), and of its BPF
+ * functions, JMP_CALL_ARGS' (__bpf_call_base_args + insn->imm)(...)
+ * (core.c:1898-1912): the code adds __bpf_call_base's address to the
+ * instruction's imm.  Only the verifier writes imm: a helper's or map
+ * operation's or emitted function's address less __bpf_call_base
+ * (do_misc_fixups(), BPF_CALL_IMM), or an interpreters_args function's
+ * (bpf_patch_call_args(), core.c:2155-2161, from fixup_call_args());
+ * a kfunc is never called (fixup_call_args(), verifier.c:14175-14178:
+ * 'calling kernel functions are not allowed in non-JITed programs').
+ * Both calls: the union of those.  Its dispatch, goto
+ * *jumptable[insn->code] (core.c:1753), jumps to its own labels: no
+ * call.  Anything else of it stays as it was.
+ */
+static enum sp_resolved interp_targets(struct ind_kernel *k, const struct ind_site *s,
+				       struct ids *out, const char **desc)
+{
+	const struct sp_graph *g = k->r->g;
+	const struct ind_image *im = &k->r->ims[s->image];
+	const struct insn_icall *c;
+	uint32_t i;
+
+	if (s->func == SP_NONE || !g->funcs[s->func].name ||
+	    strcmp(g->funcs[s->func].name, INTERPRETER) || !im->code)
+		return SP_RES_NONE;
+	c = &im->code->icalls.calls[s->icall];
+	if (c->tail && own_labels(g, im, s->func, &s->t)) {
+		*desc = "___bpf_prog_run's jumptable: its own labels";
+		return SP_RES_BPF;
+	}
+	if (c->tail || s->t.kind != IND_TK_NONE || !call_base_sum(k, s, c))
+		return SP_RES_NONE;
+	jit_sets(k);
+	if (!k->interp_ok)
+		return SP_RES_NONE;
+	for (i = 0; i < k->helpers.n; i++)
+		ids_add(out, k->helpers.v[i]);
+	for (i = 0; i < k->interp.n; i++)
+		ids_add(out, k->interp.v[i]);
+	*desc = "__bpf_call_base + imm: helpers, struct bpf_map_ops's map helpers, emitted calls, "
+		"interpreters_args";
+	return SP_RES_BPF;
+}
+
 /*
  * A call through a struct bpf_prog's bpf_func (bpf_prog_run(), the BPF
  * dispatchers): what bpf_prog_select_runtime() and the JIT store there,
@@ -892,8 +1044,11 @@ void ind_bpf_finish(struct ind_kernel *k)
 enum sp_resolved ind_bpf_targets(struct ind_kernel *k, const struct ind_site *s, struct ids *out,
 				 const char **desc)
 {
+	enum sp_resolved how = interp_targets(k, s, out, desc);
 	int r;
 
+	if (how != SP_RES_NONE)
+		return how;
 	if (!is_bpf_func_type(s->t.proto))
 		return SP_RES_NONE;
 	r = s->func != SP_NONE ? runner_of(&k->r->g->funcs[s->func]) : -1;

@@ -57,6 +57,7 @@ void ind_kernel_release(struct ind_kernel *k)
 	free(k->scratch.v);
 	free(k->helpers.v);
 	free(k->other.v);
+	free(k->interp.v);
 	free(k->idle_ops.v);
 	ind_exported_release(k);
 }

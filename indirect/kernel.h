@@ -27,6 +27,9 @@ struct ind_kernel {
 	bool sets_made;
 	struct ids helpers, other;	/* a program's calls: the helpers; the map
 					 * operations, emitted calls, kfuncs */
+	struct ids interp;		/* the interpreter's calls: other but the
+					 * kfuncs, and interpreters_args' functions */
+	bool interp_ok;			/* interpreters_args read */
 	uint32_t run_helpers[IND_BPF_RUNNERS];	/* their helpers, SP_NONE: every one */
 	/* members nothing stores (exported.c) */
 	bool kernel;			/* an image exports to modules */
