@@ -93,9 +93,9 @@ static bool load_fixed(struct ind_image *im, uint64_t addr, uint64_t scale, bool
 static bool load(struct ind_image *im, const struct insn_link *l, bool last, struct tval *v,
 		 struct ind_target *out)
 {
-	const struct ind_type *ptr, *pointee = NULL;
+	const struct ind_type *ptr, *pointee;
 	struct ind_place p;
-	uint64_t target;
+	uint64_t target, pointee_size = 0;
 
 	if (v->kind == TV_ADDR)
 		return load_fixed(im, v->addr + (uint64_t)l->disp, l->scale, last, v, out);
@@ -105,8 +105,13 @@ static bool load(struct ind_image *im, const struct insn_link *l, bool last, str
 	target = ptr->target;
 	/* p[i].member: an array of the pointee, indexed by its size; or
 	 * p->member[i], an array inside it (checked below) */
-	if (l->scale && !(pointee = ind_type_at(&im->types, target)))
-		return false;
+	if (l->scale) {
+		if (!(pointee = ind_type_at(&im->types, target)))
+			return false;
+		/* its size, not the pointer: placing below may read more types
+		 * and move the table (type_index() grows it) */
+		pointee_size = pointee->size;
+	}
 	/* below the pointee: a member of a struct that holds it */
 	if (l->disp + v->bias < 0 ?
 	    !ind_container_place(im, target, (uint64_t)-(l->disp + v->bias), last, &p) :
@@ -114,7 +119,7 @@ static bool load(struct ind_image *im, const struct insn_link *l, bool last, str
 		return false;
 	/* an index into the array the word at disp is in: sb->s_dquot.ops[type],
 	 * mov 0x240(%rax,%rdx,8) (C indexes nothing else there) */
-	if (l->scale && pointee->size != l->scale && p.stride != l->scale)
+	if (l->scale && pointee_size != l->scale && p.stride != l->scale)
 		return false;
 	v->bias = 0;
 	if (last && p.nany > 1) {	/* one of several containers' members */
