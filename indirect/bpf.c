@@ -729,24 +729,6 @@ static struct ind_image *image_of(struct ind_kernel *k, uint32_t id)
 	return NULL;
 }
 
-/* Does sorted v[0..n) hold id? */
-static bool has_id(const struct ids *v, uint32_t id)
-{
-	uint32_t lo = 0, hi = v->n;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (v->v[mid] == id)
-			return true;
-		if (v->v[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
 /* addr, loaded by a get_func_proto's code: a proto when its func word
  * holds a helper; and the word there, a pointer to one. */
 static void loaded(struct proto_walk *w, const struct ind_image *im, uint64_t addr, bool deref)
@@ -757,7 +739,7 @@ static void loaded(struct proto_walk *w, const struct ind_image *im, uint64_t ad
 	if (!addr || sp_elf_is_code(im->elf, addr))
 		return;
 	if (ind_data_word(&im->data, addr + w->func_off, &fn) &&
-	    (id = ind_func_at(im, fn)) != SP_NONE && has_id(&w->k->helpers, id))
+	    (id = ind_func_at(im, fn)) != SP_NONE && ind_ids_has(w->k->helpers.v, w->k->helpers.n, id))
 		ids_add(&w->helpers, id);
 	if (deref && ind_data_word(&im->data, addr, &ptr))
 		loaded(w, im, ptr, false);
@@ -1102,7 +1084,7 @@ void ind_bpf_map_helper(struct ind_kernel *k, const struct ind_site *s, struct i
 		return;
 	jit_sets(k);
 	for (i = n; i < out->n; i++)
-		if (!has_id(&k->idle_ops, out->v[i]))
+		if (!ind_ids_has(k->idle_ops.v, k->idle_ops.n, out->v[i]))
 			out->v[kept++] = out->v[i];
 	k->helper_drops += out->n - kept;
 	out->n = kept;

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "common/search.h"
 #include "common/xalloc.h"
 
 void ind_idsets_release(struct ind_idsets *c)
@@ -47,6 +48,18 @@ const uint32_t *ind_idsets_put(struct ind_idsets *c, uint64_t key, const uint32_
 	c->npool += n;
 	sp_u64map_put(&c->at, key, c->nspan++);
 	return n ? c->pool + s->first : NULL;
+}
+
+static uint64_t id_at(const void *base, size_t i)
+{
+	return ((const uint32_t *)base)[i];
+}
+
+bool ind_ids_has(const uint32_t *v, uint32_t n, uint32_t id)
+{
+	size_t i = sp_search_first_ge(v, n, id_at, id);
+
+	return i < n && v[i] == id;
 }
 
 void ind_ids_meet(const uint32_t *a, uint32_t na, const uint32_t *b, uint32_t nb,

@@ -78,11 +78,6 @@ static uint64_t obj_key(const void *base, size_t i)
 	return ((const struct ind_pobj *)base)[i].key;
 }
 
-static uint64_t id_at(const void *base, size_t i)
-{
-	return ((const uint32_t *)base)[i];
-}
-
 /* The function the word at addr in image's data holds (SP_NONE: none,
  * or .bss, where nothing is in the file and no code stores a function);
  * false when the image has no such address (another image's object). */
@@ -104,14 +99,12 @@ static bool object_target(struct ind_run *r, uint32_t image, uint64_t obj, uint6
 			  const struct ind_key *k, struct ids *out)
 {
 	uint32_t id;
-	size_t i;
 
 	if (!held_func(r, image, obj + off, &id))
 		return false;
 	if (id == SP_NONE)
 		return true;
-	i = sp_search_first_ge(k->targets, k->ntargets, id_at, id);
-	if (i < k->ntargets && k->targets[i] == id)
+	if (ind_ids_has(k->targets, k->ntargets, id))
 		ids_add(out, id);
 	return true;
 }

@@ -107,6 +107,8 @@ const uint32_t *ind_idsets_put(struct ind_idsets *c, uint64_t key, const uint32_
 			       uint32_t n);
 /* The ids in both a[0..na) and b[0..nb), each sorted and unique, into
  * out. */
+/* Does sorted v[0..n) hold id? */
+bool ind_ids_has(const uint32_t *v, uint32_t n, uint32_t id);
 void ind_ids_meet(const uint32_t *a, uint32_t na, const uint32_t *b, uint32_t nb,
 		  struct ids *out);
 
