@@ -173,13 +173,126 @@ static bool final(struct ind_image *im, const struct tval *v, struct ind_target 
 	return true;
 }
 
+static bool forward(struct ind_image *im, const struct insn_link *links, int k, struct tval v,
+		    struct ind_target *out);
+
+/* Is the result what the chain is for: a member, a word, a constant? */
+static bool precise(const struct ind_target *t)
+{
+	return t->kind == IND_TK_KEY || t->kind == IND_TK_WORD || t->kind == IND_TK_TABLE ||
+	       t->kind == IND_TK_CONST || t->kind == IND_TK_OBJ || t->kind == IND_TK_KEYS;
+}
+
+/* The next load below link k (past copies), or NULL. */
+static const struct insn_link *next_load(const struct insn_link *links, int k)
+{
+	while (--k >= 0)
+		if (links[k].src != INSN_SRC_MOVE)
+			return links[k].src == INSN_SRC_LOAD ? &links[k] : NULL;
+	return NULL;
+}
+
+/* Does a struct of pointer type ptr's pointee hold a word where the next
+ * load (l) reads?  A load with an index or below the struct (a
+ * container_of) may fit. */
+static bool fits(struct ind_image *im, uint64_t ptr, const struct insn_link *l)
+{
+	const struct ind_type *t = ind_type_at(&im->types, ptr);
+	struct ind_place p;
+
+	if (!l || l->scale || l->disp < 0)
+		return true;
+	return t && ind_type_place(&im->types, t->target, (uint64_t)l->disp, &p);
+}
+
+/* Merge t, one union member's result, into out (kind NONE so far): the
+ * same, or several members' keys (IND_TK_KEYS); false when they differ
+ * otherwise. */
+static bool merge(struct ind_target *out, const struct ind_target *t)
+{
+	uint8_t i;
+
+	if (out->kind == IND_TK_NONE) {
+		*out = *t;
+		return true;
+	}
+	if (t->kind == out->kind && t->kind != IND_TK_KEYS && t->key == out->key &&
+	    t->addr == out->addr && t->first == out->first && t->stride == out->stride)
+		return true;
+	/* each a function pointer of a named struct, no union of several
+	 * function types (any_targets takes each key whole) */
+	if (t->kind != IND_TK_KEY || t->key == SP_NONE || t->alts ||
+	    (out->kind != IND_TK_KEY && out->kind != IND_TK_KEYS) ||
+	    (out->kind == IND_TK_KEY && (out->key == SP_NONE || out->alts)))
+		return false;
+	if (out->kind == IND_TK_KEY) {
+		out->kind = IND_TK_KEYS;
+		out->any[0] = out->key;
+		out->nany = 1;
+		out->key = SP_NONE;
+		out->alts = 0;
+	}
+	for (i = 0; i < out->nany; i++)
+		if (out->any[i] == t->key)
+			return true;
+	if (out->nany == IND_ANY_KEYS)
+		return false;
+	out->any[out->nany++] = t->key;
+	return true;
+}
+
+/*
+ * Link k's value, loaded (links[k]) from a union where several members
+ * are pointers to structs (struct page's lru.next, rcu_head.next and
+ * pgmap at 8: free_zone_device_page's page->pgmap->ops->page_free):
+ * each member whose struct holds a word where the next load reads may be
+ * it (C loads through another only after a cast, which a variable
+ * says), and each such must type the rest of the chain; they agree, or
+ * are several members' keys.  Not when the union has no such member, or
+ * only one (load() has typed it).
+ */
+static int forward_members(struct ind_image *im, const struct insn_link *links, int k,
+			   const struct tval *v, struct ind_target *out)
+{
+	const struct insn_link *l = &links[k];
+	const struct ind_type *ptr = ind_type_at(&im->types, v->type);
+	uint64_t ptrs[IND_ANY_KEYS], target;
+	uint8_t n, i, nfit = 0;
+	struct ind_target acc = { .kind = IND_TK_NONE, .key = SP_NONE };
+
+	if (v->kind != TV_PTR || l->scale || l->disp + v->bias < 0 || !ptr ||
+	    ptr->kind != IND_POINTER)
+		return -1;
+	target = ptr->target;
+	n = ind_type_struct_ptrs(&im->types, target, (uint64_t)(l->disp + v->bias), ptrs,
+				 IND_ANY_KEYS);
+	if (n < 2)
+		return -1;
+	for (i = 0; i < n; i++) {
+		struct tval m = { .kind = TV_PTR, .type = ptrs[i] };
+		struct ind_target t = { .kind = IND_TK_NONE, .key = SP_NONE,
+					.want_obj = out->want_obj };
+
+		if (!fits(im, ptrs[i], next_load(links, k)))
+			continue;
+		nfit++;
+		if (!forward(im, links, k, m, &t) || !precise(&t) || !merge(&acc, &t))
+			return 0;
+	}
+	if (!nfit)
+		return 0;
+	acc.want_obj = out->want_obj;
+	*out = acc;
+	return 1;
+}
+
 /* Apply links[k - 1 .. 0] to v, the value of link k.  The last load is
  * the one only copies follow (a member loaded, spilled to the stack and
  * reloaded for the call). */
 static bool forward(struct ind_image *im, const struct insn_link *links, int k, struct tval v,
 		    struct ind_target *out)
 {
-	int j, last = 0;
+	int j, last = 0, r;
 
 	while (last < k && links[last].src == INSN_SRC_MOVE)
 		last++;
@@ -188,6 +301,9 @@ static bool forward(struct ind_image *im, const struct insn_link *links, int k, 
 	for (j = k - 1; j >= 0; j--) {
 		if (links[j].src == INSN_SRC_MOVE)
 			continue;
+		if (j != last && links[j].src == INSN_SRC_LOAD &&
+		    (r = forward_members(im, links, j, &v, out)) >= 0)
+			return r;
 		if (links[j].src != INSN_SRC_LOAD || !load(im, &links[j], j == last, &v, out))
 			return false;
 		if (j == last)
@@ -373,13 +489,6 @@ static bool from_root(struct ind_image *im, const struct insn_link *links, int k
 		return k > 0 && from_percpu(im, links, k, out);
 	}
 	return false;
-}
-
-/* Is the result what the chain is for: a member, a word, a constant? */
-static bool precise(const struct ind_target *t)
-{
-	return t->kind == IND_TK_KEY || t->kind == IND_TK_WORD || t->kind == IND_TK_TABLE ||
-	       t->kind == IND_TK_CONST || t->kind == IND_TK_OBJ || t->kind == IND_TK_KEYS;
 }
 
 /* The pc of the instruction that reads through link k's value (a load,

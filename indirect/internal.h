@@ -156,6 +156,10 @@ bool ind_type_place(struct ind_types *t, uint64_t type, uint64_t off, struct ind
 /* The member of the union at DIE alts (a place's) that is a pointer to a
  * function of prototype proto, NULL when none is. */
 const char *ind_union_member(struct ind_types *t, uint64_t alts, const char *proto);
+/* The pointer types (DIEs) to a struct at byte off of type: a union's
+ * each member there, into v[0..max); 0 when more. */
+uint8_t ind_type_struct_ptrs(struct ind_types *t, uint64_t type, uint64_t off, uint64_t *v,
+			     uint8_t max);
 
 /* ---- keys (keys.c): the function pointers of one struct member ---- */
 

@@ -765,3 +765,63 @@ bool ind_type_place(struct ind_types *t, uint64_t type, uint64_t off, struct ind
 	out->key = SP_NONE;
 	return place_in(t, type, off, w, 0, out);
 }
+
+/* ---- every pointer to a struct at an offset: a union's each ---- */
+
+struct struct_ptrs {
+	uint64_t *v;
+	uint8_t n, max;
+	bool over;		/* more than max */
+};
+
+static void struct_ptrs_in(struct ind_types *t, uint64_t type, uint64_t off, int depth,
+			   struct struct_ptrs *out)
+{
+	uint32_t i = type_index(t, type), k, m;
+	uint64_t esize;
+
+	if (i == SP_NONE || depth > MAX_DEPTH)
+		return;
+	switch (t->v[i].kind) {
+	case IND_POINTER:
+		k = t->v[i].func || off ? SP_NONE : type_index(t, t->v[i].target);
+		if (k == SP_NONE || t->v[k].kind != IND_STRUCT)
+			return;
+		for (m = 0; m < out->n; m++)
+			if (out->v[m] == type)
+				return;
+		if (out->n == out->max)
+			out->over = true;
+		else
+			out->v[out->n++] = type;
+		return;
+	case IND_ARRAY:
+		k = type_index(t, t->v[i].target);
+		esize = k != SP_NONE ? t->v[k].size : 0;
+		if (esize && (!t->v[i].count || off < t->v[i].count * esize))
+			struct_ptrs_in(t, t->v[i].target, off % esize, depth + 1, out);
+		return;
+	case IND_STRUCT:
+		break;
+	default:
+		return;
+	}
+	if (!struct_ok(t, i))
+		return;
+	for (m = 0; m < t->v[i].nmembers; m++) {
+		const struct ind_member mb = t->members[t->v[i].member + m];
+
+		k = type_index(t, mb.type);
+		if (k != SP_NONE && off >= mb.off && (!t->v[k].size || off < mb.off + t->v[k].size))
+			struct_ptrs_in(t, mb.type, off - mb.off, depth + 1, out);
+	}
+}
+
+uint8_t ind_type_struct_ptrs(struct ind_types *t, uint64_t type, uint64_t off, uint64_t *v,
+			     uint8_t max)
+{
+	struct struct_ptrs out = { .v = v, .max = max };
+
+	struct_ptrs_in(t, type, off, 0, &out);
+	return out.over ? 0 : out.n;
+}
