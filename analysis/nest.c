@@ -1294,7 +1294,7 @@ static bool take_causes(struct sp_result *res, const struct sp_result *from)
 		}
 	res->partial = res->witness[SP_CAUSE_UNKNOWN] != SP_NONE ||
 		       res->witness[SP_CAUSE_INCOMPLETE] != SP_NONE;
-	res->assumed = res->witness[SP_CAUSE_ASSUMED] != SP_NONE;
+	res->assumed = sp_result_assumed(res);
 	return changed;
 }
 

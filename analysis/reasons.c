@@ -172,6 +172,24 @@ static void pooled_reason(const struct sp_graph *g, struct sp_strbuf *t)
 		       "above the exact one)", g->nest.exact_limit);
 }
 
+/* The 'assume' lines function w rests on, in file order: "assumed by
+ * annotation: FILE:LINE: LINE", joined by "; " when there are more. */
+static void assumption_reason(const struct sp_graph *g, uint32_t w, struct sp_strbuf *t)
+{
+	bool first = true;
+	uint32_t i;
+
+	for (i = 0; i < g->nassumes; i++) {
+		if (g->assumes[i].func != w)
+			continue;
+		sp_strbuf_addf(t, "%sassumed by annotation: %s", first ? "" : "; ",
+			       g->assumes[i].line);
+		first = false;
+	}
+	if (first)	/* flagged by hand, without a line */
+		sp_strbuf_addf(t, "assumed by annotation: %s", sp_func_label(&g->funcs[w]));
+}
+
 static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 		     struct sp_strbuf *t)
 {
@@ -237,6 +255,9 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 				       sp_func_label(f), f->nest);
 		if (f->flags & SP_F_NEST_POOLED)
 			pooled_reason(g, t);
+		return;
+	case SP_CAUSE_ASSUMPTION:
+		assumption_reason(g, w, t);
 		return;
 	case SP_CAUSE_INCOMPLETE:
 	case SP_CAUSE__COUNT:

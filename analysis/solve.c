@@ -117,6 +117,9 @@ static unsigned own_causes(const struct sp_func *f)
 	if (f->n_indirect && (f->flags & SP_F_INDIRECT_ASSUMED) &&
 	    !(f->flags & SP_F_INDIRECT_ANNOTATED))
 		m |= 1u << SP_CAUSE_ASSUMED;
+	/* an 'assume' line: what rests on it is said, as address-taken's */
+	if (f->flags & SP_F_ASSUME)
+		m |= 1u << SP_CAUSE_ASSUMPTION;
 	if (f->qual == SP_QUAL_UNKNOWN)
 		m |= 1u << SP_CAUSE_UNKNOWN;
 	if (f->flags & SP_F_CALLS_INCOMPLETE)
@@ -503,7 +506,7 @@ static void solve_witnesses(const struct solver *s, uint32_t v, const uint32_t *
 			 f->res.witness[SP_CAUSE_INDIRECT] == SP_NONE;
 	f->res.partial = f->res.witness[SP_CAUSE_UNKNOWN] != SP_NONE ||
 			 f->res.witness[SP_CAUSE_INCOMPLETE] != SP_NONE;
-	f->res.assumed = f->res.witness[SP_CAUSE_ASSUMED] != SP_NONE;
+	f->res.assumed = sp_result_assumed(&f->res);
 }
 
 static bool has_self_edge(const struct sp_graph *g, uint32_t v)

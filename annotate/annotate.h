@@ -41,6 +41,12 @@
  * A line may start with 'optional': a name it gives that is not in the
  * image (or an ignore without such a call) skips the line instead of
  * being an error, for a file written for many builds (the Linux file).
+ * A line may also start with 'assume' (before or after 'optional', each
+ * at most once): the line is applied as without it, but it states what
+ * run-time values make so, not a fact of the code (the Linux file
+ * linux-assumed.ann).  The functions it names for that (FUNC; of 'from',
+ * FUNC's copies) are flagged SP_F_ASSUME and listed in graph->assumes:
+ * every total that reaches one is assumed (SP_CAUSE_ASSUMPTION).
  * BYTES takes K, M, G (binary).  Parsing only checks the syntax; names
  * are resolved against the graph by sp_annot_apply().  Neither prints:
  * errors are "FILE:LINE: message" in struct sp_err.
@@ -75,6 +81,9 @@ struct sp_annot {
 	size_t nnames;
 	uint64_t value;		/* frame/entry: bytes; recursion, nest: depth */
 	bool optional;		/* unknown names skip the line */
+	bool assume;		/* an assumption: the totals resting on it are */
+	char *text;		/* assume: the line from its directive on, one
+				 * blank between words, for the reasons */
 	bool from;		/* ignore ... from CALLER...: names are CALLEE,
 				 * then the callers, the nearest first */
 	bool per;		/* nest FUNC per HOLDER...: names are the

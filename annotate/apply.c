@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "common/strbuf.h"
 #include "common/u64map.h"
 #include "common/search.h"
 #include "common/xalloc.h"
@@ -305,6 +306,41 @@ out:
 	return ret;
 }
 
+/*
+ * An 'assume' line: ids are what it rests on (its FUNC; of 'from', the
+ * copy), flagged SP_F_ASSUME, each listed with the line for the reasons
+ * of the totals that reach it.
+ */
+static void mark_assumed(struct sp_graph *g, const struct sp_annot *x,
+			 const uint32_t *ids, size_t n)
+{
+	struct sp_strbuf t = { NULL, 0, 0 };
+	const char *line;
+	size_t i;
+
+	sp_strbuf_addf(&t, "%s:%u: %s", x->file, x->line, x->text);
+	line = sp_strtab_intern(&g->strs, t.buf, t.len);
+	free(t.buf);
+	for (i = 0; i < n; i++) {
+		g->funcs[ids[i]].flags |= SP_F_ASSUME;
+		SP_ALLOC_GROW(g->assumes, (size_t)g->nassumes + 1, g->assumes_cap);
+		g->assumes[g->nassumes++] = (struct sp_assume){ ids[i], line };
+	}
+}
+
+/* The copy c of f rests on f's assumptions (its flags came with f's
+ * record). */
+static void copy_assumes(struct sp_graph *g, uint32_t f, uint32_t c)
+{
+	uint32_t i, n = g->nassumes;
+
+	for (i = 0; i < n; i++)
+		if (g->assumes[i].func == f) {
+			SP_ALLOC_GROW(g->assumes, (size_t)g->nassumes + 1, g->assumes_cap);
+			g->assumes[g->nassumes++] = (struct sp_assume){ c, g->assumes[i].line };
+		}
+}
+
 /* The copies of FUNC that 'from' lines made (struct copies). */
 struct copies {
 	uint32_t *ids;
@@ -390,6 +426,7 @@ static uint32_t copy_func(struct sp_graph *g, uint32_t f, const uint32_t *to, si
 		}
 	copy_isites(g, f, c);
 	copy_holder(g, f, c);
+	copy_assumes(g, f, c);
 	return c;
 }
 
@@ -490,7 +527,7 @@ static int apply_from(struct sp_graph *g, struct sp_name_index *ix,
 		      const struct sp_annot *x, const uint32_t *from, size_t nfrom,
 		      struct copies *done, struct sp_err *err)
 {
-	uint32_t *to = NULL, *callers = NULL, k;
+	uint32_t *to = NULL, *callers = NULL, k, c;
 	size_t nto, ncallers;
 	bool found = false;
 	int ret = -1;
@@ -506,7 +543,9 @@ static int apply_from(struct sp_graph *g, struct sp_name_index *ix,
 		    !calls_between(g, &from[k], 1, to, nto))
 			continue;
 		found = true;
-		own_copy(g, ix, from[k], callers, ncallers, to, nto, done);
+		c = own_copy(g, ix, from[k], callers, ncallers, to, nto, done);
+		if (x->assume)
+			mark_assumed(g, x, &c, 1);
 	}
 	g->finalized = false;
 	if (!found)
@@ -675,6 +714,8 @@ static int apply_one(struct sp_graph *g, struct sp_name_index *ix,
 		}
 		break;
 	}
+	if (!ret && x->assume && !x->from)
+		mark_assumed(g, x, ids, n);
 	free(ids);
 	return ret;
 }

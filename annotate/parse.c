@@ -45,6 +45,7 @@ static void annot_free(struct sp_annot *x)
 	size_t i;
 
 	free(x->func);
+	free(x->text);
 	for (i = 0; i < x->nnames; i++)
 		free(x->names[i]);
 	free(x->names);
@@ -225,18 +226,58 @@ static bool is_per(const struct sp_annot *x, const struct words *w, size_t at, s
 }
 
 /*
+ * The prefixes before the directive, 'optional' and 'assume', each at
+ * most once and in either order: *at is where the directive is.
+ */
+static int parse_prefixes(const char *file, uint32_t line, const struct words *w,
+			  size_t *at, bool *optional, bool *assume, struct sp_err *err)
+{
+	*optional = *assume = false;
+	for (*at = 0; *at < w->n; ++*at) {
+		bool *seen = !strcmp(w->w[*at], "optional") ? optional :
+			     !strcmp(w->w[*at], "assume") ? assume : NULL;
+
+		if (!seen)
+			return 0;
+		if (*seen)
+			return sp_err_set(err, "%s:%u: '%s' given twice", file, line,
+					  w->w[*at]);
+		*seen = true;
+	}
+	return sp_err_set(err, "%s:%u: want '%s%sDIRECTIVE ...'", file, line,
+			  *optional ? "optional " : "", *assume ? "assume " : "");
+}
+
+/* The directive's words from w->w[at] on, one blank between each: the
+ * line as an assumption's reason quotes it. */
+static char *join_words(const struct words *w, size_t at)
+{
+	size_t len = 0, i;
+	char *s, *p;
+
+	for (i = at; i < w->n; i++)
+		len += strlen(w->w[i]) + 1;
+	p = s = sp_xmalloc(len ? len : 1);
+	*s = '\0';
+	for (i = at; i < w->n; i++)
+		p += sprintf(p, "%s%s", i > at ? " " : "", w->w[i]);
+	return s;
+}
+
+/*
  * Move the words of one directive line into x (they are then owned by
- * x).  The words start at w->w[at]: after 'optional', if given.
+ * x).  The words start at w->w[at]: after 'optional' and 'assume', if
+ * given.
  */
 static int parse_directive(const char *file, uint32_t line, struct words *w,
 			   struct sp_annot *x, struct sp_err *err)
 {
-	size_t at = !strcmp(w->w[0], "optional");
 	const struct directive *d;
-	size_t nargs, i;
+	bool optional, assume;
+	size_t at, nargs, i;
 
-	if (at == w->n)
-		return sp_err_set(err, "%s:%u: want 'optional DIRECTIVE ...'", file, line);
+	if (parse_prefixes(file, line, w, &at, &optional, &assume, err))
+		return -1;
 	d = find_directive(w->w[at]);
 	nargs = w->n - at - 1;
 	if (!d)
@@ -246,19 +287,23 @@ static int parse_directive(const char *file, uint32_t line, struct words *w,
 	if (nargs < d->min_args || nargs > d->max_args ||
 	    (d->kind == SP_ANNOT_IGNORE && !ignore_form(w, at, nargs)) ||
 	    (d->kind == SP_ANNOT_NEST && !nest_form(w, at, nargs)))
-		return sp_err_set(err, "%s:%u: want '%s%s'", file, line,
-				  at ? "optional " : "", d->usage);
+		return sp_err_set(err, "%s:%u: want '%s%s%s'", file, line,
+				  optional ? "optional " : "", assume ? "assume " : "",
+				  d->usage);
 	memset(x, 0, sizeof(*x));
 	x->kind = d->kind;
 	x->file = file;
 	x->line = line;
-	x->optional = at;
+	x->optional = optional;
+	x->assume = assume;
 	/* the names: calls' TARGETs, ignore's CALLEE..., nest's HOLDERs
 	 * after 'per' */
 	x->per = is_per(x, w, at, nargs);
 	if (!x->per && x->kind != SP_ANNOT_CALLS && x->kind != SP_ANNOT_IGNORE &&
 	    parse_value(file, line, x, nargs > 1 ? w->w[at + 2] : NULL, err))
 		return -1;
+	if (assume)
+		x->text = join_words(w, at);
 	x->func = w->w[at + 1];
 	w->w[at + 1] = NULL;
 	if (x->kind == SP_ANNOT_CALLS || x->kind == SP_ANNOT_IGNORE || x->per) {

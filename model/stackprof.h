@@ -99,6 +99,10 @@ enum sp_frame_src {
 					    * an object (extern char f[]): no typed
 					    * pointer reaches it without a cast */
 
+#define SP_F_ASSUME		(1u << 24) /* an --annotate 'assume' line names it
+					    * (graph->assumes): a total that
+					    * reaches it is assumed */
+
 /* The name of an SP_F_NOT_GIVEN stand-in, before its member's. */
 #define SP_MODULE_CODE "<module code: "
 /* The name of an SP_F_HYPERVISOR stand-in, before its variable's. */
@@ -116,6 +120,7 @@ enum sp_cause {
 	SP_CAUSE_DEPTH,		/* recursion bounded by an annotated depth */
 	SP_CAUSE_NEST,		/* a cycle through a once/nest function, bounded by
 				 * the activations of it that one stack can hold */
+	SP_CAUSE_ASSUMPTION,	/* an --annotate 'assume' line (SP_F_ASSUME) */
 	SP_CAUSE__COUNT
 };
 
@@ -147,7 +152,8 @@ struct sp_result {
 	bool bounded;		/* no DYNAMIC/RECURSION/INDIRECT cause reachable */
 	bool partial;		/* an UNKNOWN/INCOMPLETE cause reachable */
 	bool overflow;		/* total saturated at UINT64_MAX */
-	bool assumed;		/* an ASSUMED cause reachable: bounded by assumption */
+	bool assumed;		/* an ASSUMED or ASSUMPTION cause reachable:
+				 * bounded by assumption */
 	uint32_t scc;		/* strongly connected component id */
 	uint32_t seg;		/* a once/nest function: its worst path below
 				 * it in graph->segs (SP_NONE: none) */
@@ -401,6 +407,16 @@ struct sp_inlined {
 	uint32_t node;
 };
 
+/*
+ * A function an --annotate 'assume' line names (SP_F_ASSUME), and the
+ * line: "FILE:LINE: DIRECTIVE ..." (interned), for the reasons of the
+ * totals that rest on it.
+ */
+struct sp_assume {
+	uint32_t func;
+	const char *line;
+};
+
 struct sp_graph {
 	struct sp_arena arena;	/* nodes' strings and small data */
 	struct sp_strtab strs;	/* interned names and paths */
@@ -432,6 +448,8 @@ struct sp_graph {
 	uint32_t npers, pers_cap;
 	struct sp_inlined *inlined;	/* the nodes of inlined copies, by func */
 	uint32_t ninlined, inlined_cap;
+	struct sp_assume *assumes;	/* --annotate assume: in file order */
+	uint32_t nassumes, assumes_cap;
 	struct sp_path_seg *segs;	/* filled by sp_analyze() (once/nest) */
 	uint32_t nsegs, segs_cap;
 	struct sp_path_step *steps;
@@ -551,6 +569,14 @@ void sp_calls_end(struct sp_calls *it);
 #define sp_func_for_each_edge(g, f, e) \
 	for ((e) = (f)->edge_count ? (g)->edges + (f)->edge_first : NULL; \
 	     (e) && (e) < (g)->edges + (f)->edge_first + (f)->edge_count; (e)++)
+
+/* Does the total rest on an assumption: indirect targets assumed
+ * (address taken, types) or an 'assume' annotation line? */
+static inline bool sp_result_assumed(const struct sp_result *r)
+{
+	return r->witness[SP_CAUSE_ASSUMED] != SP_NONE ||
+	       r->witness[SP_CAUSE_ASSUMPTION] != SP_NONE;
+}
 
 /* Causes that make a total unbounded (as opposed to partial). */
 static inline bool sp_cause_unbounded(enum sp_cause c)

@@ -16,6 +16,18 @@ void sp_cell_total(const struct sp_result *r, char *buf, size_t size)
 		 r->partial ? '+' : ' ');
 }
 
+const char *sp_cell_assuming(const struct sp_result *r)
+{
+	bool targets = r->witness[SP_CAUSE_ASSUMED] != SP_NONE;
+	bool lines = r->witness[SP_CAUSE_ASSUMPTION] != SP_NONE;
+
+	if (targets && lines)
+		return ", assuming indirect-call targets and annotated run-time bounds";
+	if (lines)
+		return ", assuming annotated run-time bounds";
+	return targets ? ", assuming indirect-call targets" : "";
+}
+
 void sp_cell_self(const struct sp_func *f, char *buf, size_t size)
 {
 	int n;

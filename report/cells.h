@@ -10,8 +10,12 @@
 
 #include "stackprof.h"
 
-/* "N", "N+" (partial), "~ N" (assumed edges) or ">= N" (unbounded). */
+/* "N", "N+" (partial), "~ N" (assumed edges or 'assume' lines) or
+ * ">= N" (unbounded). */
 void sp_cell_total(const struct sp_result *r, char *buf, size_t size);
+/* What a bounded total assumes, after its bytes: ", assuming indirect-call
+ * targets", ", assuming annotated run-time bounds", both, or "". */
+const char *sp_cell_assuming(const struct sp_result *r);
 /* "48", "?" when unknown; a leaf's red zone follows: "16+20". */
 void sp_cell_self(const struct sp_func *f, char *buf, size_t size);
 /* "static", or "static (cfi)" for a frame the CFI gave */

@@ -206,7 +206,7 @@ static void col_head(struct col_view *v, uint32_t root)
 	else
 		sp_strbuf_addf(v->b, "</B>: %" PRIu64 " B%s%s", r->total,
 			       r->partial ? " or more (partial)" : "",
-			       r->assumed ? ", assuming address-taken targets" : "");
+			       sp_cell_assuming(r));
 	sp_strbuf_addf(v->b, "%s</TD></TR>", r->overflow ? " (saturated)" : "");
 	sp_strbuf_addf(v->b, "<TR><TD BORDER=\"0\" ALIGN=\"LEFT\"><FONT POINT-SIZE=\"8\" "
 		       "COLOR=\"gray35\">frame</FONT></TD><TD BORDER=\"0\" ALIGN=\"RIGHT\">"

@@ -100,14 +100,40 @@ static size_t count_partial(const struct sp_graph *g, const struct sp_kernel_ent
 	return n;
 }
 
-/* "992 (61 bounded, 40 of them partial: 38 call module code, 2 other
- * unknown code)": a partial total is a lower bound, not a worst case */
+/* How many of class c's bounded totals rest on an assumption, and how
+ * many of those on an 'assume' annotation line. */
+static size_t count_assumed(const struct sp_graph *g, const struct sp_kernel_entries *k,
+			    enum sp_kclass c, size_t *by_annotation)
+{
+	size_t i, n = 0;
+
+	*by_annotation = 0;
+	for (i = 0; i < k->n[c]; i++) {
+		const struct sp_result *r = &g->funcs[k->ids[c][i]].res;
+
+		if (!r->bounded || !r->assumed)
+			continue;
+		n++;
+		*by_annotation += r->witness[SP_CAUSE_ASSUMPTION] != SP_NONE;
+	}
+	return n;
+}
+
+/* "992 (61 bounded, 58 of them assumed (3 by annotation), 40 of them
+ * partial: 38 call module code, 2 other unknown code)": an assumed total
+ * rests on indirect-call targets or an 'assume' line; a partial one is a
+ * lower bound, not a worst case */
 static void print_counts(const struct sp_graph *g, const struct sp_kernel_entries *k,
 			 enum sp_kclass c, FILE *out)
 {
 	size_t not_given, partial = count_partial(g, k, c, &not_given);
+	size_t by_annotation, assumed = count_assumed(g, k, c, &by_annotation);
 
 	fprintf(out, "\n%s: %zu (%zu bounded", class_title[c], k->n[c], count_bounded(g, k, c));
+	if (assumed)
+		fprintf(out, ", %zu of them assumed", assumed);
+	if (by_annotation)
+		fprintf(out, " (%zu by annotation)", by_annotation);
 	if (partial)
 		fprintf(out, ", %zu of them partial", partial);
 	if (not_given)
@@ -187,6 +213,7 @@ static json_object *entry_object(const struct sp_graph *g, uint32_t id, const ui
 	sp_json_put(o, "lower_bound", json_object_new_uint64(f->res.total));
 	sp_json_put(o, "bounded", json_object_new_boolean(f->res.bounded));
 	sp_json_put(o, "partial", json_object_new_boolean(f->res.partial));
+	sp_json_put(o, "assumed", json_object_new_boolean(f->res.assumed));
 	return o;
 }
 
@@ -198,7 +225,7 @@ json_object *sp_report_kernel_json(const struct sp_graph *g, const struct sp_ker
 
 	for (c = SP_KCLASS_SYSCALL; c < SP_KCLASS__COUNT; c++) {
 		json_object *cls = json_object_new_object(), *arr = json_object_new_array();
-		size_t i, not_given;
+		size_t i, not_given, by_annotation;
 
 		for (i = 0; i < k->n[c]; i++)
 			json_object_array_add(arr, entry_object(g, k->ids[c][i], jid));
@@ -210,6 +237,10 @@ json_object *sp_report_kernel_json(const struct sp_graph *g, const struct sp_ker
 		sp_json_put(cls, "partial", json_object_new_int64((int64_t)count_partial(
 				    g, k, (enum sp_kclass)c, &not_given)));
 		sp_json_put(cls, "partial_module_code", json_object_new_int64((int64_t)not_given));
+		sp_json_put(cls, "assumed", json_object_new_int64((int64_t)count_assumed(
+				    g, k, (enum sp_kclass)c, &by_annotation)));
+		sp_json_put(cls, "assumed_annotation",
+			    json_object_new_int64((int64_t)by_annotation));
 		sp_json_put(cls, "entries", arr);
 		sp_json_put(root, sp_kclass_name((enum sp_kclass)c), cls);
 	}

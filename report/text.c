@@ -182,10 +182,20 @@ static bool has_red_zone(const struct sp_graph *g, const uint32_t *ids, size_t n
 	return false;
 }
 
+/* Is one of the bounded totals assumed for cause c? */
+static bool any_bounded_by(const struct sp_graph *g, const uint32_t *ids, size_t n, int c)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (g->funcs[ids[i]].res.bounded && g->funcs[ids[i]].res.witness[c] != SP_NONE)
+			return true;
+	return false;
+}
+
 static void print_table(const struct sp_graph *g, const uint32_t *ids, size_t n,
 			FILE *out)
 {
-	size_t i;
 
 	print_all_rows(g, ids, n, out);
 	fputs("\n  '>= N' unbounded: there is no bound, N is the deepest path over calls\n"
@@ -194,18 +204,20 @@ static void print_table(const struct sp_graph *g, const uint32_t *ids, size_t n,
 	      "  'N+'   partial: frames without data (SELF '?') count 0\n", out);
 	if (has_red_zone(g, ids, n))
 		fputs("  SELF 'N+R': a frame of N bytes and R more below %rsp (red zone)\n", out);
-	for (i = 0; i < n; i++)
-		if (g->funcs[ids[i]].res.assumed && g->funcs[ids[i]].res.bounded)
-			break;
-	if (i < n && g->indirect_typed)
+	if (any_bounded_by(g, ids, n, SP_CAUSE_ASSUMED) && g->indirect_typed)
 		fputs("  '~ N'  bounded by assumption: indirect calls reach what their types "
 		      "allow\n"
 		      "         (a table's words, a struct member's functions, a "
 		      "prototype's)\n", out);
-	else if (i < n)
+	else if (any_bounded_by(g, ids, n, SP_CAUSE_ASSUMED))
 		fputs("  '~ N'  bounded by assumption: indirect calls reach every "
 		      "address-taken function\n"
 		      "         (of the call's prototype, where DWARF types the call)\n", out);
+	if (any_bounded_by(g, ids, n, SP_CAUSE_ASSUMPTION))
+		fputs("  '~ N'  bounded by assumption: an 'assume' annotation line states "
+		      "a bound\n"
+		      "         that run-time values keep, not the code (its reason names "
+		      "the line)\n", out);
 }
 
 /* The calls a frame of the path makes on another stack: not in the
@@ -236,7 +248,7 @@ static void print_path_head(const struct sp_func *f, unsigned rank, FILE *out)
 	else
 		fprintf(out, "%" PRIu64 " bytes%s%s", f->res.total,
 			f->res.partial ? " or more (partial)" : "",
-			f->res.assumed ? ", assuming indirect-call targets" : "");
+			sp_cell_assuming(&f->res));
 	fputs(f->res.overflow ? " (saturated: the sum overflowed)\n" : "\n", out);
 }
 

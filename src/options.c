@@ -130,7 +130,10 @@ static const struct opt opts[] = {
 		"CALLER...], once FUNC,\n"
 		"nest FUNC DEPTH, nest FUNC per HOLDER... (once per\n"
 		"HOLDER below it); FUNC/INLINED names the calls FUNC\n"
-		"makes inside its inlined copies of INLINED; '#' comments",
+		"makes inside its inlined copies of INLINED; a line may\n"
+		"start with optional (unknown names skip it) and assume\n"
+		"(run-time values, not the code: its totals assumed,\n"
+		"'~'); '#' comments",
 	  LIST(annotate) },
 	{ "--annotate NAME", 0,
 		"a NAME without '/' that is not a file: the file\n"

@@ -13,6 +13,7 @@
 
 #include "analysis/analysis.h"
 #include "annotate/annotate.h"
+#include "common/strbuf.h"
 #include "frames/frames.h"
 #include "graph_fixture.h"
 #include "stackprof.h"
@@ -47,6 +48,43 @@ static void test_parse_nest_per(void **state)
 	assert_string_equal(a.v[1].func, "per");
 	assert_int_equal(a.v[1].nnames, 1);
 	assert_string_equal(a.v[1].names[0], "per");
+	sp_annots_release(&a);
+}
+
+/* 'assume' before or after 'optional', each at most once; the line's
+ * text from its directive on, for the reasons */
+static void test_parse_assume(void **state)
+{
+	static const char text[] =
+		"assume nest kfree 2 # the vector's slab has none\n"
+		"optional assume once  f\n"
+		"assume optional ignore\tf  g from h\n"
+		"nest kfree 2\n"
+		"assume ignore die oops below <page fault>\n";
+	struct sp_annots a;
+	struct sp_err err = { { 0 } };
+
+	(void)state;
+	assert_int_equal(parse(&a, text, &err), 0);
+	assert_int_equal(a.n, 5);
+	assert_true(a.v[0].assume);
+	assert_false(a.v[0].optional);
+	assert_int_equal(a.v[0].kind, SP_ANNOT_NEST);
+	assert_string_equal(a.v[0].func, "kfree");
+	assert_int_equal(a.v[0].value, 2);
+	assert_string_equal(a.v[0].text, "nest kfree 2");
+	assert_true(a.v[1].assume);
+	assert_true(a.v[1].optional);
+	assert_int_equal(a.v[1].value, 1);
+	assert_string_equal(a.v[1].text, "once f");
+	assert_true(a.v[2].assume);
+	assert_true(a.v[2].optional);
+	assert_true(a.v[2].from);
+	assert_string_equal(a.v[2].names[1], "h");
+	assert_string_equal(a.v[2].text, "ignore f g from h");
+	assert_false(a.v[3].assume);
+	assert_null(a.v[3].text);
+	assert_string_equal(a.v[4].text, "ignore die oops below <page fault>");
 	sp_annots_release(&a);
 }
 
@@ -163,7 +201,17 @@ static void test_parse_errors(void **state)
 		{ "nest f two\n", "a.ann:1: invalid nest depth 'two'" },
 		{ "optional\n", "a.ann:1: want 'optional DIRECTIVE ...'" },
 		{ "optional once\n", "a.ann:1: want 'optional once FUNC'" },
-		{ "optional optional once f\n", "a.ann:1: unknown directive 'optional'" },
+		{ "optional optional once f\n", "a.ann:1: 'optional' given twice" },
+		{ "assume\n", "a.ann:1: want 'assume DIRECTIVE ...'" },
+		{ "optional assume\n", "a.ann:1: want 'optional assume DIRECTIVE ...'" },
+		{ "assume assume nest f 2\n", "a.ann:1: 'assume' given twice" },
+		{ "assume optional assume nest f 2\n", "a.ann:1: 'assume' given twice" },
+		{ "optional assume optional once f\n", "a.ann:1: 'optional' given twice" },
+		{ "assume nest f\n", "a.ann:1: want 'assume nest FUNC DEPTH | nest FUNC per HOLDER...'" },
+		{ "assume optional once\n", "a.ann:1: want 'optional assume once FUNC'" },
+		{ "assume nest f 0\n", "a.ann:1: invalid nest depth '0'" },
+		{ "assume nest assume\n", "a.ann:1: want 'assume nest FUNC DEPTH" },
+		{ "nest f 2 assume\n", "a.ann:1: want 'nest FUNC DEPTH" },
 		{ "onse f\n", "a.ann:1: unknown directive 'onse' (frame, calls, recursion, "
 		  "entry, ignore, once or nest)" },
 	};
@@ -525,6 +573,92 @@ static void test_nest_per(void **state)
 	assert_int_equal(annotate(&g, "optional nest vaf per nosuch h1\n", &err), 0);
 	assert_int_equal(g.funcs[p.h2].res.total, 50 + 260);
 	sp_graph_release(&g);
+}
+
+/* Is id's total assumed, and by the 'assume' line want (NULL: none)? */
+static void assert_assumed_by(struct sp_graph *g, uint32_t id, const char *want)
+{
+	struct sp_strbuf t = { NULL, 0, 0 };
+	bool said = sp_reason_text(g, id, SP_CAUSE_ASSUMPTION, &t);
+
+	assert_int_equal(g->funcs[id].res.assumed, want != NULL);
+	assert_int_equal(said, want != NULL);
+	if (want)
+		assert_string_equal(t.buf, want);
+	free(t.buf);
+}
+
+/*
+ * main -> kfree -> slab -> vec -> kfree, main -> other -> leaf (frames
+ * 16, 64, 128, 96; 30, 20).  Every
+ * directive may be assumed: what reaches the function it rests on is
+ * assumed, with the same total as without 'assume'; what does not is not.
+ */
+static void test_assume_marks(void **state)
+{
+	static const struct {
+		const char *text;
+		uint64_t main_total;
+		bool kfree_assumed;
+		const char *reason;	/* main's */
+	} cases[] = {
+		{ "nest kfree 2\n", 16 + 2 * (64 + 128 + 96), true, NULL },
+		{ "# x\nassume nest kfree 2\n", 16 + 2 * (64 + 128 + 96), true,
+		  "assumed by annotation: a.ann:2: nest kfree 2" },
+		{ "optional assume nest kfree 2\n", 16 + 2 * (64 + 128 + 96), true,
+		  "assumed by annotation: a.ann:1: nest kfree 2" },
+		{ "assume optional nest kfree 2\noptional assume once nosuch\n",
+		  16 + 2 * (64 + 128 + 96), true,
+		  "assumed by annotation: a.ann:1: nest kfree 2" },
+		{ "assume recursion vec 3\n", 16 + 3 * (64 + 128 + 96), true,
+		  "assumed by annotation: a.ann:1: recursion vec 3" },
+		{ "assume ignore vec kfree\nassume frame vec 8\n", 16 + 64 + 128 + 8, true,
+		  "assumed by annotation: a.ann:1: ignore vec kfree; "
+		  "assumed by annotation: a.ann:2: frame vec 8" },
+		/* main's calls go to a copy of kfree without its call to slab,
+		 * which it rests on; kfree itself stays unbounded */
+		{ "assume ignore kfree slab from main\n", 16 + 64, false,
+		  "assumed by annotation: a.ann:1: ignore kfree slab from main" },
+		{ "assume calls other leaf\n", 0, false, NULL },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sp_graph g;
+		struct sp_err err = { { 0 } };
+		uint32_t m, k, sl, v, o, l;
+
+		sp_graph_init(&g);
+		m = fs(&g, "main", 16);
+		k = fs(&g, "kfree", 64);
+		sl = fs(&g, "slab", 128);
+		v = fs(&g, "vec", 96);
+		o = fs(&g, "other", 30);
+		l = fs(&g, "leaf", 20);
+		call(&g, m, k);
+		call(&g, k, sl);
+		call(&g, sl, v);
+		call(&g, v, k);
+		call(&g, m, o);
+		call(&g, o, l);
+		assert_int_equal(annotate(&g, cases[i].text, &err), 0);
+		if (cases[i].main_total) {
+			assert_true(g.funcs[m].res.bounded);
+			assert_int_equal(g.funcs[m].res.total, cases[i].main_total);
+			assert_assumed_by(&g, m, cases[i].reason);
+		}
+		assert_int_equal(g.funcs[k].res.assumed && g.funcs[k].res.bounded,
+				 cases[i].kfree_assumed && cases[i].reason != NULL);
+		/* other does not reach the cycle: never assumed by its lines */
+		if (!strstr(cases[i].text, "calls other"))
+			assert_assumed_by(&g, o, NULL);
+		else	/* calls other leaf: other and main rest on it */
+			assert_assumed_by(&g, o, "assumed by annotation: a.ann:1: calls other leaf");
+		assert_int_equal(g.funcs[o].res.total, 30 + 20);
+		assert_assumed_by(&g, l, NULL);
+		sp_graph_release(&g);
+	}
 }
 
 static void test_nest_per_errors(void **state)
@@ -1011,6 +1145,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_good),
+		cmocka_unit_test(test_parse_assume),
+		cmocka_unit_test(test_assume_marks),
 		cmocka_unit_test(test_parse_nest_per),
 		cmocka_unit_test(test_nest_per),
 		cmocka_unit_test(test_nest_per_errors),
