@@ -139,7 +139,9 @@ static const struct opt opts[] = {
 		"a NAME without '/' that is not a file: the file\n"
 		"shipped as PREFIX/share/stackprof/NAME.ann (the source\n"
 		"tree's annotations/ when run from the build tree);\n"
-		"linux: the Linux kernel's bounded cycles (Linux 6.1)",
+		"linux: the Linux kernel's bounded cycles (Linux 6.1);\n"
+		"linux-assumed: cycles its run-time values bound\n"
+		"(assume lines)",
 	  .kind = OPT_TEXT },
 	{ "--indirect=MODE", 0,
 		"none (default: an indirect call is unbounded),\n"

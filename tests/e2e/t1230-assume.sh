@@ -96,6 +96,37 @@ expect_eq "from: main bounded and assumed, kfree unbounded" \
 expect_eq "from: main's reason" "$(jget $OUT/stdout 'fn("main")["reasons"]')" \
 	"[\"assumed by annotation: $OUT/from.ann:1: ignore kfree free_slab from main\"]"
 
+# the shipped file, found by name from the build tree: its kfree line
+# applies here too (objcg's kfree is the kernel's in small)
+line=$(grep -n '^optional assume nest kfree [0-9]*$' annotations/linux-assumed.ann)
+depth=${line##* } lineno=${line%%:*}
+[ -n "$lineno" ] || fail "linux-assumed.ann has no kfree line"
+run_sp --json --annotate linux-assumed $bin $su
+expect_rc 0 "--annotate linux-assumed"
+expect_eq "linux-assumed: kfree's total and mark" \
+	"$(jget $OUT/stdout '[fn("kfree")["total"], fn("kfree")["assumed"], fn("alloc_fast")["assumed"]]')" \
+	"[$((depth * (k + s + v) + u + t)), true, false]"
+expect_eq "linux-assumed: the reason names the shipped file's line" \
+	"$(jget $OUT/stdout 'fn("kfree")["reasons"][1]')" \
+	"\"assumed by annotation: $PWD/annotations/linux-assumed.ann:$lineno: nest kfree $depth\""
+# every directive of it is an optional assumption under a comment
+awk '/^[ \t]*#/ || /^[ \t]*$/ { if (/#/) commented = 1; else commented = 0; next }
+     { if (!commented || !(($1 == "optional" && $2 == "assume") || ($1 == "assume" && $2 == "optional")))
+	 print FILENAME ":" NR ": " $0 }' annotations/linux-assumed.ann >"$OUT/unmarked"
+[ -s "$OUT/unmarked" ] && fail "linux-assumed.ann lines not 'optional assume' under a comment: $(cat "$OUT/unmarked")"
+# installed beside linux.ann, found from the installed binary
+root=$(mktemp -d /tmp/stackprof-t1230.XXXXXX)
+MAKEFLAGS= make -s --no-print-directory install DESTDIR="$root" PREFIX=/usr >"$OUT/install.log" 2>&1 ||
+	fail "make install: $(cat "$OUT/install.log")"
+cmp -s annotations/linux-assumed.ann "$root/usr/share/stackprof/linux-assumed.ann" ||
+	fail "linux-assumed.ann not installed"
+"$root/usr/bin/stackprof" --json --annotate linux-assumed $bin $su >"$OUT/installed.json" 2>"$OUT/installed.err" ||
+	fail "installed --annotate linux-assumed: $(cat "$OUT/installed.err")"
+expect_eq "installed: kfree assumed" "$(jget $OUT/installed.json 'fn("kfree")["assumed"]')" true
+MAKEFLAGS= make -s --no-print-directory uninstall DESTDIR="$root" PREFIX=/usr >>"$OUT/install.log" 2>&1
+[ -e "$root/usr/share/stackprof/linux-assumed.ann" ] && fail "make uninstall left linux-assumed.ann"
+rm -rf "$root"
+
 # errors: one line, FILE:LINE, exit 2
 printf 'assume\n' >"$OUT/bad.ann"
 expect_bad "assume alone" "bad.ann:1: want 'assume DIRECTIVE ...'" --annotate "$OUT/bad.ann" $bin $su
