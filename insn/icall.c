@@ -449,6 +449,7 @@ static enum insn_src mem_source(const struct insn *in, int64_t *addr, uint8_t *s
 static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc);
 static void trace_value(struct tracer *t, size_t i, uint8_t reg, uint64_t pc);
 static size_t spill(struct tracer *t, size_t i);
+static bool stack_arg(struct tracer *t, size_t i, int64_t at);
 static int64_t frame_offset(struct tracer *t, size_t i);
 
 /* The write of reg that reaches v[i] on every path, when it is a lea
@@ -540,8 +541,11 @@ static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
 		t->reload = i;
 		t->reload_link = t->ic->nlinks;
 		if (in->index == INSN_REG_NONE && (addr = frame_offset(t, i)) != INSN_FRAME_UNKNOWN) {
+			bool entry = stack_arg(t, i, addr);
+
 			add_link(t, pc, reg, INSN_SRC_FRAME, addr, 0);
 			t->ic->links[t->ic->nlinks - 1].back = (int32_t)(in->addr - pc);
+			t->ic->links[t->ic->nlinks - 1].entry = entry;
 			return;
 		}
 		if (in->index == INSN_REG_NONE) {
@@ -955,6 +959,100 @@ static size_t spill(struct tracer *t, size_t i)
 	    x.n != 1 || !slot_store(t, x.d, true))
 		return t->n;
 	return x.d;
+}
+
+/*
+ * Is v[i], a load of 8 bytes at at from the entry's stack pointer, one of
+ * the function's arguments passed on the stack (above the return
+ * address: the caller's outgoing slot) that no write of the function
+ * reaches, on any path from the entry, and no pointer reaches (no stack
+ * address below it leaves the registers, as for a spill): what the
+ * caller stored there (create_cache()'s ctor, the seventh argument of
+ * kmem_cache_create_usercopy)?
+ */
+static bool stack_arg(struct tracer *t, size_t i, int64_t at)
+{
+	const struct insn *in = &t->v[i];
+	struct slot_store x = { t->n, 0 };
+	bool entry;
+
+	if (at < 8 || at % 8 || (at - 8) / 8 >= INSN_STACK_ARGS || in->op != INSN_OP_MOV ||
+	    in->size != 8 || in->index != INSN_REG_NONE || t->ic->escape < at + 8)
+		return false;
+	t->slot = at;
+	return each_write(t, i, SLOT, add_slot_store, &x, &entry) && entry && !x.n;
+}
+
+/* Is v[p] a push straight before the call v[i], nothing between
+ * written in memory (a pointer to the frame the function lets out, its
+ * frame pointer, cannot have reached the slot: fork_init's push $0 for
+ * kmem_cache_create_usercopy)? */
+static bool pushed_for(const struct tracer *t, size_t p, size_t i)
+{
+	const struct insn_icalls *ic = t->ic;
+	size_t k;
+
+	if (t->v[p].op != INSN_OP_PUSH || p >= i || i - p > 16)
+		return false;
+	for (k = p + 1; k < i; k++) {
+		const struct insn *in = &t->v[k];
+
+		if (ic->pred_first[k] != ic->pred_first[k + 1] || !falls_into(ic, t->v, k) ||
+		    in->op == INSN_OP_PUSH || in->stack != INSN_STACK_NONE || is_call(in) ||
+		    ((in->flags & INSN_F_MEM) && !reads_only(in)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The write of stack argument k of the call v[i] (the word k above the
+ * callee's return address: the caller's stack pointer plus 8k at the
+ * call) that reaches the call on every path, no other write of the slot
+ * between and no pointer reaching it: its index, the register it stores
+ * in *reg (a push of one, a mov), or INSN_REG_NONE and the constant in
+ * *imm; t->n when there is none such.
+ */
+static size_t stack_arg_store(struct tracer *t, size_t i, unsigned k, uint8_t *reg,
+			      uint64_t *imm)
+{
+	struct slot_store x = { t->n, 0 };
+	const struct insn *s;
+	bool entry;
+	int32_t d;
+
+	if (!t->ic->frame_known)
+		frame_depths(t);
+	d = t->ic->depth[i];
+	if (d == DEPTH_UNSET || d == DEPTH_UNKNOWN)
+		return t->n;
+	t->slot = (int64_t)(8 * k) - d;
+	if (t->slot >= 0 || !each_write(t, i, SLOT, add_slot_store, &x, &entry) || entry ||
+	    x.n != 1 || (t->ic->escape < t->slot + 8 && !pushed_for(t, x.d, i)))
+		return t->n;
+	s = &t->v[x.d];
+	d = t->ic->depth[x.d];
+	*reg = INSN_REG_NONE;
+	if (s->op == INSN_OP_PUSH && s->stack == INSN_STACK_PUSH && s->sp_off == 8 &&
+	    d != DEPTH_UNSET && d != DEPTH_UNKNOWN && -(int64_t)d - 8 == t->slot &&
+	    !(s->flags & INSN_F_MEM)) {
+		if (s->flags & INSN_F_PUSH_REG)
+			*reg = s->reg;
+		else if (s->flags & INSN_F_IMM)
+			*imm = (uint64_t)s->imm;
+		else
+			return t->n;
+		return *reg == INSN_REG_NONE || *reg <= 15 ? x.d : t->n;
+	}
+	if (slot_store(t, x.d, true)) {
+		*reg = s->reg2;
+		return x.d;
+	}
+	if (slot_store(t, x.d, false)) {
+		*imm = (uint64_t)s->imm;
+		return x.d;
+	}
+	return t->n;
 }
 
 #define MAX_VALUES INSN_MAX_VALUES	/* writes of a register that reach one use, path by path */
@@ -1788,10 +1886,21 @@ int insn_arg_values(struct insn_icalls *ic, const struct insn *v, size_t n, uint
 	uint8_t k;
 
 	*entry = INSN_REG_NONE;
-	if (!i || i > n || v[i - 1].addr + v[i - 1].len != ret || reg > 15)
+	if (!i || i > n || v[i - 1].addr + v[i - 1].len != ret ||
+	    (reg > 15 && !insn_stack_arg(reg)))
 		return -1;
 	i--;
 	index_jumps(ic, v, n);
+	if (insn_stack_arg(reg)) {
+		uint64_t imm = 0;
+
+		if ((i = stack_arg_store(&t, i, reg - INSN_REG_STACK_ARG, &reg, &imm)) >= n)
+			return -1;
+		if (reg == INSN_REG_NONE) {
+			values[0] = imm;
+			return imm != 0;
+		}
+	}
 	trace(&t, i, reg, v[i].addr);
 	*entry = insn_entry_reg(ic->links + mark, t.nlinks);
 	root = ic->links[ic->nlinks - 1];
@@ -1823,10 +1932,18 @@ int insn_arg_load(struct insn_icalls *ic, const struct insn *v, size_t n, uint64
 	int got = 0;
 	uint8_t k;
 
-	if (!i || i > n || v[i - 1].addr + v[i - 1].len != ret || reg > 15)
+	if (!i || i > n || v[i - 1].addr + v[i - 1].len != ret ||
+	    (reg > 15 && !insn_stack_arg(reg)))
 		return 0;
 	i--;
 	index_jumps(ic, v, n);
+	if (insn_stack_arg(reg)) {
+		uint64_t imm = 0;
+
+		if ((i = stack_arg_store(&t, i, reg - INSN_REG_STACK_ARG, &reg, &imm)) >= n ||
+		    reg == INSN_REG_NONE)
+			return 0;
+	}
 	trace(&t, i, reg, v[i].addr);
 	for (k = 0; k + 1 < t.nlinks && ic->links[mark + k].src == INSN_SRC_MOVE; k++)
 		;
@@ -1848,6 +1965,8 @@ uint8_t insn_entry_reg(const struct insn_link *l, uint8_t n)
 	for (k = 0; k + 1 < n; k++)
 		if (l[k].src != INSN_SRC_MOVE)
 			return INSN_REG_NONE;
+	if (l[k].src == INSN_SRC_FRAME && l[k].entry)	/* stack_arg */
+		return (uint8_t)(INSN_REG_STACK_ARG + (l[k].disp - 8) / 8);
 	return l[k].src == INSN_SRC_REG && l[k].entry ? l[k].reg : INSN_REG_NONE;
 }
 

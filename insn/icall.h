@@ -77,7 +77,8 @@ struct insn_link {
 	bool entry;		/* REG: no write reaches pc on any path from the
 				 * function's entry, so reg holds what it held
 				 * there (an argument: --indirect=types follows
-				 * the callers' values) */
+				 * the callers' values); FRAME: the word is an
+				 * argument passed on the stack, unwritten */
 	int32_t back;		/* FRAME, STACK: the load's pc - pc; RETURN: the
 				 * call's return address - pc */
 	/* reg holds the value over [pc - held, pc]: every path to pc runs
@@ -202,11 +203,14 @@ struct insn_icalls {
 };
 
 /* The register whose value at the function's entry the chain l[0..n)
- * is (copied at most: links MOVE ... REG with entry), else
+ * is (copied at most: links MOVE ... REG with entry), or the stack
+ * argument (FRAME with entry: INSN_REG_STACK_ARG + k), else
  * INSN_REG_NONE. */
 uint8_t insn_entry_reg(const struct insn_link *l, uint8_t n);
 
-/* What argument register reg holds at the direct call (or tail jump)
+/* What argument register reg (or stack argument, INSN_REG_STACK_ARG + k:
+ * the one write of the caller's slot, a push or a mov, then its
+ * register) holds at the direct call (or tail jump)
  * of v[0..n), one function's code, that returns to ret: the constants
  * each path into it writes (their number, at most INSN_MAX_VALUES into
  * values, NULLs left out), or 0 and *entry the register it is a copy of,
@@ -214,6 +218,16 @@ uint8_t insn_entry_reg(const struct insn_link *l, uint8_t n);
  * passed on); -1 when some path brings neither.  ic is scratch, with
  * the image's thunks, fentry and pv_ops. */
 #define INSN_MAX_VALUES 8
+/* An argument passed on the stack, as insn_entry_reg and insn_arg_values
+ * name it: INSN_REG_STACK_ARG + k, the word k above the callee's return
+ * address (k < INSN_STACK_ARGS); no register's number (DWARF's, 0-15
+ * here). */
+#define INSN_REG_STACK_ARG 0xc0
+#define INSN_STACK_ARGS 32
+static inline bool insn_stack_arg(uint8_t reg)
+{
+	return reg >= INSN_REG_STACK_ARG && reg < INSN_REG_STACK_ARG + INSN_STACK_ARGS;
+}
 int insn_arg_values(struct insn_icalls *ic, const struct insn *v, size_t n, uint64_t ret,
 		    uint8_t reg, uint64_t *values, uint8_t *entry);
 

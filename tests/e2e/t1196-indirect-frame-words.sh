@@ -6,7 +6,9 @@
 # and, on one side, to a word of a void * table, so no one store reaches
 # the reload and not every path's value is known:
 #
-#   seven  prototype long int(long int): on_a, on_b
+#   seven  argument long int(long int): e_a, e_b (what main pushes:
+#          e_a, and the word of pick it loads; a stack argument no
+#          write of seven reaches, t1241)
 #   loose  prototype long int(struct timer*,long int): on_a, on_b, on_c, on_x
 #
 # (address-taken, every function whose address is taken, without it).
@@ -88,7 +90,7 @@ expect_rc 0 "--indirect=types"
 j=$OUT/frame.json
 cp "$OUT/stdout" "$j"
 expect_eq "seven" "$(icall_sites "$j" seven)" \
-	'[["prototype", "long int(long int)", ["e_a", "e_b"]]]'
+	'[["argument", "long int(long int)", ["e_a", "e_b"]]]'
 expect_eq "loose" "$(icall_sites "$j" loose)" \
 	'[["prototype", "long int(struct timer*,long int)", ["on_a", "on_b", "on_c", "on_x"]]]'
 icall_traced 5
