@@ -67,6 +67,22 @@ size_t sp_reasons(const struct sp_graph *g, uint32_t id,
 bool sp_reason_text(const struct sp_graph *g, uint32_t id, int c, struct sp_strbuf *t);
 
 /*
+ * Does r rest on the i-th 'assume' line (graph->assume_lines)?  From
+ * the SP_ASSUME_BITS-th line on they share one bit: r rests on one of
+ * them, each is said (conservative).
+ */
+static inline bool sp_rests_on_line(const struct sp_result *r, uint32_t i)
+{
+	return r->assume_lines >> (i < SP_ASSUME_BITS - 1 ? i : SP_ASSUME_BITS - 1) & 1;
+}
+
+/* The i-th 'assume' line's reason, "assumed by annotation: FILE:LINE:
+ * DIRECTIVE ...", appended to t when r rests on it (sp_reasons() gives
+ * one per line, sp_reason_text() all of them joined by "; "). */
+bool sp_assume_line_reason(const struct sp_graph *g, const struct sp_result *r,
+			   uint32_t i, struct sp_strbuf *t);
+
+/*
  * Resolve an --entry spec, "NAME" or "FILE:NAME" (FILE matches a suffix of
  * the function's file on path-component boundaries), against f->name and
  * f->symbol.  When nothing matches exactly, GCC clone names such as

@@ -214,6 +214,7 @@ void as_scc_end(struct as_solver *as, const uint32_t *members, size_t n)
 
 			offer(&x->done, r->total, members[i]);
 			x->done.overflow |= r->overflow;
+			x->done_lines |= r->assume_lines;
 			for (c = 0; c < SP_CAUSE__COUNT; c++)
 				if (r->witness[c] != SP_NONE && members[i] < x->first[c])
 					x->first[c] = members[i];
@@ -263,6 +264,18 @@ bool as_exit(const struct as_solver *as, uint32_t v, uint64_t *total, bool *over
 		any = true;
 	}
 	return any;
+}
+
+uint64_t as_exit_lines(const struct as_solver *as, uint32_t v)
+{
+	const uint32_t *b;
+	uint64_t lines = 0;
+
+	if (!as_on(as))
+		return 0;
+	FOR_EACH_BLOCK(as, v, b)
+		lines |= as->blocks[*b].done_lines;
+	return lines;
 }
 
 uint32_t as_first_witness(const struct as_solver *as, uint32_t v, int c)

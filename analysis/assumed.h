@@ -31,6 +31,7 @@ struct as_best {
 
 struct as_block {
 	struct as_best done;		/* over the finished components */
+	uint64_t done_lines;		/* their 'assume' lines (res.assume_lines) */
 	uint32_t first[SP_CAUSE__COUNT];	/* lowest finished member with a witness */
 	/* the component being solved (valid while stamp is its number) */
 	uint32_t stamp;
@@ -92,6 +93,8 @@ struct as_best as_best_target(const struct as_solver *as, uint32_t v);
 /* The largest total among v's targets outside its component, and
  * whether any of them overflowed; false when there is none. */
 bool as_exit(const struct as_solver *as, uint32_t v, uint64_t *total, bool *overflow);
+/* The 'assume' lines of v's targets outside its component, together. */
+uint64_t as_exit_lines(const struct as_solver *as, uint32_t v);
 /* The lowest of v's targets outside its component with a witness of
  * cause c, SP_NONE when none. */
 uint32_t as_first_witness(const struct as_solver *as, uint32_t v, int c);

@@ -1292,6 +1292,10 @@ static bool take_causes(struct sp_result *res, const struct sp_result *from)
 			res->witness[k] = from->witness[k];
 			changed = true;
 		}
+	if (from->assume_lines & ~res->assume_lines) {
+		res->assume_lines |= from->assume_lines;
+		changed = true;
+	}
 	res->partial = res->witness[SP_CAUSE_UNKNOWN] != SP_NONE ||
 		       res->witness[SP_CAUSE_INCOMPLETE] != SP_NONE;
 	res->assumed = sp_result_assumed(res);
@@ -1402,7 +1406,9 @@ static int solve_doomed(struct nest *n)
 			if (n->doomed[i]) {
 				c = now[i];
 				changed |= cause_mask(&n->ctxs[c].res) !=
-					   cause_mask(&n->ctxs[n->prior[i]].res);
+					   cause_mask(&n->ctxs[n->prior[i]].res) ||
+					   n->ctxs[c].res.assume_lines !=
+					   n->ctxs[n->prior[i]].res.assume_lines;
 				n->prior[i] = c;
 			}
 		free(now);

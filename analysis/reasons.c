@@ -172,22 +172,28 @@ static void pooled_reason(const struct sp_graph *g, struct sp_strbuf *t)
 		       "above the exact one)", g->nest.exact_limit);
 }
 
-/* The 'assume' lines function w rests on, in file order: "assumed by
- * annotation: FILE:LINE: LINE", joined by "; " when there are more. */
-static void assumption_reason(const struct sp_graph *g, uint32_t w, struct sp_strbuf *t)
+bool sp_assume_line_reason(const struct sp_graph *g, const struct sp_result *r,
+			   uint32_t i, struct sp_strbuf *t)
 {
-	bool first = true;
+	if (!sp_rests_on_line(r, i) || i >= g->nassume_lines)
+		return false;
+	sp_strbuf_addf(t, "assumed by annotation: %s", g->assume_lines[i]);
+	return true;
+}
+
+/* Every 'assume' line r rests on, joined by "; ". */
+static void assumption_reason(const struct sp_graph *g, const struct sp_result *r,
+			      struct sp_strbuf *t)
+{
+	size_t before = t->len;
 	uint32_t i;
 
-	for (i = 0; i < g->nassumes; i++) {
-		if (g->assumes[i].func != w)
-			continue;
-		sp_strbuf_addf(t, "%sassumed by annotation: %s", first ? "" : "; ",
-			       g->assumes[i].line);
-		first = false;
-	}
-	if (first)	/* flagged by hand, without a line */
-		sp_strbuf_addf(t, "assumed by annotation: %s", sp_func_label(&g->funcs[w]));
+	for (i = 0; i < g->nassume_lines; i++)
+		if (sp_rests_on_line(r, i)) {
+			if (t->len > before)
+				sp_strbuf_add(t, "; ");
+			sp_assume_line_reason(g, r, i, t);
+		}
 }
 
 static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
@@ -256,9 +262,7 @@ static void describe(const struct sp_graph *g, enum sp_cause c, uint32_t w,
 		if (f->flags & SP_F_NEST_POOLED)
 			pooled_reason(g, t);
 		return;
-	case SP_CAUSE_ASSUMPTION:
-		assumption_reason(g, w, t);
-		return;
+	case SP_CAUSE_ASSUMPTION:	/* sp_reason_text()'s */
 	case SP_CAUSE_INCOMPLETE:
 	case SP_CAUSE__COUNT:
 		break;
@@ -306,7 +310,10 @@ bool sp_reason_text(const struct sp_graph *g, uint32_t id, int c, struct sp_strb
 	}
 	if (r->witness[c] >= g->nfuncs)
 		return false;
-	describe(g, (enum sp_cause)c, r->witness[c], t);
+	if (c == SP_CAUSE_ASSUMPTION)
+		assumption_reason(g, r, t);
+	else
+		describe(g, (enum sp_cause)c, r->witness[c], t);
 	return true;
 }
 
@@ -318,11 +325,24 @@ size_t sp_reasons(const struct sp_graph *g, uint32_t id,
 	int c;
 
 	for (c = 0; c <= SP_CAUSE__COUNT; c++) {
+		uint32_t i;
+
 		t.len = 0;
-		if (!sp_reason_text(g, id, c, &t))
+		if (c != SP_CAUSE_ASSUMPTION) {
+			if (!sp_reason_text(g, id, c, &t))
+				continue;
+			emit(ctx, t.buf);
+			count++;
 			continue;
-		emit(ctx, t.buf);
-		count++;
+		}
+		/* one reason per line */
+		for (i = 0; id < g->nfuncs && i < g->nassume_lines; i++) {
+			t.len = 0;
+			if (sp_assume_line_reason(g, &g->funcs[id].res, i, &t)) {
+				emit(ctx, t.buf);
+				count++;
+			}
+		}
 	}
 	free(t.buf);
 	return count;

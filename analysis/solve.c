@@ -376,6 +376,31 @@ static void shared_exits(const struct solver *s, const uint32_t *members, size_t
 	}
 }
 
+/*
+ * The 'assume' lines the members rest on: the union of their own and of
+ * those of every call out of the component that is not cut, assumed
+ * sets' included.  Every member reaches every other, so all share it
+ * (a witness names the nearest function; these name every line).
+ */
+static void solve_assume_lines(const struct solver *s, const uint32_t *members, size_t n)
+{
+	struct sp_graph *g = s->g;
+	const struct sp_edge *e;
+	uint64_t lines = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct sp_func *f = &g->funcs[members[i]];
+
+		lines |= f->assume_bits | as_exit_lines(&s->as, members[i]);
+		sp_func_for_each_edge(g, f, e)
+			if (!edge_cut(s, e) && g->funcs[e->to].res.scc != f->res.scc)
+				lines |= g->funcs[e->to].res.assume_lines;
+	}
+	for (i = 0; i < n; i++)
+		g->funcs[members[i]].res.assume_lines = lines;
+}
+
 /* Every member of a component shares the union of its causes. */
 static void shared_witnesses(const struct solver *s, const uint32_t *members,
 			     size_t n, uint32_t *shared)
@@ -710,6 +735,7 @@ static void solve_scc(struct solver *s, uint32_t *members, size_t n)
 	shared_witnesses(s, members, n, shared);
 	for (i = 0; i < n; i++)
 		solve_witnesses(s, members[i], shared);
+	solve_assume_lines(s, members, n);
 	as_scc_end(&s->as, members, n);
 }
 

@@ -45,8 +45,9 @@
  * at most once): the line is applied as without it, but it states what
  * run-time values make so, not a fact of the code (the Linux file
  * linux-assumed.ann).  The functions it names for that (FUNC; of 'from',
- * FUNC's copies) are flagged SP_F_ASSUME and listed in graph->assumes:
- * every total that reaches one is assumed (SP_CAUSE_ASSUMPTION).
+ * FUNC's copies) are flagged SP_F_ASSUME, with the line's bit in
+ * assume_bits (graph->assume_lines): every total that reaches one is
+ * assumed (SP_CAUSE_ASSUMPTION), and names the lines it rests on.
  * BYTES takes K, M, G (binary).  Parsing only checks the syntax; names
  * are resolved against the graph by sp_annot_apply().  Neither prints:
  * errors are "FILE:LINE: message" in struct sp_err.

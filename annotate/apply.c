@@ -306,39 +306,42 @@ out:
 	return ret;
 }
 
+/* The bit of an applied 'assume' line, "FILE:LINE: DIRECTIVE ..." interned
+ * (a line applied twice, as 'from' does for each function it copies,
+ * keeps its bit); from the 64th line on they share the last. */
+static uint64_t assume_bit(struct sp_graph *g, const char *line)
+{
+	uint32_t i;
+
+	for (i = 0; i < g->nassume_lines && g->assume_lines[i] != line; i++)
+		;
+	if (i == g->nassume_lines) {
+		SP_ALLOC_GROW(g->assume_lines, (size_t)g->nassume_lines + 1, g->assume_lines_cap);
+		g->assume_lines[g->nassume_lines++] = line;
+	}
+	return 1ull << (i < SP_ASSUME_BITS - 1 ? i : SP_ASSUME_BITS - 1);
+}
+
 /*
  * An 'assume' line: ids are what it rests on (its FUNC; of 'from', the
- * copy), flagged SP_F_ASSUME, each listed with the line for the reasons
- * of the totals that reach it.
+ * copy), flagged SP_F_ASSUME with the line's bit, which the solver
+ * passes to every total that reaches them.  A copy made later of one of
+ * them copies its bits with it.
  */
 static void mark_assumed(struct sp_graph *g, const struct sp_annot *x,
 			 const uint32_t *ids, size_t n)
 {
 	struct sp_strbuf t = { NULL, 0, 0 };
-	const char *line;
+	uint64_t bit;
 	size_t i;
 
 	sp_strbuf_addf(&t, "%s:%u: %s", x->file, x->line, x->text);
-	line = sp_strtab_intern(&g->strs, t.buf, t.len);
+	bit = assume_bit(g, sp_strtab_intern(&g->strs, t.buf, t.len));
 	free(t.buf);
 	for (i = 0; i < n; i++) {
 		g->funcs[ids[i]].flags |= SP_F_ASSUME;
-		SP_ALLOC_GROW(g->assumes, (size_t)g->nassumes + 1, g->assumes_cap);
-		g->assumes[g->nassumes++] = (struct sp_assume){ ids[i], line };
+		g->funcs[ids[i]].assume_bits |= bit;
 	}
-}
-
-/* The copy c of f rests on f's assumptions (its flags came with f's
- * record). */
-static void copy_assumes(struct sp_graph *g, uint32_t f, uint32_t c)
-{
-	uint32_t i, n = g->nassumes;
-
-	for (i = 0; i < n; i++)
-		if (g->assumes[i].func == f) {
-			SP_ALLOC_GROW(g->assumes, (size_t)g->nassumes + 1, g->assumes_cap);
-			g->assumes[g->nassumes++] = (struct sp_assume){ c, g->assumes[i].line };
-		}
 }
 
 /* The copies of FUNC that 'from' lines made (struct copies). */
@@ -426,7 +429,6 @@ static uint32_t copy_func(struct sp_graph *g, uint32_t f, const uint32_t *to, si
 		}
 	copy_isites(g, f, c);
 	copy_holder(g, f, c);
-	copy_assumes(g, f, c);
 	return c;
 }
 

@@ -26,7 +26,7 @@ void sp_graph_release(struct sp_graph *g)
 	free(g->below_unless);
 	free(g->pers);
 	free(g->inlined);
-	free(g->assumes);
+	free(g->assume_lines);
 	free(g->segs);
 	free(g->steps);
 	sp_assumed_release(&g->assumed);

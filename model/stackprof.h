@@ -100,8 +100,8 @@ enum sp_frame_src {
 					    * pointer reaches it without a cast */
 
 #define SP_F_ASSUME		(1u << 24) /* an --annotate 'assume' line names it
-					    * (graph->assumes): a total that
-					    * reaches it is assumed */
+					    * (sp_func.assume_bits): a total
+					    * that reaches it is assumed */
 
 /* The name of an SP_F_NOT_GIVEN stand-in, before its member's. */
 #define SP_MODULE_CODE "<module code: "
@@ -154,6 +154,8 @@ struct sp_result {
 	bool overflow;		/* total saturated at UINT64_MAX */
 	bool assumed;		/* an ASSUMED or ASSUMPTION cause reachable:
 				 * bounded by assumption */
+	uint64_t assume_lines;	/* the 'assume' lines it rests on: bits as
+				 * sp_func.assume_bits */
 	uint32_t scc;		/* strongly connected component id */
 	uint32_t seg;		/* a once/nest function: its worst path below
 				 * it in graph->segs (SP_NONE: none) */
@@ -192,6 +194,9 @@ struct sp_func {
 	uint32_t assumed;	/* --indirect=address-taken: its indirect calls'
 				 * targets, the blocks that sp_graph.assumed's
 				 * lists[assumed..] names; SP_NONE if none */
+	uint64_t assume_bits;	/* --annotate 'assume' lines that name it: bit
+				 * i is graph->assume_lines[i], the last bit
+				 * every line from SP_ASSUME_BITS - 1 on */
 	uint32_t rec_depth;	/* --annotate 'recursion': most activations of
 				 * each function of its cycle, 0 when none */
 	uint64_t budget;	/* --annotate 'entry' budget, when SP_F_BUDGET */
@@ -407,15 +412,8 @@ struct sp_inlined {
 	uint32_t node;
 };
 
-/*
- * A function an --annotate 'assume' line names (SP_F_ASSUME), and the
- * line: "FILE:LINE: DIRECTIVE ..." (interned), for the reasons of the
- * totals that rest on it.
- */
-struct sp_assume {
-	uint32_t func;
-	const char *line;
-};
+/* The bits of sp_func.assume_bits and sp_result.assume_lines. */
+#define SP_ASSUME_BITS 64
 
 struct sp_graph {
 	struct sp_arena arena;	/* nodes' strings and small data */
@@ -448,8 +446,9 @@ struct sp_graph {
 	uint32_t npers, pers_cap;
 	struct sp_inlined *inlined;	/* the nodes of inlined copies, by func */
 	uint32_t ninlined, inlined_cap;
-	struct sp_assume *assumes;	/* --annotate assume: in file order */
-	uint32_t nassumes, assumes_cap;
+	const char **assume_lines;	/* --annotate assume: each line applied,
+					 * "FILE:LINE: DIRECTIVE ..." (interned) */
+	uint32_t nassume_lines, assume_lines_cap;
 	struct sp_path_seg *segs;	/* filled by sp_analyze() (once/nest) */
 	uint32_t nsegs, segs_cap;
 	struct sp_path_step *steps;

@@ -34,7 +34,9 @@ const char *sp_reason_cached(struct sp_reason_cache *rc, const struct sp_graph *
 	if (id >= g->nfuncs || c < 0 || c > SP_CAUSE__COUNT)
 		return NULL;
 	rc->scratch.len = 0;
-	if (c == SP_CAUSE__COUNT)
+	/* the overflow's, and the 'assume' lines' (their set is id's own,
+	 * not its witness's): made each time */
+	if (c == SP_CAUSE__COUNT || c == SP_CAUSE_ASSUMPTION)
 		return sp_reason_text(g, id, c, &rc->scratch) ? rc->scratch.buf : NULL;
 	w = g->funcs[id].res.witness[c];
 	if (w >= g->nfuncs)
@@ -51,6 +53,27 @@ const char *sp_reason_cached(struct sp_reason_cache *rc, const struct sp_graph *
 	return rc->texts[rc->n++];
 }
 
+/* The i-th 'assume' line's reason when id rests on it, else NULL. */
+static const char *assume_line_cached(struct sp_reason_cache *rc, const struct sp_graph *g,
+				      uint32_t id, uint32_t i)
+{
+	uint64_t key = (uint64_t)SP_CAUSE__COUNT << 40 | i;
+	uint32_t at;
+
+	if (id >= g->nfuncs || !sp_rests_on_line(&g->funcs[id].res, i))
+		return NULL;
+	at = sp_u64map_get(&rc->map, key);
+	if (at != UINT32_MAX)
+		return rc->texts[at];
+	rc->scratch.len = 0;
+	if (!sp_assume_line_reason(g, &g->funcs[id].res, i, &rc->scratch))
+		return NULL;
+	SP_ALLOC_GROW(rc->texts, rc->n + 1, rc->cap);
+	rc->texts[rc->n] = sp_xstrdup(rc->scratch.buf);
+	sp_u64map_put(&rc->map, key, (uint32_t)rc->n);
+	return rc->texts[rc->n++];
+}
+
 size_t sp_reason_cache_each(struct sp_reason_cache *rc, const struct sp_graph *g,
 			    uint32_t id, void (*emit)(void *ctx, const char *reason),
 			    void *ctx)
@@ -59,12 +82,20 @@ size_t sp_reason_cache_each(struct sp_reason_cache *rc, const struct sp_graph *g
 	int c;
 
 	for (c = 0; c <= SP_CAUSE__COUNT; c++) {
-		const char *text = sp_reason_cached(rc, g, id, c);
+		const char *text = c == SP_CAUSE_ASSUMPTION ? NULL :
+				   sp_reason_cached(rc, g, id, c);
+		uint32_t i;
 
 		if (text) {
 			emit(ctx, text);
 			count++;
 		}
+		/* one reason per 'assume' line, each text made once */
+		for (i = 0; c == SP_CAUSE_ASSUMPTION && i < g->nassume_lines; i++)
+			if ((text = assume_line_cached(rc, g, id, i))) {
+				emit(ctx, text);
+				count++;
+			}
 	}
 	return count;
 }

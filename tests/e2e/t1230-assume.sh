@@ -127,6 +127,20 @@ MAKEFLAGS= make -s --no-print-directory uninstall DESTDIR="$root" PREFIX=/usr >>
 [ -e "$root/usr/share/stackprof/linux-assumed.ann" ] && fail "make uninstall left linux-assumed.ann"
 rm -rf "$root"
 
+# two lines on two functions: main rests on both, one reason each;
+# kfree on the first only, alloc_fast on the second only
+printf 'assume nest kfree 2\nassume frame refill 8\n' >"$OUT/two.ann"
+run_sp --json --annotate "$OUT/two.ann" $bin $su
+expect_eq "two lines: main's reasons" "$(jget $OUT/stdout '[x for x in fn("main")["reasons"] if x.startswith("assumed")]')" \
+	"[\"assumed by annotation: $OUT/two.ann:1: nest kfree 2\", \"assumed by annotation: $OUT/two.ann:2: frame refill 8\"]"
+expect_eq "two lines: kfree's and alloc_fast's" \
+	"$(jget $OUT/stdout '[[x for x in fn(n)["reasons"] if x.startswith("assumed")] for n in ["kfree", "alloc_fast"]]')" \
+	"[[\"assumed by annotation: $OUT/two.ann:1: nest kfree 2\"], [\"assumed by annotation: $OUT/two.ann:2: frame refill 8\"]]"
+expect_eq "two lines: alloc_fast's total" "$(jget $OUT/stdout 'fn("alloc_fast")["total"]')" "$((a + 8 + t))"
+run_sp --annotate "$OUT/two.ann" --entry main $bin $su
+grep -c "^    reason: assumed by annotation: " "$OUT/stdout" >"$OUT/count"
+expect_eq "two lines: text, one reason each" "$(cat "$OUT/count")" 2
+
 # errors: one line, FILE:LINE, exit 2
 printf 'assume\n' >"$OUT/bad.ann"
 expect_bad "assume alone" "bad.ann:1: want 'assume DIRECTIVE ...'" --annotate "$OUT/bad.ann" $bin $su

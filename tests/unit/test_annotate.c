@@ -575,6 +575,19 @@ static void test_nest_per(void **state)
 	sp_graph_release(&g);
 }
 
+/* id's reason of the 'assume' lines (a static buffer), "" when none. */
+static const char *reason_of(struct sp_graph *g, uint32_t id)
+{
+	static char buf[512];
+	struct sp_strbuf t = { NULL, 0, 0 };
+
+	buf[0] = '\0';
+	if (sp_reason_text(g, id, SP_CAUSE_ASSUMPTION, &t))
+		snprintf(buf, sizeof(buf), "%s", t.buf);
+	free(t.buf);
+	return buf;
+}
+
 /* Is id's total assumed, and by the 'assume' line want (NULL: none)? */
 static void assert_assumed_by(struct sp_graph *g, uint32_t id, const char *want)
 {
@@ -620,6 +633,10 @@ static void test_assume_marks(void **state)
 		{ "assume ignore kfree slab from main\n", 16 + 64, false,
 		  "assumed by annotation: a.ann:1: ignore kfree slab from main" },
 		{ "assume calls other leaf\n", 0, false, NULL },
+		/* two lines on two functions: main rests on both */
+		{ "assume nest kfree 2\nassume calls other leaf\n", 16 + 2 * (64 + 128 + 96),
+		  true, "assumed by annotation: a.ann:1: nest kfree 2; "
+		  "assumed by annotation: a.ann:2: calls other leaf" },
 	};
 	size_t i;
 
@@ -627,7 +644,7 @@ static void test_assume_marks(void **state)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct sp_graph g;
 		struct sp_err err = { { 0 } };
-		uint32_t m, k, sl, v, o, l;
+		uint32_t m, k, sl, v, o, l, k2;
 
 		sp_graph_init(&g);
 		m = fs(&g, "main", 16);
@@ -654,11 +671,49 @@ static void test_assume_marks(void **state)
 		if (!strstr(cases[i].text, "calls other"))
 			assert_assumed_by(&g, o, NULL);
 		else	/* calls other leaf: other and main rest on it */
-			assert_assumed_by(&g, o, "assumed by annotation: a.ann:1: calls other leaf");
+			assert_non_null(strstr(reason_of(&g, o), "a.ann:"));
+		/* the lines and the witness agree on what rests on one */
+		for (k2 = 0; k2 < g.nfuncs; k2++)
+			assert_int_equal(g.funcs[k2].res.witness[SP_CAUSE_ASSUMPTION] != SP_NONE,
+					 g.funcs[k2].res.assume_lines != 0);
 		assert_int_equal(g.funcs[o].res.total, 30 + 20);
 		assert_assumed_by(&g, l, NULL);
 		sp_graph_release(&g);
 	}
+}
+
+/* Through --indirect=address-taken's sets (no edges): the lines of a
+ * target reach the caller, both as one reason each and as the witness. */
+static void test_assume_through_sets(void **state)
+{
+	struct sp_graph g;
+	struct sp_err err = { { 0 } };
+	struct reasons r = { .n = 0 };
+	uint32_t m, d, x, y, l;
+	uint8_t taken[5] = { 0 };
+
+	(void)state;
+	sp_graph_init(&g);
+	m = fs(&g, "main", 16);
+	d = fs(&g, "dispatch", 64);
+	x = fs(&g, "op_x", 100);
+	y = fs(&g, "op_y", 300);
+	l = fs(&g, "leaf", 8);
+	g.funcs[d].n_indirect = 1;
+	call(&g, m, d);
+	call(&g, x, l);
+	call(&g, y, l);
+	sp_graph_finalize(&g);
+	taken[x] = taken[y] = 1;
+	sp_assume_address_taken(&g, taken);
+	assert_int_equal(annotate(&g, "assume frame op_x 40\nassume ignore op_y leaf\n", &err), 0);
+	assert_int_equal(g.funcs[m].res.total, 16 + 64 + 300);
+	sp_reasons(&g, m, collect_reason, &r);
+	assert_int_equal(r.n, 3);
+	assert_string_equal(r.text[1], "assumed by annotation: a.ann:1: frame op_x 40");
+	assert_string_equal(r.text[2], "assumed by annotation: a.ann:2: ignore op_y leaf");
+	assert_assumed_by(&g, l, NULL);
+	sp_graph_release(&g);
 }
 
 static void test_nest_per_errors(void **state)
@@ -1147,6 +1202,7 @@ int main(void)
 		cmocka_unit_test(test_parse_good),
 		cmocka_unit_test(test_parse_assume),
 		cmocka_unit_test(test_assume_marks),
+		cmocka_unit_test(test_assume_through_sets),
 		cmocka_unit_test(test_parse_nest_per),
 		cmocka_unit_test(test_nest_per),
 		cmocka_unit_test(test_nest_per_errors),
