@@ -113,6 +113,23 @@ static void print_cycles(const struct sp_graph *g)
 		sp_func_label(&g->funcs[c.largest_root]), c.unbounded);
 }
 
+/* -v: the 'assume' lines applied, and the totals resting on them (the
+ * bounded ones: those the lines may have made so). */
+static void print_assumes(const struct sp_graph *g)
+{
+	uint32_t i, rest = 0, bounded = 0;
+
+	if (!g->nassume_lines)
+		return;
+	for (i = 0; i < g->nfuncs; i++)
+		if (g->funcs[i].res.assume_lines) {
+			rest++;
+			bounded += g->funcs[i].res.bounded;
+		}
+	fprintf(stderr, "stackprof: assume: %u lines applied; %u totals rest on them, "
+		"%u of them bounded\n", g->nassume_lines, rest, bounded);
+}
+
 static void print_stats(const struct sp_graph *g, struct cg_image *const *imgs,
 			size_t n, uint32_t linked, const struct frame_stats *fs)
 {
@@ -368,6 +385,7 @@ static int load(struct sp_graph *g, const struct options *o,
 		print_unknown(g);
 		print_cycles(g);
 		print_nest(g);
+		print_assumes(g);
 	}
 	ret = 0;
 out:

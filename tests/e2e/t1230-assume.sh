@@ -127,6 +127,12 @@ MAKEFLAGS= make -s --no-print-directory uninstall DESTDIR="$root" PREFIX=/usr >>
 [ -e "$root/usr/share/stackprof/linux-assumed.ann" ] && fail "make uninstall left linux-assumed.ann"
 rm -rf "$root"
 
+# -v says how many lines applied and how many totals rest on them
+# (kfree, free_slab, free_vector, main, all bounded)
+run_sp -v --annotate "$ann" $bin $su
+grep -qx "stackprof: assume: 1 lines applied; 4 totals rest on them, 4 of them bounded" "$OUT/stderr" ||
+	fail "-v: $(grep assume: "$OUT/stderr")"
+
 # two lines on two functions: main rests on both, one reason each;
 # kfree on the first only, alloc_fast on the second only
 printf 'assume nest kfree 2\nassume frame refill 8\n' >"$OUT/two.ann"
