@@ -31,9 +31,12 @@ trap 'rm -rf "$tmp"' EXIT
 # (__x64_sys_, __ia32_sys_, compat) share rows
 "$sp" --kernel-summary --indirect=types --annotate linux --json --top 120 \
 	-o "$tmp/report.json" "$vmlinux"
+# the same with the assumptions of linux-assumed.ann: the counts only
+"$sp" --kernel-summary --indirect=types --annotate linux --annotate linux-assumed \
+	--json -o "$tmp/assumed.json" "$vmlinux"
 version=$(dpkg-deb -f "$cache/${pkg}_"*.deb Version 2>/dev/null || echo unknown)
 python3 "$top/bench/kernel_table.py" --report "$tmp/report.json" \
-	--notes "$top/doc/kernel-6.1.notes" \
+	--notes "$top/doc/kernel-6.1.notes" --assumed-report "$tmp/assumed.json" \
 	--title "Worst-case stacks of Debian's 6.1 cloud kernel ($pkg $version)" \
 	>"$tmp/table.md"
 mv "$tmp/table.md" "$out"

@@ -91,9 +91,21 @@ def entry_rows(out, funcs, rows, symbol_text):
             i, symbol_text(names), total_text(e), frames, head_of_path(f), loc))
 
 
-def class_summary(out, kernel, funcs):
-    out.append('| class | stack | entries | finite total | unbounded, by the first reason |')
-    out.append('|---|---|---:|---:|---|')
+def assumed_cell(c):
+    """A class's count with linux-assumed.ann too: finite, and how many of
+    those rest on one of its 'assume' lines."""
+    if c is None:
+        return ''
+    pct = 100.0 * c['bounded'] / c['count'] if c['count'] else 0.0
+    return ' %d (%.0f %%; %d on an assumption) |' % (
+        c['bounded'], pct, c.get('assumed_annotation', 0))
+
+
+def class_summary(out, kernel, funcs, assumed=None):
+    more = ' with `linux-assumed` |' if assumed else ''
+    out.append('| class | stack | entries | finite total |%s unbounded, by the first reason |'
+               % more)
+    out.append('|---|---|---:|---:|%s---|' % ('---:|' if assumed else ''))
     for name, title in (('syscall', 'system calls'), ('irq', 'IRQ handlers'),
                         ('exception', 'exception entries'),
                         ('irq_thread', 'threaded IRQ handlers')):
@@ -111,8 +123,9 @@ def class_summary(out, kernel, funcs):
         # reach the code of modules not given
         part = (', %d partial (%d module code)' % (c['partial'], c['partial_module_code'])
                 if c.get('partial') else '')
-        out.append('| %s | %s | %d | %d (%.0f %%%s) | %s |' % (
-            title, c['stack'], c['count'], c['bounded'], pct, part, whys or '-'))
+        cell = assumed_cell(assumed.get(name)) if assumed else ''
+        out.append('| %s | %s | %d | %d (%.0f %%%s) |%s %s |' % (
+            title, c['stack'], c['count'], c['bounded'], pct, part, cell, whys or '-'))
 
 
 def largest_cycles(out, kernel, funcs, n=5):
@@ -169,9 +182,15 @@ def main():
     ap.add_argument('--notes', required=True)
     ap.add_argument('--title', required=True)
     ap.add_argument('--command', default='make kernel-table')
+    ap.add_argument('--assumed-report',
+                    help='the same run with --annotate linux-assumed too')
     a = ap.parse_args()
     with open(a.report) as f:
         r = json.load(f)
+    assumed = None
+    if a.assumed_report:
+        with open(a.assumed_report) as f:
+            assumed = json.load(f)['kernel']
     funcs, kernel, notes = r['functions'], r['kernel'], read_notes(a.notes)
     sys_rows = merged([e for e in kernel['syscall']['entries']], syscall_name)
     out = ['# ' + a.title, '',
@@ -185,9 +204,15 @@ def main():
            'is unknown).  Indirect calls reach the targets that '
            '`--indirect=types` gives them (assumed edges); `--annotate '
            'linux` bounds the recursions the kernel bounds (each line cites '
-           'its source).', '',
-           '## Entries bounded, per class', '']
-    class_summary(out, kernel, funcs)
+           'its source).', '']
+    if assumed:
+        out += ['The column *with `linux-assumed`* adds `--annotate '
+                'linux-assumed`: recursions that run-time values keep short, '
+                'not the code (each line says why it holds and why it is no '
+                'fact); a total that may rest on one is *assumed*.  The rest '
+                'of this page is the run without it.', '']
+    out += ['## Entries bounded, per class', '']
+    class_summary(out, kernel, funcs, assumed)
     out += ['', 'The cycles that keep the most entries unbounded:', '']
     largest_cycles(out, kernel, funcs)
     out += ['', '## The %d deepest system calls' % TOP_SYSCALLS, '',
