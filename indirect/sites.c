@@ -536,6 +536,21 @@ struct join {
 	const char *cls[8];
 };
 
+/* Is site s's chain a constant NULL, through copies: one path's xor
+ * %r13d,%r13d (klist_next()'s put = NULL when the node is gone, a
+ * call only when put is set)?  No call goes through it. */
+static bool null_way(const struct ind_run *r, const struct ind_site *s)
+{
+	const struct insn_icalls *ic = &r->ims[s->image].code->icalls;
+	const struct insn_icall *c = &ic->calls[s->icall];
+	const struct insn_link *l = ic->links + c->link;
+	uint8_t k = 0;
+
+	while (k + 1 < c->nlinks && l[k].src == INSN_SRC_MOVE)
+		k++;
+	return c->nlinks && k + 1 == c->nlinks && l[k].src == INSN_SRC_CONST && !l[k].disp;
+}
+
 /*
  * A call whose chain ends where several paths' writes meet (GCC's
  * cross-jumping), its paths' chains the nways sites after r->sites[site]
@@ -555,13 +570,17 @@ static enum sp_resolved join_targets(struct ind_run *r, const struct fallback *f
 	enum sp_resolved how = SP_RES_NONE;
 	struct sp_strbuf sb = { 0 };
 	const char *first = NULL;
-	bool same = true;
+	bool same = true, first_way = true;
 	uint32_t n = out->n;
 	size_t k;
 
 	for (k = site + 1; k <= site + nways; k++) {
 		const char *d = NULL;
-		enum sp_resolved w = site_targets(r, fb, kern, &r->sites[k], out, &d);
+		enum sp_resolved w;
+
+		if (null_way(r, &r->sites[k]))
+			continue;	/* a NULL: no call */
+		w = site_targets(r, fb, kern, &r->sites[k], out, &d);
 
 		if (w == SP_RES_ADDRESS_TAKEN || (w == SP_RES_PROTOTYPE && !j->protos)) {
 			free(sb.buf);
@@ -574,10 +593,11 @@ static enum sp_resolved join_targets(struct ind_run *r, const struct fallback *f
 		if (!d && out->n == n + 1)	/* a constant: its function */
 			d = r->g->funcs[out->v[n]].name;
 		n = out->n;
-		if (k == site + 1)
+		if (first_way)
 			first = d;
 		same &= d == first;
-		sp_strbuf_addf(&sb, "%s%s", k == site + 1 ? "" : " | ", d ? d : "?");
+		sp_strbuf_addf(&sb, "%s%s", first_way ? "" : " | ", d ? d : "?");
+		first_way = false;
 	}
 	*desc = same ? first : sp_intern(r->g, sb.buf);
 	free(sb.buf);
