@@ -8,8 +8,10 @@
 # DEB is the bootable linux-image-*-unsigned package, VMLINUX its -dbg
 # image (defaults: /tmp/debian-kernel's).  --quick runs fewer filters and
 # workloads (the e2e test); DIR keeps the console log, the traces and the
-# check (default: a temporary directory).  --annotate FILE,
-# --no-exception-edges and --require-total FUNC go to the checker; this
+# check (default: a temporary directory).  --annotate FILE (repeatable),
+# --indirect MODE, --no-exception-edges and --require-total FUNC go to
+# the checker (--indirect types --annotate linux --annotate linux-assumed
+# holds the typed run's totals, assumed ones included); this
 # exits with its status: 1 when a frame or total is below what the
 # kernel used.  Needs
 # qemu-system-x86, busybox-static, cpio, dpkg-deb (tools/install-deps).
@@ -20,7 +22,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1 ;;
 	-o) out=$2; shift ;;
-	--annotate | --require-total) check="$check $1 $2"; shift ;;
+	--annotate | --require-total | --indirect) check="$check $1 $2"; shift ;;
 	--no-exception-edges) check="$check $1" ;;
 	*) break ;;
 	esac

@@ -3,7 +3,7 @@
 stack tracer saw (bench/kernel-stacktrace.sh boots the kernel and writes
 the traces).
 
-    kernel_stacktrace.py [--stackprof BIN] [--annotate FILE]
+    kernel_stacktrace.py [--stackprof BIN] [--annotate FILE]... [--indirect MODE]
                          [--no-exception-edges] [--require-total FUNC]...
                          [-v] VMLINUX TRACES
 
@@ -194,12 +194,12 @@ class Symbols:
         return self.function(self.funcs[i][2], 0, self.funcs[i][1], True)
 
 
-def stackprof_functions(binary, vmlinux, names, annotate):
+def stackprof_functions(binary, vmlinux, names, options):
     """stackprof's JSON functions for each symbol in names, by entry
     address.  A name stackprof does not know is left out."""
     names = sorted(names)
     while True:
-        cmd = [binary, '--json'] + (['--annotate', annotate] if annotate else [])
+        cmd = [binary, '--json'] + options
         for n in names:
             cmd += ['--entry', n]
         r = subprocess.run(cmd + [vmlinux], capture_output=True, text=True)
@@ -303,7 +303,9 @@ def check_trace(t, syms, fns, tally, verbose):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--stackprof', default='./stackprof')
-    ap.add_argument('--annotate')
+    ap.add_argument('--annotate', action='append', default=[],
+                    help='an annotation file or name for stackprof (repeatable)')
+    ap.add_argument('--indirect', help="stackprof's --indirect mode")
     ap.add_argument('--no-exception-edges', action='store_true',
                     help='a total below the kernel\'s with an exception above it is known')
     ap.add_argument('--require-total', action='append', default=[],
@@ -324,7 +326,10 @@ def main():
                                                      bool(IDT_ENTRY.match(t['rows'][i - 1][2])))
             if func:
                 names.add(func[0])
-    fns = stackprof_functions(a.stackprof, a.vmlinux, names, a.annotate)
+    options = [o for x in a.annotate for o in ('--annotate', x)]
+    if a.indirect:
+        options.append('--indirect=' + a.indirect)
+    fns = stackprof_functions(a.stackprof, a.vmlinux, names, options)
 
     tally = Tally()
     for t in traces:
