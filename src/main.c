@@ -126,8 +126,9 @@ static void print_assumes(const struct sp_graph *g)
 			rest++;
 			bounded += g->funcs[i].res.bounded;
 		}
-	fprintf(stderr, "stackprof: assume: %u lines applied; %u totals rest on them, "
-		"%u of them bounded\n", g->nassume_lines, rest, bounded);
+	fprintf(stderr, "stackprof: assume: %u %s applied; %u totals rest on them, "
+		"%u of them bounded\n", g->nassume_lines,
+		g->nassume_lines == 1 ? "line" : "lines", rest, bounded);
 }
 
 static void print_stats(const struct sp_graph *g, struct cg_image *const *imgs,

@@ -130,7 +130,7 @@ rm -rf "$root"
 # -v says how many lines applied and how many totals rest on them
 # (kfree, free_slab, free_vector, main, all bounded)
 run_sp -v --annotate "$ann" $bin $su
-grep -qx "stackprof: assume: 1 lines applied; 4 totals rest on them, 4 of them bounded" "$OUT/stderr" ||
+grep -qx "stackprof: assume: 1 line applied; 4 totals rest on them, 4 of them bounded" "$OUT/stderr" ||
 	fail "-v: $(grep assume: "$OUT/stderr")"
 
 # two lines on two functions: main rests on both, one reason each;
