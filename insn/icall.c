@@ -280,6 +280,8 @@ struct tracer {
 	size_t n;
 	uint8_t nlinks;
 	int64_t slot;		/* SLOT's address, from the entry's stack pointer */
+	bool outgoing;		/* SLOT is a call's stack argument: a call
+				 * writes it (its callee owns the word) */
 	/* the last reload of a stack slot the chain did not follow: its
 	 * load v[reload] and its link's index in ic->links */
 	size_t reload, reload_link;
@@ -882,7 +884,8 @@ static bool writes_slot(const struct tracer *t, size_t k)
 	int32_t d = t->ic->depth[k];
 	int64_t at, size;
 
-	if (d == DEPTH_UNSET || d == DEPTH_UNKNOWN || t->slot < -(int64_t)d)
+	if (d == DEPTH_UNSET || d == DEPTH_UNKNOWN || t->slot < -(int64_t)d ||
+	    (t->outgoing && is_call(in)))
 		return true;
 	if (!(in->flags & INSN_F_MEM) || in->base != RSP || reads_only(in))
 		return false;
@@ -1009,7 +1012,8 @@ static bool pushed_for(const struct tracer *t, size_t p, size_t i)
  * The write of stack argument k of the call v[i] (the word k above the
  * callee's return address: the caller's stack pointer plus 8k at the
  * call) that reaches the call on every path, no other write of the slot
- * between and no pointer reaching it: its index, the register it stores
+ * between (nor a call: its callee owns the word) and no pointer reaching
+ * it: its index, the register it stores
  * in *reg (a push of one, a mov), or INSN_REG_NONE and the constant in
  * *imm; t->n when there is none such.
  */
@@ -1018,7 +1022,7 @@ static size_t stack_arg_store(struct tracer *t, size_t i, unsigned k, uint8_t *r
 {
 	struct slot_store x = { t->n, 0 };
 	const struct insn *s;
-	bool entry;
+	bool entry, ok;
 	int32_t d;
 
 	if (!t->ic->frame_known)
@@ -1027,8 +1031,10 @@ static size_t stack_arg_store(struct tracer *t, size_t i, unsigned k, uint8_t *r
 	if (d == DEPTH_UNSET || d == DEPTH_UNKNOWN)
 		return t->n;
 	t->slot = (int64_t)(8 * k) - d;
-	if (t->slot >= 0 || !each_write(t, i, SLOT, add_slot_store, &x, &entry) || entry ||
-	    x.n != 1 || (t->ic->escape < t->slot + 8 && !pushed_for(t, x.d, i)))
+	t->outgoing = true;
+	ok = t->slot < 0 && each_write(t, i, SLOT, add_slot_store, &x, &entry);
+	t->outgoing = false;
+	if (!ok || entry || x.n != 1 || (t->ic->escape < t->slot + 8 && !pushed_for(t, x.d, i)))
 		return t->n;
 	s = &t->v[x.d];
 	d = t->ic->depth[x.d];
