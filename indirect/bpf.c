@@ -909,6 +909,108 @@ void ind_bpf_finish(struct ind_kernel *k)
 			run_calls(k, r);
 }
 
+/* ---- a program's callbacks ---- */
+
+/*
+ * The helpers that call a BPF function the program hands them
+ * (is_callback_calling_function(), kernel/bpf/verifier.c:445-452, Linux
+ * 6.1): bpf_loop, bpf_find_vma and bpf_user_ringbuf_drain call it
+ * themselves (kernel/bpf/bpf_iter.c:761, task_iter.c:807, ringbuf.c:
+ * 771); bpf_for_each_map_elem through its map's map_for_each_callback
+ * (bpf_iter.c:731, the only caller of that member); the callback
+ * bpf_timer_set_callback() stores in a struct bpf_hrtimer is called by
+ * bpf_timer_cb (helpers.c:1141-1167), which bpf_timer_init() gives the
+ * hrtimer.  The first three by their protos' func, the objects
+ * check_helper_call() reads (the same func do_misc_fixups() calls).
+ */
+static const char *const callback_protos[] = {
+	"bpf_loop_proto", "bpf_find_vma_proto", "bpf_user_ringbuf_drain_proto",
+};
+#define CB_MAP_OP "map_for_each_callback"
+#define CB_TIMER "bpf_timer_cb"
+/* bpf_callback_t, u64 (*)(u64, u64, u64, u64, u64) (include/linux/bpf.h),
+ * in proto.c's form */
+#define U64 "long long unsigned int"
+#define CB_PROTO U64 "(" U64 "," U64 "," U64 "," U64 "," U64 ")"
+
+struct cb_syms {
+	struct ind_kernel *k;
+	const struct ind_image *im;
+	uint64_t func_off;	/* struct bpf_func_proto's func */
+};
+
+static void find_cb_proto(void *arg, const GElf_Sym *sym, const char *name)
+{
+	struct cb_syms *b = arg;
+	uint64_t value, fn;
+	uint32_t id;
+	size_t i;
+
+	if (GELF_ST_TYPE(sym->st_info) != STT_OBJECT || !sym_value(b->im->elf, sym, &value))
+		return;
+	for (i = 0; i < COUNT(callback_protos); i++)
+		if (!strcmp(name, callback_protos[i]) &&
+		    ind_data_word(&b->im->data, value + b->func_off, &fn) &&
+		    (id = ind_func_at(b->im, fn)) != SP_NONE)
+			ids_add(&b->k->cb_callers, id);
+}
+
+/* The functions that call a program's callback, once, into
+ * k->cb_callers (sorted). */
+static void cb_callers(struct ind_kernel *k)
+{
+	const struct ind_key *func = key_of(k, "bpf_func_proto", "func");
+	const struct ind_key *op = key_of(k, "bpf_map_ops", CB_MAP_OP);
+	struct cb_syms b = { .k = k };
+	uint32_t i, id;
+
+	if (k->cb_read)
+		return;
+	k->cb_read = true;
+	for (i = 0; func && i < k->r->nims; i++) {
+		b.im = &k->r->ims[i];
+		b.func_off = func->off;
+		if (b.im->data.word)
+			sp_elf_each_symbol(b.im->elf, find_cb_proto, &b);
+	}
+	for (i = 0; op && i < op->ntargets; i++)
+		ids_add(&k->cb_callers, op->targets[i]);
+	for (i = 0; op && i < op->ncode; i++)
+		ids_add(&k->cb_callers, op->code[i]);
+	for (i = 0; i < k->r->nims; i++)
+		if ((id = ind_kernel_func_named(k, i, sp_intern(k->r->g, CB_TIMER))) != SP_NONE)
+			ids_add(&k->cb_callers, id);
+	k->cb_callers.n = ind_unique_ids(k->cb_callers.v, k->cb_callers.n);
+}
+
+/*
+ * A call of a program's callback: a site of one of k->cb_callers that
+ * nothing else resolved, through bpf_callback_t or a pointer of no type
+ * known (bpf_user_ringbuf_drain's void *callback_fn, cast).  The verifier
+ * checked that the argument is a BPF function of the program
+ * (ARG_PTR_TO_FUNC, a BPF_PSEUDO_FUNC load: check_func_arg()), and only a
+ * JIT'ed program may pass one (fixup_call_args(), verifier.c:14186-14192:
+ * "callbacks are not allowed in non-JITed programs"): JIT code, <bpf
+ * jit>.  Its frame is a whole program's, more than the callback's (the
+ * verifier counts the callback's stack and frames with its program's,
+ * check_max_stack_depth_subprog(), 4437-4546; a timer's callback on its
+ * own, 4502-4508, 4554); its calls are those of a program of any type, a
+ * superset of what the callback's may call.  A callback that calls
+ * bpf_loop again is <bpf jit> below itself: recursion, kept.
+ */
+static enum sp_resolved callback_targets(struct ind_kernel *k, const struct ind_site *s,
+					 struct ids *out, const char **desc)
+{
+	if (s->func == SP_NONE || (s->t.proto && s->t.proto != sp_intern(k->r->g, CB_PROTO)))
+		return SP_RES_NONE;
+	cb_callers(k);
+	if (!ind_ids_has(k->cb_callers.v, k->cb_callers.n, s->func))
+		return SP_RES_NONE;
+	ids_add(out, jit_node(k));
+	*desc = "a program's callback (ARG_PTR_TO_FUNC): JIT'ed code";
+	return SP_RES_BPF;
+}
+
 /* ---- the interpreter's own calls ---- */
 
 #define INTERPRETER "___bpf_prog_run"
@@ -1029,6 +1131,8 @@ enum sp_resolved ind_bpf_targets(struct ind_kernel *k, const struct ind_site *s,
 	enum sp_resolved how = interp_targets(k, s, out, desc);
 	int r;
 
+	if (how == SP_RES_NONE)
+		how = callback_targets(k, s, out, desc);
 	if (how != SP_RES_NONE)
 		return how;
 	if (!is_bpf_func_type(s->t.proto))

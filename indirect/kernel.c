@@ -59,6 +59,7 @@ void ind_kernel_release(struct ind_kernel *k)
 	free(k->other.v);
 	free(k->interp.v);
 	free(k->idle_ops.v);
+	free(k->cb_callers.v);
 	ind_exported_release(k);
 }
 

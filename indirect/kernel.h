@@ -31,6 +31,9 @@ struct ind_kernel {
 					 * kfuncs, and interpreters_args' functions */
 	bool interp_ok;			/* interpreters_args read */
 	uint32_t run_helpers[IND_BPF_RUNNERS];	/* their helpers, SP_NONE: every one */
+	bool cb_read;
+	struct ids cb_callers;		/* the functions that call a program's
+					 * callback, sorted */
 	/* members nothing stores (exported.c) */
 	bool kernel;			/* an image exports to modules */
 	bool *kernel_image;		/* by image: it does, or is a module */
