@@ -578,8 +578,8 @@ static void merge_calls(struct ind_kernel *k, const struct ids *helpers)
 /*
  * <bpf jit>: a program of any type.  A tail call jumps to a program of
  * the same type in the caller's frame (its calls are among these).
- * Assumed: a helper that calls back into a program (bpf_loop's
- * callback) has its call typed as any other.
+ * A helper that calls back into the program (bpf_loop's callback)
+ * calls <bpf jit> again (callback_targets).
  */
 static uint32_t jit_node(struct ind_kernel *k)
 {
