@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/search.h"
 #include "common/strbuf.h"
 #include "common/xalloc.h"
 #include "indirect/kernel.h"
@@ -60,6 +61,7 @@ void ind_kernel_release(struct ind_kernel *k)
 	free(k->interp.v);
 	free(k->idle_ops.v);
 	free(k->cb_callers.v);
+	free(k->probes.v);
 	ind_exported_release(k);
 }
 
@@ -235,6 +237,167 @@ static void drop_other_classes(struct ind_kernel *k, uint32_t bpf, struct ids *o
 }
 
 /*
+ * The functions the images register as a probe: what every caller of
+ * tracepoint_probe_register(), _prio() and _prio_may_exist()
+ * (kernel/tracepoint.c, Linux 6.1: every way into tracepoint_add_func())
+ * passes as the probe, its second argument: DWARF's call site value, a
+ * function (register_trace_NAME()'s probe, inlined), or the caller's own
+ * argument, what its callers pass (args.c).  Two callers pass a member:
+ * trace_event_reg() an event's call->class->probe and ->perf_probe
+ * (kernel/trace/trace_events.c:666-690), bpf_probe_register()
+ * btp->bpf_func (kernel/trace/bpf_trace.c:2336-2357, through the inlined
+ * __bpf_probe_register()), the event classes' probes, which
+ * tracepoint_targets keeps by their names (these callers by name too).  Once, into k->probes (sorted); k->probes_ok false when another
+ * caller's value is not known, or a function's address is taken;
+ * k->probe_export, one of them a module may call (exported), whose
+ * callers there register their own.
+ */
+static const char *const probe_registers[] = {
+	"tracepoint_probe_register", "tracepoint_probe_register_prio",
+	"tracepoint_probe_register_prio_may_exist",
+};
+static const char *const class_registers[] = { "trace_event_reg", "bpf_probe_register" };
+enum { RSI = 4 };	/* DWARF's x86-64 number: the second argument */
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static bool named_in(const char *name, const char *const *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; name && i < n; i++)
+		if (!strcmp(name, v[i]))
+			return true;
+	return false;
+}
+
+/* The image whose function id is, NULL when none. */
+static struct ind_image *image_of(struct ind_kernel *k, uint32_t id)
+{
+	uint32_t first, end, m;
+
+	for (m = 0; m < k->r->nims; m++) {
+		cg_funcs(k->r->ims[m].img, &first, &end);
+		if (id >= first && id < end)
+			return &k->r->ims[m];
+	}
+	return NULL;
+}
+
+static uint64_t carg_ret(const void *base, size_t i)
+{
+	return ((const struct insn_carg *)base)[i].ret;
+}
+
+/* The constant the code of image im loads into register reg just before
+ * the call that returns to ret (insn/callargs.c, as args.c reads it),
+ * where DWARF's call site value does not say. */
+static struct dw_call_arg code_arg(const struct ind_image *im, uint64_t ret, uint8_t reg)
+{
+	const struct insn_cargs *c = &im->code->cargs;
+	struct dw_call_arg v = { .kind = DW_ARG_UNKNOWN };
+	size_t i;
+
+	for (i = sp_search_first_ge(c->v, c->n, carg_ret, ret); ret && i < c->n && c->v[i].ret == ret;
+	     i++)
+		if (c->v[i].reg == reg) {
+			v.kind = DW_ARG_ADDR;
+			v.addr = c->v[i].value;
+		}
+	return v;
+}
+
+/* What caller passes as the probe in its call x of a registration, into
+ * k->probes; false when not known. */
+static bool probe_passed(struct ind_kernel *k, const struct sp_edge *x)
+{
+	const struct sp_func *caller = &k->r->g->funcs[x->from];
+	struct ind_image *im = image_of(k, x->from);
+	struct dw_call_arg v = { .kind = DW_ARG_UNKNOWN };
+	const uint32_t *ids;
+	uint32_t id, n, i;
+	bool outside;
+
+	if (named_in(caller->name, probe_registers, COUNT(probe_registers)) ||
+	    named_in(caller->name, class_registers, COUNT(class_registers)))
+		return true;	/* one passing its own on; the class probes */
+	if (!im || !im->reader || !caller->die)
+		return false;
+	v = dw_call_arg(im->reader, caller->die, x->pc, RSI);
+	if (v.kind == DW_ARG_UNKNOWN && im->code)
+		v = code_arg(im, x->pc, RSI);
+	if (v.kind == DW_ARG_ADDR && (id = ind_func_at(im, v.addr)) != SP_NONE) {
+		ids_add(&k->probes, id);
+		return true;
+	}
+	if (v.kind != DW_ARG_ENTRY || !ind_arg_values(k->r->args, x->from, v.reg, &ids, &n, &outside))
+		return false;
+	for (i = 0; i < n; i++)
+		ids_add(&k->probes, ids[i]);
+	if (outside && k->probe_export == SP_NONE)
+		k->probe_export = x->from;
+	return true;
+}
+
+static void read_probes(struct ind_kernel *k)
+{
+	struct sp_graph *g = k->r->g;
+	uint32_t i, m, id, found = 0;
+	size_t r;
+
+	k->probes_read = true;
+	k->probe_export = SP_NONE;
+	k->probes_ok = k->r->sealed && k->r->args;
+	for (r = 0; r < COUNT(probe_registers); r++)
+		for (m = 0; m < k->r->nims; m++) {
+			id = ind_kernel_func_named(k, m, sp_intern(g, probe_registers[r]));
+			if (id == SP_NONE)
+				continue;
+			found++;
+			if (k->r->taken[id])
+				k->probes_ok = false;
+			if (k->marks && id < k->nmarks && k->marks[id] && k->probe_export == SP_NONE)
+				k->probe_export = id;
+		}
+	for (i = 0; k->probes_ok && i < g->nedges; i++) {
+		const struct sp_edge *x = &g->edges[i];
+
+		if (x->flags || x->how != SP_RES_NONE ||
+		    !named_in(g->funcs[x->to].name, probe_registers, COUNT(probe_registers)))
+			continue;
+		if (!probe_passed(k, x))
+			k->probes_ok = false;
+	}
+	if (!found)
+		k->probes_ok = false;
+	k->probes.n = ind_unique_ids(k->probes.v, k->probes.n);
+}
+
+/* Is function id a class probe (trace_event_raw_event_CLASS ...)? */
+static bool class_probe(const struct sp_func *f)
+{
+	size_t i;
+
+	for (i = 0; f->name && i < COUNT(probe_kinds); i++)
+		if (!strncmp(f->name, probe_kinds[i], strlen(probe_kinds[i])))
+			return true;
+	return false;
+}
+
+/* Leave out of out, from n on, the functions no image registers as a
+ * probe (k->probes) but the class probes. */
+static void keep_registered(struct ind_kernel *k, struct ids *out, uint32_t n)
+{
+	uint32_t i, kept = n;
+
+	for (i = n; i < out->n; i++)
+		if (ind_ids_has(k->probes.v, k->probes.n, out->v[i]) ||
+		    class_probe(&k->r->g->funcs[out->v[i]]))
+			out->v[kept++] = out->v[i];
+	out->n = kept;
+}
+
+/*
  * The probes __traceiter_NAME(void *data, ARGS) may call: each is
  * called as void (*)(void *data, ARGS), and every way the kernel
  * registers one on NAME checks it has that type:
@@ -251,9 +414,12 @@ static void drop_other_classes(struct ind_kernel *k, uint32_t bpf, struct ids *o
  * them all, less the other classes' probes (drop_other_classes), and
  * the class's three (by name, through __bpf_raw_tp_map's class) are
  * added whatever their DWARF prototype reads.  A tracepoint of no class
- * known keeps every class's probe of its prototype.  Assumed: no probe
- * is assembly (no prototype) or passed to tracepoint_probe_register()
- * by a cast from another type.
+ * known keeps every class's probe of its prototype.  Of those only the
+ * functions the images register (read_probes) when each registration
+ * is known; and when a module may register its own (the functions are
+ * exported), the functions exported of the prototype and the modules'
+ * code.  Assumed: no probe is assembly (no prototype) or passed to
+ * tracepoint_probe_register() by a cast from another type.
  */
 static enum sp_resolved tracepoint_targets(struct ind_kernel *k, const struct ind_site *s,
 					   struct ids *out, const char **desc)
@@ -261,7 +427,7 @@ static enum sp_resolved tracepoint_targets(struct ind_kernel *k, const struct in
 	struct ind_run *r = k->r;
 	const struct sp_func *f = &r->g->funcs[s->func];
 	struct ind_image *im = &r->ims[s->image];
-	const char *proto, *tp = f->name + strlen(TRACEITER), *cls;
+	const char *proto, *tp = f->name + strlen(TRACEITER), *cls, *probe;
 	struct sp_strbuf sb = { 0 };
 	uint32_t bpf, id, i, n = out->n;
 
@@ -273,10 +439,17 @@ static enum sp_resolved tracepoint_targets(struct ind_kernel *k, const struct in
 		k->classes_read = true;
 	}
 	sp_strbuf_addf(&sb, "void%s", proto + 3);
-	ind_kernel_exact_typed(k, sp_intern(r->g, sb.buf), out);
+	probe = sp_intern(r->g, sb.buf);
+	ind_kernel_exact_typed(k, probe, out);
 	bpf = sp_u64map_get(&k->classes, s->func);
 	if (bpf != SP_NONE)
 		drop_other_classes(k, bpf, out, n);
+	if (!k->probes_read)
+		read_probes(k);
+	if (k->probes_ok)
+		keep_registered(k, out, n);
+	if (k->probes_ok && k->probe_export != SP_NONE)
+		ind_exported_args(k, k->probe_export, probe, out);
 	cls = bpf != SP_NONE ? r->g->funcs[bpf].name + strlen(probe_kinds[2]) : tp;
 	for (i = 0; i < 3; i++) {
 		id = func_namedf(k, s->image, probe_kinds[i], cls);

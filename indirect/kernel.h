@@ -18,6 +18,9 @@ struct ind_kernel {
 	struct sp_u64map class_of;	/* a class's probe's id -> its __bpf_trace_CLASS's */
 	struct ids scratch;
 	uint32_t class_probes;		/* class probes found by name */
+	bool probes_read, probes_ok;	/* k->probes read; holds every probe */
+	struct ids probes;		/* the functions registered as a probe, sorted */
+	uint32_t probe_export;		/* an exported function that registers one */
 	uint64_t edges;			/* assumed edges <bpf jit> got */
 	/* bpf.c */
 	struct ids idle_ops;		/* map operations no program calls, sorted */
