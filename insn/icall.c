@@ -175,6 +175,8 @@ static void grow_scratch(struct insn_icalls *ic, size_t n)
 	free(ic->seen);
 	free(ic->depth);
 	free(ic->sbranch);
+	free(ic->falls);
+	free(ic->wmask);
 	ic->scratch_cap = n + 1;
 	/* room for index_jumps' pred_first[n + 1], the end of the last list */
 	ic->pred_first = sp_xmalloc((ic->scratch_cap + 1) * sizeof(*ic->pred_first));
@@ -183,6 +185,8 @@ static void grow_scratch(struct insn_icalls *ic, size_t n)
 	ic->seen = sp_xcalloc(ic->scratch_cap, sizeof(*ic->seen));
 	ic->depth = sp_xmalloc(ic->scratch_cap * sizeof(*ic->depth));
 	ic->sbranch = sp_xmalloc(ic->scratch_cap * sizeof(*ic->sbranch));
+	ic->falls = sp_xmalloc(ic->scratch_cap * sizeof(*ic->falls));
+	ic->wmask = sp_xmalloc(ic->scratch_cap * sizeof(*ic->wmask));
 	ic->stamp = 0;
 }
 
@@ -263,13 +267,20 @@ static void index_jumps(struct insn_icalls *ic, const struct insn *v, size_t n)
 
 /* Does control fall from v[k - 1] into v[k]?  A static branch's site
  * does, a jmp in the image or not. */
-static bool falls_into(const struct insn_icalls *ic, const struct insn *v, size_t k)
+static bool fall_through(const struct insn_icalls *ic, const struct insn *v, size_t k)
 {
 	const struct insn *p = &v[k - 1];
 
 	return ic->sbranch[k - 1] || (p->op != INSN_OP_INVALID && p->op != INSN_OP_RET && p->op != INSN_OP_JMP &&
 	       !(p->groups & INSN_G_RET) && p->branch != INSN_BRANCH_JUMP_DYNAMIC &&
 	       !(p->branch == INSN_BRANCH_NONE && (p->groups & INSN_G_JUMP)));
+}
+
+/* fall_through(), as index_function() noted it for each instruction:
+ * the walks back ask it at every step, millions of times in a kernel. */
+static bool falls_into(const struct insn_icalls *ic, size_t k)
+{
+	return ic->falls[k];
 }
 
 /* ---- the chain ---- */
@@ -330,9 +341,8 @@ static bool writes_slot(const struct tracer *t, size_t k);
  */
 static uint64_t rip_target(const struct insn *in);
 
-static bool pv_call(const struct tracer *t, const struct insn *p)
+static bool pv_call(const struct insn_icalls *ic, const struct insn *p)
 {
-	const struct insn_icalls *ic = t->ic;
 	uint64_t addr;
 
 	if (!ic->pv_ops || !(p->flags & INSN_F_MEM) || p->base != RIP ||
@@ -342,19 +352,38 @@ static bool pv_call(const struct tracer *t, const struct insn *p)
 	return addr >= ic->pv_ops && addr < ic->pv_ops_end;
 }
 
+/* The registers v[k] writes, as writes() reads them: a call's are
+ * those it clobbers, not its own stack pointer's move. */
+static uint64_t write_mask(const struct insn_icalls *ic, const struct insn *p)
+{
+	if (is_call(p) && pv_call(ic, p))
+		return BIT(RAX);
+	if (is_call(p))
+		return ic->fentry && (p->flags & INSN_F_TARGET) && (uint64_t)p->imm == ic->fentry ?
+		       0 : CLOBBERED;
+	return p->wregs;
+}
+
+/* What the walks back over the function v[0..n) ask at each step, noted
+ * once: the jumps landing on each instruction, whether control falls
+ * into it, the registers it writes. */
+static void index_function(struct insn_icalls *ic, const struct insn *v, size_t n)
+{
+	size_t k;
+
+	index_jumps(ic, v, n);
+	ic->falls[0] = 0;
+	for (k = 1; k < n; k++)
+		ic->falls[k] = fall_through(ic, v, k);
+	for (k = 0; k < n; k++)
+		ic->wmask[k] = write_mask(ic, &v[k]);
+}
+
 static bool writes(const struct tracer *t, size_t k, uint8_t reg)
 {
-	const struct insn *p = &t->v[k];
-
 	if (reg == SLOT)
 		return writes_slot(t, k);
-	if (is_call(p) && pv_call(t, p))
-		return reg == RAX;
-	if (is_call(p))
-		return (CLOBBERED & BIT(reg)) != 0 &&
-		       !(t->ic->fentry && (p->flags & INSN_F_TARGET) &&
-			 (uint64_t)p->imm == t->ic->fentry);
-	return (p->wregs & BIT(reg)) != 0;
+	return reg < 64 && (t->ic->wmask[k] & BIT(reg)) != 0;
 }
 
 /* Where the value of reg that v[i] reads was written: the one
@@ -394,7 +423,7 @@ static size_t definition(struct tracer *t, size_t i, uint8_t reg, size_t *call)
 				SP_ALLOC_GROW(ic->stack, sp + 1, ic->stack_cap);
 				ic->stack[sp++] = ic->preds[j];
 			}
-			if (!falls_into(ic, t->v, k)) {
+			if (!falls_into(ic, k)) {
 				/* no jump lands here either: dead code (the padding
 				 * after a jump), unless a jump through a table may */
 				if (ic->pred_first[k] == ic->pred_first[k + 1] &&
@@ -712,14 +741,14 @@ static bool each_write(struct tracer *t, size_t i, uint8_t reg,
 		if (steps++ >= (reg == SLOT ? MAX_BACK_SLOT : MAX_BACK))
 			return false;
 		*entry |= k == 0;
-		if (k && !falls_into(ic, t->v, k) && ic->pred_first[k] == ic->pred_first[k + 1] &&
+		if (k && !falls_into(ic, k) && ic->pred_first[k] == ic->pred_first[k + 1] &&
 		    ic->table_jumps && t->v[k].op != INSN_OP_NOP)
 			return false;
 		for (j = ic->pred_first[k]; j <= ic->pred_first[k + 1]; j++) {
 			/* the jumps landing on k, then what falls into it */
 			size_t p = j < ic->pred_first[k + 1] ? ic->preds[j] : k - 1;
 
-			if (j == ic->pred_first[k + 1] && (!k || !falls_into(ic, t->v, k)))
+			if (j == ic->pred_first[k + 1] && (!k || !falls_into(ic, k)))
 				break;
 			if (writes(t, p, reg)) {
 				if (!found(arg, p))
@@ -834,7 +863,7 @@ static void frame_depths(struct tracer *t)
 			if (ic->depth[k] == DEPTH_UNSET)
 				continue;
 			a = depth_after(&v[k], ic->depth[k]);
-			if (k + 1 < t->n && falls_into(ic, v, k + 1))
+			if (k + 1 < t->n && falls_into(ic, k + 1))
 				changed |= set_depth(ic, k + 1, a);
 			if ((j = ic->jump_to[k]) < t->n)
 				changed |= set_depth(ic, j, a);
@@ -1000,7 +1029,7 @@ static bool pushed_for(const struct tracer *t, size_t p, size_t i)
 	for (k = p + 1; k < i; k++) {
 		const struct insn *in = &t->v[k];
 
-		if (ic->pred_first[k] != ic->pred_first[k + 1] || !falls_into(ic, t->v, k) ||
+		if (ic->pred_first[k] != ic->pred_first[k + 1] || !falls_into(ic, k) ||
 		    in->op == INSN_OP_PUSH || in->stack != INSN_STACK_NONE || is_call(in) ||
 		    ((in->flags & INSN_F_MEM) && !reads_only(in)))
 			return false;
@@ -1170,7 +1199,7 @@ static bool dead_pad(const struct tracer *t, size_t k)
 	const struct insn_icalls *ic = t->ic;
 
 	for (; t->v[k].op == INSN_OP_NOP && ic->pred_first[k] == ic->pred_first[k + 1]; k--)
-		if (k == 0 || !falls_into(ic, t->v, k))
+		if (k == 0 || !falls_into(ic, k))
 			return k > 0;
 	return false;
 }
@@ -1184,7 +1213,7 @@ static size_t run_start(const struct tracer *t, size_t i, uint8_t reg)
 	size_t k = i;
 
 	while (k > 0 && i - k < 64 && ic->pred_first[k] == ic->pred_first[k + 1] &&
-	       falls_into(ic, t->v, k) && !writes(t, k - 1, reg))
+	       falls_into(ic, k) && !writes(t, k - 1, reg))
 		k--;
 	return k;
 }
@@ -1197,7 +1226,7 @@ static size_t only_jump(const struct tracer *t, size_t k, uint8_t reg)
 	size_t j;
 
 	if (k == 0 || ic->pred_first[k + 1] - ic->pred_first[k] != 1 ||
-	    (falls_into(ic, t->v, k) && !dead_pad(t, k - 1)))
+	    (falls_into(ic, k) && !dead_pad(t, k - 1)))
 		return t->n;
 	j = ic->preds[ic->pred_first[k]];
 	return j < t->n && !writes(t, j, reg) ? j : t->n;
@@ -1585,20 +1614,28 @@ static struct lane xmm_lane(struct tracer *t, size_t i, uint8_t xmm, bool high, 
  *	movq %rdx,%xmm0; movq %rax,%xmm1; punpcklqdq %xmm1,%xmm0; movups %xmm0,(%rdi)
  *	movq %rax,%xmm0; movhps .LC0(%rip),%xmm0; movaps %xmm0,0x70(%rsp)
  */
+/* Is in a store scan_store() reads: of 8 bytes, or of an xmm register's
+ * 16? */
+static bool is_store(const struct insn *in)
+{
+	if (!(in->flags & INSN_F_MEM) || in->reg != INSN_REG_NONE)
+		return false;
+	return (in->op == INSN_OP_MOV && in->size == 8) ||
+	       (in->op == INSN_OP_VMOV && in->size == 16 && in->reg2 >= XMM0);
+}
+
 static void scan_store(struct tracer *t, const struct sp_elf *e, size_t i)
 {
 	const struct insn *in = &t->v[i];
 	struct lane l = { .kind = LANE_REG, .at = i };
 
-	if (!(in->flags & INSN_F_MEM) || in->reg != INSN_REG_NONE)
+	if (!is_store(in))
 		return;
-	if (in->op == INSN_OP_MOV && in->size == 8) {
+	if (in->op == INSN_OP_MOV) {
 		l.reg = in->reg2;
 		add_store(t, e, i, &l, in->disp);
 		return;
 	}
-	if (in->op != INSN_OP_VMOV || in->size != 16 || in->reg2 < XMM0)
-		return;
 	/* a lane of unknown origin (a struct copied whole: movdqu
 	 * (%rsi),%xmm0) is a value of unknown origin stored there */
 	l = xmm_lane(t, i, in->reg2, false, 0);
@@ -1896,7 +1933,7 @@ int insn_arg_values(struct insn_icalls *ic, const struct insn *v, size_t n, uint
 	    (reg > 15 && !insn_stack_arg(reg)))
 		return -1;
 	i--;
-	index_jumps(ic, v, n);
+	index_function(ic, v, n);
 	if (insn_stack_arg(reg)) {
 		uint64_t imm = 0;
 
@@ -1942,7 +1979,7 @@ int insn_arg_load(struct insn_icalls *ic, const struct insn *v, size_t n, uint64
 	    (reg > 15 && !insn_stack_arg(reg)))
 		return 0;
 	i--;
-	index_jumps(ic, v, n);
+	index_function(ic, v, n);
 	if (insn_stack_arg(reg)) {
 		uint64_t imm = 0;
 
@@ -2056,23 +2093,32 @@ void insn_icalls_pass(struct insn_icalls *ic, const struct sp_elf *e,
 {
 	struct tracer t = { .ic = ic, .v = v, .n = n };
 	size_t i, call = ic->ncalls, link = ic->nlinks;
+	bool indexed = false;
 	uint8_t reg;
-	int k;
+	int k = -1;
 
 	if (e->arch->id != SP_ARCH_X86_64 || !n)
 		return;
-	index_jumps(ic, v, n);
 	for (i = 0; i < n && v[i].op != INSN_OP_INVALID; i++) {
-		if (indirect_branch(&v[i], &reg)) {
+		bool call_site = indirect_branch(&v[i], &reg);
+
+		if (!call_site && (k = calls_update(ic, &v[i])) < 0 && !is_store(&v[i]))
+			continue;
+		/* most of a kernel's functions have nothing to trace: their
+		 * jumps are not indexed */
+		if (!indexed)
+			index_function(ic, v, n);
+		indexed = true;
+		if (call_site) {
 			add_call(&t, i, reg);
 			add_ways(&t, ic->ncalls - 1);
 		}
-		else if ((k = calls_update(ic, &v[i])) >= 0)
+		else if (k >= 0)
 			add_update(&t, i, k);
 		else
 			scan_store(&t, e, i);
 	}
-	if (ic->table_jumps)
+	if (indexed && ic->table_jumps)
 		check_entries(ic, call, link);
 }
 
@@ -2088,6 +2134,8 @@ void insn_icalls_release(struct insn_icalls *ic)
 	free(ic->seen);
 	free(ic->depth);
 	free(ic->sbranch);
+	free(ic->falls);
+	free(ic->wmask);
 	free(ic->stack);
 	memset(ic, 0, sizeof(*ic));
 }

@@ -186,6 +186,8 @@ struct insn_icalls {
 	uint32_t *pred_first, *preds;	/* the jumps landing on each */
 	uint32_t *jump_to;		/* each's direct jump target inside, n if none */
 	uint8_t *sbranch;		/* each is a static branch's site */
+	uint8_t *falls;			/* control falls into each from the one before */
+	uint64_t *wmask;		/* the registers each writes (a call: clobbers) */
 	uint32_t *seen, stamp;		/* visited by the current search */
 	bool table_jumps;		/* the function jumps through a register */
 	bool frame_known;		/* depth and escape are the function's */
