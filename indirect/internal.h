@@ -23,6 +23,8 @@ struct ind_member {
 	uint64_t die;		/* its own */
 	const char *name;	/* read from die when first needed, once named */
 	bool named;
+	bool typed;		/* index is known */
+	uint32_t index;		/* type's in ind_types.v, SP_NONE for none */
 };
 
 /* A pointer to a function inside a type, at off from its start.  It is

@@ -72,6 +72,7 @@ static void add_member(void *ctx, const struct dw_member *m)
 	t->members[t->nmembers].off = m->off;
 	t->members[t->nmembers].type = m->type;
 	t->members[t->nmembers].die = m->die;
+	t->members[t->nmembers].typed = false;
 	t->members[t->nmembers++].named = false;
 }
 
@@ -92,6 +93,21 @@ static const char *member_name(struct ind_types *t, uint32_t m)
 }
 
 static uint32_t type_index(struct ind_types *t, uint64_t off);
+
+/* The index of member m's type (t->members' index m): looked up once,
+ * as the walks through a struct ask for every member's at each place
+ * they look for, and a struct has hundreds. */
+static uint32_t member_type(struct ind_types *t, uint32_t m)
+{
+	uint32_t k;
+
+	if (!t->members[m].typed) {
+		k = type_index(t, t->members[m].type);
+		t->members[m].index = k;
+		t->members[m].typed = true;
+	}
+	return t->members[m].index;
+}
 
 /* A struct's members, read when first asked for: most structs a pointer
  * points to are never looked into. */
@@ -295,8 +311,8 @@ static bool overlapping(struct ind_types *t, uint32_t i)
 	first = t->v[i].member;
 	n = t->v[i].nmembers;
 	for (m = 0; m < n; m++) {
+		uint32_t k = member_type(t, first + m);
 		const struct ind_member *mb = &t->members[first + m];
-		uint32_t k = type_index(t, mb->type);
 		uint64_t size = k != SP_NONE ? t->v[k].size : 0;
 
 		if (mb->off < end || (t->v[i].size && mb->off + size > t->v[i].size))
@@ -497,8 +513,8 @@ static bool only_member(struct ind_types *t, uint32_t i, uint64_t off, bool any,
 	if (!struct_ok(t, i))
 		return false;
 	for (m = 0; m < t->v[i].nmembers; m++) {
+		uint32_t k = member_type(t, t->v[i].member + m);
 		const struct ind_member mb = t->members[t->v[i].member + m];
-		uint32_t k = type_index(t, mb.type);
 
 		if (k == SP_NONE || off < mb.off || (t->v[k].size && off >= mb.off + t->v[k].size))
 			continue;
@@ -630,8 +646,8 @@ static void store_walk(struct ind_types *t, uint64_t type, uint64_t off, struct 
 	/* every member that holds off: a union's each, and those of a
 	 * struct whose members overlap */
 	for (m = 0; m < t->v[i].nmembers; m++) {
+		uint32_t k = member_type(t, t->v[i].member + m);
 		const struct ind_member mb = t->members[t->v[i].member + m];
-		uint32_t k = type_index(t, mb.type);
 		struct open_structs in = o;
 
 		if (k == SP_NONE || off < mb.off || (t->v[k].size && off >= mb.off + t->v[k].size))
@@ -681,8 +697,8 @@ static bool place_in_struct(struct ind_types *t, uint32_t i, uint64_t off, struc
 	/* in a union several members hold off: a pointer to a struct is
 	 * what a chain goes on with, so it is preferred */
 	for (m = 0; m < n; m++) {
+		uint32_t k = member_type(t, first + m);
 		const struct ind_member mb = t->members[first + m];
-		uint32_t k = type_index(t, mb.type);
 		/* a pointer sets only its own fields: no union is there */
 		struct ind_place p = { .key = SP_NONE };
 		struct walk inner = w;
@@ -713,8 +729,7 @@ const char *ind_union_member(struct ind_types *t, uint64_t alts, const char *pro
 		return NULL;
 	members_of(t, i);
 	for (m = 0; m < t->v[i].nmembers; m++) {
-		const struct ind_member mb = t->members[t->v[i].member + m];
-		uint32_t k = type_index(t, mb.type);
+		uint32_t k = member_type(t, t->v[i].member + m);
 
 		if (k != SP_NONE && t->v[k].func && ind_type_proto(t, t->v[k].func) == proto)
 			return member_name(t, t->v[i].member + m);
