@@ -260,6 +260,7 @@ static bool place_of(struct ind_image *im, uint64_t pointee, uint64_t d, bool la
 	const struct ind_type *s = ind_type_at(&im->types, pointee);
 	struct holders h = { 0 };
 	bool found = false, ok = true;
+	uint64_t die;
 	size_t i;
 	uint32_t k;
 
@@ -268,11 +269,14 @@ static bool place_of(struct ind_image *im, uint64_t pointee, uint64_t d, bool la
 	if (!s || s->kind != IND_STRUCT || !im->reader || !dw_reader_here(im->reader, s->die) ||
 	    !unit_read(im, s->die))
 		return false;
-	holders_of(&im->units, s->die, &h);
+	/* its DIE, not s: held_anonymous() and ind_type_place() below read
+	 * more types and may move the table s points into */
+	die = s->die;
+	holders_of(&im->units, die, &h);
 	for (i = 0; ok && !h.bad && i < h.n; i++) {
 		const struct holder x = h.v[i];
 
-		if (x.is_alias || x.die == s->die || held_anonymous(im, x.die))
+		if (x.is_alias || x.die == die || held_anonymous(im, x.die))
 			continue;
 		for (k = 0; ok && k < x.n; k++) {
 			struct ind_place p;
