@@ -495,6 +495,52 @@ int dw_attrs_next(struct dw_attr_iter *it, struct dw_val *v)
 	return take_form(it, spec->form, spec->implicit, v, 0) ? 1 : -1;
 }
 
+bool dw_die_has(const struct dw_unit *u, const struct dw_die *d, uint16_t at)
+{
+	const struct dw_attr_spec *spec = u->ab.specs + d->ab->first;
+	uint32_t i;
+
+	for (i = 0; i < d->ab->n; i++)
+		if (spec[i].at == at)
+			return true;
+	return false;
+}
+
+bool dw_die_attr_nth(const struct dw_unit *u, const struct dw_die *d, uint32_t i,
+		     struct dw_val *v)
+{
+	const struct dw_attr_spec *spec = u->ab.specs + d->ab->first;
+	struct dw_attr_iter it;
+
+	if (i >= d->ab->n)
+		return false;
+	dw_attrs_begin(&it, u, d);
+	if (spec[i].pos != DW_POS_VARIES) {
+		/* straight to it: the values before it fit when it starts
+		 * inside the unit */
+		if (spec[i].pos > it.end - it.p)
+			return false;
+		it.p += spec[i].pos;
+		it.i = i;
+		return dw_attrs_next(&it, v) > 0;
+	}
+	while (dw_attrs_next(&it, v) > 0)
+		if (it.i == i + 1)
+			return true;
+	return false;
+}
+
+bool dw_die_attr(const struct dw_unit *u, const struct dw_die *d, uint16_t at,
+		 struct dw_val *v)
+{
+	const struct dw_attr_spec *spec = u->ab.specs + d->ab->first;
+	uint32_t i;
+
+	for (i = 0; i < d->ab->n && spec[i].at != at; i++)
+		;
+	return dw_die_attr_nth(u, d, i, v);	/* false when its abbreviation has none */
+}
+
 uint64_t dw_attrs_end(const struct dw_attr_iter *it)
 {
 	return (uint64_t)(it->p - it->u->secs->info.data);

@@ -193,6 +193,16 @@ int dw_die_read(const struct dw_unit *u, uint64_t off, struct dw_die *d);
  * or of no known form. */
 void dw_attrs_begin(struct dw_attr_iter *it, const struct dw_unit *u, const struct dw_die *d);
 int dw_attrs_next(struct dw_attr_iter *it, struct dw_val *v);
+/* d's attribute at (its first): false when d's abbreviation has none or
+ * its value cannot be read.  Straight to it when the values before it
+ * have fixed sizes (dw_attr_spec.pos), without decoding them. */
+bool dw_die_attr(const struct dw_unit *u, const struct dw_die *d, uint16_t at,
+		 struct dw_val *v);
+/* d's i-th attribute (in its abbreviation's order), the same way. */
+bool dw_die_attr_nth(const struct dw_unit *u, const struct dw_die *d, uint32_t i,
+		     struct dw_val *v);
+/* Does d's abbreviation name attribute at? */
+bool dw_die_has(const struct dw_unit *u, const struct dw_die *d, uint16_t at);
 uint64_t dw_attrs_end(const struct dw_attr_iter *it);
 /* Past all of d's attributes (where its first child, or its sibling,
  * is) into *end: 0, or -1 when one is cut or of no known form. */

@@ -202,39 +202,12 @@ bool dw_reader_here(const struct dw_reader *r, uint64_t off)
 
 bool dw_entry_has(const struct dw_entry *e, uint16_t at)
 {
-	const struct dw_attr_spec *spec = e->u->ab.specs + e->d.ab->first;
-	uint32_t i;
-
-	for (i = 0; i < e->d.ab->n; i++)
-		if (spec[i].at == at)
-			return true;
-	return false;
+	return dw_die_has(e->u, &e->d, at);
 }
 
 bool dw_entry_attr(const struct dw_entry *e, uint16_t at, struct dw_val *v)
 {
-	const struct dw_attr_spec *spec = e->u->ab.specs + e->d.ab->first;
-	struct dw_attr_iter it;
-	uint32_t i;
-
-	for (i = 0; i < e->d.ab->n && spec[i].at != at; i++)
-		;
-	if (i == e->d.ab->n)
-		return false;	/* its abbreviation has none */
-	dw_attrs_begin(&it, e->u, &e->d);
-	if (spec[i].pos != DW_POS_VARIES) {
-		/* straight to it: the values before it fit when it starts
-		 * inside the unit */
-		if (spec[i].pos > it.end - it.p)
-			return false;
-		it.p += spec[i].pos;
-		it.i = i;
-		return dw_attrs_next(&it, v) > 0;
-	}
-	while (dw_attrs_next(&it, v) > 0)
-		if (v->at == at)
-			return true;
-	return false;
+	return dw_die_attr(e->u, &e->d, at, v);
 }
 
 uint64_t dw_entry_ref(const struct dw_entry *e, uint16_t at)

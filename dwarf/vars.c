@@ -63,19 +63,20 @@ static uint64_t fixed_address(const struct dw_unit *u, const struct dw_die *d, u
  * an extern's declaration. */
 static uint64_t param_type(const struct dw_unit *u, const struct dw_die *d)
 {
-	struct dw_attr_iter it;
+	const struct dw_attr_spec *spec = u->ab.specs + d->ab->first;
+	uint32_t i, type = d->ab->n;
 	struct dw_val v;
-	uint64_t type = 0;
 
-	dw_attrs_begin(&it, u, d);
-	while (dw_attrs_next(&it, &v) > 0) {
-		if (v.at == DW_AT_type)
-			type = dw_val_ref(u, &v);
-		else if (v.at == DW_AT_declaration || v.at == DW_AT_external ||
-			 v.at == DW_AT_abstract_origin)
+	/* the abbreviation says which: no value is decoded for most, and
+	 * the type is read at its place */
+	for (i = 0; i < d->ab->n; i++) {
+		if (spec[i].at == DW_AT_declaration || spec[i].at == DW_AT_external ||
+		    spec[i].at == DW_AT_abstract_origin)
 			return 0;
+		if (spec[i].at == DW_AT_type && type == d->ab->n)
+			type = i;
 	}
-	return type;
+	return dw_die_attr_nth(u, d, type, &v) ? dw_val_ref(u, &v) : 0;
 }
 
 void dw_read_param(struct dw_image *dw, const struct dw_unit *u, const struct dw_die *d)
