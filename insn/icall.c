@@ -379,7 +379,7 @@ static void index_function(struct insn_icalls *ic, const struct insn *v, size_t 
 		ic->wmask[k] = write_mask(ic, &v[k]);
 }
 
-static bool writes(const struct tracer *t, size_t k, uint8_t reg)
+static inline bool writes(const struct tracer *t, size_t k, uint8_t reg)
 {
 	if (reg == SLOT)
 		return writes_slot(t, k);
