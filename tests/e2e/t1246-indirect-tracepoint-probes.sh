@@ -46,7 +46,7 @@ expect_rc 0 "the kernel"
 tp="[s['targets'] for s in j['indirect_calls'] if s['function'] == '__traceiter_NAME'][0]"
 expect_eq "softirq_raise" "$(jget "$OUT/vmlinux.json" "sorted(t for t in $(echo "$tp" | sed s/NAME/softirq_raise/) if not t.startswith('__') and t != '<module code: the callers of tracepoint_probe_register>' and 'softirq' in t or t in ('native_set_ldt', 'xen_set_ldt', 'jit_fill_hole'))")" \
 	'["perf_trace_softirq", "trace_event_raw_event_softirq"]'
-expect_eq "softirq_raise's modules" "$(jget "$OUT/vmlinux.json" "'<module code: the callers of tracepoint_probe_register>' in $(echo "$tp" | sed s/NAME/softirq_raise/)")" 'True'
+expect_eq "softirq_raise's modules" "$(jget "$OUT/vmlinux.json" "'<module code: the callers of tracepoint_probe_register>' in $(echo "$tp" | sed s/NAME/softirq_raise/)")" 'true'
 expect_eq "sched_switch" "$(jget "$OUT/vmlinux.json" "sorted(t for t in $(echo "$tp" | sed s/NAME/sched_switch/) if 'sched_switch' in t)")" \
 	'["__bpf_trace_sched_switch", "event_filter_pid_sched_switch_probe_post", "event_filter_pid_sched_switch_probe_pre", "ftrace_filter_pid_sched_switch_probe", "ftrace_graph_probe_sched_switch", "perf_trace_sched_switch", "probe_sched_switch", "trace_event_raw_event_sched_switch"]'
 rm -f "$OUT/vmlinux.json"
