@@ -180,10 +180,9 @@ static uint64_t carg_ret(const void *base, size_t i)
 	return ((const struct insn_carg *)base)[i].ret;
 }
 
-/* The constant the code of image im loads into register reg just before
- * the call that returns to ret (insn/callargs.c), where DWARF's call
- * site does not say: GCC writes none for many (a tail call's). */
-static struct dw_call_arg code_arg(const struct ind_image *im, uint64_t ret, uint8_t reg)
+/* GCC writes no call site value for many calls (a tail call's): the
+ * code's constant says. */
+struct dw_call_arg ind_code_arg(const struct ind_image *im, uint64_t ret, uint8_t reg)
 {
 	const struct insn_cargs *c = &im->code->cargs;
 	struct dw_call_arg v = { .kind = DW_ARG_UNKNOWN };
@@ -336,7 +335,7 @@ static bool entry_values(struct ind_args *a, uint32_t func, uint8_t reg)
 		if (cim && caller->die && cim->reader)
 			v = dw_call_arg(cim->reader, caller->die, e->pc, reg);
 		if (cim && v.kind == DW_ARG_UNKNOWN)
-			v = code_arg(cim, e->pc, reg);
+			v = ind_code_arg(cim, e->pc, reg);
 		if (cim && v.kind == DW_ARG_UNKNOWN) {
 			uint8_t entry;
 

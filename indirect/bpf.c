@@ -716,19 +716,6 @@ static void find_roots(void *arg, const GElf_Sym *sym, const char *name)
 		}
 }
 
-/* The image whose function id is, NULL when none. */
-static struct ind_image *image_of(struct ind_kernel *k, uint32_t id)
-{
-	uint32_t first, end, m;
-
-	for (m = 0; m < k->r->nims; m++) {
-		cg_funcs(k->r->ims[m].img, &first, &end);
-		if (id >= first && id < end)
-			return &k->r->ims[m];
-	}
-	return NULL;
-}
-
 /* addr, loaded by a get_func_proto's code: a proto when its func word
  * holds a helper; and the word there, a pointer to one. */
 static void loaded(struct proto_walk *w, const struct ind_image *im, uint64_t addr, bool deref)
@@ -752,7 +739,7 @@ enum { RIP = 16 };	/* DWARF's x86-64 number */
 static void proto_loads(struct proto_walk *w, uint32_t id)
 {
 	const struct sp_func *f = &w->k->r->g->funcs[id];
-	const struct ind_image *im = image_of(w->k, id);
+	const struct ind_image *im = ind_image_of(w->k->r, id);
 	struct sp_elf_run run = { .addr = f->addr, .end = f->addr + f->size };
 	size_t i;
 
@@ -782,7 +769,7 @@ static bool returns_proto(struct proto_walk *w, uint32_t caller, uint32_t id)
 {
 	const struct sp_graph *g = w->k->r->g;
 	const char *cn = g->funcs[caller].name, *n = g->funcs[id].name, *proto = NULL;
-	struct ind_image *im = image_of(w->k, id);
+	struct ind_image *im = ind_image_of(w->k->r, id);
 	size_t len = cn ? strlen(cn) : 0;
 
 	if (im)

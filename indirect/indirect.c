@@ -97,6 +97,18 @@ uint32_t ind_func_at(const struct ind_image *im, uint64_t addr)
 	return id;
 }
 
+struct ind_image *ind_image_of(struct ind_run *r, uint32_t id)
+{
+	uint32_t first, end, m;
+
+	for (m = 0; m < r->nims; m++) {
+		cg_funcs(r->ims[m].img, &first, &end);
+		if (id >= first && id < end)
+			return &r->ims[m];
+	}
+	return NULL;
+}
+
 /* ---- 2. initialised data ---- */
 
 static void scan_slots(struct ind_image *im, const struct ind_data *data, uint64_t base,

@@ -271,48 +271,12 @@ static bool named_in(const char *name, const char *const *v, size_t n)
 	return false;
 }
 
-/* The image whose function id is, NULL when none. */
-static struct ind_image *image_of(struct ind_kernel *k, uint32_t id)
-{
-	uint32_t first, end, m;
-
-	for (m = 0; m < k->r->nims; m++) {
-		cg_funcs(k->r->ims[m].img, &first, &end);
-		if (id >= first && id < end)
-			return &k->r->ims[m];
-	}
-	return NULL;
-}
-
-static uint64_t carg_ret(const void *base, size_t i)
-{
-	return ((const struct insn_carg *)base)[i].ret;
-}
-
-/* The constant the code of image im loads into register reg just before
- * the call that returns to ret (insn/callargs.c, as args.c reads it),
- * where DWARF's call site value does not say. */
-static struct dw_call_arg code_arg(const struct ind_image *im, uint64_t ret, uint8_t reg)
-{
-	const struct insn_cargs *c = &im->code->cargs;
-	struct dw_call_arg v = { .kind = DW_ARG_UNKNOWN };
-	size_t i;
-
-	for (i = sp_search_first_ge(c->v, c->n, carg_ret, ret); ret && i < c->n && c->v[i].ret == ret;
-	     i++)
-		if (c->v[i].reg == reg) {
-			v.kind = DW_ARG_ADDR;
-			v.addr = c->v[i].value;
-		}
-	return v;
-}
-
 /* What caller passes as the probe in its call x of a registration, into
  * k->probes; false when not known. */
 static bool probe_passed(struct ind_kernel *k, const struct sp_edge *x)
 {
 	const struct sp_func *caller = &k->r->g->funcs[x->from];
-	struct ind_image *im = image_of(k, x->from);
+	struct ind_image *im = ind_image_of(k->r, x->from);
 	struct dw_call_arg v = { .kind = DW_ARG_UNKNOWN };
 	const uint32_t *ids;
 	uint32_t id, n, i;
@@ -325,7 +289,7 @@ static bool probe_passed(struct ind_kernel *k, const struct sp_edge *x)
 		return false;
 	v = dw_call_arg(im->reader, caller->die, x->pc, RSI);
 	if (v.kind == DW_ARG_UNKNOWN && im->code)
-		v = code_arg(im, x->pc, RSI);
+		v = ind_code_arg(im, x->pc, RSI);
 	if (v.kind == DW_ARG_ADDR && (id = ind_func_at(im, v.addr)) != SP_NONE) {
 		ids_add(&k->probes, id);
 		return true;

@@ -250,6 +250,12 @@ bool ind_member_load(struct ind_run *r, uint32_t image, uint32_t caller,
 
 /* The function whose entry addr is in image im, SP_NONE when none. */
 uint32_t ind_func_at(const struct ind_image *im, uint64_t addr);
+/* The image whose function id is, NULL when none. */
+struct ind_image *ind_image_of(struct ind_run *r, uint32_t id);
+/* args.c: the constant the code of image im loads into register reg
+ * just before the call that returns to ret (insn/callargs.c), where
+ * DWARF's call site value does not say; DW_ARG_UNKNOWN when none. */
+struct dw_call_arg ind_code_arg(const struct ind_image *im, uint64_t ret, uint8_t reg);
 /* The prototype of function func of image im (dw_func_proto's), NULL
  * unknown: the one read already when its address is taken or it is
  * exported, else read now. */
