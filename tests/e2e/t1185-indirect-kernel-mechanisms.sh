@@ -20,7 +20,8 @@
 #
 # and, on Debian's 6.1 kernel when it is here, __traceiter_sched_switch's
 # probes: its class's and those register_trace_sched_switch() is given;
-# contention_begin's, its class's alone;
+# contention_begin's, its class's alone (each with the modules' probes,
+# said apart);
 # __SCT__x86_pmu_handle_irq's: what static_call_update() gives it.
 . tests/e2e/lib.sh
 [ "$(uname -m)" = x86_64 ] || skip "the instruction pass is x86-64's"
@@ -82,8 +83,24 @@ sites = {}
 for s in j["indirect_calls"]:
     targets = sorted(names[i] for i in j["target_sets"][s["targets"]]) if s["targets"] is not None else None
     sites.setdefault(names[s["function"]], []).append((s["resolved_by"], s["type"], targets))
+# Since tracepoint_probe_register() is exported, a module may register
+# a probe: its code (the stand-in) and what it can pass, the exported
+# functions of the probe's prototype, among them every exported assembly
+# function of no C prototype (arch/x86/lib/*.S, entry, irqflags.S:
+# EXPORT_SYMBOL'd, no DWARF): said apart from the image's own probes.
+ASM = {"__get_user_1", "__get_user_2", "__get_user_4", "__get_user_8",
+       "__get_user_nocheck_1", "__get_user_nocheck_2", "__get_user_nocheck_4",
+       "__get_user_nocheck_8", "__iowrite32_copy", "__memmove", "__memset",
+       "__put_user_1", "__put_user_2", "__put_user_4", "__put_user_8",
+       "__sw_hweight32", "__sw_hweight64", "clear_user_erms", "clear_user_original",
+       "clear_user_rep_good", "entry_ibpb", "entry_untrain_ret", "native_save_fl",
+       "retbleed_untrain_ret", "srso_alias_untrain_ret", "srso_untrain_ret",
+       "x86_verw_sel"}
+MODULES = "<module code: the callers of tracepoint_probe_register>"
 def show(name):
-    print(name, json.dumps([[r, t] for r, _, t in sites[name]]))
+    own = [[r, [x for x in t if x != MODULES and x not in ASM]] for r, _, t in sites[name]]
+    modules = all(MODULES in t and ASM <= set(t) for _, _, t in sites[name])
+    print(name, json.dumps(own), "+ modules" if modules else "- modules")
 show("__traceiter_sched_switch")
 show("__traceiter_hrtimer_cancel")
 show("__traceiter_contention_begin")
@@ -99,20 +116,20 @@ rm -f "$OUT/vmlinux.json"
 # image's register_trace_sched_switch() calls pass: kernel/trace/
 # trace_sched_switch.c, fgraph.c, ftrace.c, trace_events.c (pid filters)
 expect_eq "__traceiter_sched_switch" "$(grep '^__traceiter_sched_switch ' "$OUT/kernel.txt")" \
-	'__traceiter_sched_switch [["tracepoint", ["__bpf_trace_sched_switch", "event_filter_pid_sched_switch_probe_post", "event_filter_pid_sched_switch_probe_pre", "ftrace_filter_pid_sched_switch_probe", "ftrace_graph_probe_sched_switch", "perf_trace_sched_switch", "probe_sched_switch", "trace_event_raw_event_sched_switch"]]]'
+	'__traceiter_sched_switch [["tracepoint", ["__bpf_trace_sched_switch", "event_filter_pid_sched_switch_probe_post", "event_filter_pid_sched_switch_probe_pre", "ftrace_filter_pid_sched_switch_probe", "ftrace_graph_probe_sched_switch", "perf_trace_sched_switch", "probe_sched_switch", "trace_event_raw_event_sched_switch"]]] + modules'
 # DEFINE_EVENT(hrtimer_class, hrtimer_cancel): the class's probes,
 # __bpf_trace_hrtimer_class through __bpf_raw_tp_map
 expect_eq "__traceiter_hrtimer_cancel" "$(grep '^__traceiter_hrtimer_cancel ' "$OUT/kernel.txt")" \
-	'__traceiter_hrtimer_cancel [["tracepoint", ["__bpf_trace_hrtimer_class", "perf_trace_hrtimer_class", "trace_event_raw_event_hrtimer_class"]]]'
+	'__traceiter_hrtimer_cancel [["tracepoint", ["__bpf_trace_hrtimer_class", "perf_trace_hrtimer_class", "trace_event_raw_event_hrtimer_class"]]] + modules'
 # TRACE_EVENT(contention_begin, TP_PROTO(void *lock, unsigned int
 # flags)) (include/trace/events/lock.h): its class's three; not those of
 # xen_cpu_set_ldt (TP_PROTO(const void *addr, unsigned entries),
 # arch/x86/include/asm/xen/trace.h), of the same prototype, which only
 # its own tracepoint gets; the static call, these and the iterator
 expect_eq "__traceiter_contention_begin" "$(grep '^__traceiter_contention_begin ' "$OUT/kernel.txt")" \
-	'__traceiter_contention_begin [["tracepoint", ["__bpf_trace_contention_begin", "perf_trace_contention_begin", "trace_event_raw_event_contention_begin"]]]'
+	'__traceiter_contention_begin [["tracepoint", ["__bpf_trace_contention_begin", "perf_trace_contention_begin", "trace_event_raw_event_contention_begin"]]] + modules'
 expect_eq "__SCT__tp_func_contention_begin" "$(grep '^__SCT__tp_func_contention_begin ' "$OUT/kernel.txt")" \
-	'__SCT__tp_func_contention_begin [["static-call", ["__bpf_trace_contention_begin", "__traceiter_contention_begin", "perf_trace_contention_begin", "trace_event_raw_event_contention_begin"]]]'
+	'__SCT__tp_func_contention_begin [["static-call", ["__bpf_trace_contention_begin", "__traceiter_contention_begin", "perf_trace_contention_begin", "trace_event_raw_event_contention_begin"]]] + modules'
 expect_eq "every __traceiter_ call" "$(grep '^traceiter ' "$OUT/kernel.txt")" "traceiter ['tracepoint']"
 # bpf_prog_run's calls: the interpreters and <bpf jit>, which calls the
 # helpers (bpf_map_lookup_elem's proto names it)
