@@ -87,7 +87,6 @@ static const char *const emitted[] = {
 	"bpf_skb_load_helper_16_no_cache", "bpf_skb_load_helper_32_no_cache",
 };
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A symbol's address, a module's as its sections are laid out (kernel.c's
  * find_syms' way); false when it has none. */

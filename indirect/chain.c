@@ -210,8 +210,6 @@ static bool fits(struct ind_image *im, uint64_t ptr, const struct insn_link *l)
  * otherwise. */
 static bool merge(struct ind_target *out, const struct ind_target *t)
 {
-	uint8_t i;
-
 	if (out->kind == IND_TK_NONE) {
 		*out = *t;
 		return true;
@@ -232,13 +230,7 @@ static bool merge(struct ind_target *out, const struct ind_target *t)
 		out->key = SP_NONE;
 		out->alts = 0;
 	}
-	for (i = 0; i < out->nany; i++)
-		if (out->any[i] == t->key)
-			return true;
-	if (out->nany == IND_ANY_KEYS)
-		return false;
-	out->any[out->nany++] = t->key;
-	return true;
+	return ind_any_add(out->any, &out->nany, t->key);
 }
 
 /*

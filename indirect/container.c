@@ -229,20 +229,11 @@ static bool plain_member(const struct ind_place *p)
  * members, into out->any (IND_ANY_KEYS at most); false when not. */
 static bool one_of(struct ind_place *out, const struct ind_place *p)
 {
-	uint8_t i;
-
 	if (!plain_member(out) || !plain_member(p))
 		return false;
 	if (!out->nany)
 		out->any[out->nany++] = out->key;
-	for (i = 0; i < out->nany && out->any[i] != p->key; i++)
-		;
-	if (i < out->nany)
-		return true;
-	if (out->nany == IND_ANY_KEYS)
-		return false;
-	out->any[out->nany++] = p->key;
-	return true;
+	return ind_any_add(out->any, &out->nany, p->key);
 }
 
 /* Do two candidates' places say the same? */

@@ -137,6 +137,21 @@ const char *ind_type_proto(struct ind_types *t, uint64_t func);
 /* The most members a call below a struct may be one of (ind_place.any). */
 #define IND_ANY_KEYS 4
 
+/* Add key to the set any[0..*nany) (IND_ANY_KEYS at most); false when
+ * it is not there and the set is full. */
+static inline bool ind_any_add(uint32_t *any, uint8_t *nany, uint32_t key)
+{
+	uint8_t i;
+
+	for (i = 0; i < *nany; i++)
+		if (any[i] == key)
+			return true;
+	if (*nany == IND_ANY_KEYS)
+		return false;
+	any[(*nany)++] = key;
+	return true;
+}
+
 /* What a pointer-sized word at an offset into a type is. */
 struct ind_place {
 	uint64_t type;		/* the word's type (a pointer), 0 when none */

@@ -259,8 +259,6 @@ static const char *const probe_registers[] = {
 static const char *const class_registers[] = { "trace_event_reg", "bpf_probe_register" };
 enum { RSI = 4 };	/* DWARF's x86-64 number: the second argument */
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
 static bool named_in(const char *name, const char *const *v, size_t n)
 {
 	size_t i;

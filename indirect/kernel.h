@@ -4,6 +4,9 @@
 
 #include "indirect/run.h"
 
+/* The elements of array a. */
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 #define IND_BPF_RUNNERS 2	/* bpf.c's runners */
 
 struct ind_kernel {
