@@ -783,6 +783,12 @@ static bool from_entry(struct tracer *t, size_t i, uint8_t reg)
 #define DEPTH_UNSET INT32_MAX
 #define DEPTH_UNKNOWN INT32_MIN
 
+/* Is d a depth (not DEPTH_UNSET or DEPTH_UNKNOWN)? */
+static bool depth_known(int32_t d)
+{
+	return d != DEPTH_UNSET && d != DEPTH_UNKNOWN;
+}
+
 /* The depth after v[k], from the depth before it. */
 static int32_t depth_after(const struct insn *in, int32_t d)
 {
@@ -822,7 +828,7 @@ static int64_t escapes(const struct insn *in, int32_t d)
 
 	if (!lea && in->fp != INSN_FP_FROM_SP)
 		return INT64_MAX;
-	if (d == DEPTH_UNSET || d == DEPTH_UNKNOWN || (lea && in->index != INSN_REG_NONE) ||
+	if (!depth_known(d) || (lea && in->index != INSN_REG_NONE) ||
 	    (!lea && in->dst == RBP))
 		return INT64_MIN;
 	return (lea ? in->disp : in->fp_off) - d;
@@ -834,7 +840,7 @@ static int64_t escapes(const struct insn *in, int32_t d)
  * offset from the entry's stack pointer, unknown when set twice apart. */
 static void set_fp_frame(struct insn_icalls *ic, int64_t fp_off, int32_t d)
 {
-	int64_t at = d == DEPTH_UNSET || d == DEPTH_UNKNOWN ? FP_TWICE : fp_off - d;
+	int64_t at = depth_known(d) ? fp_off - d : FP_TWICE;
 
 	ic->fp_frame = ic->fp_frame == INSN_FRAME_UNKNOWN || ic->fp_frame == at ? at : FP_TWICE;
 }
@@ -913,7 +919,7 @@ static bool writes_slot(const struct tracer *t, size_t k)
 	int32_t d = t->ic->depth[k];
 	int64_t at, size;
 
-	if (d == DEPTH_UNSET || d == DEPTH_UNKNOWN || t->slot < -(int64_t)d ||
+	if (!depth_known(d) || t->slot < -(int64_t)d ||
 	    (t->outgoing && is_call(in)))
 		return true;
 	if (!(in->flags & INSN_F_MEM) || in->base != RSP || reads_only(in))
@@ -953,7 +959,7 @@ static bool slot_load(struct tracer *t, size_t i)
 	if (!t->ic->frame_known)
 		frame_depths(t);
 	d = t->ic->depth[i];
-	if (d == DEPTH_UNSET || d == DEPTH_UNKNOWN)
+	if (!depth_known(d))
 		return false;
 	t->slot = in->disp - d;
 	return t->slot < 0 && t->ic->escape >= t->slot + 8;
@@ -966,7 +972,7 @@ static bool slot_store(const struct tracer *t, size_t k, bool reg)
 	const struct insn *s = &t->v[k];
 	int32_t d = t->ic->depth[k];
 
-	if (d == DEPTH_UNSET || d == DEPTH_UNKNOWN || s->op != INSN_OP_MOV ||
+	if (!depth_known(d) || s->op != INSN_OP_MOV ||
 	    s->reg != INSN_REG_NONE || s->size != 8 || s->base != RSP ||
 	    s->index != INSN_REG_NONE || s->disp - d != t->slot)
 		return false;
@@ -1057,7 +1063,7 @@ static size_t stack_arg_store(struct tracer *t, size_t i, unsigned k, uint8_t *r
 	if (!t->ic->frame_known)
 		frame_depths(t);
 	d = t->ic->depth[i];
-	if (d == DEPTH_UNSET || d == DEPTH_UNKNOWN)
+	if (!depth_known(d))
 		return t->n;
 	t->slot = (int64_t)(8 * k) - d;
 	t->outgoing = true;
@@ -1069,7 +1075,7 @@ static size_t stack_arg_store(struct tracer *t, size_t i, unsigned k, uint8_t *r
 	d = t->ic->depth[x.d];
 	*reg = INSN_REG_NONE;
 	if (s->op == INSN_OP_PUSH && s->stack == INSN_STACK_PUSH && s->sp_off == 8 &&
-	    d != DEPTH_UNSET && d != DEPTH_UNKNOWN && -(int64_t)d - 8 == t->slot &&
+	    depth_known(d) && -(int64_t)d - 8 == t->slot &&
 	    !(s->flags & INSN_F_MEM)) {
 		if (s->flags & INSN_F_PUSH_REG)
 			*reg = s->reg;
@@ -1498,8 +1504,7 @@ static int64_t frame_offset(struct tracer *t, size_t i)
 	if (!t->ic->frame_known)
 		frame_depths(t);
 	d = t->ic->depth[i];
-	return d == DEPTH_UNSET || d == DEPTH_UNKNOWN ? INSN_FRAME_UNKNOWN :
-	       t->v[i].disp - d;
+	return depth_known(d) ? t->v[i].disp - d : INSN_FRAME_UNKNOWN;
 }
 
 /* Does the function keep a frame pointer in rbp (mov %rsp,%rbp)?  Its
@@ -1607,13 +1612,6 @@ static struct lane xmm_lane(struct tracer *t, size_t i, uint8_t xmm, bool high, 
 	return none;
 }
 
-/*
- * The word stored by mov %reg, disp(%base) or movq $imm, disp(%base), and
- * the two of a 16-byte store of an xmm register, which GCC fills from two
- * registers or a constant pool to set two members at once:
- *	movq %rdx,%xmm0; movq %rax,%xmm1; punpcklqdq %xmm1,%xmm0; movups %xmm0,(%rdi)
- *	movq %rax,%xmm0; movhps .LC0(%rip),%xmm0; movaps %xmm0,0x70(%rsp)
- */
 /* Is in a store scan_store() reads: of 8 bytes, or of an xmm register's
  * 16? */
 static bool is_store(const struct insn *in)
@@ -1624,6 +1622,13 @@ static bool is_store(const struct insn *in)
 	       (in->op == INSN_OP_VMOV && in->size == 16 && in->reg2 >= XMM0);
 }
 
+/*
+ * The word stored by mov %reg, disp(%base) or movq $imm, disp(%base), and
+ * the two of a 16-byte store of an xmm register, which GCC fills from two
+ * registers or a constant pool to set two members at once:
+ *	movq %rdx,%xmm0; movq %rax,%xmm1; punpcklqdq %xmm1,%xmm0; movups %xmm0,(%rdi)
+ *	movq %rax,%xmm0; movhps .LC0(%rip),%xmm0; movaps %xmm0,0x70(%rsp)
+ */
 static void scan_store(struct tracer *t, const struct sp_elf *e, size_t i)
 {
 	const struct insn *in = &t->v[i];
@@ -1920,29 +1925,42 @@ drop:
 	ic->nlinks = mark;
 }
 
+/*
+ * Where argument reg of the call that returns to ret is read: the call's
+ * index in t->v, with reg as given; for a stack argument the store into
+ * its slot, with *reg the register it stores, or INSN_REG_NONE and *imm
+ * the constant.  t->n when the call or the store is not found.
+ */
+static size_t arg_at(struct tracer *t, uint64_t ret, uint8_t *reg, uint64_t *imm)
+{
+	const struct insn *v = t->v;
+	size_t n = t->n, i = sp_search_first_ge(v, n, insn_addr, ret);
+
+	if (!i || i > n || v[i - 1].addr + v[i - 1].len != ret ||
+	    (*reg > 15 && !insn_stack_arg(*reg)))
+		return n;
+	i--;
+	index_function(t->ic, v, n);
+	if (insn_stack_arg(*reg))
+		i = stack_arg_store(t, i, *reg - INSN_REG_STACK_ARG, reg, imm);
+	return i;
+}
+
 int insn_arg_values(struct insn_icalls *ic, const struct insn *v, size_t n, uint64_t ret,
 		    uint8_t reg, uint64_t *values, uint8_t *entry)
 {
 	struct tracer t = { .ic = ic, .v = v, .n = n };
-	size_t i = sp_search_first_ge(v, n, insn_addr, ret), mark = ic->nlinks;
+	size_t i, mark = ic->nlinks;
 	struct insn_link root;
+	uint64_t imm = 0;
 	uint8_t k;
 
 	*entry = INSN_REG_NONE;
-	if (!i || i > n || v[i - 1].addr + v[i - 1].len != ret ||
-	    (reg > 15 && !insn_stack_arg(reg)))
+	if ((i = arg_at(&t, ret, &reg, &imm)) >= n)
 		return -1;
-	i--;
-	index_function(ic, v, n);
-	if (insn_stack_arg(reg)) {
-		uint64_t imm = 0;
-
-		if ((i = stack_arg_store(&t, i, reg - INSN_REG_STACK_ARG, &reg, &imm)) >= n)
-			return -1;
-		if (reg == INSN_REG_NONE) {
-			values[0] = imm;
-			return imm != 0;
-		}
+	if (reg == INSN_REG_NONE) {
+		values[0] = imm;
+		return imm != 0;
 	}
 	trace(&t, i, reg, v[i].addr);
 	*entry = insn_entry_reg(ic->links + mark, t.nlinks);
@@ -1970,23 +1988,14 @@ int insn_arg_load(struct insn_icalls *ic, const struct insn *v, size_t n, uint64
 		  uint8_t reg, struct insn_link *load, int max)
 {
 	struct tracer t = { .ic = ic, .v = v, .n = n };
-	size_t i = sp_search_first_ge(v, n, insn_addr, ret), mark = ic->nlinks;
+	size_t i, mark = ic->nlinks;
 	const struct insn_link *l;
+	uint64_t imm = 0;
 	int got = 0;
 	uint8_t k;
 
-	if (!i || i > n || v[i - 1].addr + v[i - 1].len != ret ||
-	    (reg > 15 && !insn_stack_arg(reg)))
+	if ((i = arg_at(&t, ret, &reg, &imm)) >= n || reg == INSN_REG_NONE)
 		return 0;
-	i--;
-	index_function(ic, v, n);
-	if (insn_stack_arg(reg)) {
-		uint64_t imm = 0;
-
-		if ((i = stack_arg_store(&t, i, reg - INSN_REG_STACK_ARG, &reg, &imm)) >= n ||
-		    reg == INSN_REG_NONE)
-			return 0;
-	}
 	trace(&t, i, reg, v[i].addr);
 	for (k = 0; k + 1 < t.nlinks && ic->links[mark + k].src == INSN_SRC_MOVE; k++)
 		;
