@@ -20,6 +20,12 @@
  * and counts; each is solved once all its leaves are (an explicit stack,
  * as counts can be deep).  A region is built once, for all contexts.
  *
+ * A copy that an 'ignore ... from' line made (sp_func.original) has a
+ * region of its own, its calls being not quite its function's, but is
+ * on the stack as its function: keys, cuts and 'below' ancestors read
+ * one count for both (count_of), so a count on vfree bounds a cycle
+ * whose stacks pass a copy of vfree too.
+ *
  * A call that an 'ignore ... below' line drops while its ancestor is on
  * the stack goes through a gate in each region: a node of no frame that
  * makes the call, cut in the contexts that count the ancestor.  An
@@ -114,6 +120,9 @@ struct nest {
 	struct sp_graph *g;
 	uint32_t *fn_of;	/* graph id -> index into fids, SP_NONE */
 	uint32_t *fids;		/* the once/nest functions */
+	uint32_t *count_of;	/* per fn: the fn whose count it is on the
+				 * stack as, its original's for a 'from'
+				 * copy (sp_func.original), else itself */
 	uint32_t nfn;
 	size_t fids_cap;
 	struct region *regions;
@@ -184,6 +193,7 @@ static void nest_release(struct nest *n)
 	free(n->regions);
 	free(n->fn_of);
 	free(n->fids);
+	free(n->count_of);
 	free(n->local);
 	free(n->ctxs);
 	free(n->pool);
@@ -239,6 +249,13 @@ static uint64_t call_key(uint32_t from, uint32_t to)
 	return (uint64_t)from << 32 | to;
 }
 
+/* The fn whose count graph function id is on the stack as (see
+ * nest.count_of), SP_NONE when it is no once/nest function. */
+static uint32_t counter(const struct nest *n, uint32_t id)
+{
+	return n->fn_of[id] == SP_NONE ? SP_NONE : n->count_of[n->fn_of[id]];
+}
+
 /* Does fn's key keep other's count? */
 static bool relevant(const struct nest *n, uint32_t fn, uint32_t other)
 {
@@ -270,7 +287,7 @@ static void keep_leaf(struct nest *n, uint32_t fn, uint32_t leaf)
 	if (n->g->funcs[n->fids[leaf]].nest == SP_NEST_HOLDER)
 		return;
 	if (!is_unknown(n, leaf))
-		set_relevant(n, fn, leaf);
+		set_relevant(n, fn, n->count_of[leaf]);
 	else if (is_pooled(n, leaf))
 		set_relevant(n, fn, n->nfn);
 }
@@ -386,7 +403,7 @@ static bool unless_counted(const struct nest *n, const struct sp_below *b,
 	uint32_t k, fn;
 
 	for (k = 0; k < b->nunless; k++) {
-		fn = n->fn_of[n->g->below_unless[b->unless_first + k]];
+		fn = counter(n, n->g->below_unless[b->unless_first + k]);
 		/* one not known may be on the stack: the call happens */
 		if (fn != SP_NONE && (is_unknown(n, fn) || key_count(key, keylen, fn)))
 			return true;
@@ -409,7 +426,7 @@ static void set_gates(const struct nest *n, struct region *r, uint32_t root,
 		for (b = r->gate_below[id - r->gate_first];
 		     b < n->nbelows && n->belows[b].from == first->from && n->belows[b].to == first->to;
 		     b++)
-			if ((n->belows[b].ancestor == root ||
+			if ((n->belows[b].ancestor == n->count_of[root] ||
 			     key_count(key, keylen, n->belows[b].ancestor)) &&
 			    !unless_counted(n, &n->belows[b], key, keylen))
 				r->cut[id] = SP_CUT_QUIET;
@@ -427,7 +444,7 @@ static void mark_gate(struct nest *n, uint32_t fn, const struct sp_edge *e)
 		if (!is_unknown(n, n->belows[b].ancestor))
 			set_relevant(n, fn, n->belows[b].ancestor);
 		for (k = 0; k < n->belows[b].nunless; k++) {
-			other = n->fn_of[n->g->below_unless[n->belows[b].unless_first + k]];
+			other = counter(n, n->g->below_unless[n->belows[b].unless_first + k]);
 			if (other != SP_NONE && !is_unknown(n, other))
 				set_relevant(n, fn, other);
 		}
@@ -568,7 +585,7 @@ static uint32_t key_plus(struct nest *n, const uint32_t *key, uint32_t keylen, u
 	SP_ALLOC_GROW(n->scratch, (size_t)keylen + 2 * nholds + 4, n->scratch_cap);
 	if (counts)
 		memcpy(n->scratch, key, counts * sizeof(*key));
-	c = pair_of(n->scratch, &np, fn) + 1;
+	c = pair_of(n->scratch, &np, n->count_of[fn]) + 1;
 	if (n->g->funcs[n->fids[fn]].nest == SP_NEST_PER)	/* none: the first */
 		*c = credit_spent(*c ? *c : 1);
 	else
@@ -702,7 +719,7 @@ static void set_leaf(struct nest *n, struct region *r, const struct frame *fr, u
 	 * function's count, which names itself where it cuts; a pooled
 	 * one's may be on the stack, and the budget is at work */
 	if ((is_pooled(n, n->fn_of[r->global[id]]) ||
-	     key_count(n->pool + fr->key, fr->keylen, n->fn_of[r->global[id]])) &&
+	     key_count(n->pool + fr->key, fr->keylen, counter(n, r->global[id]))) &&
 	    sp_nest_counted(r->sub.funcs[id].nest))
 		res->witness[SP_CAUSE_NEST] = id;
 }
@@ -837,10 +854,11 @@ static bool leaf_cut(const struct nest *n, const struct frame *fr, uint32_t to)
 	uint32_t most = n->g->funcs[n->fids[to]].nest;
 
 	if (most == SP_NEST_PER)	/* no credit left */
-		return !key_count(key, fr->keylen, to);
+		return !key_count(key, fr->keylen, n->count_of[to]);
 	if (!is_pooled(n, to))
-		return key_count(key, fr->keylen, to) >= most;
-	return !budget_left(n, key, fr->keylen) || (to == fr->fn && most == 1);
+		return key_count(key, fr->keylen, n->count_of[to]) >= most;
+	return !budget_left(n, key, fr->keylen) ||
+	       (n->count_of[to] == n->count_of[fr->fn] && most == 1);
 }
 
 /* The context of the frame on top for its next leaf: known, cut, a
@@ -923,7 +941,7 @@ static void index_belows(struct nest *n)
 	n->belows = sp_xmalloc(g->nbelows * sizeof(*n->belows));
 	for (i = 0; i < g->nbelows; i++) {
 		n->belows[n->nbelows] = g->belows[i];
-		n->belows[n->nbelows].ancestor = n->fn_of[g->belows[i].ancestor];
+		n->belows[n->nbelows].ancestor = counter(n, g->belows[i].ancestor);
 		n->nbelows += n->belows[n->nbelows].ancestor != SP_NONE;
 	}
 	qsort(n->belows, n->nbelows, sizeof(*n->belows), below_cmp);
@@ -1005,8 +1023,8 @@ static void plan_reach(struct pool_plan *p, const struct nest *n)
 
 		p->read[b->ancestor] = 1;
 		for (w = 0; w < b->nunless; w++)
-			if (n->fn_of[n->g->below_unless[b->unless_first + w]] != SP_NONE)
-				p->read[n->fn_of[n->g->below_unless[b->unless_first + w]]] = 1;
+			if (counter(n, n->g->below_unless[b->unless_first + w]) != SP_NONE)
+				p->read[counter(n, n->g->below_unless[b->unless_first + w])] = 1;
 	}
 }
 
@@ -1015,32 +1033,47 @@ static void plan_reach(struct pool_plan *p, const struct nest *n)
  * are never entered below themselves: their counts cut nothing), but at
  * TIER_GATES_EXACT those a 'below' line reads; at TIER_FORGET the keys
  * keep no count at all: the others, which only 'below' lines read (an
- * ancestor on the stack or not), are forgotten.  False when that keeps
- * no less than the attempt before.
+ * ancestor on the stack or not), are forgotten.  A function and its
+ * 'from' copies share one count: pooled together, it is in the budget
+ * once.  False when that keeps no less than the attempt before.
  */
 static bool plan_tier(struct pool_plan *p, const struct nest *n, enum nest_tier tier)
 {
-	uint32_t fn, f, before = p->npooled + p->nforgotten;
+	uint32_t fn, f, c, before = p->npooled + p->nforgotten;
 
 	p->npooled = p->nforgotten = p->budget = 0;
+	for (fn = 0; fn < n->nfn; fn++)
+		p->pooled[fn] = POOL_EXACT;
 	for (fn = 0; fn < n->nfn; fn++) {
 		uint32_t most = n->g->funcs[n->fids[fn]].nest;
-		bool pool = sp_nest_counted(most) && plan_reaches(p, fn, fn) &&
-			    (tier != TIER_GATES_EXACT || !p->read[fn]);
 
-		p->pooled[fn] = pool ? POOL_BUDGET : tier == TIER_FORGET && p->read[fn] ?
-			POOL_FORGOTTEN : POOL_EXACT;
+		c = n->count_of[fn];
+		if (sp_nest_counted(most) && plan_reaches(p, fn, fn) &&
+		    (tier != TIER_GATES_EXACT || !p->read[c]))
+			p->pooled[c] = POOL_BUDGET;
+		else if (tier == TIER_FORGET && p->read[c] && p->pooled[c] == POOL_EXACT)
+			p->pooled[c] = POOL_FORGOTTEN;
+	}
+	for (fn = 0; fn < n->nfn; fn++) {
+		c = n->count_of[fn];
+		p->pooled[fn] = p->pooled[c];
 		p->nforgotten += p->pooled[fn] == POOL_FORGOTTEN;
-		if (pool) {
+		if (p->pooled[fn] == POOL_BUDGET) {
 			p->npooled++;
-			p->budget += most;
+			p->budget += c == fn ? n->g->funcs[n->fids[fn]].nest : 0;
 		}
 	}
 	for (fn = 0; fn < n->nfn; fn++) {
 		p->room[fn] = 0;
-		for (f = 0; f < n->nfn; f++)
-			if (p->pooled[f] == POOL_BUDGET && plan_reaches(p, fn, f))
-				p->room[fn] += n->g->funcs[n->fids[f]].nest;
+		for (c = 0; c < n->nfn; c++) {
+			if (n->count_of[c] != c || p->pooled[c] != POOL_BUDGET)
+				continue;
+			for (f = 0; f < n->nfn && !(n->count_of[f] == c && plan_reaches(p, fn, f)); f++)
+				;
+			/* budget_below() takes one for fn's own */
+			if (f < n->nfn || c == n->count_of[fn])
+				p->room[fn] += n->g->funcs[n->fids[c]].nest;
+		}
 	}
 	return p->npooled + p->nforgotten > before;
 }
@@ -1067,7 +1100,7 @@ static void index_holders(struct nest *n)
 	/* a holder drop_unbounded_holders() dropped holds nothing */
 	for (i = 0; i < g->npers; i++)
 		if (n->fn_of[g->pers[i].holder] != SP_NONE)
-			v[nv++] = (struct sp_nest_per){ n->fn_of[g->pers[i].func],
+			v[nv++] = (struct sp_nest_per){ counter(n, g->pers[i].func),
 							n->fn_of[g->pers[i].holder] };
 	qsort(v, nv, sizeof(*v), per_cmp);
 	n->hold_first = sp_xcalloc((size_t)n->nfn + 1, sizeof(*n->hold_first));
@@ -1111,6 +1144,12 @@ static void nest_init(struct nest *n, struct sp_graph *g, const struct pool_plan
 			n->fn_of[i] = n->nfn;
 			n->fids[n->nfn++] = i;
 		}
+	n->count_of = sp_xmalloc((n->nfn ? n->nfn : 1) * sizeof(*n->count_of));
+	for (i = 0; i < n->nfn; i++) {
+		uint32_t orig = g->funcs[n->fids[i]].original;
+
+		n->count_of[i] = orig != SP_NONE && n->fn_of[orig] != SP_NONE ? n->fn_of[orig] : i;
+	}
 	n->regions = sp_xcalloc(n->nfn, sizeof(*n->regions));
 	n->nwords = (n->nfn + 64) / 64;	/* and the budget's bit */
 	n->rel = sp_xcalloc((size_t)n->nfn * n->nwords + 1, sizeof(*n->rel));
@@ -1222,7 +1261,7 @@ static void record_cycle(struct nest *n, uint32_t fn)
 static bool root_cycles(struct nest *n, uint32_t fn)
 {
 	struct region *r = &n->regions[fn];
-	uint32_t i, first[2] = { fn, 1 };
+	uint32_t i, first[2] = { n->count_of[fn], 1 };
 
 	if (!r->built)
 		build_region(n, fn);
@@ -1234,7 +1273,7 @@ static bool root_cycles(struct nest *n, uint32_t fn)
 		 * annotation; entered below itself, it is a cycle */
 		r->cut[i] = context ? SP_CUT_QUIET : SP_CUT_NEST;
 		sp_reset_result(&r->sub.funcs[i]);
-		if (context && r->global[i] == n->fids[fn]) {
+		if (context && counter(n, r->global[i]) == n->count_of[fn]) {
 			r->cut[i] = 0;
 			set_cycle_leaf(r, i);
 		}

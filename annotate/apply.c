@@ -390,7 +390,8 @@ static void copy_isites(struct sp_graph *g, uint32_t f, uint32_t c)
 }
 
 /* The copy c of a holder of 'nest ... per' holds what f holds: callers
- * call it in f's place. */
+ * call it in f's place (its count, when it has one, is f's: see
+ * copy_func()). */
 static void copy_holder(struct sp_graph *g, uint32_t f, uint32_t c)
 {
 	uint32_t i, n = g->npers;
@@ -403,12 +404,17 @@ static void copy_holder(struct sp_graph *g, uint32_t f, uint32_t c)
 }
 
 /* A copy of function f whose calls are f's but those to one of to; the
- * 'below' lines that name f's calls name the copy's too.  Its id. */
+ * 'below' lines that name f's calls name the copy's too.  An activation
+ * of the copy is one of f: it shares f's once/nest count, and stands for
+ * f as a 'below' line's ancestor (sp_func.original, which
+ * analysis/nest.c reads).  Its id. */
 static uint32_t copy_func(struct sp_graph *g, uint32_t f, const uint32_t *to, size_t nto)
 {
 	uint32_t c = sp_graph_add_func(g), i, n = g->nedges, nb = g->nbelows;
 
 	g->funcs[c] = g->funcs[f];
+	if (g->funcs[c].original == SP_NONE)
+		g->funcs[c].original = f;
 	g->funcs[c].edge_first = g->funcs[c].edge_count = 0;
 	sp_result_init(&g->funcs[c].res);
 	for (i = 0; i < n; i++)
@@ -430,19 +436,6 @@ static uint32_t copy_func(struct sp_graph *g, uint32_t f, const uint32_t *to, si
 	copy_isites(g, f, c);
 	copy_holder(g, f, c);
 	return c;
-}
-
-/* Can f be copied for 'from'?  A once/nest function, or a 'below'
- * line's ancestor or reset, would be counted apart in its copy: an error
- * naming it.  A holder of 'nest ... per' counts nothing of its own: its
- * copy holds what it holds (copy_holder()). */
-static int copyable(const struct sp_graph *g, const struct sp_annot *x, uint32_t f,
-		    struct sp_err *err)
-{
-	if (!g->funcs[f].nest || g->funcs[f].nest == SP_NEST_HOLDER)
-		return 0;
-	return sp_err_set(err, "%s:%u: '%s' is counted by once, nest or below: it "
-			  "cannot be copied for 'from'", x->file, x->line, g->funcs[f].name);
 }
 
 /* The function that callers call in place of f: a copy of f without its
@@ -494,10 +487,6 @@ static int chain_callers(struct sp_graph *g, struct sp_name_index *ix,
 		for (i = 0; i < nids; i++) {
 			if (!calls_between(g, cur, ncur, &ids[i], 1))
 				continue;
-			if (copyable(g, x, ids[i], err)) {
-				free(next);
-				goto fail;
-			}
 			SP_ALLOC_GROW(next, nnext + 1, cap);
 			next[nnext++] = own_copy(g, ix, ids[i], cur, ncur, NULL, 0, done);
 		}
@@ -521,9 +510,9 @@ fail:
 
 /*
  * ignore FUNC CALLEE from CALLER...: the calls from CALLER to FUNC go to
- * a copy of FUNC without the calls to CALLEE.  FUNC (and each CALLER of
- * a chain but the last) may not be counted by once, nest or a 'below'
- * line: a copy would be counted apart.
+ * a copy of FUNC without the calls to CALLEE.  A copy is counted as FUNC
+ * (see copy_func()), so FUNC and each CALLER of a chain may be counted
+ * by once, nest or a 'below' line.
  */
 static int apply_from(struct sp_graph *g, struct sp_name_index *ix,
 		      const struct sp_annot *x, const uint32_t *from, size_t nfrom,
@@ -534,9 +523,6 @@ static int apply_from(struct sp_graph *g, struct sp_name_index *ix,
 	bool found = false;
 	int ret = -1;
 
-	for (k = 0; k < nfrom; k++)
-		if (copyable(g, x, from[k], err))
-			return -1;
 	if (resolve(g, ix, x, x->names[0], &to, &nto, err) ||
 	    chain_callers(g, ix, x, done, &callers, &ncallers, err))
 		goto out;

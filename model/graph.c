@@ -59,6 +59,7 @@ uint32_t sp_graph_add_func(struct sp_graph *g)
 	memset(f, 0, sizeof(*f));
 	f->cu = SP_NONE;
 	f->assumed = SP_NONE;
+	f->original = SP_NONE;
 	sp_result_init(&f->res);
 	return g->nfuncs++;
 }

@@ -206,6 +206,9 @@ struct sp_func {
 				 * lines, any number; SP_NEST_PER, SP_NEST_HOLDER:
 				 * the FUNC or a HOLDER of 'nest FUNC per'
 				 * (graph->pers) */
+	uint32_t original;	/* a copy that an 'ignore ... from' line made:
+				 * the function it copies, whose once/nest
+				 * count it shares (SP_NONE: not a copy) */
 	uint32_t edge_first;	/* into graph->edges, valid after finalize */
 	uint32_t edge_count;
 	struct sp_result res;
