@@ -48,9 +48,14 @@
  * the counts of the once/nest functions that reach themselves (first
  * those no 'below' line reads, then all with a count) are pooled, and
  * a key keeps only how many activations of them all the stack may
- * still hold, the sum of their counts at first, one less for each on
- * it.  Every stack holds at most that many of them, so every path the
- * exact contexts allow is one the budget allows; a pooled function's
+ * still hold in the function's cycle (the once/nest functions whose
+ * counts reach each other, see plan_cycles()), the sum of their counts
+ * at first, one less for each on it; a stack leaves a cycle for good,
+ * so the next cycle starts with all of its own (budget_left()); on
+ * Debian's kernel with linux-assumed.ann and scratch lines, the largest
+ * is 92 activations where one budget for all was 1160.  Every stack
+ * holds at most that many of each cycle's, so every path the exact
+ * contexts allow is one the budgets allow; a pooled function's
  * own count is not known, so nothing that only it would cut is cut (a
  * 'below' gate of a pooled ancestor stays, one with a pooled 'unless'
  * function too), but for the root of a context, which is on the stack:
@@ -153,9 +158,14 @@ struct nest {
 	uint32_t nwords;
 	const uint8_t *pooled;	/* per fn: POOL_*, what keys keep of its
 				 * count (NULL: every count exact) */
-	const uint32_t *room;	/* per fn: the pooled counts it reaches,
-				 * summed (NULL when none pooled) */
-	uint32_t budget;	/* the pooled counts, summed */
+	const uint32_t *room;	/* per fn: the pooled counts of its cycle
+				 * it reaches, summed (NULL when none
+				 * pooled) */
+	const uint32_t *cycle;	/* per fn: its cycle, the functions that
+				 * reach it and that it reaches (its least
+				 * one) */
+	const uint32_t *cycle_budget;	/* per fn: the pooled counts of its
+					 * cycle, summed */
 	uint32_t *hold_first;	/* per fn + 1: its entries in hold_of */
 	uint32_t *hold_of;	/* the 'per' FUNCs each fn is a holder of */
 	uint32_t max_ctx;
@@ -292,13 +302,22 @@ static void keep_leaf(struct nest *n, uint32_t fn, uint32_t leaf)
 		set_relevant(n, fn, n->nfn);
 }
 
-/* What the budget lets a context of key spend: the last pair of its key,
- * or the whole budget above every once/nest function. */
-static uint32_t budget_left(const struct nest *n, const uint32_t *key, uint32_t keylen)
+/*
+ * What the budget lets fn's context entered below a context of from
+ * (SP_NONE: none) with key spend: the last pair of that key in fn's
+ * cycle, else the whole budget of fn's cycle.  A stack leaves a cycle
+ * for good (coming back would make one cycle of both), so each cycle's
+ * pooled functions are on it in one stretch, which its own budget
+ * bounds: a function and its 'from' copies share one count, and the
+ * cycles their activations are in are each given all of it.
+ */
+static uint32_t budget_left(const struct nest *n, uint32_t from, const uint32_t *key,
+			    uint32_t keylen, uint32_t fn)
 {
-	if (keylen >= 2 && key[keylen - 2] == n->nfn)
+	if (from != SP_NONE && n->cycle[from] == n->cycle[fn] && keylen >= 2 &&
+	    key[keylen - 2] == n->nfn)
 		return key[keylen - 1];
-	return n->budget;
+	return n->cycle_budget[fn];
 }
 
 /* The first 'below' entry of the call e, SP_NONE when it has none. */
@@ -575,7 +594,8 @@ static void sort_pairs(uint32_t *p, uint32_t np)
  * (key_plus(NULL)): its callers elsewhere have no holder below, and
  * never call it, so counting it as under one is a bound.
  */
-static uint32_t key_plus(struct nest *n, const uint32_t *key, uint32_t keylen, uint32_t fn)
+static uint32_t key_plus(struct nest *n, uint32_t from, const uint32_t *key, uint32_t keylen,
+			 uint32_t fn)
 {
 	uint32_t most = n->g->funcs[n->fids[fn]].nest == SP_NEST_CONTEXT ? 1 : SP_NONE;
 	uint32_t counts = keylen && key[keylen - 2] == n->nfn ? keylen - 2 : keylen;
@@ -602,7 +622,7 @@ static uint32_t key_plus(struct nest *n, const uint32_t *key, uint32_t keylen, u
 		}
 	if (relevant(n, fn, n->nfn)) {
 		n->scratch[out++] = n->nfn;
-		n->scratch[out++] = budget_below(n, budget_left(n, key, keylen), fn);
+		n->scratch[out++] = budget_below(n, budget_left(n, from, key, keylen, fn), fn);
 	}
 	return out;
 }
@@ -857,7 +877,7 @@ static bool leaf_cut(const struct nest *n, const struct frame *fr, uint32_t to)
 		return !key_count(key, fr->keylen, n->count_of[to]);
 	if (!is_pooled(n, to))
 		return key_count(key, fr->keylen, n->count_of[to]) >= most;
-	return !budget_left(n, key, fr->keylen) ||
+	return !budget_left(n, fr->fn, key, fr->keylen, to) ||
 	       (n->count_of[to] == n->count_of[fr->fn] && most == 1);
 }
 
@@ -877,7 +897,7 @@ static int next_leaf(struct nest *n)
 		fr->leaf_ctx[fr->leaf++] = n->prior[to];
 		return 0;
 	}
-	keylen = key_plus(n, n->pool + fr->key, fr->keylen, to);
+	keylen = key_plus(n, fr->fn, n->pool + fr->key, fr->keylen, to);
 	c = lookup(n, to, n->scratch, keylen);
 	if (c == SP_NONE && solving(n, to, n->scratch, keylen))
 		c = LEAF_CYCLE;
@@ -894,7 +914,7 @@ static int next_leaf(struct nest *n)
 /* The context of function fn entered with nothing else on the stack. */
 static int solve_first(struct nest *n, uint32_t fn, uint32_t *out)
 {
-	uint32_t c = SP_NONE, keylen = key_plus(n, NULL, 0, fn);
+	uint32_t c = SP_NONE, keylen = key_plus(n, SP_NONE, NULL, 0, fn);
 
 	if ((*out = lookup(n, fn, n->scratch, keylen)) != SP_NONE)
 		return 0;
@@ -970,8 +990,11 @@ struct pool_plan {
 	uint32_t nwords;
 	uint8_t *read;		/* per fn: an ancestor or 'unless' of a line */
 	uint8_t *pooled;	/* per fn, for the attempt */
-	uint32_t *room;		/* per fn: the pooled counts it reaches */
-	uint32_t npooled, nforgotten, budget;
+	uint32_t *room;		/* per fn: the pooled counts of its cycle it
+				 * reaches */
+	uint32_t *cycle;	/* per fn: its cycle (struct nest.cycle) */
+	uint32_t *cycle_budget;	/* per fn: its cycle's pooled counts */
+	uint32_t npooled, nforgotten, budget;	/* budget: the largest one */
 };
 
 static bool plan_reaches(const struct pool_plan *p, uint32_t fn, uint32_t other)
@@ -1029,6 +1052,78 @@ static void plan_reach(struct pool_plan *p, const struct nest *n)
 }
 
 /*
+ * Each function's cycle: the least function whose count's class (a
+ * function and its copies, one count) and its own reach each other,
+ * where a class reaches what any of its functions reaches.  A count
+ * shared by functions of different cycles would be spent in each.
+ */
+static void plan_cycles(struct pool_plan *p, const struct nest *n)
+{
+	uint8_t *cr = sp_xcalloc((size_t)n->nfn * n->nfn + 1, 1);
+	uint32_t fn, f, k;
+
+	/* class reach: each function's, then closed (Warshall's) */
+	for (fn = 0; fn < n->nfn; fn++)
+		for (f = 0; f < n->nfn; f++)
+			if (plan_reaches(p, fn, f))
+				cr[(size_t)n->count_of[fn] * n->nfn + n->count_of[f]] = 1;
+	for (k = 0; k < n->nfn; k++)
+		for (fn = 0; fn < n->nfn; fn++)
+			for (f = 0; cr[(size_t)fn * n->nfn + k] && f < n->nfn; f++)
+				cr[(size_t)fn * n->nfn + f] |= cr[(size_t)k * n->nfn + f];
+	for (fn = 0; fn < n->nfn; fn++) {
+		uint32_t a = n->count_of[fn], b;
+
+		for (f = 0; f < fn; f++) {
+			b = n->count_of[f];
+			if (a == b || (cr[(size_t)a * n->nfn + b] && cr[(size_t)b * n->nfn + a]))
+				break;
+		}
+		p->cycle[fn] = f;
+	}
+	free(cr);
+}
+
+/* Has the class of count c (a function and its copies) a member in
+ * fn's cycle, one that fn reaches when reached? */
+static bool class_in_cycle(const struct pool_plan *p, const struct nest *n, uint32_t c,
+			   uint32_t fn, bool reached)
+{
+	uint32_t f;
+
+	for (f = 0; f < n->nfn; f++)
+		if (n->count_of[f] == c && p->cycle[f] == p->cycle[fn] &&
+		    (!reached || plan_reaches(p, fn, f)))
+			return true;
+	return false;
+}
+
+/* Each function's cycle's budget, the counts of its pooled classes, and
+ * its room, those of the classes it reaches in it (and its own, which
+ * budget_below() takes one of). */
+static void plan_budgets(struct pool_plan *p, const struct nest *n)
+{
+	uint32_t fn, c, most;
+
+	p->budget = 0;
+	for (fn = 0; fn < n->nfn; fn++) {
+		p->room[fn] = p->cycle_budget[fn] = 0;
+		for (c = 0; c < n->nfn; c++) {
+			if (n->count_of[c] != c || p->pooled[c] != POOL_BUDGET)
+				continue;
+			most = n->g->funcs[n->fids[c]].nest;
+			if (!class_in_cycle(p, n, c, fn, false))
+				continue;
+			p->cycle_budget[fn] += most;
+			if (c == n->count_of[fn] || class_in_cycle(p, n, c, fn, true))
+				p->room[fn] += most;
+		}
+		if (p->cycle_budget[fn] > p->budget)
+			p->budget = p->cycle_budget[fn];
+	}
+}
+
+/*
  * Pool the functions with a count that reach themselves (the others
  * are never entered below themselves: their counts cut nothing), but at
  * TIER_GATES_EXACT those a 'below' line reads; at TIER_FORGET the keys
@@ -1039,9 +1134,9 @@ static void plan_reach(struct pool_plan *p, const struct nest *n)
  */
 static bool plan_tier(struct pool_plan *p, const struct nest *n, enum nest_tier tier)
 {
-	uint32_t fn, f, c, before = p->npooled + p->nforgotten;
+	uint32_t fn, c, before = p->npooled + p->nforgotten;
 
-	p->npooled = p->nforgotten = p->budget = 0;
+	p->npooled = p->nforgotten = 0;
 	for (fn = 0; fn < n->nfn; fn++)
 		p->pooled[fn] = POOL_EXACT;
 	for (fn = 0; fn < n->nfn; fn++) {
@@ -1058,23 +1153,9 @@ static bool plan_tier(struct pool_plan *p, const struct nest *n, enum nest_tier 
 		c = n->count_of[fn];
 		p->pooled[fn] = p->pooled[c];
 		p->nforgotten += p->pooled[fn] == POOL_FORGOTTEN;
-		if (p->pooled[fn] == POOL_BUDGET) {
-			p->npooled++;
-			p->budget += c == fn ? n->g->funcs[n->fids[fn]].nest : 0;
-		}
+		p->npooled += p->pooled[fn] == POOL_BUDGET;
 	}
-	for (fn = 0; fn < n->nfn; fn++) {
-		p->room[fn] = 0;
-		for (c = 0; c < n->nfn; c++) {
-			if (n->count_of[c] != c || p->pooled[c] != POOL_BUDGET)
-				continue;
-			for (f = 0; f < n->nfn && !(n->count_of[f] == c && plan_reaches(p, fn, f)); f++)
-				;
-			/* budget_below() takes one for fn's own */
-			if (f < n->nfn || c == n->count_of[fn])
-				p->room[fn] += n->g->funcs[n->fids[c]].nest;
-		}
-	}
+	plan_budgets(p, n);
 	return p->npooled + p->nforgotten > before;
 }
 
@@ -1130,7 +1211,8 @@ static void nest_init(struct nest *n, struct sp_graph *g, const struct pool_plan
 	if (tier != TIER_EXACT) {
 		n->pooled = p->pooled;
 		n->room = p->room;
-		n->budget = p->budget;
+		n->cycle = p->cycle;
+		n->cycle_budget = p->cycle_budget;
 	}
 	if (tier != TIER_FORGET && g->nest_limit && g->nest_limit < n->max_ctx)
 		n->max_ctx = g->nest_limit;
@@ -1484,6 +1566,8 @@ static void plan_release(struct pool_plan *p)
 	free(p->read);
 	free(p->pooled);
 	free(p->room);
+	free(p->cycle);
+	free(p->cycle_budget);
 }
 
 /* The plan from the exact attempt, whose regions all were built. */
@@ -1493,6 +1577,9 @@ static void plan_init(struct pool_plan *p, const struct nest *n)
 	plan_reach(p, n);
 	p->pooled = sp_xcalloc(n->nfn ? n->nfn : 1, 1);
 	p->room = sp_xcalloc(n->nfn ? n->nfn : 1, sizeof(*p->room));
+	p->cycle = sp_xcalloc(n->nfn ? n->nfn : 1, sizeof(*p->cycle));
+	p->cycle_budget = sp_xcalloc(n->nfn ? n->nfn : 1, sizeof(*p->cycle_budget));
+	plan_cycles(p, n);
 }
 
 static void mark_pooled(struct sp_graph *g, const struct nest *n)

@@ -163,8 +163,8 @@ static void pooled_reason(const struct sp_graph *g, struct sp_strbuf *t)
 {
 	sp_strbuf_addf(t, " (coarse: ");
 	if (g->nest.pooled)
-		sp_strbuf_addf(t, "%u once/nest functions counted in one budget of %u "
-			       "activations%s", g->nest.pooled, g->nest.budget,
+		sp_strbuf_addf(t, "%u once/nest functions counted in one budget per "
+			       "cycle, of at most %u activations%s", g->nest.pooled, g->nest.budget,
 			       g->nest.forgotten ? ", " : "");
 	if (g->nest.forgotten)
 		sp_strbuf_addf(t, "%u ancestors of 'below' lines not known", g->nest.forgotten);

@@ -95,7 +95,7 @@ static void print_nest(const struct sp_graph *g)
 		n->contexts);
 	if (n->pooled + n->forgotten)
 		fprintf(stderr, " (coarse: over the limit of %u of exact counts, %u functions counted in "
-			"one budget of %u activations, %u ancestors not known)", n->exact_limit,
+			"one budget per cycle, of at most %u activations, %u ancestors not known)", n->exact_limit,
 			n->pooled, n->budget, n->forgotten);
 	fputc('\n', stderr);
 }

@@ -49,7 +49,7 @@ expect_rc 0 "pooled"
 cp "$OUT/stdout" "$OUT/pooled.json"
 j=$OUT/pooled.json
 expect_eq "pooled totals" "$(jget $j "$totals")" "$pooled"
-grep -qx 'stackprof: once/nest: 6 functions, 36 contexts (coarse: over the limit of 50 of exact counts, 6 functions counted in one budget of 6 activations, 0 ancestors not known)' \
+grep -qx 'stackprof: once/nest: 6 functions, 36 contexts (coarse: over the limit of 50 of exact counts, 6 functions counted in one budget per cycle, of at most 6 activations, 0 ancestors not known)' \
 	"$OUT/stderr" || fail "pooled: -v line: $(grep once/nest "$OUT/stderr")"
 expect_eq "pooled: never below exact" \
 	"$(python3 -c "print([p >= e for p, e in zip($pooled, $exact)])")" \
@@ -60,7 +60,7 @@ expect_eq "pooled: paths sum to their totals" \
 expect_eq "pooled: no function calls itself on a path" \
 	"$(jget $j '[f["name"] for f in j["functions"] if any(a == b for a, b in zip(f["path"], f["path"][1:]))]')" '[]'
 expect_eq "f2's reason" "$(jget $j 'fn("f2")["reasons"]')" \
-	'["recursion f2 -> f2 bounded by annotation: f2 at most once on a stack (coarse: 6 once/nest functions counted in one budget of 6 activations, over the limit of 50 contexts of exact counts; the total may be above the exact one)"]'
+	'["recursion f2 -> f2 bounded by annotation: f2 at most once on a stack (coarse: 6 once/nest functions counted in one budget per cycle, of at most 6 activations, over the limit of 50 contexts of exact counts; the total may be above the exact one)"]'
 expect_eq "pooled: every reason says coarse" \
 	"$(jget $j '[f["name"] for f in j["functions"] if "coarse" not in str(f["reasons"])]')" '[]'
 

@@ -59,7 +59,7 @@ grep -qx 'stackprof: once/nest: 2 functions, [0-9]* contexts' "$OUT/stderr" ||
 STACKPROF_NEST_CONTEXTS=1 run_sp --json -v --annotate "$ann" $bin $su
 expect_rc 0 "pooled"
 expect_eq "pooled: the exact totals" "$(jget $OUT/stdout "$totals")" "$exact"
-grep -q 'counted in one budget of 2 activations' "$OUT/stderr" ||
+grep -q 'counted in one budget per cycle, of at most 2 activations' "$OUT/stderr" ||
 	fail "pooled: -v line: $(grep once/nest "$OUT/stderr")"
 
 # the count on vfree instead, copied too: the same bound, one function up

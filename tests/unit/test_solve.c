@@ -965,7 +965,7 @@ static void test_once_pooled_contexts(void **state)
 	}
 	assert_int_equal(reasons_of(&g, f[0], &r), 1);
 	assert_non_null(strstr(r.text[0], " bounded by annotation: f1 at most once on a stack "
-			       "(coarse: 20 once/nest functions counted in one budget of 20 "
+			       "(coarse: 20 once/nest functions counted in one budget per cycle, of at most 20 "
 			       "activations, over the limit of 65536 contexts of exact counts; "
 			       "the total may be above the exact one)"));
 	sp_graph_release(&g);
@@ -1538,7 +1538,7 @@ static void test_pooled_below(void **state)
 			/* t0's, pooled, comes first (texts end at 255 bytes) */
 			assert_non_null(strstr(r.text[0], " bounded by annotation: t0 at most once on a "
 					       "stack (coarse: 4 once/nest functions counted in "
-					       "one budget of 4 activations, 1 ancestors of "
+					       "one budget per cycle, of at most 4 activations, 1 ancestors of "
 					       "'below' lines not known, over the limit of 2 "));
 		}
 		sp_graph_release(&g);
