@@ -660,11 +660,11 @@ static size_t nops(const struct runner *run)
 static const struct ind_key *key_of(struct ind_kernel *k, const char *name, const char *member)
 {
 	const struct ind_keys *keys = &k->r->keys;
-	struct sp_graph *g = k->r->g;
+	const char *interned = sp_intern(k->r->g, name);
 	uint32_t i;
 
 	for (i = 0; i < keys->n; i++)
-		if (keys->v[i].name == sp_intern(g, name) && keys->v[i].member &&
+		if (keys->v[i].name == interned && keys->v[i].member &&
 		    !strcmp(keys->v[i].member, member))
 			return &keys->v[i];
 	return NULL;
@@ -945,14 +945,15 @@ static void find_cb_proto(void *arg, const GElf_Sym *sym, const char *name)
  * k->cb_callers (sorted). */
 static void cb_callers(struct ind_kernel *k)
 {
-	const struct ind_key *func = key_of(k, "bpf_func_proto", "func");
-	const struct ind_key *op = key_of(k, "bpf_map_ops", CB_MAP_OP);
+	const struct ind_key *func, *op;
 	struct cb_syms b = { .k = k };
 	uint32_t i, id;
 
 	if (k->cb_read)
 		return;
 	k->cb_read = true;
+	func = key_of(k, "bpf_func_proto", "func");
+	op = key_of(k, "bpf_map_ops", CB_MAP_OP);
 	for (i = 0; func && i < k->r->nims; i++) {
 		b.im = &k->r->ims[i];
 		b.func_off = func->off;
