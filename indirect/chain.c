@@ -590,12 +590,17 @@ static bool from_locations(struct ind_image *im, const struct insn_link *links, 
 	locs = ind_locs_get(&im->locs);
 	for (i = 0; i < locs->n; i++) {
 		const struct ind_loc *x = &locs->v[i];
-		struct tval v = { .kind = TV_PTR, .type = x->type, .bias = -x->off };
-		struct ind_target t = { .kind = IND_TK_NONE, .key = SP_NONE,
-					.want_obj = out->want_obj };
+		struct tval v;
+		struct ind_target t;
 
-		if (!(x->nmem ? in_place(links, k, n, x) : locates(links, k, x)) ||
-		    !forward(im, links, k, v, &t))
+		/* most locations are another register's: the target (a
+		 * hundred bytes) is cleared only for one that is link k's */
+		if (!(x->nmem ? in_place(links, k, n, x) : locates(links, k, x)))
+			continue;
+		v = (struct tval){ .kind = TV_PTR, .type = x->type, .bias = -x->off };
+		t = (struct ind_target){ .kind = IND_TK_NONE, .key = SP_NONE,
+					 .want_obj = out->want_obj };
+		if (!forward(im, links, k, v, &t))
 			continue;
 		if (precise(&t)) {
 			*out = t;
