@@ -130,6 +130,25 @@ static bool read_specs(const struct dw_unit *u, struct dw_abbrevs *t, struct dw_
 	}
 }
 
+/* Past the specs of an abbreviation at *p, checked as read_specs()
+ * reads them, without keeping them (dw_abbrevs.lazy). */
+static bool skip_specs(const unsigned char **p, const unsigned char *end)
+{
+	for (;;) {
+		uint64_t at, form;
+		int64_t implicit;
+
+		if (!dw_uleb(p, end, &at) || !dw_uleb(p, end, &form))
+			return false;
+		if (!at && !form)
+			return true;
+		if (at > UINT16_MAX || form > UINT16_MAX)
+			return false;
+		if (form == DW_FORM_implicit_const && !dw_read_sleb(p, end, &implicit))
+			return false;
+	}
+}
+
 static int cmp_code(const void *a, const void *b)
 {
 	const struct dw_abbrev *x = *(const struct dw_abbrev *const *)a;
@@ -169,7 +188,8 @@ static void index_codes(struct dw_abbrevs *t)
 	qsort(t->big, t->nbig, sizeof(*t->big), cmp_code);
 }
 
-static int read_abbrevs(const struct dw_unit *u, uint64_t off, struct dw_abbrevs *t)
+static int read_abbrevs(const struct dw_unit *u, uint64_t off, bool lazy,
+			struct dw_abbrevs *t)
 {
 	const struct dw_secs *s = u->secs;
 	const unsigned char *p, *end;
@@ -178,10 +198,12 @@ static int read_abbrevs(const struct dw_unit *u, uint64_t off, struct dw_abbrevs
 	memset(t, 0, sizeof(*t));
 	if (!s->abbrev.data || off >= s->abbrev.size)
 		return -1;
+	/* an abbreviation's offset is kept in 32 bits */
+	t->lazy = lazy && s->abbrev.size <= UINT32_MAX;
 	/* a compiler's unit has a few hundred: not regrown a dozen times
 	 * each time a unit is opened */
 	SP_ALLOC_GROW(t->list, 256, t->cap);
-	SP_ALLOC_GROW(t->specs, 1024, t->specs_cap);
+	SP_ALLOC_GROW(t->specs, t->lazy ? 64 : 1024, t->specs_cap);
 	p = s->abbrev.data + off;
 	end = s->abbrev.data + s->abbrev.size;
 	while (dw_uleb(&p, end, &code) && code) {
@@ -191,7 +213,9 @@ static int read_abbrevs(const struct dw_unit *u, uint64_t off, struct dw_abbrevs
 			goto bad;
 		a.tag = (uint16_t)tag;
 		a.children = *p++ == DW_CHILDREN_yes;
-		if (!read_specs(u, t, &a, &p, end))
+		a.at = (uint32_t)(p - s->abbrev.data);
+		a.read = !t->lazy;
+		if (t->lazy ? !skip_specs(&p, end) : !read_specs(u, t, &a, &p, end))
 			goto bad;
 		SP_ALLOC_GROW(t->list, t->n + 1, t->cap);
 		t->list[t->n++] = a;
@@ -208,7 +232,7 @@ static uint64_t big_code(const void *base, size_t i)
 	return ((const struct dw_abbrev *const *)base)[i]->code;
 }
 
-static const struct dw_abbrev *abbrev_of(const struct dw_abbrevs *t, uint64_t code)
+static const struct dw_abbrev *find_code(const struct dw_abbrevs *t, uint64_t code)
 {
 	size_t i;
 
@@ -216,6 +240,29 @@ static const struct dw_abbrev *abbrev_of(const struct dw_abbrevs *t, uint64_t co
 		return t->by_code[code] ? &t->list[t->by_code[code] - 1] : NULL;
 	i = sp_search_first_ge(t->big, t->nbig, big_code, code);
 	return i < t->nbig && t->big[i]->code == code ? t->big[i] : NULL;
+}
+
+/*
+ * The abbreviation of code in unit u, its specs read now if a lazy
+ * table has not yet (read_abbrevs checked them, so this cannot fail).
+ * u is the reader's own, read by one thread; the specs grow, but are
+ * reached by index (dw_abbrev.first), and the list does not move.
+ */
+static const struct dw_abbrev *abbrev_of(const struct dw_unit *u, uint64_t code)
+{
+	const struct dw_abbrev *found = find_code(&u->ab, code);
+	struct dw_abbrevs *t = (struct dw_abbrevs *)&u->ab;
+	struct dw_abbrev *a = (struct dw_abbrev *)found;
+	const unsigned char *p, *end;
+
+	if (!a || a->read)
+		return found;
+	p = u->secs->abbrev.data + a->at;
+	end = u->secs->abbrev.data + u->secs->abbrev.size;
+	if (!read_specs(u, t, a, &p, end))
+		return NULL;
+	a->read = true;
+	return a;
 }
 
 /* ---- units ---- */
@@ -282,14 +329,14 @@ static int read_header(const struct dw_secs *s, uint64_t off, struct dw_unit *u)
 	return 0;
 }
 
-int dw_unit_open(const struct dw_secs *s, uint64_t off, struct dw_unit *u)
+static int unit_open(const struct dw_secs *s, uint64_t off, bool lazy, struct dw_unit *u)
 {
 	memset(u, 0, sizeof(*u));
 	u->secs = s;
 	u->off = off;
 	if (!s->info.data || off >= s->info.size)
 		return 1;
-	if (read_header(s, off, u) || read_abbrevs(u, u->abbrev_off, &u->ab))
+	if (read_header(s, off, u) || read_abbrevs(u, u->abbrev_off, lazy, &u->ab))
 		return -1;
 	/* DWARF 5's defaults where a unit names no base: just past the
 	 * tables' headers, as libdwarf assumes */
@@ -297,6 +344,16 @@ int dw_unit_open(const struct dw_secs *s, uint64_t off, struct dw_unit *u)
 	u->rnglists_base = u->loclists_base = u->off_size == 8 ? 20 : 12;
 	u->addr_base = u->off_size == 8 ? 16 : 8;
 	return 0;
+}
+
+int dw_unit_open(const struct dw_secs *s, uint64_t off, struct dw_unit *u)
+{
+	return unit_open(s, off, false, u);
+}
+
+int dw_unit_open_lookup(const struct dw_secs *s, uint64_t off, struct dw_unit *u)
+{
+	return unit_open(s, off, true, u);
 }
 
 bool dw_unit_take_base(struct dw_unit *u, const struct dw_val *v)
@@ -375,7 +432,7 @@ int dw_die_read(const struct dw_unit *u, uint64_t off, struct dw_die *d)
 	d->attrs = (uint64_t)(p - base);
 	if (!code)
 		return 0;	/* a null entry: the end of a list of siblings */
-	d->ab = abbrev_of(&u->ab, code);
+	d->ab = abbrev_of(u, code);
 	return d->ab ? 0 : -1;
 }
 

@@ -111,11 +111,13 @@ struct dw_abbrev {
 	uint64_t code;
 	uint16_t tag;
 	bool children;
+	bool read;		/* its specs are in the table (dw_abbrevs.lazy) */
 	int32_t sibling;	/* index of DW_AT_sibling among the specs, -1 if none */
 	/* the bytes of a DIE's values when each has a fixed size in its
 	 * unit (most of a function's children), DW_POS_VARIES if not */
 	int32_t size;
 	uint32_t first, n;	/* the specs, in dw_abbrevs.specs */
+	uint32_t at;		/* its specs' offset in .debug_abbrev */
 };
 
 struct dw_abbrevs {
@@ -127,6 +129,9 @@ struct dw_abbrevs {
 	size_t nbig;
 	struct dw_attr_spec *specs;
 	size_t nspecs, specs_cap;
+	/* each abbreviation's specs read when a DIE first uses it
+	 * (dw_unit_open_lookup) */
+	bool lazy;
 };
 
 /* One unit of .debug_info: its header, abbreviations and bases. */
@@ -175,6 +180,12 @@ bool dw_unit_length(const unsigned char *p, uint64_t avail, bool msb, uint64_t *
 /* The unit whose header is at off of .debug_info: 0, 1 at the end of
  * the section, -1 when its header or abbreviations are corrupt. */
 int dw_unit_open(const struct dw_secs *s, uint64_t off, struct dw_unit *u);
+/* The same for a reader that looks a few DIEs up (reader.c): the
+ * abbreviations are checked and indexed, and each one's attributes
+ * parsed only when a DIE first uses it.  The later passes of
+ * --indirect=types open each unit again for a few types, prototypes or
+ * variables, where parsing the whole table was 2 % of the run. */
+int dw_unit_open_lookup(const struct dw_secs *s, uint64_t off, struct dw_unit *u);
 void dw_unit_close(struct dw_unit *u);
 /* A value of the unit's own DIE that gives one of u's bases (of
  * .debug_str_offsets, .debug_addr, .debug_rnglists, .debug_loclists)

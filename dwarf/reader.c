@@ -116,7 +116,7 @@ static struct dw_open_unit *open_unit(struct dw_reader *r, uint32_t cu)
 			return r->open[i];
 		}
 	o = sp_xcalloc(1, sizeof(*o));
-	if (dw_unit_open(&dw->st->secs, dw->st->cu_unit_off[cu - dw->cu_first], &o->u) ||
+	if (dw_unit_open_lookup(&dw->st->secs, dw->st->cu_unit_off[cu - dw->cu_first], &o->u) ||
 	    dw_unit_read_bases(&o->u)) {
 		close_unit(o);
 		return NULL;

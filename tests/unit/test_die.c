@@ -95,7 +95,12 @@ static struct dw_secs secs4(void)
 	return s;
 }
 
-static void test_v4_unit(void **state)
+typedef int unit_opener(const struct dw_secs *s, uint64_t off, struct dw_unit *u);
+
+/* The v4 unit read through a unit that open opened: eager, or lazy
+ * (dw_unit_open_lookup), where each abbreviation is read at its first
+ * DIE; lazy also when the subprogram's DIE is read before the CU's. */
+static void check_v4_unit(unit_opener *open, bool sub_first)
 {
 	struct dw_secs s;
 	struct dw_unit u;
@@ -104,10 +109,15 @@ static void test_v4_unit(void **state)
 	struct dw_val v;
 	uint64_t off[5], next, n;
 
-	(void)state;
 	build_v4(off, 0);
 	s = secs4();
-	assert_int_equal(dw_unit_open(&s, 0, &u), 0);
+	assert_int_equal(open(&s, 0, &u), 0);
+	if (sub_first) {
+		assert_int_equal(dw_die_read(&u, off[2], &d), 0);
+		assert_true(dw_die_attr(&u, &d, DW_AT_high_pc, &v));
+		assert_true(dw_val_udata(&v, &n));
+		assert_int_equal(n, 0x20);
+	}
 	assert_int_equal(u.version, 4);
 	assert_int_equal(u.addr_size, 8);
 	assert_int_equal(u.end, info4.n);
@@ -163,7 +173,43 @@ static void test_v4_unit(void **state)
 	assert_null(d.ab);
 	assert_int_equal(dw_die_read(&u, u.end, &d), -1);
 	dw_unit_close(&u);
-	assert_int_equal(dw_unit_open(&s, info4.n, &u), 1);
+	assert_int_equal(open(&s, info4.n, &u), 1);
+}
+
+static void test_v4_unit(void **state)
+{
+	(void)state;
+	check_v4_unit(dw_unit_open, false);
+}
+
+static void test_v4_unit_lookup(void **state)
+{
+	(void)state;
+	check_v4_unit(dw_unit_open_lookup, false);
+	check_v4_unit(dw_unit_open_lookup, true);
+}
+
+/* A lazy table is checked whole when its unit is opened, as an eager
+ * one: an attribute past 16 bits in an abbreviation no DIE uses. */
+static void test_lookup_checks(void **state)
+{
+	struct dw_secs s;
+	struct dw_unit u;
+	uint64_t off[5];
+
+	(void)state;
+	build_v4(off, 0);
+	/* the variable's abbreviation, last: DW_AT_location as 0x10000 */
+	abbrev4.n -= 5;
+	put_uleb(&abbrev4, 0x10000);
+	put_uleb(&abbrev4, DW_FORM_exprloc);
+	put(&abbrev4, 0, 2);
+	put(&abbrev4, 0, 1);
+	s = secs4();
+	assert_int_equal(dw_unit_open(&s, 0, &u), -1);
+	dw_unit_close(&u);
+	assert_int_equal(dw_unit_open_lookup(&s, 0, &u), -1);
+	dw_unit_close(&u);
 }
 
 /* A DW_AT_sibling at its own DIE, before it or past the unit is -2. */
@@ -548,6 +594,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_v4_unit),
+		cmocka_unit_test(test_v4_unit_lookup),
+		cmocka_unit_test(test_lookup_checks),
 		cmocka_unit_test(test_bad_siblings),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_big_codes),
