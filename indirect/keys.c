@@ -87,19 +87,63 @@ void ind_key_obj(struct ind_keys *k, uint32_t key, uint32_t image, uint64_t addr
 						 .store = store };
 }
 
-static int id_cmp(const void *pa, const void *pb)
-{
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+#define SMALL_IDS 32	/* sorted by insertion */
 
-	return (a > b) - (a < b);
+/* v[0..n) in increasing order, by bytes from the lowest (a radix sort):
+ * each site's and each key's targets are sorted, 16,900 sets of
+ * hundreds on a kernel, where qsort's calls of a comparison were 0.4 %
+ * of a typed run. */
+static void sort_ids(uint32_t *v, uint32_t n)
+{
+	uint32_t *tmp, *from = v, *to, *swap, i, max = 0, shift;
+	size_t count[256];
+
+	for (i = 1; i < n && v[i - 1] <= v[i]; i++)
+		;
+	if (i >= n)
+		return;		/* sorted already */
+	if (n <= SMALL_IDS) {
+		for (i = 1; i < n; i++) {
+			uint32_t x = v[i], j = i;
+
+			for (; j && v[j - 1] > x; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (v[i] > max)
+			max = v[i];
+	to = tmp = sp_xmalloc(n * sizeof(*tmp));
+	for (shift = 0; shift < 32 && max >> shift; shift += 8) {
+		size_t sum = 0, c;
+
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(from[i] >> shift) & 0xff]++;
+		for (c = 0; c < 256; c++) {
+			size_t k = count[c];
+
+			count[c] = sum;
+			sum += k;
+		}
+		for (i = 0; i < n; i++)
+			to[count[(from[i] >> shift) & 0xff]++] = from[i];
+		swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != v)
+		memcpy(v, from, n * sizeof(*v));
+	free(tmp);
 }
 
 uint32_t ind_unique_ids(uint32_t *v, uint32_t n)
 {
 	uint32_t i, out = 0;
 
-	if (n)
-		qsort(v, n, sizeof(*v), id_cmp);
+	sort_ids(v, n);
 	for (i = 0; i < n; i++)
 		if (!out || v[out - 1] != v[i])
 			v[out++] = v[i];
