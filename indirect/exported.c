@@ -93,7 +93,7 @@ void ind_exported_ready(struct ind_kernel *k)
 {
 	if (!k->kernel)
 		return;
-	ind_fallback_init(&k->exported, k->r->g, k->marks);
+	ind_fallback_init(&k->exported, k->r->g, k->marks, k->fb->strict);
 }
 
 void ind_exported_release(struct ind_kernel *k)
@@ -144,7 +144,7 @@ static void exported_typed(struct ind_kernel *k, const char *proto, struct ids *
 			ids_add(out, k->exported.all[i]);
 		return;
 	}
-	ind_proto_targets(&k->exported, sp_proto_class(k->r->g, proto), out);
+	ind_proto_targets(&k->exported, ind_proto_key(&k->exported, k->r->g, proto), out);
 	for (i = n; i < out->n; i++)
 		if (!g->funcs[out->v[i]].proto || g->funcs[out->v[i]].proto == proto)
 			out->v[n++] = out->v[i];

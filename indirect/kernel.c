@@ -156,7 +156,7 @@ void ind_kernel_exact_typed(struct ind_kernel *k, const char *proto, struct ids 
 	const struct sp_graph *g = k->r->g;
 	uint32_t i, n = out->n;
 
-	ind_proto_typed(k->fb, sp_proto_class(k->r->g, proto), out);
+	ind_proto_typed(k->fb, ind_proto_key(k->fb, k->r->g, proto), out);
 	for (i = n; i < out->n; i++)
 		if (g->funcs[out->v[i]].proto == proto)
 			out->v[n++] = out->v[i];

@@ -178,6 +178,7 @@ struct by_proto {
 struct fallback {
 	uint32_t *all;		/* every address-taken function */
 	uint32_t nall;
+	bool strict;		/* a kernel's: classes are sp_proto_strict's */
 	struct by_proto *typed;	/* those with a prototype, by its class */
 	const char **cls;	/* by function id: its prototype's class */
 	uint32_t ntyped;
@@ -186,11 +187,16 @@ struct fallback {
 };
 
 /* fb's functions: those marked in taken[] (g->nfuncs bytes), by their
- * prototypes' classes. */
-void ind_fallback_init(struct fallback *fb, struct sp_graph *g, const uint8_t *taken);
+ * prototypes' classes (ind_proto_key). */
+void ind_fallback_init(struct fallback *fb, struct sp_graph *g, const uint8_t *taken,
+		       bool strict);
+/* The class of prototype proto that fb files functions under: as a cast
+ * allows (sp_proto_class), or, strict, as C's type checks and the
+ * kernel's kCFI do (sp_proto_strict). */
+const char *ind_proto_key(const struct fallback *fb, struct sp_graph *g, const char *proto);
 void ind_fallback_release(struct fallback *fb);
 /* The address-taken functions whose prototype's class is cls
- * (sp_proto_class: a call may reach them through a cast). */
+ * (ind_proto_key). */
 void ind_proto_typed(const struct fallback *fb, const char *cls, struct ids *out);
 /* ... and those whose prototype is unknown. */
 void ind_proto_targets(const struct fallback *fb, const char *cls, struct ids *out);

@@ -7,8 +7,9 @@
  *	a constant		that function (table);
  *	a function type		the address-taken functions of that
  *				prototype's class (sp_proto_class: object
- *				pointers one class, as a cast allows), or of
- *				none known (prototype);
+ *				pointers one class, as a cast allows; in a
+ *				kernel, the prototype itself, strict()), or
+ *				of none known (prototype);
  *	nothing			every address-taken function (address-taken).
  *
  * A key or a word written with a value of unknown origin, or found
@@ -63,11 +64,18 @@ static int by_proto_cmp(const void *pa, const void *pb)
 	return (a->id > b->id) - (a->id < b->id);
 }
 
-void ind_fallback_init(struct fallback *fb, struct sp_graph *g, const uint8_t *taken)
+const char *ind_proto_key(const struct fallback *fb, struct sp_graph *g, const char *proto)
+{
+	return fb->strict ? sp_proto_strict(g, proto) : sp_proto_class(g, proto);
+}
+
+void ind_fallback_init(struct fallback *fb, struct sp_graph *g, const uint8_t *taken,
+		       bool strict)
 {
 	uint32_t i;
 
 	memset(fb, 0, sizeof(*fb));
+	fb->strict = strict;
 	fb->all = sp_xmalloc((g->nfuncs + 1) * sizeof(*fb->all));
 	fb->typed = sp_xmalloc((g->nfuncs + 1) * sizeof(*fb->typed));
 	fb->untyped = sp_xmalloc((g->nfuncs + 1) * sizeof(*fb->untyped));
@@ -77,7 +85,7 @@ void ind_fallback_init(struct fallback *fb, struct sp_graph *g, const uint8_t *t
 			continue;
 		fb->all[fb->nall++] = i;
 		if (g->funcs[i].proto) {
-			fb->cls[i] = sp_proto_class(g, g->funcs[i].proto);
+			fb->cls[i] = ind_proto_key(fb, g, g->funcs[i].proto);
 			fb->typed[fb->ntyped].proto = fb->cls[i];
 			fb->typed[fb->ntyped++].id = i;
 		} else if (!(g->funcs[i].flags & SP_F_OBJECT_DECL)) {
@@ -516,7 +524,7 @@ static enum sp_resolved site_targets(struct ind_run *r, const struct fallback *f
 		return how;
 	if (s->t.proto) {
 		*desc = s->t.proto;
-		ind_proto_targets(fb, sp_proto_class(r->g, s->t.proto), out);
+		ind_proto_targets(fb, ind_proto_key(fb, r->g, s->t.proto), out);
 		return SP_RES_PROTOTYPE;
 	}
 	*desc = NULL;
@@ -587,7 +595,7 @@ static enum sp_resolved join_targets(struct ind_run *r, const struct fallback *f
 			return SP_RES_NONE;
 		}
 		if (w == SP_RES_PROTOTYPE)
-			j->cls[j->ncls++] = sp_proto_class(r->g, d);
+			j->cls[j->ncls++] = ind_proto_key(fb, r->g, d);
 		if (how == SP_RES_NONE || (plain(how) && !plain(w)) || w == SP_RES_PROTOTYPE)
 			how = w;
 		if (!d && out->n == n + 1)	/* a constant: its function */
@@ -851,7 +859,7 @@ static void site_edges(struct edger *e, const struct fallback *fb, const struct 
 	else if (how == SP_RES_PROTOTYPE && j && j->ncls)
 		add_proto_edges(e, fb, s, c, x, j->cls, j->ncls);
 	else if (how == SP_RES_PROTOTYPE) {
-		cls = sp_proto_class(e->g, s->t.proto);
+		cls = ind_proto_key(fb, e->g, s->t.proto);
 		add_proto_edges(e, fb, s, c, x, &cls, 1);
 	}
 	else
@@ -960,6 +968,28 @@ static void sc_sites(struct ind_run *r, const struct fallback *fb, struct edger 
 	}
 }
 
+/*
+ * Does a prototype site reach only the functions of its own prototype
+ * (sp_proto_strict), not of its class?  In a kernel, every image one's
+ * (vmlinux, its modules): C leaves a call through a pointer of another
+ * function type undefined (C11 6.3.2.3p8), GCC refuses the conversion
+ * without a cast (-Werror=incompatible-pointer-types), and the kernel's
+ * kCFI (CONFIG_CFI_CLANG, x86-64 since 6.1, arm64 since 5.13) traps
+ * such a call at run time, so the kernel has none: a callback is
+ * declared of the prototype it is called through.  Assumed: a cast
+ * kCFI builds never run could still hide one.  A program keeps the
+ * class: its casts (qsort's comparators) are not checked.
+ */
+static bool strict(const struct ind_kernel *kern)
+{
+	size_t i;
+
+	for (i = 0; kern->kernel && i < kern->r->nims; i++)
+		if (!kern->kernel_image[i])
+			return false;
+	return kern->kernel;
+}
+
 int ind_add_sites(struct ind_run *r, struct ind_kernel *kern, struct sp_err *err)
 {
 	struct sp_graph *g = r->g;
@@ -972,7 +1002,7 @@ int ind_add_sites(struct ind_run *r, struct ind_kernel *kern, struct sp_err *err
 	size_t i;
 
 	(void)err;
-	ind_fallback_init(&fb, g, r->taken);
+	ind_fallback_init(&fb, g, r->taken, strict(kern));
 	ind_kernel_ready(kern, &fb);
 	/* room for the stand-ins: at most one per site, two, and <bpf jit> */
 	e.stamp[0] = sp_xcalloc(g->nfuncs + r->nsites + 4, sizeof(uint32_t));

@@ -188,13 +188,36 @@ const char *sp_intern(struct sp_graph *g, const char *s)
 	return s ? sp_strtab_intern(&g->strs, s, strlen(s)) : NULL;
 }
 
+/* A name of a prototype string (int, struct buf, enum style) as C's type
+ * checks compare two: qualifiers dropped, and an enum one with the
+ * integer types it may be compatible with (C11 6.7.2.2p4: GCC makes an
+ * enum of no negative value an unsigned int, which a program converts
+ * void (*)(enum kind) to without a cast), int and unsigned int, "int". */
+static void strict_name(struct sp_strbuf *sb, const char *s, size_t n)
+{
+	for (;;)
+		if (n > 6 && !memcmp(s, "const ", 6)) {
+			s += 6;
+			n -= 6;
+		} else if (n > 9 && !memcmp(s, "volatile ", 9)) {
+			s += 9;
+			n -= 9;
+		} else {
+			break;
+		}
+	if ((n > 5 && !memcmp(s, "enum ", 5)) || (n == 12 && !memcmp(s, "unsigned int", 12)))
+		sp_strbuf_addf(sb, "int");
+	else
+		sp_strbuf_addf(sb, "%.*s", (int)n, s);
+}
+
 /*
  * The prototype class of a prototype string (dwarf/proto.c's form), as
  * LLVM's generalized call-graph type ids have it: C lets a program call
  * g(struct buf *) through an int (*)(void *) with a cast, so every
  * pointer or reference to an object is one class, written "void*";
- * pointers to functions keep their (generalized) prototype.  The
- * string's grammar is
+ * pointers to functions keep their (generalized) prototype, and other
+ * names are compared as strict_name's.  The string's grammar is
  *	type  = name | type "*" | type "&" | type "&&" | type "[]"
  *	      | type "(" [type {"," type}] ")"		(a function)
  * where a name (int, struct buf, enum style) never ends in ')', '*',
@@ -261,7 +284,7 @@ static bool gen_type(struct sp_strbuf *sb, const char *s, size_t n)
 	}
 	if (s[n - 1] == ')')
 		return gen_function(sb, s, n);
-	sp_strbuf_addf(sb, "%.*s", (int)n, s);
+	strict_name(sb, s, n);
 	return true;
 }
 
@@ -273,6 +296,27 @@ const char *sp_proto_class(struct sp_graph *g, const char *proto)
 	if (!proto)
 		return NULL;
 	c = gen_type(&sb, proto, strlen(proto)) && sb.buf ? sp_intern(g, sb.buf) : proto;
+	free(sb.buf);
+	return c;
+}
+
+const char *sp_proto_strict(struct sp_graph *g, const char *proto)
+{
+	struct sp_strbuf sb = { 0 };
+	const char *s = proto, *c;
+	size_t n;
+
+	if (!proto)
+		return NULL;
+	while (*s) {
+		n = strcspn(s, "(),*&[]");
+		if (n)
+			strict_name(&sb, s, n);
+		s += n;
+		if (*s)
+			sp_strbuf_addf(&sb, "%c", *s++);
+	}
+	c = sb.buf ? sp_intern(g, sb.buf) : proto;
 	free(sb.buf);
 	return c;
 }

@@ -519,6 +519,11 @@ const char *sp_intern(struct sp_graph *g, const char *s);
  * of its members (object pointers one class, "void*"), interned; the
  * prototype itself when it cannot be read, NULL for NULL. */
 const char *sp_proto_class(struct sp_graph *g, const char *proto);
+/* The prototype as a C compiler's type checks compare two, interned:
+ * an enum one with the integer types it may be compatible with (int,
+ * unsigned int), qualifiers dropped; NULL for NULL.  A kernel's calls
+ * reach only the functions of their own (indirect/sites.c). */
+const char *sp_proto_strict(struct sp_graph *g, const char *proto);
 /* The DIE that says f's prototype: its C declaration's when assembly
  * defines it (SP_F_DECLARED), its abstract origin's, its own, or that of
  * the one DIE of its name without code; 0 when none. */

@@ -191,9 +191,10 @@ static void test_ignore_assumed_target(void **state)
 static void test_proto_class(void **state)
 {
 	static const char *const cases[][2] = {
-		{ "int(void*,enum style,char*,...)", "int(void*,enum style,void*,...)" },
-		{ "int(struct buf*,enum style,char*,...)", "int(void*,enum style,void*,...)" },
-		{ "int(int(int)*,enum style,char*,...)", "int(int(int)*,enum style,void*,...)" },
+		{ "int(void*,enum style,char*,...)", "int(void*,int,void*,...)" },
+		{ "int(struct buf*,enum style,char*,...)", "int(void*,int,void*,...)" },
+		{ "int(int(int)*,enum style,char*,...)", "int(int(int)*,int,void*,...)" },
+		{ "enum e(unsigned int,const long int)", "int(int,long int)" },
 		{ "void(void(struct a*,int)*)", "void(void(void*,int)*)" },
 		{ "char**(int(int)**,long[]*,struct x&,int&&)", "void*(void*,void*,void*,void*)" },
 		{ "void()", "void()" },
@@ -217,12 +218,39 @@ static void test_proto_class(void **state)
 	sp_graph_release(&g);
 }
 
+/* A kernel's prototypes: object pointers keep their type (C's checks,
+ * kCFI), qualifiers go, an enum is an int as C may make it. */
+static void test_proto_strict(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "void(struct timer*)", "void(struct timer*)" },
+		{ "int(const char*,volatile int*)", "int(char*,int*)" },
+		{ "enum irqreturn(int,void*)", "int(int,void*)" },
+		{ "void(unsigned int,enum kind,long unsigned int)", "void(int,int,long unsigned int)" },
+		{ "void(void(struct a*,const enum b)*)", "void(void(struct a*,int)*)" },
+		{ "void()", "void()" },
+		{ "int(int", "int(int" },
+	};
+	struct sp_graph g;
+	size_t i;
+
+	(void)state;
+	sp_graph_init(&g);
+	assert_null(sp_proto_strict(&g, NULL));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_string_equal(sp_proto_strict(&g, sp_intern(&g, cases[i][0])), cases[i][1]);
+	assert_ptr_not_equal(sp_proto_strict(&g, sp_intern(&g, "void(struct a*)")),
+			     sp_proto_strict(&g, sp_intern(&g, "void(void*)")));
+	sp_graph_release(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sets_solve_as_edges),
 		cmocka_unit_test(test_ignore_assumed_target),
 		cmocka_unit_test(test_proto_class),
+		cmocka_unit_test(test_proto_strict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

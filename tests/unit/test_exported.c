@@ -67,7 +67,7 @@ static void setup(struct fixture *x, bool kernel)
 	x->kernel_image[0] = kernel;
 	x->k.kernel_image = x->kernel_image;
 	if (kernel) {
-		ind_fallback_init(&x->k.exported, &x->g, marks);
+		ind_fallback_init(&x->k.exported, &x->g, marks, true);
 		sp_u64map_init(&x->k.modules, 16);
 	}
 }
