@@ -523,8 +523,10 @@ static int apply_from(struct sp_graph *g, struct sp_name_index *ix,
 	bool found = false;
 	int ret = -1;
 
-	if (resolve(g, ix, x, x->names[0], &to, &nto, err) ||
-	    chain_callers(g, ix, x, done, &callers, &ncallers, err))
+	/* CALLEE after the chain's copies: a chain may run through CALLEE
+	 * (FUNC's caller's caller is CALLEE), and FUNC then calls its copy */
+	if (chain_callers(g, ix, x, done, &callers, &ncallers, err) ||
+	    resolve(g, ix, x, x->names[0], &to, &nto, err))
 		goto out;
 	for (k = 0; k < nfrom; k++) {
 		if (!calls_between(g, callers, ncallers, &from[k], 1) ||
