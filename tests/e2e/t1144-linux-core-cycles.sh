@@ -1,0 +1,63 @@
+#!/bin/sh
+# annotations/linux.ann's facts on the direct-call cycles of mm, kernel,
+# lib, block, arch/x86 and the core file systems (its section "mm,
+# kernel, lib, block, arch, fs core"), on Debian's 6.1 cloud kernel:
+# every line of the section applies without 'optional' (so each call it
+# names exists), the cycles it breaks are named in the reasons of the
+# kernel's functions without the section's lines and in none with them,
+# and the calls the 'from' lines drop off the paths of the deepest
+# system calls are there without them and gone with them.
+# Needs the unpacked debug kernel (another one:
+# STACKPROF_DEBIAN_VMLINUX=PATH); skips without it.
+. tests/e2e/lib.sh
+
+vmlinux=${STACKPROF_DEBIAN_VMLINUX:-/tmp/debian-kernel/root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64}
+[ -r "$vmlinux" ] || skip "no Debian debug kernel at $vmlinux"
+
+# the section's lines, strict, and the rest of the file
+sed -n '/^# ---- mm, kernel, lib, block, arch, fs core/,/^# ---- end of mm, kernel/p' \
+	annotations/linux.ann | sed -n 's/^optional //p' >"$OUT/core.ann"
+sed '/^# ---- mm, kernel, lib, block, arch, fs core/,/^# ---- end of mm, kernel/d' \
+	annotations/linux.ann >"$OUT/rest.ann"
+[ -s "$OUT/core.ann" ] || fail "no lines in the section of annotations/linux.ann"
+
+run_sp --kernel-summary --json -o "$OUT/without.json" --annotate "$OUT/rest.ann" "$vmlinux"
+expect_rc 0 "the kernel with the rest of annotations/linux.ann"
+run_sp --kernel-summary --json -o "$OUT/with.json" --annotate "$OUT/rest.ann" \
+	--annotate "$OUT/core.ann" "$vmlinux"
+expect_rc 0 "the section's lines apply to $vmlinux without 'optional'"
+
+# each cycle, as the reasons name it, is there without the lines and
+# gone with them
+cat >"$OUT/cycles.txt" <<'EOF'
+do_clear_cpu_cap -> do_clear_cpu_cap
+kernfs_put -> kernfs_put
+bpf_prog_put -> __bpf_prog_put -> bpf_prog_put_deferred -> __bpf_prog_put_noref -> bpf_prog_free -> bpf_prog_put
+iput -> evict -> destroy_inode -> __destroy_inode -> __fsnotify_inode_delete -> fsnotify_destroy_marks -> fsnotify_drop_object -> iput
+fsnotify_put_mark -> fsnotify_drop_object -> iput -> evict -> destroy_inode -> __destroy_inode -> __fsnotify_inode_delete -> fsnotify_destroy_marks -> fsnotify_put_mark
+submit_bio_noacct -> submit_bio_noacct_nocheck -> __submit_bio -> blk_mq_submit_bio -> __bio_split_to_limits -> submit_bio_noacct
+alloc_surplus_huge_page -> free_huge_page -> hugepage_subpool_put_pages -> hugetlb_acct_memory -> alloc_surplus_huge_page
+free_huge_page -> hugepage_subpool_put_pages -> hugetlb_acct_memory -> free_huge_page
+EOF
+for r in without with; do
+	python3 - "$OUT/$r.json" "$OUT/cycles.txt" >"$OUT/$r.named" <<'PY'
+import json, sys
+F = json.load(open(sys.argv[1]))["functions"]
+named = {x[len("recursion "):] for f in F for x in f.get("reasons") or []
+         if x.startswith("recursion ")}
+for c in open(sys.argv[2]).read().splitlines():
+    print(sum(x == c or x.startswith(c + " ") for x in named), c)
+PY
+done
+expect_eq "without the lines every cycle is named" "$(grep -c '^0 ' "$OUT/without.named")" 0
+expect_eq "with the lines no cycle is named" "$(grep -vc '^0 ' "$OUT/with.named")" 0
+grep -v '^0 ' "$OUT/with.named" | sed 's/^/    still named: /'
+
+# the 'from' lines on the deepest system calls' paths: [does some
+# function named FUNC that CALLER calls call CALLEE]
+calls='[[c, [callee in [d["name"] for g in j["functions"] if g["id"] == e["id"] for d in g["calls"]] for f in fns(caller) for e in f["calls"] if e["name"] == c]] for caller, c, callee in (("alloc_surplus_huge_page", "alloc_fresh_huge_page", "alloc_contig_pages"), ("mm_release", "do_futex", "futex_wait_requeue_pi"), ("mm_release", "do_futex", "futex_lock_pi"), ("create_io_thread", "copy_process", "dup_mmap"))]'
+expect_eq "without the lines the calls are there" "$(jget "$OUT/without.json" "$calls")" \
+	'[["alloc_fresh_huge_page", [true]], ["do_futex", [true]], ["do_futex", [true]], ["copy_process", [true]]]'
+expect_eq "with the lines they are gone" "$(jget "$OUT/with.json" "$calls")" \
+	'[["alloc_fresh_huge_page", [false]], ["do_futex", [false]], ["do_futex", [false]], ["copy_process", [false]]]'
+finish
