@@ -54,6 +54,10 @@ destroy_hist_field -> destroy_hist_field
 parse_expr -> parse_expr
 create_hist_field -> create_hist_field
 event_hist_trigger_parse -> action_create -> event_hist_trigger_parse
+__nla_validate_parse -> __nla_validate_parse
+__bpf_core_types_are_compat -> __bpf_core_types_are_compat
+__bpf_core_types_match -> __bpf_core_types_match
+genradix_free_recurse -> genradix_free_recurse
 EOF
 for r in without with; do
 	python3 - "$OUT/$r.json" "$OUT/cycles.txt" >"$OUT/$r.named" <<'PY'
