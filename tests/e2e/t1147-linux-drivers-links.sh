@@ -12,9 +12,11 @@
 # STACKPROF_DEBIAN_VMLINUX=PATH): every line of the section applies
 # without 'optional' (each call it names exists), and the cycles that
 # the driver core's own devices (a device link's, a wakeup source's),
-# ACPICA's reference counts and resource conversion, CPPC, PCI VC and
-# VPD, xenbus and the ACPI EC closed are named in reasons without the
-# lines and not with them, and no cycle is named that was not before.
+# ACPICA's reference counts, resource conversion and load pass, CPPC,
+# PCI VC and VPD, xenbus and the ACPI EC closed are named in reasons
+# without the lines and not with them, no function is recursive that was
+# not before, and the rpm_suspend()s that an asynchronous rpm_idle() calls
+# run no suspend callback and no deferred resume.
 . tests/e2e/lib.sh
 
 [ "$(uname -m)" = x86_64 ] || skip "x86-64 only (the red-zone check reads x86-64 code)"
@@ -45,7 +47,7 @@ vmlinux=${STACKPROF_DEBIAN_VMLINUX:-/tmp/debian-kernel/root/usr/lib/debug/boot/v
 [ -r "$vmlinux" ] || skip "no Debian debug kernel at $vmlinux"
 sed -n '/^# ---- drivers /,/^# ---- end of drivers/p' annotations/linux.ann |
 	grep '^optional ignore .* from ' | sed 's/^optional //; s/  #.*//' >"$OUT/lines.ann"
-expect_eq "the lines in the drivers section" "$(wc -l <"$OUT/lines.ann")" 25
+expect_eq "the lines in the drivers section" "$(wc -l <"$OUT/lines.ann")" 34
 run_sp --json "$vmlinux"
 expect_rc 0 "the kernel without the lines"
 cp "$OUT/stdout" "$OUT/without.json"
@@ -70,6 +72,7 @@ recursion pci_vc_do_save_buffer -> pci_vc_do_save_buffer
 recursion pci_vpd_available -> __pci_read_vpd -> pci_vpd_read -> pci_vpd_available
 recursion xenbus_switch_fatal -> __xenbus_switch_state -> xenbus_switch_fatal
 recursion advance_transaction -> acpi_ec_close_event -> acpi_ec_unmask_events -> advance_transaction
+recursion acpi_ds_exec_begin_op -> acpi_ds_load2_begin_op -> acpi_ds_exec_begin_op
 CYC
 for r in without with; do
 	python3 - "$OUT/$r.json" "$OUT/cycles.txt" >"$OUT/$r.txt" <<'PY'
@@ -78,13 +81,35 @@ named = set(x for f in json.load(open(sys.argv[1]))["functions"]
             for x in f.get("reasons") or [] if x.startswith("recursion ")
             and "bounded by annotation" not in x)
 print(json.dumps([line.strip() in named for line in open(sys.argv[2])]))
-print(json.dumps(sorted(named)))
+print(json.dumps(sorted(set(f["name"] for f in json.load(open(sys.argv[1]))["functions"] if f["recursive"]))))
 PY
 done
 expect_eq "without the lines every cycle is named" "$(head -1 "$OUT/without.txt")" \
-	'[true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]'
+	'[true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]'
 expect_eq "with them none is" "$(head -1 "$OUT/with.txt")" \
-	'[false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false]'
-expect_eq "with them no cycle is named that was not before" \
+	'[false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false]'
+expect_eq "with them no function is recursive that was not before" \
 	"$(python3 -c 'import json,sys; a,b=(set(json.loads(open(p).read().splitlines()[1])) for p in sys.argv[1:]); print(sorted(b-a))' "$OUT/without.txt" "$OUT/with.txt")" '[]'
+# runtime PM: the rpm_suspend()s that an asynchronous rpm_idle() calls
+# (from a suspend's parent, a resume, a resume's parent put, a link's
+# released supplier) call no suspend callback and no deferred resume;
+# per chain of callers, [calls rpm_callback, calls rpm_resume] of each
+# rpm_suspend at its end
+rpm='[[" ".join(ch), sorted(set((any(F[d["id"]]["name"] == "rpm_callback" for d in s["calls"]), any(F[d["id"]]["name"] == "rpm_resume" for d in s["calls"])) for s in ends(ch)))] for ch in (("rpm_suspend", "rpm_idle"), ("rpm_resume", "rpm_idle"), ("rpm_resume", "__pm_runtime_idle", "rpm_idle"), ("__rpm_put_suppliers", "rpm_idle"))]'
+for r in without with; do
+	python3 - "$OUT/$r.json" "$rpm" >"$OUT/rpm-$r.txt" <<'PY'
+import json, sys
+F = json.load(open(sys.argv[1]))["functions"]
+def ends(chain):
+    at = [f for f in F if f["name"] == chain[0]]
+    for name in chain[1:] + ("rpm_suspend",):
+        at = [F[c["id"]] for g in at for c in g["calls"] if F[c["id"]]["name"] == name]
+    return at
+print(json.dumps(eval(sys.argv[2])))
+PY
+done
+expect_eq "without the lines each rpm_suspend may call both" "$(cat "$OUT/rpm-without.txt")" \
+	'[["rpm_suspend rpm_idle", [[true, true]]], ["rpm_resume rpm_idle", [[true, true]]], ["rpm_resume __pm_runtime_idle rpm_idle", [[true, true]]], ["__rpm_put_suppliers rpm_idle", [[true, true]]]]'
+expect_eq "with them none does" "$(cat "$OUT/rpm-with.txt")" \
+	'[["rpm_suspend rpm_idle", [[false, false]]], ["rpm_resume rpm_idle", [[false, false]]], ["rpm_resume __pm_runtime_idle rpm_idle", [[false, false]]], ["__rpm_put_suppliers rpm_idle", [[false, false]]]]'
 finish
