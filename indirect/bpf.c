@@ -254,6 +254,7 @@ struct kfunc_syms {
 	uint32_t image;
 	struct set8 *sets;
 	size_t nsets, cap;
+	bool any;		/* every __BTF_ID__func__ symbol, not a set8's only */
 	struct ids *out;
 };
 
@@ -297,7 +298,8 @@ static uint32_t func_named_any(struct ind_kernel *k, uint32_t im, const char *na
 	return id;
 }
 
-/* __BTF_ID__func__NAME__N inside a set8: NAME's function. */
+/* __BTF_ID__func__NAME__N inside a set8 (or anywhere, b->any): NAME's
+ * function. */
 static void find_kfunc(void *arg, const GElf_Sym *sym, const char *name)
 {
 	struct kfunc_syms *b = arg;
@@ -307,7 +309,7 @@ static void find_kfunc(void *arg, const GElf_Sym *sym, const char *name)
 	uint32_t id;
 
 	if (strncmp(name, BTF_ID_FUNC, strlen(BTF_ID_FUNC)) || !sym_value(b->e, sym, &value) ||
-	    !in_set8(b, value))
+	    (!b->any && !in_set8(b, value)))
 		return;
 	end = strrchr(start, '_');
 	if (!end || end - start < 2 || end[-1] != '_')
@@ -998,6 +1000,100 @@ static enum sp_resolved callback_targets(struct ind_kernel *k, const struct ind_
 	return SP_RES_BPF;
 }
 
+/* ---- the destructors of a map's referenced kptrs ---- */
+
+/*
+ * bpf_map_free_kptrs() calls off_desc->kptr.dtor (kernel/bpf/syscall.c:
+ * 606-624, Linux 6.1), which btf_parse_kptrs() sets to the address
+ * kallsyms_lookup_name() gives for the name of the BTF function
+ * btf_find_dtor_kfunc() finds (btf.c:3488-3521): the kfunc_btf_id of a
+ * struct btf_id_dtor_kfunc given to register_btf_id_dtor_kfuncs()
+ * (btf.c:7581-7656), which btf_check_dtor_kfuncs() made sure is 'void
+ * func(type *)' (btf.c:7543-7578).  The kernel's one caller,
+ * bpf_prog_test_run_init() (net/bpf/test_run.c:1720-1746), takes the ids
+ * from a BTF_ID_LIST, whose BTF_ID(func, F) is the symbol
+ * __BTF_ID__func__F__N (include/linux/btf_ids.h).  So the destructors
+ * are among the functions of those symbols, in any list or set, of such
+ * a prototype (or of none known); the function is exported, so a
+ * module's own code too.  Assumed: a module registers its own functions
+ * only, not a kernel function by a BTF id of its own.
+ */
+#define DTOR_CALLER "bpf_map_free_kptrs"
+#define DTOR_REGISTER "register_btf_id_dtor_kfuncs"
+#define DTOR_PROTO "void(void*)"	/* btf_dtor_kfunc_t */
+
+/* Is proto (NULL: none known) void of one parameter, a pointer (a '*'
+ * anywhere in it: a pointer to a function too)? */
+static bool dtor_shaped(const char *proto)
+{
+	size_t n = proto ? strlen(proto) : 0;
+	int depth = 0;
+	bool ptr = false;
+	size_t i;
+
+	if (!proto)
+		return true;
+	if (n < 7 || strncmp(proto, "void(", 5) || proto[n - 1] != ')')
+		return false;
+	for (i = 5; i < n - 1; i++) {
+		depth += (proto[i] == '(') - (proto[i] == ')');
+		if (proto[i] == ',' && !depth)
+			return false;
+		ptr |= proto[i] == '*';
+	}
+	return ptr;
+}
+
+/* The destructors, once, into k->dtors: the functions of every image's
+ * __BTF_ID__func__ symbols of a destructor's prototype, and the
+ * stand-in of the modules' code when one may register its own. */
+static void read_dtors(struct ind_kernel *k)
+{
+	const char *reg = sp_intern(k->r->g, DTOR_REGISTER);
+	uint32_t i, n = 0, id;
+
+	if (k->dtors_read)
+		return;
+	k->dtors_read = true;
+	for (i = 0; i < k->r->nims; i++) {
+		struct kfunc_syms b = { .k = k, .e = k->r->ims[i].elf, .image = i, .any = true,
+					.out = &k->dtors };
+
+		sp_elf_each_symbol(b.e, find_kfunc, &b);
+	}
+	for (i = 0; i < k->dtors.n; i++) {
+		struct ind_image *im = ind_image_of(k->r, k->dtors.v[i]);
+
+		if (dtor_shaped(im ? ind_func_proto(k->r, im, k->dtors.v[i]) : NULL))
+			k->dtors.v[n++] = k->dtors.v[i];
+	}
+	k->dtors.n = ind_unique_ids(k->dtors.v, n);
+	for (i = 0; i < k->r->nims; i++)
+		if ((id = ind_kernel_func_named(k, i, reg)) != SP_NONE && ind_exported(k, id))
+			ids_add(&k->dtors, ind_exported_callers(k, id));
+}
+
+/* A call of bpf_map_free_kptrs of a destructor's type (or of none known,
+ * as Debian's 6.1 kernel's is) that nothing else resolved: the
+ * destructors. */
+static enum sp_resolved dtor_targets(struct ind_kernel *k, const struct ind_site *s,
+				     struct ids *out, const char **desc)
+{
+	const char *name;
+	uint32_t i;
+
+	if (s->func == SP_NONE || (s->t.proto && s->t.proto != sp_intern(k->r->g, DTOR_PROTO)))
+		return SP_RES_NONE;
+	name = k->r->g->funcs[s->func].name;
+	if (!name || strcmp(name, DTOR_CALLER))
+		return SP_RES_NONE;
+	read_dtors(k);
+	for (i = 0; i < k->dtors.n; i++)
+		ids_add(out, k->dtors.v[i]);
+	*desc = "a map's kptr destructor (register_btf_id_dtor_kfuncs)";
+	return SP_RES_BPF;
+}
+
 /* ---- the interpreter's own calls ---- */
 
 #define INTERPRETER "___bpf_prog_run"
@@ -1120,6 +1216,8 @@ enum sp_resolved ind_bpf_targets(struct ind_kernel *k, const struct ind_site *s,
 
 	if (how == SP_RES_NONE)
 		how = callback_targets(k, s, out, desc);
+	if (how == SP_RES_NONE)
+		how = dtor_targets(k, s, out, desc);
 	if (how != SP_RES_NONE)
 		return how;
 	if (!is_bpf_func_type(s->t.proto))

@@ -166,15 +166,27 @@ enum sp_resolved ind_exported_targets(struct ind_kernel *k, const struct ind_sit
 	return SP_RES_EXPORTED;
 }
 
-void ind_exported_args(struct ind_kernel *k, uint32_t func, const char *proto, struct ids *out)
+bool ind_exported(const struct ind_kernel *k, uint32_t id)
+{
+	return k->marks && id < k->nmarks && k->marks[id];
+}
+
+uint32_t ind_exported_callers(struct ind_kernel *k, uint32_t func)
 {
 	struct sp_strbuf sb = { 0 };
+	uint32_t id;
 
-	exported_typed(k, proto, out);
 	sp_strbuf_addf(&sb, "the callers of %s", k->r->g->funcs[func].name);
 	/* a key id is below 2^32: the stand-ins of callers above */
-	ids_add(out, module_code(k, (uint64_t)1 << 32 | func, sp_intern(k->r->g, sb.buf)));
+	id = module_code(k, (uint64_t)1 << 32 | func, sp_intern(k->r->g, sb.buf));
 	free(sb.buf);
+	return id;
+}
+
+void ind_exported_args(struct ind_kernel *k, uint32_t func, const char *proto, struct ids *out)
+{
+	exported_typed(k, proto, out);
+	ids_add(out, ind_exported_callers(k, func));
 }
 
 enum sp_resolved ind_exported_module(struct ind_kernel *k, const struct ind_site *s,

@@ -61,6 +61,7 @@ void ind_kernel_release(struct ind_kernel *k)
 	free(k->interp.v);
 	free(k->idle_ops.v);
 	free(k->cb_callers.v);
+	free(k->dtors.v);
 	free(k->probes.v);
 	ind_exported_release(k);
 }
@@ -318,7 +319,7 @@ static void read_probes(struct ind_kernel *k)
 			found++;
 			if (k->r->taken[id])
 				k->probes_ok = false;
-			if (k->marks && id < k->nmarks && k->marks[id] && k->probe_export == SP_NONE)
+			if (ind_exported(k, id) && k->probe_export == SP_NONE)
 				k->probe_export = id;
 		}
 	for (i = 0; k->probes_ok && i < g->nedges; i++) {

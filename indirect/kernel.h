@@ -40,6 +40,8 @@ struct ind_kernel {
 	bool cb_read;
 	struct ids cb_callers;		/* the functions that call a program's
 					 * callback, sorted */
+	bool dtors_read;
+	struct ids dtors;		/* a map's kptr destructors */
 	/* members nothing stores (exported.c) */
 	bool kernel;			/* an image exports to modules */
 	bool *kernel_image;		/* by image: it does, or is a module */
@@ -100,6 +102,11 @@ enum sp_resolved ind_exported_module(struct ind_kernel *k, const struct ind_site
  * stand-in per such function ("<module code: the callers of FUNC>"),
  * into out. */
 void ind_exported_args(struct ind_kernel *k, uint32_t func, const char *proto, struct ids *out);
+/* Is function id exported to modules? */
+bool ind_exported(const struct ind_kernel *k, uint32_t id);
+/* The stand-in of the code of the modules' callers of exported function
+ * func ("<module code: the callers of FUNC>"). */
+uint32_t ind_exported_callers(struct ind_kernel *k, uint32_t func);
 /* The functions the images export, marked in k->marks (when a kernel);
  * ready: their fallback, once their prototypes are read. */
 void ind_exported_init(struct ind_kernel *k);
