@@ -160,6 +160,25 @@ void insn_retpoline_pass(const struct insn_icalls *ic, const struct sp_elf *e,
 
 /* ---- the function's jumps: where a value may come from ---- */
 
+#define MEMO_REGS 16	/* the general registers: a cell each per instruction */
+
+/* What definition() and each_write() answered for one register before
+ * one instruction of the function of epoch; a field is that walk's when
+ * its epoch is the function's.  The walks depend only on the function's
+ * index (its jumps and writes), so an answer holds for the function. */
+struct insn_memo {
+	uint32_t def_epoch, def_found, def_call;	/* definition() */
+	uint32_t entry_epoch;	/* from_entry(): the answer in bit 0, epoch << 1 */
+	uint32_t defs_epoch, defs_at;	/* reg_defs(): ic->memo_defs[defs_at] */
+};
+
+/* The writes of a register that reach an instruction (reg_defs()). */
+struct insn_memo_defs {
+	bool ok, entry;
+	uint8_t n;
+	uint32_t v[INSN_MAX_VALUES];
+};
+
 static uint64_t insn_addr(const void *base, size_t i)
 {
 	return ((const struct insn *)base)[i].addr;
@@ -177,6 +196,7 @@ static void grow_scratch(struct insn_icalls *ic, size_t n)
 	free(ic->sbranch);
 	free(ic->falls);
 	free(ic->wmask);
+	free(ic->memo);
 	ic->scratch_cap = n + 1;
 	/* room for index_jumps' pred_first[n + 1], the end of the last list */
 	ic->pred_first = sp_xmalloc((ic->scratch_cap + 1) * sizeof(*ic->pred_first));
@@ -187,6 +207,8 @@ static void grow_scratch(struct insn_icalls *ic, size_t n)
 	ic->sbranch = sp_xmalloc(ic->scratch_cap * sizeof(*ic->sbranch));
 	ic->falls = sp_xmalloc(ic->scratch_cap * sizeof(*ic->falls));
 	ic->wmask = sp_xmalloc(ic->scratch_cap * sizeof(*ic->wmask));
+	/* calloc'd: the pages of cells never asked about stay untouched */
+	ic->memo = sp_xcalloc(ic->scratch_cap * MEMO_REGS, sizeof(*ic->memo));
 	ic->stamp = 0;
 }
 
@@ -377,6 +399,13 @@ static void index_function(struct insn_icalls *ic, const struct insn *v, size_t 
 		ic->falls[k] = fall_through(ic, v, k);
 	for (k = 0; k < n; k++)
 		ic->wmask[k] = write_mask(ic, &v[k]);
+	/* a new function: every answer of the last one's is old (an epoch
+	 * shifted left once must fit: from_entry's cells) */
+	if (++ic->epoch >= UINT32_MAX >> 1) {
+		memset(ic->memo, 0, ic->scratch_cap * MEMO_REGS * sizeof(*ic->memo));
+		ic->epoch = 1;
+	}
+	ic->nmemo_defs = 0;
 }
 
 static inline bool writes(const struct tracer *t, size_t k, uint8_t reg)
@@ -391,7 +420,7 @@ static inline bool writes(const struct tracer *t, size_t k, uint8_t reg)
  * function's jumps backwards), or n when there is no one such (the
  * function's entry, two writes, a jump from code not decoded, too far).
  * A call that clobbers reg is such a write: *call then says which. */
-static size_t definition(struct tracer *t, size_t i, uint8_t reg, size_t *call)
+static size_t walk_definition(struct tracer *t, size_t i, uint8_t reg, size_t *call)
 {
 	struct insn_icalls *ic = t->ic;
 	size_t found = t->n, sp = 0, steps = 0;
@@ -448,6 +477,28 @@ static size_t definition(struct tracer *t, size_t i, uint8_t reg, size_t *call)
 		return t->n;
 	}
 	return found;
+}
+
+/* walk_definition(), once per instruction and general register of the
+ * function: its chains ask most twice or more (a kernel's, half of its
+ * 600,000 questions). */
+static size_t definition(struct tracer *t, size_t i, uint8_t reg, size_t *call)
+{
+	struct insn_memo *m;
+	size_t d;
+
+	if (reg >= MEMO_REGS)
+		return walk_definition(t, i, reg, call);
+	m = &t->ic->memo[i * MEMO_REGS + reg];
+	if (m->def_epoch == t->ic->epoch) {
+		*call = m->def_call;
+		return m->def_found;
+	}
+	d = walk_definition(t, i, reg, call);
+	m->def_epoch = t->ic->epoch;
+	m->def_found = (uint32_t)d;
+	m->def_call = (uint32_t)*call;
+	return d;
 }
 
 static uint64_t rip_target(const struct insn *in)
@@ -773,9 +824,17 @@ static bool no_write(void *arg, size_t d)
  * reaches v[i] and no path from it writes reg? */
 static bool from_entry(struct tracer *t, size_t i, uint8_t reg)
 {
-	bool entry;
+	uint32_t *cell;
+	bool entry, yes;
 
-	return each_write(t, i, reg, no_write, NULL, &entry) && entry;
+	if (reg >= MEMO_REGS)
+		return each_write(t, i, reg, no_write, NULL, &entry) && entry;
+	cell = &t->ic->memo[i * MEMO_REGS + reg].entry_epoch;
+	if (*cell >> 1 == t->ic->epoch)
+		return *cell & 1;
+	yes = each_write(t, i, reg, no_write, NULL, &entry) && entry;
+	*cell = t->ic->epoch << 1 | yes;
+	return yes;
 }
 
 /* ---- stack slots: a register spilled and reloaded ---- */
@@ -1114,6 +1173,40 @@ static bool add_def(void *arg, size_t d)
 	return true;
 }
 
+/* each_write() of reg with add_def into x (empty), once per instruction
+ * and general register of the function. */
+static bool reg_defs(struct tracer *t, size_t i, uint8_t reg, struct defs *x, bool *entry)
+{
+	struct insn_icalls *ic = t->ic;
+	struct insn_memo *m;
+	struct insn_memo_defs *r;
+	bool ok;
+	int k;
+
+	if (reg >= MEMO_REGS)
+		return each_write(t, i, reg, add_def, x, entry);
+	m = &ic->memo[i * MEMO_REGS + reg];
+	if (m->defs_epoch == ic->epoch) {
+		r = &ic->memo_defs[m->defs_at];
+		*entry = r->entry;
+		x->n = r->n;
+		for (k = 0; k < r->n; k++)
+			x->v[k] = r->v[k];
+		return r->ok;
+	}
+	ok = each_write(t, i, reg, add_def, x, entry);
+	SP_ALLOC_GROW(ic->memo_defs, ic->nmemo_defs + 1, ic->memo_defs_cap);
+	r = &ic->memo_defs[ic->nmemo_defs];
+	r->ok = ok;
+	r->entry = *entry;
+	r->n = (uint8_t)x->n;
+	for (k = 0; k < x->n; k++)
+		r->v[k] = (uint32_t)x->v[k];
+	m->defs_epoch = ic->epoch;
+	m->defs_at = (uint32_t)ic->nmemo_defs++;
+	return ok;
+}
+
 /* Which value a register holds where v[i] reads it, through copies
  * (mov %rdi,%rbx): the write that made it (a load, a call's return), or
  * the entry's value of a register; equal ones are the same value. */
@@ -1189,7 +1282,7 @@ static size_t same_writes(struct tracer *t, size_t i, uint8_t reg)
 	bool entry;
 	int k;
 
-	if (!each_write(t, i, reg, add_def, &x, &entry) || entry || x.n < 2)
+	if (!reg_defs(t, i, reg, &x, &entry) || entry || x.n < 2)
 		return t->n;
 	for (k = 1; k < x.n; k++)
 		if (!same_load(t, x.v[0], x.v[k], reg))
@@ -1412,7 +1505,7 @@ static void add_ways(struct tracer *t, size_t ci)
 	} else if (root.src != INSN_SRC_REG || root.entry || root.reg > 15 ||
 		   (i = sp_search_first_ge(t->v, t->n, insn_addr, root.pc)) >= t->n ||
 		   definition(t, i, root.reg, &call) < t->n || call < t->n ||
-		   !each_write(t, i, root.reg, add_def, &defs, &entry) || entry || defs.n < 2) {
+		   !reg_defs(t, i, root.reg, &defs, &entry) || entry || defs.n < 2) {
 		return;
 	}
 	for (k = 0; k < defs.n; k++) {
@@ -1705,7 +1798,7 @@ static int reaching_values(struct tracer *t, size_t i, uint8_t reg, uint64_t *va
 	bool entry;
 	int n = 0, got, d;
 
-	if (!each_write(t, i, reg, add_def, &defs, &entry) || entry)
+	if (!reg_defs(t, i, reg, &defs, &entry) || entry)
 		return -1;
 	/* each write's value once the walk is done: a cmov's operands are
 	 * traced with ic->seen, the walk's marks */
@@ -1747,7 +1840,7 @@ static int joined_values(struct tracer *t, size_t i, uint8_t reg, uint64_t *valu
 	int n = 0, got, d;
 
 	*nways = 0;
-	if (!each_write(t, i, reg, add_def, &defs, &entry) || entry)
+	if (!reg_defs(t, i, reg, &defs, &entry) || entry)
 		return -1;
 	for (d = 0; d < defs.n; d++) {
 		uint32_t mark = (uint32_t)ic->nlinks;
@@ -2145,6 +2238,8 @@ void insn_icalls_release(struct insn_icalls *ic)
 	free(ic->sbranch);
 	free(ic->falls);
 	free(ic->wmask);
+	free(ic->memo);
+	free(ic->memo_defs);
 	free(ic->stack);
 	memset(ic, 0, sizeof(*ic));
 }
