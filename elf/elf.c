@@ -524,6 +524,53 @@ static int elf_layout(struct sp_elf *e, const char *path, struct sp_err *err)
 	return 0;
 }
 
+/* The bytes of string table ndx when every offset into it names a
+ * string ending inside it (its last byte a NUL), as elf_strptr() would
+ * find them; NULL when elf_strptr() must be asked (compressed, or not
+ * ended by a NUL). */
+static const char *plain_strtab(Elf *elf, size_t ndx, size_t *size)
+{
+	Elf_Scn *scn = elf_getscn(elf, ndx);
+	Elf_Data *d;
+	GElf_Shdr sh;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB ||
+	    (sh.sh_flags & SHF_COMPRESSED) || !(d = elf_getdata(scn, NULL)) || !d->d_buf ||
+	    d->d_size != sh.sh_size || !d->d_size || ((const char *)d->d_buf)[d->d_size - 1])
+		return NULL;
+	*size = d->d_size;
+	return d->d_buf;
+}
+
+/*
+ * Each symbol of a 64-bit image read in place: libelf holds them as
+ * Elf64_Sym, which GElf_Sym is, and its string table ends with a NUL,
+ * so a name is the table's bytes at st_name when st_name is inside it
+ * (else elf_strptr()'s NULL).  A kernel's 200,000 symbols are walked
+ * a dozen times with --indirect=types; gelf_getsym() and elf_strptr()
+ * were most of each walk.  False when the image is not such.
+ */
+static bool each_symbol_in_place(const struct sp_elf *e, const GElf_Shdr *sh,
+				 const Elf_Data *d,
+				 void (*fn)(void *arg, const GElf_Sym *sym, const char *name),
+				 void *arg)
+{
+	const Elf64_Sym *syms = d->d_buf;
+	const char *strs;
+	size_t i, n, size;
+
+	if (gelf_getclass(e->elf) != ELFCLASS64 || d->d_type != ELF_T_SYM || !syms ||
+	    !(strs = plain_strtab(e->elf, sh->sh_link, &size)))
+		return false;
+	n = sh->sh_size / sh->sh_entsize;
+	if (n > d->d_size / sizeof(*syms))	/* gelf_getsym's bound */
+		n = d->d_size / sizeof(*syms);
+	for (i = 0; i < n && i <= INT32_MAX; i++)
+		if (syms[i].st_name < size)
+			fn(arg, &syms[i], strs + syms[i].st_name);
+	return true;
+}
+
 void sp_elf_each_symbol(const struct sp_elf *e,
 			void (*fn)(void *arg, const GElf_Sym *sym, const char *name),
 			void *arg)
@@ -533,7 +580,7 @@ void sp_elf_each_symbol(const struct sp_elf *e,
 	size_t i, n;
 
 	if (!e->symtab || !gelf_getshdr(e->symtab, &sh) || !sh.sh_entsize ||
-	    !(d = elf_getdata(e->symtab, NULL)))
+	    !(d = elf_getdata(e->symtab, NULL)) || each_symbol_in_place(e, &sh, d, fn, arg))
 		return;
 	n = sh.sh_size / sh.sh_entsize;
 	for (i = 0; i < n && i <= INT32_MAX; i++) {
