@@ -193,6 +193,7 @@ struct map_scan {
 	size_t nobjs, cap;
 	uint64_t off[COUNT(jit_map_ops)];	/* each member's offset, ~0 unknown */
 	struct sp_u64map addr;		/* a candidate's address in the image -> id */
+	uint64_t lo, hi;		/* the lowest and highest of them */
 	struct cg_tool_tables tools;	/* ftrace's __mcount_loc ...: no calls */
 	struct sp_u64map *idle;		/* id -> 1: held only where no program calls */
 	struct sp_u64map *kept;		/* id -> 1: held where a program may call */
@@ -234,8 +235,12 @@ static bool idle_word(const struct map_scan *b, uint64_t addr)
 static void scan_word(void *arg, uint64_t addr, uint64_t value)
 {
 	struct map_scan *b = arg;
-	uint32_t id = sp_u64map_get(&b->addr, value);
+	uint32_t id;
 
+	/* most words are no candidate's address: no probe of the map */
+	if (value < b->lo || value > b->hi)
+		return;
+	id = sp_u64map_get(&b->addr, value);
 	if (id == SP_NONE || cg_tool_table_has(&b->tools, addr))
 		return;
 	sp_u64map_put(idle_word(b, addr) ? b->idle : b->kept, id, 1);
@@ -382,9 +387,18 @@ static void scan_image(struct map_scan *b, uint32_t m, const struct ids *ops)
 	cg_tool_tables(b->e, &b->tools);
 	cg_funcs(im->img, &first, &end);
 	sp_u64map_init(&b->addr, ops->n);
+	b->lo = UINT64_MAX;
+	b->hi = 0;
 	for (i = 0; i < ops->n; i++)
-		if (ops->v[i] >= first && ops->v[i] < end)
-			sp_u64map_put(&b->addr, g->funcs[ops->v[i]].addr, ops->v[i]);
+		if (ops->v[i] >= first && ops->v[i] < end) {
+			uint64_t a = g->funcs[ops->v[i]].addr;
+
+			sp_u64map_put(&b->addr, a, ops->v[i]);
+			if (a < b->lo)
+				b->lo = a;
+			if (a > b->hi)
+				b->hi = a;
+		}
 	for (sec = 0; sec < im->data.nsecs; sec++)
 		ind_data_words(&im->data, sec, scan_word, b);
 	sp_u64map_release(&b->addr);
