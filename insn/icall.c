@@ -160,16 +160,21 @@ void insn_retpoline_pass(const struct insn_icalls *ic, const struct sp_elf *e,
 
 /* ---- the function's jumps: where a value may come from ---- */
 
-#define MEMO_REGS 16	/* the general registers: a cell each per instruction */
+#define MEMO_REGS 16	/* the general registers: their walks are kept */
+#define MEMO_FIRST 1024	/* cells of a table at first (a power of two) */
 
-/* What definition() and each_write() answered for one register before
- * one instruction of the function of epoch; a field is that walk's when
- * its epoch is the function's.  The walks depend only on the function's
- * index (its jumps and writes), so an answer holds for the function. */
+/* What definition() and each_write() answered for one register (key:
+ * the instruction's index * MEMO_REGS + the register) in the function of
+ * epoch: a cell of another epoch is free.  The walks depend only on the
+ * function's index (its jumps and writes), so an answer holds for the
+ * function.  A table of the questions, not a cell per instruction: each
+ * chunk of functions has its scratch, and most of it is never asked. */
+enum { MEMO_DEF = 1, MEMO_ENTRY = 2, MEMO_ENTRY_YES = 4, MEMO_DEFS = 8 };
 struct insn_memo {
-	uint32_t def_epoch, def_found, def_call;	/* definition() */
-	uint32_t entry_epoch;	/* from_entry(): the answer in bit 0, epoch << 1 */
-	uint32_t defs_epoch, defs_at;	/* reg_defs(): ic->memo_defs[defs_at] */
+	uint32_t epoch, key;
+	uint32_t def_found, def_call;	/* definition() */
+	uint32_t defs_at;		/* reg_defs(): ic->memo_defs[defs_at] */
+	uint8_t has;			/* MEMO_*: the answers it holds */
 };
 
 /* The writes of a register that reach an instruction (reg_defs()). */
@@ -196,7 +201,6 @@ static void grow_scratch(struct insn_icalls *ic, size_t n)
 	free(ic->sbranch);
 	free(ic->falls);
 	free(ic->wmask);
-	free(ic->memo);
 	ic->scratch_cap = n + 1;
 	/* room for index_jumps' pred_first[n + 1], the end of the last list */
 	ic->pred_first = sp_xmalloc((ic->scratch_cap + 1) * sizeof(*ic->pred_first));
@@ -207,8 +211,6 @@ static void grow_scratch(struct insn_icalls *ic, size_t n)
 	ic->sbranch = sp_xmalloc(ic->scratch_cap * sizeof(*ic->sbranch));
 	ic->falls = sp_xmalloc(ic->scratch_cap * sizeof(*ic->falls));
 	ic->wmask = sp_xmalloc(ic->scratch_cap * sizeof(*ic->wmask));
-	/* calloc'd: the pages of cells never asked about stay untouched */
-	ic->memo = sp_xcalloc(ic->scratch_cap * MEMO_REGS, sizeof(*ic->memo));
 	ic->stamp = 0;
 }
 
@@ -399,13 +401,54 @@ static void index_function(struct insn_icalls *ic, const struct insn *v, size_t 
 		ic->falls[k] = fall_through(ic, v, k);
 	for (k = 0; k < n; k++)
 		ic->wmask[k] = write_mask(ic, &v[k]);
-	/* a new function: every answer of the last one's is old (an epoch
-	 * shifted left once must fit: from_entry's cells) */
-	if (++ic->epoch >= UINT32_MAX >> 1) {
-		memset(ic->memo, 0, ic->scratch_cap * MEMO_REGS * sizeof(*ic->memo));
+	/* a new function: every answer of the last one's is old */
+	if (++ic->epoch == 0) {
+		memset(ic->memo, 0, ic->memo_cap * sizeof(*ic->memo));
 		ic->epoch = 1;
 	}
+	ic->nmemo = 0;
 	ic->nmemo_defs = 0;
+}
+
+static size_t memo_slot(const struct insn_icalls *ic, uint32_t key)
+{
+	return (size_t)((key * 0x9e3779b1u) & (uint32_t)(ic->memo_cap - 1));
+}
+
+/* The table twice as large, with the function's cells. */
+static void memo_grow(struct insn_icalls *ic)
+{
+	struct insn_memo *old = ic->memo;
+	size_t cap = ic->memo_cap, i, k;
+
+	ic->memo_cap = cap ? 2 * cap : MEMO_FIRST;
+	ic->memo = sp_xcalloc(ic->memo_cap, sizeof(*ic->memo));
+	for (i = 0; i < cap; i++) {
+		if (old[i].epoch != ic->epoch)
+			continue;
+		for (k = memo_slot(ic, old[i].key); ic->memo[k].epoch == ic->epoch;)
+			k = (k + 1) & (ic->memo_cap - 1);
+		ic->memo[k] = old[i];
+	}
+	free(old);
+}
+
+/* The cell of register reg (< MEMO_REGS) before v[i] in the function
+ * indexed last, made empty when it has none.  Valid until the next. */
+static struct insn_memo *memo_cell(struct insn_icalls *ic, size_t i, uint8_t reg)
+{
+	uint32_t key = (uint32_t)(i * MEMO_REGS + reg);
+	size_t k;
+
+	if (2 * (ic->nmemo + 1) > ic->memo_cap)
+		memo_grow(ic);
+	for (k = memo_slot(ic, key); ic->memo[k].epoch == ic->epoch;
+	     k = (k + 1) & (ic->memo_cap - 1))
+		if (ic->memo[k].key == key)
+			return &ic->memo[k];
+	ic->nmemo++;
+	ic->memo[k] = (struct insn_memo){ .epoch = ic->epoch, .key = key };
+	return &ic->memo[k];
 }
 
 static inline bool writes(const struct tracer *t, size_t k, uint8_t reg)
@@ -489,13 +532,14 @@ static size_t definition(struct tracer *t, size_t i, uint8_t reg, size_t *call)
 
 	if (reg >= MEMO_REGS)
 		return walk_definition(t, i, reg, call);
-	m = &t->ic->memo[i * MEMO_REGS + reg];
-	if (m->def_epoch == t->ic->epoch) {
+	m = memo_cell(t->ic, i, reg);
+	if (m->has & MEMO_DEF) {
 		*call = m->def_call;
 		return m->def_found;
 	}
+	/* the walk asks nothing of the table: m stays valid */
 	d = walk_definition(t, i, reg, call);
-	m->def_epoch = t->ic->epoch;
+	m->has |= MEMO_DEF;
 	m->def_found = (uint32_t)d;
 	m->def_call = (uint32_t)*call;
 	return d;
@@ -824,16 +868,16 @@ static bool no_write(void *arg, size_t d)
  * reaches v[i] and no path from it writes reg? */
 static bool from_entry(struct tracer *t, size_t i, uint8_t reg)
 {
-	uint32_t *cell;
+	struct insn_memo *m;
 	bool entry, yes;
 
 	if (reg >= MEMO_REGS)
 		return each_write(t, i, reg, no_write, NULL, &entry) && entry;
-	cell = &t->ic->memo[i * MEMO_REGS + reg].entry_epoch;
-	if (*cell >> 1 == t->ic->epoch)
-		return *cell & 1;
+	m = memo_cell(t->ic, i, reg);
+	if (m->has & MEMO_ENTRY)
+		return (m->has & MEMO_ENTRY_YES) != 0;
 	yes = each_write(t, i, reg, no_write, NULL, &entry) && entry;
-	*cell = t->ic->epoch << 1 | yes;
+	m->has |= MEMO_ENTRY | (yes ? MEMO_ENTRY_YES : 0);
 	return yes;
 }
 
@@ -1185,8 +1229,8 @@ static bool reg_defs(struct tracer *t, size_t i, uint8_t reg, struct defs *x, bo
 
 	if (reg >= MEMO_REGS)
 		return each_write(t, i, reg, add_def, x, entry);
-	m = &ic->memo[i * MEMO_REGS + reg];
-	if (m->defs_epoch == ic->epoch) {
+	m = memo_cell(ic, i, reg);
+	if (m->has & MEMO_DEFS) {
 		r = &ic->memo_defs[m->defs_at];
 		*entry = r->entry;
 		x->n = r->n;
@@ -1202,7 +1246,7 @@ static bool reg_defs(struct tracer *t, size_t i, uint8_t reg, struct defs *x, bo
 	r->n = (uint8_t)x->n;
 	for (k = 0; k < x->n; k++)
 		r->v[k] = (uint32_t)x->v[k];
-	m->defs_epoch = ic->epoch;
+	m->has |= MEMO_DEFS;
 	m->defs_at = (uint32_t)ic->nmemo_defs++;
 	return ok;
 }

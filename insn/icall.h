@@ -202,11 +202,12 @@ struct insn_icalls {
 	size_t scratch_cap;
 	uint32_t *stack;
 	size_t stack_cap;
-	/* the walks' answers for each instruction and register of the
+	/* the walks' answers for the instructions and registers of the
 	 * function indexed last (epoch), which its chains ask again and
-	 * again: a cell per instruction and general register, the writes
-	 * each walk found in a pool of their own */
+	 * again: a hash table of cells, the writes each walk found in a
+	 * pool of their own */
 	struct insn_memo *memo;
+	size_t nmemo, memo_cap;
 	uint32_t epoch;
 	struct insn_memo_defs *memo_defs;
 	size_t nmemo_defs, memo_defs_cap;
