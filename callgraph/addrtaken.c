@@ -132,16 +132,30 @@ bool cg_tool_table_has(const struct cg_tool_tables *sk, uint64_t addr)
 	return false;
 }
 
+/* Does a tool table overlap [lo, hi)? */
+static bool tool_tables_in(const struct cg_tool_tables *sk, uint64_t lo, uint64_t hi)
+{
+	size_t t;
+
+	for (t = 0; t < NTOOL_TABLES; t++)
+		if (sk->lo[t] < sk->hi[t] && sk->lo[t] < hi && sk->hi[t] > lo)
+			return true;
+	return false;
+}
+
 static void scan_words(const struct taken *t, Elf_Data *d, const GElf_Shdr *sh,
 		       const struct cg_tool_tables *sk, bool elf64, bool msb)
 {
 	size_t w = elf64 ? 8 : 4, i, k;
 	const unsigned char *p = d->d_buf;
+	uint64_t base = sh->sh_addr + d->d_off;
+	/* most sections hold no tool table: no word of theirs is looked up */
+	bool tables = tool_tables_in(sk, base, base + d->d_size);
 
 	for (i = 0; p && i + w <= d->d_size; i += w) {
 		uint64_t v = 0;
 
-		if (cg_tool_table_has(sk, sh->sh_addr + d->d_off + i))
+		if (tables && cg_tool_table_has(sk, base + i))
 			continue;
 		/* a 64-bit little-endian image's word: one load (GCC merges
 		 * the shifts), not a loop of bytes over a kernel's data */
