@@ -658,15 +658,49 @@ static bool is_param(const struct work *w)
 	return (w->index & PARAM_BIT) == PARAM_BIT;
 }
 
-static int work_cmp(const void *pa, const void *pb)
+/* Byte b of w's sort key: the items are in order of image, then die, then
+ * index (bytes 12-15, 4-11 and 0-3 of the key). */
+static unsigned work_byte(const struct work *w, unsigned b)
 {
-	const struct work *a = pa, *b = pb;
+	if (b < 4)
+		return (w->index >> (8 * b)) & 0xff;
+	if (b < 12)
+		return (unsigned)(w->die >> (8 * (b - 4))) & 0xff;
+	return (w->image >> (8 * (b - 12))) & 0xff;
+}
 
-	if (a->image != b->image)
-		return (a->image > b->image) - (a->image < b->image);
-	if (a->die != b->die)
-		return (a->die > b->die) - (a->die < b->die);
-	return (a->index > b->index) - (a->index < b->index);
+/* w[0..n) in the order of their keys (work_byte) by a radix sort from the
+ * lowest byte, each byte all items share skipped: qsort's comparisons of
+ * a kernel's items were 127 M instructions.  Every key differs (an
+ * image's items are each a site, a store, a variable or a type once),
+ * so the order is the one any sort gives. */
+static void sort_work(struct work *w, size_t n)
+{
+	struct work *tmp = sp_xmalloc((n ? n : 1) * sizeof(*tmp)), *from = w, *to = tmp, *swap;
+	size_t count[256], i, c, sum;
+	unsigned b;
+
+	for (b = 0; b < 16; b++) {
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[work_byte(&from[i], b)]++;
+		if (!n || count[work_byte(&from[0], b)] == n)
+			continue;	/* one value: the order stays */
+		for (c = 0, sum = 0; c < 256; c++) {
+			size_t k = count[c];
+
+			count[c] = sum;
+			sum += k;
+		}
+		for (i = 0; i < n; i++)
+			to[count[work_byte(&from[i], b)]++] = from[i];
+		swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != w)
+		memcpy(w, from, n * sizeof(*w));
+	free(tmp);
 }
 
 static uint64_t die_of(const struct ind_run *r, uint32_t func)
@@ -776,7 +810,7 @@ static void make_work(struct ind_run *r)
 		if (r->ims[i].reader)
 			k += param_work(r, (uint32_t)i, w + k);
 	n = k;
-	qsort(w, n, sizeof(*w), work_cmp);
+	sort_work(w, n);
 	r->work = w;
 	r->nwork = n;
 }
