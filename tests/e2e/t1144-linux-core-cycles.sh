@@ -59,6 +59,7 @@ __bpf_core_types_are_compat -> __bpf_core_types_are_compat
 __bpf_core_types_match -> __bpf_core_types_match
 genradix_free_recurse -> genradix_free_recurse
 memblock_reserve -> memblock_add_range -> memblock_double_array -> memblock_reserve
+memremap -> arch_memremap_can_ram_remap -> memremap
 EOF
 for r in without with; do
 	python3 - "$OUT/$r.json" "$OUT/cycles.txt" >"$OUT/$r.named" <<'PY'
