@@ -8,11 +8,16 @@
 # parts that ran, shows "(N parts skipped: REASONS)" beside its "ok", and
 # each skipped part is counted among the skipped.  The reasons are the
 # log's "skip: " lines.  A failed test's output is shown; every test's is kept in
-# tests/e2e/out/TEST.log.
+# tests/e2e/out/TEST.log.  Each result line ends with the test's seconds,
+# wall and CPU (its processes' user + system), "[W s, C s CPU]"; the same
+# figures go to tests/e2e/out/times.tsv (NAME WALL CPU), slowest first,
+# to find what makes the suite slow.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 mkdir -p tests/e2e/out
 passed=0 failed=0 skipped=0 parts=0
+times_tsv=tests/e2e/out/times.tsv tmp=tests/e2e/out/run.$$
+: >"$tmp.tsv"
 
 prefixes=$*
 wanted()	# NAME: no PREFIX given, or NAME starts with one
@@ -30,33 +35,55 @@ reasons()
 	sed -n 's/^skip: //p' "$1" | awk '{ printf "%s%s", sep, $0; sep = "; " }'
 }
 
+# child_cpu: the CPU seconds (user + system) of every finished child of
+# this shell, in $cpu, from its `times`, which runs in this shell, not in
+# a $(...) subshell, whose children are not the tests
+child_cpu()
+{
+	times >"$tmp"
+	cpu=$(awk 'NR == 2 {
+		n = split($0, f, /[ms]+/); c = 0
+		for (i = 1; i + 1 <= n; i += 2) c += f[i] * 60 + f[i + 1]
+		printf "%.2f\n", c }' "$tmp")
+}
+
 for t in tests/e2e/t[0-9]*.sh; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)
 	wanted "$name" || continue
 	log=tests/e2e/out/$name.log
+	wall0=$(date +%s.%N)
+	child_cpu
+	cpu0=$cpu
 	sh "$t" >"$log" 2>&1
 	rc=$?
+	wall=$(echo "$wall0 $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
+	child_cpu
+	cpu=$(echo "$cpu0 $cpu" | awk '{ printf "%.1f", $2 - $1 }')
+	secs="[$wall s, $cpu s CPU]"
+	printf '%s\t%s\t%s\n' "$name" "$wall" "$cpu" >>"$tmp.tsv"
 	why=$(reasons "$log")
 	if [ "$rc" -eq 0 ]; then
 		n=$(grep -c '^skip: ' "$log")
 		if [ "$n" -gt 0 ]; then
-			echo "ok   $name ($n part$([ "$n" -gt 1 ] && echo s) skipped: $why)"
+			echo "ok   $name ($n part$([ "$n" -gt 1 ] && echo s) skipped: $why) $secs"
 			parts=$((parts + n))
 		else
-			echo "ok   $name"
+			echo "ok   $name $secs"
 		fi
 		passed=$((passed + 1))
 	elif [ "$rc" -eq 77 ] && [ -n "$why" ]; then
-		echo "skip $name ($why)"
+		echo "skip $name ($why) $secs"
 		skipped=$((skipped + 1))
 	else
 		[ "$rc" -eq 77 ] && echo "    exit 77 without a \"skip: REASON\" line" >>"$log"
-		echo "FAIL $name"
+		echo "FAIL $name $secs"
 		sed 's/^/    /' "$log"
 		failed=$((failed + 1))
 	fi
 done
+sort -t '	' -k2,2 -rn "$tmp.tsv" >"$times_tsv"
+rm -f "$tmp" "$tmp.tsv"
 if [ "$parts" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $((skipped + parts)) skipped" \
 		"($parts of them parts of passed tests)"
