@@ -140,17 +140,18 @@ expect_rc()
 # jget REPORT EXPR: evaluate the Python expression EXPR over the JSON
 # report, as tests/e2e/sp_report.py loads it (its ids and paths checked,
 # not its schema: check_json does that; expanded to every function's
-# path and every call's name), and print it as JSON.
+# path and every call's name; a large report's expansion kept for the
+# next jget, load_asked), and print it as JSON.
 # In EXPR, j is the report, fn(name, file) the one function of that name
 # (and file suffix), fns(name) all of them.
 jget()
 {
 	python3 - "$1" "$2" <<'PY'
-import json, sys
+import json, os, sys
 sys.path.insert(0, "tests/e2e")
 import sp_report
 try:
-    j = sp_report.load(sys.argv[1], validate=False)
+    j = sp_report.load_asked(sys.argv[1])
 except sp_report.ReportError as e:
     sys.exit(f"jget: {e}")
 def fns(name, file=None):
@@ -161,7 +162,8 @@ def fn(name, file=None):
     if len(hits) != 1:
         sys.exit(f"jget: {len(hits)} functions named {name} {file or ''}")
     return hits[0]
-print(json.dumps(eval(sys.argv[2])))
+print(json.dumps(eval(sys.argv[2])), flush=True)
+os._exit(0)                     # not free a kernel's report object by object
 PY
 }
 
