@@ -36,7 +36,14 @@ finish()
 check_json_runs()
 {
 	if [ "$json_runs" -gt 0 ]; then
+		_before=$failures
 		check_json "$OUT"/json-runs/*.json
+		# a shared run's report (run_sp) is checked once
+		if [ "$failures" -eq "$_before" ]; then
+			for _k in "$OUT"/json-runs/*.key; do
+				[ -f "$_k" ] && touch "$(cat "$_k")/checked"
+			done
+		fi
 		rm -rf "$OUT/json-runs"
 		json_runs=0
 	fi
@@ -90,29 +97,105 @@ built_samples()
 
 # run_sp ARGS...: ./stackprof with stdout, stderr and status in $OUT; a
 # JSON report it wrote (--json, to stdout or -o FILE) is kept to be
-# checked by finish (check_json), all in one go
+# checked by finish (check_json), all in one go.  A kernel-scale run
+# (shared_run) that an earlier test of this run.sh made is not made again.
 run_sp()
 {
-	"$SP" "$@" >"$OUT/stdout" 2>"$OUT/stderr"
-	rc=$?
-	_json=false _next= _out="$OUT/stdout"
+	_json=false _next= _out="$OUT/stdout" _o=false
 	for _a in "$@"; do
-		[ "$_next" = o ] && _out=$_a
+		[ "$_next" = o ] && _out=$_a _o=true
 		_next=
 		case $_a in
 		--json) _json=true ;;
 		-o|--output) _next=o ;;
-		--output=*) _out=${_a#--output=} ;;
+		--output=*) _out=${_a#--output=} _o=true ;;
 		esac
 	done
-	if $_json && [ "$rc" -le 1 ] && [ -s "$_out" ]; then
+	_key=
+	if [ -n "${E2E_CACHE:-}" ] && kernel_scale "$@"; then
+		_key=$E2E_CACHE/$(run_key "$@")
+	fi
+	if [ -n "$_key" ] && [ -f "$_key/rc" ]; then
+		cp "$_key/stdout" "$OUT/stdout" && cp "$_key/stderr" "$OUT/stderr" &&
+			rc=$(cat "$_key/rc") && echo "  run_sp: the run of $(cat "$_key/test") again: $*"
+		if $_o && [ -f "$_key/output" ]; then
+			cp "$_key/output" "$_out"
+		fi
+	else
+		"$SP" "$@" >"$OUT/stdout" 2>"$OUT/stderr"
+		rc=$?
+		[ -n "$_key" ] && keep_run "$_key" "$_o" "$_out"
+	fi
+	if $_json && [ "$rc" -le 1 ] && [ -s "$_out" ] &&
+	   ! { [ -n "$_key" ] && [ -f "$_key/checked" ]; }; then
 		json_runs=$((json_runs + 1))
 		mkdir -p "$OUT/json-runs"
 		cp "$_out" "$OUT/json-runs/$json_runs.json"
+		[ -n "$_key" ] && echo "$_key" >"$OUT/json-runs/$json_runs.key"
 	fi
 	return 0
 }
 json_runs=0
+
+# Shared runs.  Over Debian's kernel one run takes half a minute and
+# more, and tests ask for the same one (t1142, t1143 and t1147 each the
+# plain report).  run.sh gives E2E_CACHE, a directory it empties at its
+# start and end; the first run_sp over a kernel-scale input keeps there
+# its stdout, stderr, status and -o file, and a later one with the same
+# key copies them: each test still checks its own facts, on the same
+# output; the JSON check (check_json_runs) is made once per run.  The
+# key holds all that the output depends on: the bytes of $SP (a rebuilt
+# binary is run again), the arguments (the -o file's name aside), each
+# input file's bytes, or for one of 64 MB and more its size, time and
+# inode, the bytes of annotations/ (--annotate NAME) and the
+# STACKPROF_* variables.  A test run alone (sh tests/e2e/tNNNN-*.sh)
+# shares nothing.
+
+# kernel_scale ARGS...: an argument names a file of SHARED_RUN_BYTES
+# (64 MB) or more
+SHARED_RUN_BYTES=${SHARED_RUN_BYTES:-67108864}
+kernel_scale()
+{
+	for _a in "$@"; do
+		[ -f "$_a" ] && [ "$(stat -c %s "$_a")" -ge "$SHARED_RUN_BYTES" ] && return 0
+	done
+	return 1
+}
+
+# run_key ARGS...: the key of a run, as above
+run_key()
+{
+	{
+		sha256sum <"$SP"
+		env | grep '^STACKPROF_' | sort
+		cat annotations/*.ann | sha256sum
+		_next=
+		for _a in "$@"; do
+			[ "$_next" = o ] && _a=OUTPUT
+			_next=
+			case $_a in
+			-o|--output) _next=o ;;
+			--output=*) _a=--output=OUTPUT ;;
+			esac
+			printf '%s:%s\n' "${#_a}" "$_a"
+			if [ -f "$_a" ] && [ "$(stat -c %s "$_a")" -ge "$SHARED_RUN_BYTES" ]; then
+				stat -c '%s %y %i' "$_a"
+			elif [ -f "$_a" ]; then
+				sha256sum <"$_a"
+			fi
+		done
+	} | sha256sum | cut -c1-40
+}
+
+# keep_run KEY -o? OUTPUT: the run just made, under KEY
+keep_run()
+{
+	rm -rf "$1.new" && mkdir -p "$1.new" &&
+		cp "$OUT/stdout" "$OUT/stderr" "$1.new/" &&
+		echo "$rc" >"$1.new/rc" && echo "$TEST" >"$1.new/test" &&
+		{ ! "$2" || [ ! -f "$3" ] || cp "$3" "$1.new/output"; } &&
+		mv "$1.new" "$1"
+}
 
 # check_json FILE...: each file validates against the shipped schema
 # (doc/stackprof.schema.json) and holds together: every id listed, each

@@ -17,6 +17,10 @@ cd "$(dirname "$0")/../.." || exit 2
 mkdir -p tests/e2e/out
 passed=0 failed=0 skipped=0 parts=0
 times_tsv=tests/e2e/out/times.tsv tmp=tests/e2e/out/run.$$
+# the kernel-scale runs that tests share (lib.sh's run_sp), for this run only
+E2E_CACHE=tests/e2e/out/shared-runs.$$
+export E2E_CACHE
+rm -rf "$E2E_CACHE" && mkdir -p "$E2E_CACHE"
 : >"$tmp.tsv"
 
 prefixes=$*
@@ -83,7 +87,7 @@ for t in tests/e2e/t[0-9]*.sh; do
 	fi
 done
 sort -t '	' -k2,2 -rn "$tmp.tsv" >"$times_tsv"
-rm -f "$tmp" "$tmp.tsv"
+rm -rf "$tmp" "$tmp.tsv" "$E2E_CACHE"
 if [ "$parts" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $((skipped + parts)) skipped" \
 		"($parts of them parts of passed tests)"
