@@ -161,7 +161,7 @@ void insn_retpoline_pass(const struct insn_icalls *ic, const struct sp_elf *e,
 /* ---- the function's jumps: where a value may come from ---- */
 
 #define MEMO_REGS 16	/* the general registers: their walks are kept */
-#define MEMO_FIRST 1024	/* cells of a table at first (a power of two) */
+#define MEMO_FIRST 256	/* cells of a table at first (a power of two) */
 
 /* What definition() and each_write() answered for one register (key:
  * the instruction's index * MEMO_REGS + the register) in the function of
@@ -403,7 +403,8 @@ static void index_function(struct insn_icalls *ic, const struct insn *v, size_t 
 		ic->wmask[k] = write_mask(ic, &v[k]);
 	/* a new function: every answer of the last one's is old */
 	if (++ic->epoch == 0) {
-		memset(ic->memo, 0, ic->memo_cap * sizeof(*ic->memo));
+		if (ic->memo)
+			memset(ic->memo, 0, ic->memo_cap * sizeof(*ic->memo));
 		ic->epoch = 1;
 	}
 	ic->nmemo = 0;
@@ -413,6 +414,18 @@ static void index_function(struct insn_icalls *ic, const struct insn *v, size_t 
 static size_t memo_slot(const struct insn_icalls *ic, uint32_t key)
 {
 	return (size_t)((key * 0x9e3779b1u) & (uint32_t)(ic->memo_cap - 1));
+}
+
+/* The answers go with their function: a chunk's scratch lives until
+ * the chunks are joined, and a table per chunk was 30 MB of a kernel's. */
+static void memo_release(struct insn_icalls *ic)
+{
+	free(ic->memo);
+	free(ic->memo_defs);
+	ic->memo = NULL;
+	ic->memo_defs = NULL;
+	ic->nmemo = ic->memo_cap = 0;
+	ic->nmemo_defs = ic->memo_defs_cap = 0;
 }
 
 /* The table twice as large, with the function's cells. */
@@ -2266,6 +2279,7 @@ void insn_icalls_pass(struct insn_icalls *ic, const struct sp_elf *e,
 	}
 	if (indexed && ic->table_jumps)
 		check_entries(ic, call, link);
+	memo_release(ic);
 }
 
 void insn_icalls_release(struct insn_icalls *ic)
