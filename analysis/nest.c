@@ -19,6 +19,11 @@
  * with its first context's result.  Contexts are memoized by function
  * and counts; each is solved once all its leaves are (an explicit stack,
  * as counts can be deep).  A region is built once, for all contexts.
+ * Its solve reads only its leaves' results and cuts and its gates'
+ * cuts, the same for many contexts (counts deeper than any path goes,
+ * unbounded leaves that count their own frame alone): the solve of the
+ * first is the others' too (solve_frame()), and a context costs its
+ * leaves and gates, not its region.
  *
  * A copy that an 'ignore ... from' line made (sp_func.original) has a
  * region of its own, its calls being not quite its function's, but is
@@ -113,6 +118,24 @@ struct ctx {
 /* A leaf whose context is the one being solved below it: a cycle. */
 #define LEAF_CYCLE (SP_NONE - 1)
 
+/* A leaf's result as its region's solve reads it (see same_leaf()). */
+struct leaf_class {
+	struct sp_result res;
+	uint32_t chain;		/* next class with the same hash */
+};
+
+/* A solve of a region's sub-graph, for the next context whose inputs
+ * are the same (see solve_frame()). */
+struct solved {
+	uint32_t fn;
+	uint32_t ctx;		/* the context it solved: its result */
+	uint32_t end[2];	/* per path (worst, certain): the leaf it ends
+				 * at, SP_NONE */
+	uint32_t chain;		/* next solve with the same hash */
+	size_t in;		/* its inputs: nest.inputs[in ..), one per
+				 * gate and leaf */
+};
+
 /* A context waiting for its leaves' contexts. */
 struct frame {
 	uint32_t fn, keylen;
@@ -168,6 +191,16 @@ struct nest {
 					 * cycle, summed */
 	uint32_t *hold_first;	/* per fn + 1: its entries in hold_of */
 	uint32_t *hold_of;	/* the 'per' FUNCs each fn is a holder of */
+	struct leaf_class *classes;	/* the leaf results met */
+	size_t nclass, class_cap;
+	struct sp_u64map class_memo;	/* hash -> last class with it */
+	uint32_t *inputs;	/* the solves' inputs, and the one being
+				 * looked up at the end */
+	size_t ninputs, inputs_cap;
+	struct solved *solved;
+	size_t nsolved, solved_cap;
+	size_t nsolves;		/* solves of a sub-graph, every round's */
+	struct sp_u64map solved_memo;	/* inputs' hash -> last solve */
 	uint32_t max_ctx;
 	uint64_t max_work;
 	bool over;		/* stopped at the limits */
@@ -217,7 +250,12 @@ static void nest_release(struct nest *n)
 	free(n->rel);
 	free(n->hold_first);
 	free(n->hold_of);
+	free(n->classes);
+	free(n->inputs);
+	free(n->solved);
 	sp_u64map_release(&n->memo);
+	sp_u64map_release(&n->class_memo);
+	sp_u64map_release(&n->solved_memo);
 }
 
 /* The functions of a region as it is found: the body, then the leaves. */
@@ -744,11 +782,26 @@ static void set_leaf(struct nest *n, struct region *r, const struct frame *fr, u
 		res->witness[SP_CAUSE_NEST] = id;
 }
 
+/* The segment that goes on below leaf (SP_NONE: none) of fr's region
+ * on the path over every call, or over certain ones when certain: its
+ * context's, unless that ends the path.  A doomed guess has no leaf
+ * contexts: only its own re-entry, a cycle, is not cut. */
+static uint32_t leaf_cont(const struct nest *n, const struct frame *fr, uint32_t leaf,
+			  bool certain)
+{
+	uint32_t ctx = fr->leaf_ctx && leaf != SP_NONE ? fr->leaf_ctx[leaf] : SP_NONE;
+
+	if (ctx == SP_NONE || ends_path(n, ctx))
+		return SP_NONE;
+	return certain ? n->ctxs[ctx].res.certain_seg : n->ctxs[ctx].res.seg;
+}
+
 /* The root's worst path in the sub-graph (its path over certain calls
  * when certain) as a segment of the graph; a gate is no step, its
- * callee comes by the call into the gate. */
+ * callee comes by the call into the gate.  *end: the leaf it ends at,
+ * SP_NONE when it ends in the body. */
 static uint32_t record_path(struct nest *n, const struct region *r, const struct frame *fr,
-			    bool certain)
+			    bool certain, uint32_t *end)
 {
 	struct sp_graph *g = n->g;
 	const struct sp_result *at = &r->sub.funcs[0].res, *via = at;
@@ -760,6 +813,7 @@ static uint32_t record_path(struct nest *n, const struct region *r, const struct
 	seg->first = g->nsteps;
 	seg->n = 0;
 	seg->cont = SP_NONE;
+	*end = SP_NONE;
 	/* next never repeats a function in a solved graph */
 	while (id != SP_NONE && steps++ < r->sub.nfuncs) {
 		struct sp_path_step *st;
@@ -776,13 +830,8 @@ static uint32_t record_path(struct nest *n, const struct region *r, const struct
 		st->how = certain ? via->certain_how : via->next_how;
 		seg->n++;
 		if (id >= r->nbody) {
-			/* a doomed guess has no leaf contexts: only its own
-			 * re-entry, a cycle, is not cut */
-			uint32_t ctx = fr->leaf_ctx ? fr->leaf_ctx[id - r->nbody] : SP_NONE;
-
-			if (ctx != SP_NONE && !ends_path(n, ctx))
-				seg->cont = certain ? n->ctxs[ctx].res.certain_seg :
-						      n->ctxs[ctx].res.seg;
+			*end = id - r->nbody;
+			seg->cont = leaf_cont(n, fr, *end, certain);
 			break;
 		}
 		at = via = &r->sub.funcs[id].res;
@@ -822,30 +871,179 @@ static struct ctx *add_ctx(struct nest *n, uint32_t fn)
 	return c;
 }
 
-static int solve_frame(struct nest *n, const struct frame *fr, uint32_t *out)
+static uint64_t hash_u64(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 1099511628211ull;
+}
+
+/* What a region's solve reads of a leaf: its totals and how they were
+ * reached, the causes it shows and the 'assume' lines it rests on (the
+ * rest, its path and component, is the solve's own). */
+static bool same_leaf(const struct sp_result *a, const struct sp_result *b)
+{
+	return a->total == b->total && a->certain == b->certain &&
+	       a->overflow == b->overflow && a->via_assumed == b->via_assumed &&
+	       a->assume_lines == b->assume_lines &&
+	       !memcmp(a->witness, b->witness, sizeof(a->witness));
+}
+
+static uint64_t leaf_hash(const struct sp_result *res)
+{
+	uint64_t h = hash_u64(1469598103934665603ull, res->total);
+	int c;
+
+	h = hash_u64(h, res->certain);
+	h = hash_u64(h, (uint64_t)res->overflow << 1 | res->via_assumed);
+	h = hash_u64(h, res->assume_lines);
+	for (c = 0; c < SP_CAUSE__COUNT; c++)
+		h = hash_u64(h, res->witness[c]);
+	return h;
+}
+
+/* The class of a leaf's result: the same number for the same result. */
+static uint32_t leaf_class(struct nest *n, const struct sp_result *res)
+{
+	uint64_t h = leaf_hash(res);
+	uint32_t c = sp_u64map_get(&n->class_memo, h);
+
+	for (; c != SP_NONE; c = n->classes[c].chain)
+		if (same_leaf(&n->classes[c].res, res))
+			return c;
+	SP_ALLOC_GROW(n->classes, n->nclass + 1, n->class_cap);
+	n->classes[n->nclass].res = *res;
+	n->classes[n->nclass].chain = sp_u64map_swap(&n->class_memo, h, (uint32_t)n->nclass);
+	return (uint32_t)n->nclass++;
+}
+
+/* A region's inputs once its leaves and gates are set, at the end of
+ * nest.inputs: per gate and leaf its cut, else 0 and the leaf's class
+ * above it.  Everything else of the sub-graph is the same in every
+ * context of the region.  Returns their hash. */
+static uint64_t region_inputs(struct nest *n, const struct region *r, uint32_t fn)
+{
+	uint32_t id, k = r->sub.nfuncs - r->gate_first, *in;
+	uint64_t h = hash_u64(1469598103934665603ull, fn);
+
+	SP_ALLOC_GROW(n->inputs, n->ninputs + k, n->inputs_cap);
+	in = n->inputs + n->ninputs;
+	for (id = r->gate_first; id < r->sub.nfuncs; id++) {
+		*in = r->cut[id];
+		if (!r->cut[id] && id >= r->nbody)
+			*in = (leaf_class(n, &r->sub.funcs[id].res) + 1) << 8;
+		h = hash_u64(h, *in++);
+	}
+	return h;
+}
+
+/* The solve of fn's region with the inputs at the end of nest.inputs,
+ * SP_NONE when there was none. */
+static uint32_t find_solved(const struct nest *n, const struct region *r, uint32_t fn,
+			    uint64_t h)
+{
+	size_t k = r->sub.nfuncs - r->gate_first;
+	uint32_t s = sp_u64map_get(&n->solved_memo, h);
+
+	for (; s != SP_NONE; s = n->solved[s].chain)
+		if (n->solved[s].fn == fn &&
+		    !memcmp(n->inputs + n->solved[s].in, n->inputs + n->ninputs,
+			    k * sizeof(*n->inputs)))
+			return s;
+	return SP_NONE;
+}
+
+/* Keep the inputs at the end of nest.inputs as the solve of context c. */
+static void add_solved(struct nest *n, const struct region *r, uint64_t h, uint32_t c,
+		       const uint32_t end[2])
+{
+	struct solved *s;
+
+	SP_ALLOC_GROW(n->solved, n->nsolved + 1, n->solved_cap);
+	s = &n->solved[n->nsolved];
+	s->fn = n->ctxs[c].fn;
+	s->ctx = c;
+	s->end[0] = end[0];
+	s->end[1] = end[1];
+	s->in = n->ninputs;
+	s->chain = sp_u64map_swap(&n->solved_memo, h, (uint32_t)n->nsolved++);
+	n->ninputs += r->sub.nfuncs - r->gate_first;
+}
+
+/* A copy of segment seg going on at cont: the same steps. */
+static uint32_t copy_seg(struct sp_graph *g, uint32_t seg, uint32_t cont)
+{
+	SP_ALLOC_GROW(g->segs, (size_t)g->nsegs + 1, g->segs_cap);
+	g->segs[g->nsegs] = g->segs[seg];
+	g->segs[g->nsegs].cont = cont;
+	return g->nsegs++;
+}
+
+/* A new context of fr's with the result of solve s, whose inputs were
+ * fr's: its paths are s's, going on below fr's own leaf contexts. */
+static struct ctx *reuse_solved(struct nest *n, const struct frame *fr, const struct solved *s)
+{
+	struct sp_result res = n->ctxs[s->ctx].res;
+	struct ctx *c;
+
+	res.seg = copy_seg(n->g, res.seg, leaf_cont(n, fr, s->end[0], false));
+	res.certain_seg = copy_seg(n->g, res.certain_seg, leaf_cont(n, fr, s->end[1], true));
+	SP_ALLOC_GROW(n->ctxs, n->nctx + 1, n->ctx_cap);
+	c = &n->ctxs[n->nctx++];
+	memset(c, 0, sizeof(*c));
+	c->fn = fr->fn;
+	c->res = res;
+	return c;
+}
+
+/* A new context of fr's by a solve of its region's sub-graph. */
+static struct ctx *solve_region(struct nest *n, const struct frame *fr, uint64_t h)
 {
 	struct region *r = &n->regions[fr->fn];
+	uint32_t i, end[2];
 	struct ctx *c;
-	uint32_t i;
 
 	n->work += (uint64_t)r->sub.nfuncs + r->sub.nedges;
-	if (n->nctx >= n->max_ctx || n->work > n->max_work)
-		return too_many(n);
 	for (i = 0; i < r->nbody; i++)
 		sp_reset_result(&r->sub.funcs[i]);
-	for (i = 0; i + r->nbody < r->sub.nfuncs; i++)
-		set_leaf(n, r, fr, i);
-	set_gates(n, r, fr->fn, n->pool + fr->key, fr->keylen);
 	sp_solve(&r->sub, r->cut);
+	n->nsolves++;
 	c = add_ctx(n, fr->fn);
 	/* the calls its 'below' lines drop below it stay deeper down: say
 	 * so where nothing pooled does */
 	if (is_unknown(n, fr->fn) && c->res.witness[SP_CAUSE_NEST] == SP_NONE)
 		c->res.witness[SP_CAUSE_NEST] = n->fids[fr->fn];
+	c->res.seg = record_path(n, r, fr, false, &end[0]);
+	c->res.certain_seg = record_path(n, r, fr, true, &end[1]);
+	add_solved(n, r, h, (uint32_t)(c - n->ctxs), end);
+	return c;
+}
+
+/*
+ * The context of the frame on top, all its leaves' known.  Contexts
+ * that differ in counts often give their region the same inputs: the
+ * same leaves cut, the others with the same results, the same gates cut
+ * (counts deeper than any path goes, unbounded leaves that count their
+ * own frame alone).  The solve, O(region), is then the same, and each
+ * is made once: a context costs its leaves and gates, and its paths
+ * are the first one's steps, going on below its own leaves.
+ */
+static int solve_frame(struct nest *n, const struct frame *fr, uint32_t *out)
+{
+	struct region *r = &n->regions[fr->fn];
+	uint32_t i, s;
+	struct ctx *c;
+	uint64_t h;
+
+	n->work += (uint64_t)r->sub.nfuncs - r->gate_first;
+	if (n->nctx >= n->max_ctx || n->work > n->max_work)
+		return too_many(n);
+	for (i = 0; i + r->nbody < r->sub.nfuncs; i++)
+		set_leaf(n, r, fr, i);
+	set_gates(n, r, fr->fn, n->pool + fr->key, fr->keylen);
+	h = region_inputs(n, r, fr->fn);
+	s = find_solved(n, r, fr->fn, h);
+	c = s != SP_NONE ? reuse_solved(n, fr, &n->solved[s]) : solve_region(n, fr, h);
 	c->key = fr->key;
 	c->keylen = fr->keylen;
-	c->res.seg = record_path(n, r, fr, false);
-	c->res.certain_seg = record_path(n, r, fr, true);
 	c->chain = sp_u64map_swap(&n->memo, key_hash(c->fn, n->pool + c->key, c->keylen),
 				  (uint32_t)(n->nctx - 1));
 	*out = (uint32_t)(n->nctx - 1);
@@ -1238,6 +1436,8 @@ static void nest_init(struct nest *n, struct sp_graph *g, const struct pool_plan
 	SP_ALLOC_GROW(n->scratch, 2, n->scratch_cap);
 	SP_ALLOC_GROW(n->pool, 2, n->pool_cap);	/* an empty key is no NULL */
 	sp_u64map_init(&n->memo, 64);
+	sp_u64map_init(&n->class_memo, 64);
+	sp_u64map_init(&n->solved_memo, 64);
 	index_belows(n);
 	index_holders(n);
 }
@@ -1382,6 +1582,10 @@ static void next_round(struct nest *n, uint32_t nsegs, uint32_t nsteps)
 {
 	sp_u64map_release(&n->memo);
 	sp_u64map_init(&n->memo, 64);
+	/* their paths are dropped */
+	sp_u64map_release(&n->solved_memo);
+	sp_u64map_init(&n->solved_memo, 64);
+	n->nsolved = n->ninputs = 0;
 	n->g->nsegs = nsegs;
 	n->g->nsteps = nsteps;
 }
@@ -1483,7 +1687,7 @@ static void close_relevant(struct nest *n)
 static int solve_doomed(struct nest *n)
 {
 	struct sp_graph *g = n->g;
-	uint32_t nsegs = g->nsegs, nsteps = g->nsteps, i, c;
+	uint32_t nsegs = g->nsegs, nsteps = g->nsteps, i, c, end;
 	bool changed = true, any = false;
 	struct frame none = { .leaf_ctx = NULL };
 
@@ -1496,9 +1700,9 @@ static int solve_doomed(struct nest *n)
 			n->prior[i] = (uint32_t)(add_ctx(n, i) - n->ctxs);
 			/* the leaves are cut, but for a cycle back into it */
 			n->ctxs[n->prior[i]].res.seg = record_path(n, &n->regions[i], &none,
-								   false);
+								   false, &end);
 			n->ctxs[n->prior[i]].res.certain_seg =
-				record_path(n, &n->regions[i], &none, true);
+				record_path(n, &n->regions[i], &none, true, &end);
 			release_region(&n->regions[i]);
 			any = true;
 		}
@@ -1748,6 +1952,7 @@ int sp_nest_solve(struct sp_graph *g, struct sp_err *err)
 		ret = nest_run(&n);
 		g->nest.functions = n.nfn;
 		g->nest.contexts = (uint32_t)n.nctx;
+		g->nest.solves = (uint32_t)n.nsolves;
 		if (!ret)
 			break;
 		if (tier == TIER_EXACT) {

@@ -469,6 +469,9 @@ struct sp_graph {
 	struct sp_nest_stats {
 		uint32_t functions;	/* annotated with a count or as ancestors */
 		uint32_t contexts;	/* solved, in the last attempt */
+		uint32_t solves;	/* of them, by a solve of their region's
+					 * sub-graph (the others had the same
+					 * inputs as one of these) */
 		uint32_t exact_limit;	/* when coarser: the exact attempt's limit */
 		uint32_t pooled;	/* counted in the budget: 0 when exact */
 		uint32_t budget;	/* their activations on one stack, at most */

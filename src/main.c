@@ -91,8 +91,8 @@ static void print_nest(const struct sp_graph *g)
 
 	if (!n->functions)
 		return;
-	fprintf(stderr, "stackprof: once/nest: %u functions, %u contexts", n->functions,
-		n->contexts);
+	fprintf(stderr, "stackprof: once/nest: %u functions, %u contexts (%u solves)",
+		n->functions, n->contexts, n->solves);
 	if (n->pooled + n->forgotten)
 		fprintf(stderr, " (coarse: over the limit of %u of exact counts, %u functions counted in "
 			"one budget per cycle, of at most %u activations, %u ancestors not known)", n->exact_limit,

@@ -27,7 +27,7 @@ exact="[$((m + A0 + A1 + B)), $((A0 + A1 + B)), $((A1 + A0 + B)), $B, $B]"
 run_sp --json -v --annotate "$ann" $bin $su
 expect_rc 0 "exact"
 expect_eq "exact totals" "$(jget $OUT/stdout "$totals")" "$exact"
-grep -q 'stackprof: once/nest: 4 functions, [0-9]* contexts$' "$OUT/stderr" ||
+grep -q 'stackprof: once/nest: 4 functions, [0-9]* contexts ([0-9]* solves)$' "$OUT/stderr" ||
 	fail "exact: -v line: $(grep once/nest "$OUT/stderr")"
 
 STACKPROF_NEST_CONTEXTS=2 run_sp --json -v --annotate "$ann" $bin $su
