@@ -1577,17 +1577,13 @@ static unsigned cause_mask(const struct sp_result *res)
 	return m;
 }
 
-/* Forget the contexts of the last round; its doomed results stay. */
-static void next_round(struct nest *n, uint32_t nsegs, uint32_t nsteps)
+/* Forget the contexts of the last round; its doomed results stay, and
+ * so do its solves (and their paths): a region whose inputs did not
+ * change since is not solved again. */
+static void next_round(struct nest *n)
 {
 	sp_u64map_release(&n->memo);
 	sp_u64map_init(&n->memo, 64);
-	/* their paths are dropped */
-	sp_u64map_release(&n->solved_memo);
-	sp_u64map_init(&n->solved_memo, 64);
-	n->nsolved = n->ninputs = 0;
-	n->g->nsegs = nsegs;
-	n->g->nsteps = nsteps;
 }
 
 /* Does every leaf of every doomed function's region belong to a doomed
@@ -1686,8 +1682,7 @@ static void close_relevant(struct nest *n)
  */
 static int solve_doomed(struct nest *n)
 {
-	struct sp_graph *g = n->g;
-	uint32_t nsegs = g->nsegs, nsteps = g->nsteps, i, c, end;
+	uint32_t i, c, end;
 	bool changed = true, any = false;
 	struct frame none = { .leaf_ctx = NULL };
 
@@ -1716,7 +1711,7 @@ static int solve_doomed(struct nest *n)
 		uint32_t *now = sp_xmalloc(n->nfn * sizeof(*now));
 
 		changed = false;
-		next_round(n, nsegs, nsteps);
+		next_round(n);
 		for (i = 0; i < n->nfn; i++)
 			if (n->doomed[i]) {
 				if (solve_first(n, i, &now[i])) {
