@@ -70,6 +70,32 @@ skip_part()
 	echo "skip: $*"
 }
 
+# sanitized_sp: $SP is built with AddressSanitizer (make check-asan),
+# under which a run over Debian's whole kernel takes 5-10 times as long;
+# make test has made the same runs with ./stackprof, and the sanitized
+# build goes over a whole kernel in tests/fuzz/kernel-run.sh.
+# STACKPROF_ASAN_KERNEL=run: false all the same.
+sanitized_sp()
+{
+	[ "${STACKPROF_ASAN_KERNEL:-}" != run ] &&
+		nm -D "$SP" 2>/dev/null | grep -q ' __asan_init$'
+}
+
+# no_kernel_under_asan [part]: with a sanitized_sp, skip the test's runs
+# over Debian's kernel: the whole test (skip), or with "part" the rest of
+# it (skip_part, then finish)
+no_kernel_under_asan()
+{
+	sanitized_sp || return 0
+	_why="no run over Debian's kernel under ASan: make test makes them, tests/fuzz/kernel-run.sh takes ASan over a kernel"
+	if [ "${1:-}" = part ]; then
+		skip_part "$_why"
+		finish
+		exit
+	fi
+	skip "$_why"
+}
+
 # need_sample NAME: the sample program must be built (make -C samples)
 need_sample()
 {

@@ -18,6 +18,7 @@
 
 vmlinux=${STACKPROF_DEBIAN_VMLINUX:-/tmp/debian-kernel/root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64}
 [ -r "$vmlinux" ] || skip "no Debian debug kernel at $vmlinux"
+no_kernel_under_asan
 
 # 'nest va_format per' lines list the holders of every configuration:
 # they stay optional (a holder the image lacks is skipped); the image's

@@ -15,6 +15,7 @@
 
 vmlinux=${STACKPROF_DEBIAN_VMLINUX:-/tmp/debian-kernel/root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64}
 [ -r "$vmlinux" ] || skip "no Debian debug kernel at $vmlinux"
+no_kernel_under_asan
 
 sed -n '/^# ---- Tracing re-entry/,/^# ---- end of tracing re-entry/p' annotations/linux.ann |
 	sed 's/^optional //' >"$OUT/tracing.ann"

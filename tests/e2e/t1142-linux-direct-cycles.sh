@@ -16,6 +16,7 @@
 
 vmlinux=${STACKPROF_DEBIAN_VMLINUX:-/tmp/debian-kernel/root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64}
 [ -r "$vmlinux" ] || skip "no Debian debug kernel at $vmlinux"
+no_kernel_under_asan
 
 grep -E '^optional (ignore irqentry_exit irqentry_exit_to_user_mode below <|ignore restore_fpregs_from_fpstate <general protection> from |ignore (fixup_exception|preempt_schedule_irq|module_flags) <invalid opcode>$|ignore allocate_slab memcg_alloc_slab_cgroups from )' \
 	annotations/linux.ann | sed 's/^optional //' >"$OUT/lines.ann"

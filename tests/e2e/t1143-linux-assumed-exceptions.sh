@@ -13,6 +13,7 @@
 
 vmlinux=${STACKPROF_DEBIAN_VMLINUX:-/tmp/debian-kernel/root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64}
 [ -r "$vmlinux" ] || skip "no Debian debug kernel at $vmlinux"
+no_kernel_under_asan
 
 pat='^optional assume (once (__alloc_pages_direct_compact|panic|<warning>)|nest (console_emit_next_record|__up_console_sem\.constprop\.0|<page fault>|<general protection>|<invalid opcode>) 2)$'
 grep -E "$pat" annotations/linux-assumed.ann | sed 's/^optional //' >"$OUT/lines.ann"

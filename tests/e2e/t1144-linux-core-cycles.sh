@@ -14,6 +14,7 @@
 
 vmlinux=${STACKPROF_DEBIAN_VMLINUX:-/tmp/debian-kernel/root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64}
 [ -r "$vmlinux" ] || skip "no Debian debug kernel at $vmlinux"
+no_kernel_under_asan
 
 # the section's lines, strict, and the rest of the file
 sed -n '/^# ---- mm, kernel, lib, block, arch, fs core/,/^# ---- end of mm, kernel/p' \

@@ -46,6 +46,7 @@ expect_eq "from switch_state fatal: all bounded, none recursive" \
 
 vmlinux=${STACKPROF_DEBIAN_VMLINUX:-/tmp/debian-kernel/root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64}
 [ -r "$vmlinux" ] || skip "no Debian debug kernel at $vmlinux"
+no_kernel_under_asan part
 sed -n '/^# ---- drivers /,/^# ---- end of drivers/p' annotations/linux.ann |
 	grep '^optional ignore .* from ' | sed 's/^optional //; s/  #.*//' >"$OUT/lines.ann"
 expect_eq "the lines in the drivers section" "$(wc -l <"$OUT/lines.ann")" 35

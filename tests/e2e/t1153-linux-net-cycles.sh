@@ -23,6 +23,7 @@
 
 vmlinux=${STACKPROF_DEBIAN_VMLINUX:-/tmp/debian-kernel/root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64}
 [ -r "$vmlinux" ] || skip "no Debian debug kernel at $vmlinux"
+no_kernel_under_asan
 
 # section FILE MODE: FILE with the section's lines dropped, or with
 # MODE strict, kept without 'optional'

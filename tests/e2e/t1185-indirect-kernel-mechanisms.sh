@@ -70,6 +70,7 @@ if [ ! -f "$vmlinux" ]; then
 	finish
 	exit
 fi
+no_kernel_under_asan part
 run_sp --json --indirect=types --entry __traceiter_sched_switch \
 	--entry __SCT__x86_pmu_handle_irq -o "$OUT/vmlinux.json" "$vmlinux"
 expect_rc 0 "the kernel"

@@ -83,6 +83,7 @@ if [ ! -f "$vmlinux" ]; then
 	finish
 	exit
 fi
+no_kernel_under_asan part
 run_sp --json --indirect=types --entry bpf_dispatcher_xdp_func --entry bpf_trace_run2 \
 	--entry __cgroup_bpf_run_lsm_current -o "$OUT/vmlinux.json" "$vmlinux"
 expect_rc 0 "the kernel"

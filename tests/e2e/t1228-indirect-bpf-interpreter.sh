@@ -48,6 +48,7 @@ if [ ! -f "$vmlinux" ]; then
 	finish
 	exit
 fi
+no_kernel_under_asan part
 run_sp --json --indirect=types --entry ___bpf_prog_run -o "$OUT/vmlinux.json" "$vmlinux"
 expect_rc 0 "the kernel"
 python3 - "$OUT/vmlinux.json" >"$OUT/kernel.txt" <<'PY' || fail "reading the kernel's report"

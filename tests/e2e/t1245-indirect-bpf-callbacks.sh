@@ -42,6 +42,7 @@ if [ ! -f "$vmlinux" ]; then
 	finish
 	exit
 fi
+no_kernel_under_asan part
 run_sp --json --indirect=types --entry bpf_loop -o "$OUT/vmlinux.json" "$vmlinux"
 expect_rc 0 "the kernel"
 # bpf_loop, bpf_find_vma, bpf_user_ringbuf_drain (its callback through a

@@ -41,6 +41,7 @@ if [ ! -f "$vmlinux" ]; then
 	finish
 	exit
 fi
+no_kernel_under_asan part
 run_sp --json --indirect=types --entry __traceiter_softirq_raise -o "$OUT/vmlinux.json" "$vmlinux"
 expect_rc 0 "the kernel"
 tp="[s['targets'] for s in j['indirect_calls'] if s['function'] == '__traceiter_NAME'][0]"

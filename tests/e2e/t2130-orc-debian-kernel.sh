@@ -13,6 +13,7 @@
 root=${STACKPROF_DEBIAN_KERNEL:-/tmp/debian-kernel/root}
 vmlinux=$root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64
 [ -f "$vmlinux" ] || skip "no Debian kernel at $vmlinux"
+no_kernel_under_asan
 src=tests/e2e/orc
 
 run_sp -v --json -o "$OUT/vmlinux.json" "$vmlinux"

@@ -17,6 +17,7 @@ deb=${STACKPROF_DEBIAN_DEB:-/tmp/debian-kernel/linux-image-6.1.0-47-cloud-amd64-
 vmlinux=${STACKPROF_DEBIAN_VMLINUX:-/tmp/debian-kernel/root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64}
 [ -r "$deb" ] || skip "no Debian kernel package at $deb"
 [ -r "$vmlinux" ] || skip "no Debian debug kernel at $vmlinux"
+no_kernel_under_asan
 for tool in qemu-system-x86_64 cpio dpkg-deb gzip readelf; do
 	command -v $tool >/dev/null 2>&1 || skip "no $tool"
 done
