@@ -48,6 +48,7 @@ if [ ! -f "$vmlinux" ]; then
 	finish
 	exit
 fi
+no_kernel_under_asan part
 command -v nm >/dev/null || fail "no nm"
 run_sp --json --indirect=types --entry bpf_map_free_kptrs -o "$OUT/vmlinux.json" "$vmlinux"
 expect_rc 0 "the kernel"
