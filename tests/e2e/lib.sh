@@ -96,6 +96,22 @@ no_kernel_under_asan()
 	skip "$_why"
 }
 
+# debian_kernel_part: $vmlinux is Debian's 6.1 cloud debug kernel
+# (STACKPROF_DEBIAN_VMLINUX, else under the unpacked package's root,
+# STACKPROF_DEBIAN_KERNEL, /tmp/debian-kernel/root by default); when it
+# is not there, or under ASan (no_kernel_under_asan), the rest of the
+# test is skipped (skip_part, then finish)
+debian_kernel_part()
+{
+	vmlinux=${STACKPROF_DEBIAN_VMLINUX:-${STACKPROF_DEBIAN_KERNEL:-/tmp/debian-kernel/root}/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64}
+	if [ ! -f "$vmlinux" ]; then
+		skip_part "no Debian kernel at $vmlinux"
+		finish
+		exit
+	fi
+	no_kernel_under_asan part
+}
+
 # need_sample NAME: the sample program must be built (make -C samples)
 need_sample()
 {

@@ -41,14 +41,7 @@ for v in kernel program; do
 	rm -f "$j"
 done
 
-root=${STACKPROF_DEBIAN_KERNEL:-/tmp/debian-kernel/root}
-vmlinux=$root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64
-if [ ! -f "$vmlinux" ]; then
-	skip_part "no Debian kernel at $vmlinux"
-	finish
-	exit
-fi
-no_kernel_under_asan part
+debian_kernel_part
 command -v nm >/dev/null || fail "no nm"
 run_sp --json --indirect=types --entry bpf_map_free_kptrs -o "$OUT/vmlinux.json" "$vmlinux"
 expect_rc 0 "the kernel"

@@ -63,14 +63,7 @@ expect_eq "edges" \
 	'[["assumed", "bpf"], ["assumed", "tracepoint"]]'
 rm -f "$j"
 
-root=${STACKPROF_DEBIAN_KERNEL:-/tmp/debian-kernel/root}
-vmlinux=$root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64
-if [ ! -f "$vmlinux" ]; then
-	skip_part "no Debian kernel at $vmlinux"
-	finish
-	exit
-fi
-no_kernel_under_asan part
+debian_kernel_part
 run_sp --json --indirect=types --entry __traceiter_sched_switch \
 	--entry __SCT__x86_pmu_handle_irq -o "$OUT/vmlinux.json" "$vmlinux"
 expect_rc 0 "the kernel"

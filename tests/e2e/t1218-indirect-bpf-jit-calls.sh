@@ -76,14 +76,7 @@ expect_eq "bpf_trace_run2" \
 	'[["<bpf jit: raw tracepoint>", "__bpf_prog_run32"]]'
 rm -f "$j"
 
-root=${STACKPROF_DEBIAN_KERNEL:-/tmp/debian-kernel/root}
-vmlinux=$root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64
-if [ ! -f "$vmlinux" ]; then
-	skip_part "no Debian kernel at $vmlinux"
-	finish
-	exit
-fi
-no_kernel_under_asan part
+debian_kernel_part
 run_sp --json --indirect=types --entry bpf_dispatcher_xdp_func --entry bpf_trace_run2 \
 	--entry __cgroup_bpf_run_lsm_current -o "$OUT/vmlinux.json" "$vmlinux"
 expect_rc 0 "the kernel"

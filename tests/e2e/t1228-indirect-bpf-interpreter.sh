@@ -41,14 +41,7 @@ expect_eq "other_base_call wide" "$(jget "$j" "[s['ntargets'] > 5 and s['targets
 	'[true]'
 rm -f "$j"
 
-root=${STACKPROF_DEBIAN_KERNEL:-/tmp/debian-kernel/root}
-vmlinux=$root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64
-if [ ! -f "$vmlinux" ]; then
-	skip_part "no Debian kernel at $vmlinux"
-	finish
-	exit
-fi
-no_kernel_under_asan part
+debian_kernel_part
 run_sp --json --indirect=types --entry ___bpf_prog_run -o "$OUT/vmlinux.json" "$vmlinux"
 expect_rc 0 "the kernel"
 python3 - "$OUT/vmlinux.json" >"$OUT/kernel.txt" <<'PY' || fail "reading the kernel's report"

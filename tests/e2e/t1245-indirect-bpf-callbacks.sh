@@ -35,14 +35,7 @@ expect_eq "recursion" "$(jget "$j" "[[f['bounded'], f['recursive']] for f in j['
 	'[[false, true], [false, true]]'
 rm -f "$j"
 
-root=${STACKPROF_DEBIAN_KERNEL:-/tmp/debian-kernel/root}
-vmlinux=$root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64
-if [ ! -f "$vmlinux" ]; then
-	skip_part "no Debian kernel at $vmlinux"
-	finish
-	exit
-fi
-no_kernel_under_asan part
+debian_kernel_part
 run_sp --json --indirect=types --entry bpf_loop -o "$OUT/vmlinux.json" "$vmlinux"
 expect_rc 0 "the kernel"
 # bpf_loop, bpf_find_vma, bpf_user_ringbuf_drain (its callback through a

@@ -34,14 +34,7 @@ expect_eq "exported" "$(jget "$OUT/tp-EXPORT.json" "$probes")" \
 	'[["<module code: the callers of tracepoint_probe_register>", "demo_probe"]]'
 rm -f "$OUT"/tp-*.json
 
-root=${STACKPROF_DEBIAN_KERNEL:-/tmp/debian-kernel/root}
-vmlinux=$root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64
-if [ ! -f "$vmlinux" ]; then
-	skip_part "no Debian kernel at $vmlinux"
-	finish
-	exit
-fi
-no_kernel_under_asan part
+debian_kernel_part
 run_sp --json --indirect=types --entry __traceiter_softirq_raise -o "$OUT/vmlinux.json" "$vmlinux"
 expect_rc 0 "the kernel"
 tp="[s['targets'] for s in j['indirect_calls'] if s['function'] == '__traceiter_NAME'][0]"
