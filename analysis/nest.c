@@ -847,20 +847,28 @@ static int too_many(struct nest *n)
 	return -1;
 }
 
-/* A new context of fn with the root's result in its region's sub-graph,
- * in graph ids; no key, no path. */
-static struct ctx *add_ctx(struct nest *n, uint32_t fn)
+/* A new context of fn with result res; no key. */
+static struct ctx *new_ctx(struct nest *n, uint32_t fn, const struct sp_result *res)
 {
-	const struct region *r = &n->regions[fn];
 	struct ctx *c;
-	int k;
 
 	SP_ALLOC_GROW(n->ctxs, n->nctx + 1, n->ctx_cap);
 	c = &n->ctxs[n->nctx++];
 	memset(c, 0, sizeof(*c));
 	c->fn = fn;
 	c->chain = SP_NONE;
-	c->res = r->sub.funcs[0].res;
+	c->res = *res;
+	return c;
+}
+
+/* A new context of fn with the root's result in its region's sub-graph,
+ * in graph ids; no key, no path. */
+static struct ctx *add_ctx(struct nest *n, uint32_t fn)
+{
+	const struct region *r = &n->regions[fn];
+	struct ctx *c = new_ctx(n, fn, &r->sub.funcs[0].res);
+	int k;
+
 	c->res.next = to_graph(r, c->res.next);
 	c->res.certain_next = to_graph(r, c->res.certain_next);
 	c->res.scc = SP_NONE;
@@ -982,16 +990,10 @@ static uint32_t copy_seg(struct sp_graph *g, uint32_t seg, uint32_t cont)
 static struct ctx *reuse_solved(struct nest *n, const struct frame *fr, const struct solved *s)
 {
 	struct sp_result res = n->ctxs[s->ctx].res;
-	struct ctx *c;
 
 	res.seg = copy_seg(n->g, res.seg, leaf_cont(n, fr, s->end[0], false));
 	res.certain_seg = copy_seg(n->g, res.certain_seg, leaf_cont(n, fr, s->end[1], true));
-	SP_ALLOC_GROW(n->ctxs, n->nctx + 1, n->ctx_cap);
-	c = &n->ctxs[n->nctx++];
-	memset(c, 0, sizeof(*c));
-	c->fn = fr->fn;
-	c->res = res;
-	return c;
+	return new_ctx(n, fr->fn, &res);
 }
 
 /* A new context of fr's by a solve of its region's sub-graph. */
