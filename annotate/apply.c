@@ -515,18 +515,20 @@ fail:
  * by once, nest or a 'below' line.
  */
 static int apply_from(struct sp_graph *g, struct sp_name_index *ix,
-		      const struct sp_annot *x, const uint32_t *from, size_t nfrom,
-		      struct copies *done, struct sp_err *err)
+		      const struct sp_annot *x, struct copies *done, struct sp_err *err)
 {
-	uint32_t *to = NULL, *callers = NULL, k, c;
-	size_t nto, ncallers;
+	uint32_t *to = NULL, *callers = NULL, *from = NULL, k, c;
+	size_t nto, ncallers, nfrom;
 	bool found = false;
 	int ret = -1;
 
-	/* CALLEE after the chain's copies: a chain may run through CALLEE
-	 * (FUNC's caller's caller is CALLEE), and FUNC then calls its copy */
+	/* CALLEE and FUNC after the chain's copies: a chain may run through
+	 * CALLEE (FUNC's caller's caller is CALLEE), and FUNC then calls its
+	 * copy, or through FUNC (a cycle: FUNC below itself), and CALLER's
+	 * copy then calls FUNC's */
 	if (chain_callers(g, ix, x, done, &callers, &ncallers, err) ||
-	    resolve(g, ix, x, x->names[0], &to, &nto, err))
+	    resolve(g, ix, x, x->names[0], &to, &nto, err) ||
+	    resolve(g, ix, x, x->func, &from, &nfrom, err))
 		goto out;
 	for (k = 0; k < nfrom; k++) {
 		if (!calls_between(g, callers, ncallers, &from[k], 1) ||
@@ -546,6 +548,7 @@ static int apply_from(struct sp_graph *g, struct sp_name_index *ix,
 out:
 	free(to);
 	free(callers);
+	free(from);
 	return ret;
 }
 
@@ -685,7 +688,7 @@ static int apply_one(struct sp_graph *g, struct sp_name_index *ix,
 		}
 		break;
 	case SP_ANNOT_IGNORE:
-		ret = x->from ? apply_from(g, ix, x, ids, n, done, err) : apply_ignore(g, ix, x, ids, n, err);
+		ret = x->from ? apply_from(g, ix, x, done, err) : apply_ignore(g, ix, x, ids, n, err);
 		break;
 	case SP_ANNOT_NEST:
 		if (x->per) {
