@@ -10,7 +10,8 @@
 # releases on a stack (the object's, the vector's, the NULL one), the
 # last a leaf.  The program runs that path (main -> release -> put_slab
 # -> drop_slab -> release -> put_slab -> drain -> drop_slab -> release)
-# and checks the counts of releases and drops.
+# and checks the counts of releases and drops.  Then a chain whose link
+# is an inlined copy's node.
 . tests/e2e/lib.sh
 
 [ "$(uname -m)" = x86_64 ] || skip "x86-64 only (the red-zone check reads x86-64 code)"
@@ -69,4 +70,29 @@ printf '%s\n%s\nnest release 2\n' "$line1" "$line2" >"$ann"
 run_sp --json --annotate "$ann" $bin $su
 expect_rc 0 "nest 2"
 expect_eq "nest 2: main" "$(jget $OUT/stdout 'fn("main")["total"]')" "$((m + rel - R))"
+
+# a link of the chain may be an inlined copy's node (linux.ann's
+# 'ignore try_to_wake_up __rcu_read_unlock from wake_up_process
+# raise_softirq_irqoff/wakeup_softirqd'), on tests/data/annot/inlined.c
+# (t1136): wake -> unlock_slow -> raise_off -> [wakeup_thread, inlined]
+# -> wake; the unlock_slow of the wake that the node calls raises
+# nothing.  Totals as t1136's 'below the copy', by hand.
+annot_sample inlined main wake unlock_slow raise_off kick oops
+m=$(su_self $su main) W=$(su_self $su wake) U=$(su_self $su unlock_slow)
+R=$(su_self $su raise_off) K=$(su_self $su kick) O=$(su_self $su oops)
+node=raise_off/wakeup_thread
+printf 'ignore unlock_slow raise_off from wake %s\n' $node >"$ann"
+run_sp --json --annotate "$ann" $bin $su
+expect_rc 0 "inlined link"
+raise=$((R + W + U)) unlock=$((U + R + W + U))
+wake=$((W + unlock)) kick=$((K + wake)) oops=$((O + wake))
+main=$((m + $(printf '%s\n' $wake $raise $kick $oops | sort -n | tail -1)))
+expect_eq "inlined link: totals of main, kick, oops, wake, unlock_slow, raise_off" \
+	"$(jget $OUT/stdout '[max(f["total"] for f in fns(n)) for n in ["main", "kick", "oops", "wake", "unlock_slow", "raise_off"]]')" \
+	"[$main, $kick, $oops, $wake, $unlock, $raise]"
+expect_eq "inlined link: the node's wake and its unlock_slow are copies" \
+	"$(jget $OUT/stdout '[sorted(f["total"] for f in fns(n)) for n in ["wake", "unlock_slow"]]')" \
+	"[[$((W + U)), $wake], [$U, $unlock]]"
+expect_eq "inlined link: oops's path" "$(jget $OUT/stdout 'fn("oops")["path"]')" \
+	"[\"oops\", \"wake\", \"unlock_slow\", \"raise_off\", \"$node\", \"wake\", \"unlock_slow\"]"
 finish
