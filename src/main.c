@@ -298,9 +298,22 @@ out:
 	return ret;
 }
 
+/* Is (func, callee) in reqs already? */
+static bool inlined_req_known(const struct cg_inline_req *reqs, size_t n,
+			      const char *func, const char *callee)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(reqs[i].func, func) && !strcmp(reqs[i].callee, callee))
+			return true;
+	return false;
+}
+
 /* The inlined copies the annotations name (FUNC/INLINED words), for the
- * graph builder: FUNC's name without its FILE: part.  *words holds the
- * strings to free. */
+ * graph builder: FUNC's name without its FILE: part, once however many
+ * lines name it (each request makes a node).  *words holds the strings
+ * to free. */
 static size_t inlined_reqs(const struct sp_annots *a, struct cg_inline_req **out,
 			   char ***words)
 {
@@ -320,6 +333,11 @@ static size_t inlined_reqs(const struct sp_annots *a, struct cg_inline_req **out
 			copy = sp_xstrdup(w);
 			copy[slash] = '\0';
 			colon = strrchr(copy, ':');
+			if (inlined_req_known(*out, n, colon ? colon + 1 : copy,
+					      copy + slash + 1)) {
+				free(copy);
+				continue;
+			}
 			SP_ALLOC_GROW(*out, n + 1, cap);
 			(*out)[n] = (struct cg_inline_req){ colon ? colon + 1 : copy,
 							    copy + slash + 1 };

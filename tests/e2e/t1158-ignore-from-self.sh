@@ -95,4 +95,15 @@ expect_eq "inlined link: the node's wake and its unlock_slow are copies" \
 	"[[$((W + U)), $wake], [$U, $unlock]]"
 expect_eq "inlined link: oops's path" "$(jget $OUT/stdout 'fn("oops")["path"]')" \
 	"[\"oops\", \"wake\", \"unlock_slow\", \"raise_off\", \"$node\", \"wake\", \"unlock_slow\"]"
+
+# two lines that name the same copy share its node (one request per
+# FUNC/INLINED, however many lines give it)
+printf 'ignore unlock_slow raise_off from wake %s\nignore unlock_slow raise_off below %s\n' $node $node >"$ann"
+run_sp --json --annotate "$ann" $bin $su
+expect_rc 0 "named twice"
+expect_eq "named twice: raise_off calls one node" \
+	"$(jget $OUT/stdout '[c["name"] for c in fn("raise_off")["calls"]]')" "[\"$node\"]"
+expect_eq "named twice: totals as with the from line alone" \
+	"$(jget $OUT/stdout '[max(f["total"] for f in fns(n)) for n in ["main", "kick", "oops", "wake", "unlock_slow", "raise_off"]]')" \
+	"[$main, $kick, $oops, $wake, $unlock, $raise]"
 finish
