@@ -69,6 +69,21 @@
  * the last attempt forgets them too: their gates stay but in their own
  * regions.  The totals are the same or higher, and each pooled or
  * forgotten function says so in its reason (SP_F_NEST_POOLED).
+ *
+ * The credits stay exact there too, and a holder in a pooled cycle
+ * gives one more each time a stack goes round it: keys then pair each
+ * budget with each credit the turns before it gave.  On Debian's kernel
+ * with linux-assumed.ann and 'nest __vunmap 5', 'nest __vmalloc_node
+ * 4', warn_alloc() (a holder) is in the cycle of 367 activations that
+ * vmalloc() and printk() make: the last attempt takes 2.9 million
+ * contexts (budgets 0-367 against credits 1-64, the last of them no
+ * bound), 1.0 GB, so it has a limit of its own (MAX_CONTEXTS_LAST).
+ * The attempts before it make over 4 million each (the ancestors they
+ * keep times the credits), and stop at theirs.  Capping a credit low
+ * would be unsound (a stack with more holders below nests FUNC more
+ * often), and a low cap that meant no bound would leave FUNC's own
+ * cycle unbounded (Linux's %pV inside %pV), which only the credit
+ * bounds.
  */
 #include "analysis/internal.h"
 
@@ -81,8 +96,12 @@
 /* Contexts and sub-graph work before counting coarser (or, pooled
  * too, giving up): functions that reach each other make a context for
  * each combination of counts.  sp_graph.nest_limit lowers the first
- * for every attempt but the last (tests). */
+ * for every attempt but the last (tests).  The last attempt has room
+ * for more: it is the last, and a 'nest ... per' credit stays exact in
+ * it, one more for each holder a pooled cycle passes (see the top of
+ * this file); a context costs about 250 bytes. */
 #define MAX_CONTEXTS	(1u << 16)
+#define MAX_CONTEXTS_LAST	(1u << 22)
 #define MAX_WORK	(1ull << 30)
 
 /* How coarse the counts are: exact, then pooled but for the functions
@@ -1406,7 +1425,7 @@ static void nest_init(struct nest *n, struct sp_graph *g, const struct pool_plan
 
 	memset(n, 0, sizeof(*n));
 	n->g = g;
-	n->max_ctx = MAX_CONTEXTS;
+	n->max_ctx = tier == TIER_FORGET ? MAX_CONTEXTS_LAST : MAX_CONTEXTS;
 	n->max_work = MAX_WORK;
 	if (tier != TIER_EXACT) {
 		n->pooled = p->pooled;
