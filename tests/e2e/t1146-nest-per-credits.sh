@@ -1,10 +1,10 @@
 #!/bin/sh
 # 'nest v per h' below two cycles of counted functions
 # (tests/data/annot/credits.c): a -> h -> a at most 40 a, each a may
-# leave for c -> e -> c (at most 1000 c and 1000 e), and c prints v,
+# leave for c -> e -> c (at most 2000 c and 2000 e), and c prints v,
 # which nests once per h below it.  A credit stays exact at every
 # coarseness, so the contexts of c and e pair each count (pooled: each
-# budget) with each credit 0-39: over 65536 in every attempt, and the
+# budget) with each credit 0-39: over 131072 in every attempt, and the
 # last one has room for them (analysis/nest.c, MAX_CONTEXTS_LAST); it
 # exited 2 before.  Totals summed by hand from the .su rows; the pooled
 # budgets lose nothing here (c and e alternate), so they are exact.
@@ -21,14 +21,14 @@ C=$(su_self $su c) E=$(su_self $su e) V=$(su_self $su v)
 "$bin" deep || fail "credits exits $?"
 
 ann=$OUT/c.ann
-printf 'nest a 40\nnest c 1000\nnest e 1000\nnest v per h\n' >"$ann"
-# below a: 40 a, 39 h between them, then 1000 c, 999 e and 39 v (one
+printf 'nest a 40\nnest c 2000\nnest e 2000\nnest v per h\n' >"$ann"
+# below a: 40 a, 39 h between them, then 2000 c, 1999 e and 39 v (one
 # per h); below h, 40 of each; c and e alone print nothing (no holder
-# below: v is cut), 1000 of each; v alone counts as under one holder
-cyc=$((1000 * C + 999 * E))
+# below: v is cut), 2000 of each; v alone counts as under one holder
+cyc=$((2000 * C + 1999 * E))
 a=$((40 * A + 39 * H + cyc + 39 * V))
 h=$((40 * H + 40 * A + cyc + 40 * V))
-ce=$((1000 * C + 1000 * E))
+ce=$((2000 * C + 2000 * E))
 want="[$((M + a)), $a, $h, $ce, $ce, $V]"
 totals='[fn(n)["total"] for n in ["main", "a", "h", "c", "e", "v"]]'
 
@@ -39,13 +39,13 @@ j=$OUT/credits.json
 expect_eq "totals of main, a, h, c, e, v" "$(jget $j "$totals")" "$want"
 expect_eq "all bounded" "$(jget $j '[f["name"] for f in j["functions"] if not f["bounded"]]')" '[]'
 line=$(grep 'once/nest:' "$OUT/stderr")
-n=$(echo "$line" | sed -n 's/^stackprof: once\/nest: 5 functions, \([0-9]*\) contexts .*(coarse: over the limit of 65536 of exact counts, 3 functions counted in one budget per cycle, of at most 2000 activations, 0 ancestors not known)$/\1/p')
+n=$(echo "$line" | sed -n 's/^stackprof: once\/nest: 5 functions, \([0-9]*\) contexts .*(coarse: over the limit of 131072 of exact counts, 3 functions counted in one budget per cycle, of at most 4000 activations, 0 ancestors not known)$/\1/p')
 [ -n "$n" ] || fail "-v line: $line"
-# c and e, budgets 1-2000 each with a credit of 0-39 (a's 40 levels)
-[ "$n" -gt 65536 ] || fail "only $n contexts: the test no longer needs the last attempt's room"
-expect_eq "a's path: a and h 40 and 39 times, c 1000, e 999, v 39" \
+# c and e, budgets 1-4000 each with a credit of 0-39 (a's 40 levels)
+[ "$n" -gt 131072 ] || fail "only $n contexts: the test no longer needs the last attempt's room"
+expect_eq "a's path: a and h 40 and 39 times, c 2000, e 1999, v 39" \
 	"$(jget $j '[fn("main")["path"].count(x) for x in ["main", "a", "h", "c", "e", "v"]]')" \
-	'[1, 40, 39, 1000, 999, 39]'
+	'[1, 40, 39, 2000, 1999, 39]'
 expect_eq "paths sum to their totals" \
 	"$(jget $j '[f["name"] for f in j["functions"] if sum(d["self"] for d in f["path_detail"]) != f["total"]]')" '[]'
 expect_eq "v's own reason" "$(jget $j 'fn("v")["reasons"]')" \

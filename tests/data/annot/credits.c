@@ -6,7 +6,7 @@
  *          holds, and may print one inside it (v -> v)
  *   h      a holder: fills one and goes on down (h -> a)
  *   a      at most 40 on a stack (a -> h -> a), and each may leave for
- *   c, e   a cycle of their own, at most 1000 each (c -> e -> c), where
+ *   c, e   a cycle of their own, at most 2000 each (c -> e -> c), where
  *          c prints (c -> v)
  *
  * Each h below gives v one more level wherever the c cycle is entered,
@@ -71,13 +71,13 @@ NOINLINE int a(int n, int k)
 	if (n > 1)
 		sink += h(n - 1, k);
 	else
-		sink += c(1000, k);
+		sink += c(2000, k);
 	return buf[0] + sink;
 }
 
 int main(int argc, char **argv)
 {
 	(void)argv;
-	/* 40 a, 39 h below the last, then 1000 c, 999 e and 39 v */
+	/* 40 a, 39 h below the last, then 2000 c, 1999 e and 39 v */
 	return a(argc > 1 ? 40 : 2, 0) == -1;
 }
