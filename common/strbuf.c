@@ -25,9 +25,13 @@ void sp_strbuf_addf(struct sp_strbuf *sb, const char *fmt, ...)
 
 void sp_strbuf_add(struct sp_strbuf *sb, const char *s)
 {
-	size_t n = strlen(s);
+	sp_strbuf_addn(sb, s, strlen(s));
+}
 
+void sp_strbuf_addn(struct sp_strbuf *sb, const char *s, size_t n)
+{
 	SP_ALLOC_GROW(sb->buf, sb->len + n + 1, sb->cap);
-	memcpy(sb->buf + sb->len, s, n + 1);
+	memcpy(sb->buf + sb->len, s, n);
 	sb->len += n;
+	sb->buf[sb->len] = 0;
 }

@@ -206,9 +206,9 @@ static void strict_name(struct sp_strbuf *sb, const char *s, size_t n)
 			break;
 		}
 	if ((n > 5 && !memcmp(s, "enum ", 5)) || (n == 12 && !memcmp(s, "unsigned int", 12)))
-		sp_strbuf_addf(sb, "int");
+		sp_strbuf_add(sb, "int");
 	else
-		sp_strbuf_addf(sb, "%.*s", (int)n, s);
+		sp_strbuf_addn(sb, s, n);
 }
 
 /*
@@ -314,7 +314,7 @@ const char *sp_proto_strict(struct sp_graph *g, const char *proto)
 			strict_name(&sb, s, n);
 		s += n;
 		if (*s)
-			sp_strbuf_addf(&sb, "%c", *s++);
+			sp_strbuf_addn(&sb, s++, 1);
 	}
 	c = sb.buf ? sp_intern(g, sb.buf) : proto;
 	free(sb.buf);

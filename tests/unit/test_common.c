@@ -261,7 +261,7 @@ static void test_strbuf_add(void **state)
 	assert_string_equal(sb.buf, "");
 	sp_strbuf_add(&sb, "int(");
 	sp_strbuf_addf(&sb, "%s %s", "struct", "file");
-	sp_strbuf_add(&sb, "*)");
+	sp_strbuf_addn(&sb, "*)(", 2);	/* the first n bytes only */
 	assert_string_equal(sb.buf, "int(struct file*)");
 	assert_int_equal(sb.len, strlen("int(struct file*)"));
 	for (i = 0; i < 1000; i++)	/* past a few reallocations */
