@@ -329,14 +329,16 @@ static int read_header(const struct dw_secs *s, uint64_t off, struct dw_unit *u)
 	return 0;
 }
 
-static int unit_open(const struct dw_secs *s, uint64_t off, bool lazy, struct dw_unit *u)
+/* The unit at off without its abbreviations: 0, 1 past the section,
+ * -1 when its header is corrupt. */
+static int unit_header(const struct dw_secs *s, uint64_t off, struct dw_unit *u)
 {
 	memset(u, 0, sizeof(*u));
 	u->secs = s;
 	u->off = off;
 	if (!s->info.data || off >= s->info.size)
 		return 1;
-	if (read_header(s, off, u) || read_abbrevs(u, u->abbrev_off, lazy, &u->ab))
+	if (read_header(s, off, u))
 		return -1;
 	/* DWARF 5's defaults where a unit names no base: just past the
 	 * tables' headers, as libdwarf assumes */
@@ -344,6 +346,15 @@ static int unit_open(const struct dw_secs *s, uint64_t off, bool lazy, struct dw
 	u->rnglists_base = u->loclists_base = u->off_size == 8 ? 20 : 12;
 	u->addr_base = u->off_size == 8 ? 16 : 8;
 	return 0;
+}
+
+static int unit_open(const struct dw_secs *s, uint64_t off, bool lazy, struct dw_unit *u)
+{
+	int res = unit_header(s, off, u);
+
+	if (res)
+		return res;
+	return read_abbrevs(u, u->abbrev_off, lazy, &u->ab) ? -1 : 0;
 }
 
 int dw_unit_open(const struct dw_secs *s, uint64_t off, struct dw_unit *u)
@@ -354,6 +365,55 @@ int dw_unit_open(const struct dw_secs *s, uint64_t off, struct dw_unit *u)
 int dw_unit_open_lookup(const struct dw_secs *s, uint64_t off, struct dw_unit *u)
 {
 	return unit_open(s, off, true, u);
+}
+
+/* A table parsed whole, its arrays cut to what it holds: it is kept
+ * for the rest of the image's reading. */
+static struct dw_abbrevs *parse_kept(const struct dw_unit *u)
+{
+	struct dw_abbrevs *t = sp_xmalloc(sizeof(*t));
+
+	if (read_abbrevs(u, u->abbrev_off, false, t)) {
+		free(t);
+		return NULL;
+	}
+	t->list = sp_xrealloc(t->list, (t->n ? t->n : 1) * sizeof(*t->list));
+	t->specs = sp_xrealloc(t->specs, (t->nspecs ? t->nspecs : 1) * sizeof(*t->specs));
+	t->cap = t->n;
+	t->specs_cap = t->nspecs;
+	return t;
+}
+
+int dw_unit_open_shared(const struct dw_secs *s, uint64_t off, dw_abbrevs_slot *slot,
+			struct dw_unit *u)
+{
+	struct dw_abbrevs *t, *none = NULL;
+	int res = unit_header(s, off, u);
+
+	if (res)
+		return res;
+	t = atomic_load_explicit(slot, memory_order_acquire);
+	if (!t) {
+		if (!(t = parse_kept(u)))
+			return -1;
+		/* two readers parsed it at once: the first one's is kept */
+		if (!atomic_compare_exchange_strong_explicit(slot, &none, t, memory_order_acq_rel,
+							     memory_order_acquire)) {
+			dw_abbrevs_free(t);
+			t = none;
+		}
+	}
+	u->ab = *t;
+	u->ab_shared = true;
+	return 0;
+}
+
+void dw_abbrevs_free(struct dw_abbrevs *t)
+{
+	if (!t)
+		return;
+	abbrevs_release(t);
+	free(t);
 }
 
 bool dw_unit_take_base(struct dw_unit *u, const struct dw_val *v)
@@ -411,7 +471,8 @@ int dw_unit_read_bases(struct dw_unit *u)
 
 void dw_unit_close(struct dw_unit *u)
 {
-	abbrevs_release(&u->ab);
+	if (!u->ab_shared)
+		abbrevs_release(&u->ab);
 	memset(u, 0, sizeof(*u));
 }
 

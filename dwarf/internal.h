@@ -147,6 +147,7 @@ struct dw_unit {
 	uint64_t base;		/* DW_AT_low_pc: the lists' base address */
 	bool has_base;		/* ... which the unit's DIE gives */
 	struct dw_abbrevs ab;
+	bool ab_shared;		/* ab is the image's (dw_unit_open_shared) */
 };
 
 /* A DIE: where it is, and its abbreviation (NULL for a null entry). */
@@ -186,6 +187,16 @@ int dw_unit_open(const struct dw_secs *s, uint64_t off, struct dw_unit *u);
  * --indirect=types open each unit again for a few types, prototypes or
  * variables, where parsing the whole table was 2 % of the run. */
 int dw_unit_open_lookup(const struct dw_secs *s, uint64_t off, struct dw_unit *u);
+/* The same for the readers of an image, which open each unit several
+ * times between them (the typing threads, the prototypes, the variables):
+ * the abbreviations are parsed whole by the first to open the unit into
+ * *slot, and shared with every later one, on any thread (the table never
+ * changes once there).  dw_abbrevs_free frees a slot's table once no
+ * reader is left. */
+typedef struct dw_abbrevs *_Atomic dw_abbrevs_slot;
+int dw_unit_open_shared(const struct dw_secs *s, uint64_t off, dw_abbrevs_slot *slot,
+			struct dw_unit *u);
+void dw_abbrevs_free(struct dw_abbrevs *t);
 void dw_unit_close(struct dw_unit *u);
 /* A value of the unit's own DIE that gives one of u's bases (of
  * .debug_str_offsets, .debug_addr, .debug_rnglists, .debug_loclists)
@@ -278,6 +289,8 @@ struct dw_state {
 	struct dw_cu_files *files;	/* per graph CU of the image */
 	uint64_t *cu_die_off;		/* per graph CU: its DIE's offset */
 	uint64_t *cu_unit_off;		/* per graph CU: its unit header's offset */
+	dw_abbrevs_slot *abbrevs;	/* per graph CU: its abbreviations, for
+					 * the readers (dw_unit_open_shared) */
 	struct sp_u64map sub_by_off;	/* DIE offset -> subs index */
 	/* a split walk's second walker kept its own map, for the DIEs from
 	 * split_off on (its units); its indices are split_base lower */

@@ -4,9 +4,11 @@
  * section bytes through die.c.
  *
  * A DIE is found in its unit, which the walk listed (dw_image's unit
- * offsets); a unit read is kept open, its abbreviations parsed once,
- * so that a reader going through the DIEs in offset order parses each
- * unit's table once.  The units a question opened stay open until the
+ * offsets); a unit read is kept open, so that a reader going through
+ * the DIEs in offset order opens each unit once, and its abbreviations
+ * are parsed once for every reader of the image (dw_unit_open_shared:
+ * the typing threads, the prototypes and the variables each went
+ * through every unit, and parsed its table again).  The units a question opened stay open until the
  * next question begins (a DIE's unit must outlive the reading of its
  * children), when all but the last DW_READER_KEEP used are closed:
  * every question the stage answers is bracketed by dw_reader_begin and
@@ -108,6 +110,7 @@ static struct dw_open_unit *open_unit(struct dw_reader *r, uint32_t cu)
 {
 	struct dw_image *dw = r->dw;
 	struct dw_open_unit *o;
+	uint64_t off;
 	size_t i;
 
 	for (i = 0; i < r->nopen; i++)
@@ -116,7 +119,10 @@ static struct dw_open_unit *open_unit(struct dw_reader *r, uint32_t cu)
 			return r->open[i];
 		}
 	o = sp_xcalloc(1, sizeof(*o));
-	if (dw_unit_open_lookup(&dw->st->secs, dw->st->cu_unit_off[cu - dw->cu_first], &o->u) ||
+	off = dw->st->cu_unit_off[cu - dw->cu_first];
+	if ((dw->st->abbrevs ?
+	     dw_unit_open_shared(&dw->st->secs, off, &dw->st->abbrevs[cu - dw->cu_first], &o->u) :
+	     dw_unit_open_lookup(&dw->st->secs, off, &o->u)) ||
 	    dw_unit_read_bases(&o->u)) {
 		close_unit(o);
 		return NULL;

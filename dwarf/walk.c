@@ -579,6 +579,7 @@ int dw_walk(struct dw_image *dw, const struct dw_walk_opts *opts, struct sp_err 
 	if (w && dw_split_finish(w, dw, err))
 		return -1;
 	report_progress(dw, &u, true);
+	dw->st->abbrevs = sp_xcalloc(dw->ncus ? dw->ncus : 1, sizeof(*dw->st->abbrevs));
 	return 0;
 }
 
@@ -675,6 +676,10 @@ void dw_release_records(struct dw_image *dw)
 		return;
 	for (i = 0; dw->st->files && i < dw->ncus; i++)
 		free(dw->st->files[i].names);
+	for (i = 0; dw->st->abbrevs && i < dw->ncus; i++)
+		dw_abbrevs_free(dw->st->abbrevs[i]);
+	free((void *)dw->st->abbrevs);
+	dw->st->abbrevs = NULL;
 	free(dw->st->files);
 	free(dw->st->cu_die_off);
 	free(dw->st->cu_unit_off);

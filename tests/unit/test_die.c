@@ -189,6 +189,47 @@ static void test_v4_unit_lookup(void **state)
 	check_v4_unit(dw_unit_open_lookup, true);
 }
 
+/* The slot shared by the readers of an image (one per unit). */
+static dw_abbrevs_slot shared_slot;
+
+static int open_shared(const struct dw_secs *s, uint64_t off, struct dw_unit *u)
+{
+	return dw_unit_open_shared(s, off, &shared_slot, u);
+}
+
+/* A unit opened through a shared slot reads as one of its own, the
+ * first opening parses its table into the slot, a later one (another
+ * reader's) borrows it, and closing either leaves it to the slot. */
+static void test_v4_unit_shared(void **state)
+{
+	struct dw_abbrevs *t;
+	struct dw_secs s;
+	struct dw_unit u;
+	size_t i;
+
+	(void)state;
+	shared_slot = NULL;
+	check_v4_unit(open_shared, false);
+	t = shared_slot;
+	assert_non_null(t);
+	check_v4_unit(open_shared, true);
+	assert_ptr_equal(shared_slot, t);
+	s = secs4();
+	assert_int_equal(open_shared(&s, 0, &u), 0);
+	assert_ptr_equal(u.ab.specs, t->specs);
+	assert_true(u.ab_shared);
+	dw_unit_close(&u);
+	/* parsed whole, each one's specs read (no other thread writes
+	 * them), its arrays cut to the six abbreviations */
+	assert_int_equal(t->n, 6);
+	assert_int_equal(t->cap, 6);
+	for (i = 0; i < t->n; i++)
+		assert_true(t->list[i].read);
+	assert_false(t->lazy);
+	dw_abbrevs_free(shared_slot);
+	shared_slot = NULL;
+}
+
 /* A lazy table is checked whole when its unit is opened, as an eager
  * one: an attribute past 16 bits in an abbreviation no DIE uses. */
 static void test_lookup_checks(void **state)
@@ -595,6 +636,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_v4_unit),
 		cmocka_unit_test(test_v4_unit_lookup),
+		cmocka_unit_test(test_v4_unit_shared),
 		cmocka_unit_test(test_lookup_checks),
 		cmocka_unit_test(test_bad_siblings),
 		cmocka_unit_test(test_corrupt),
