@@ -215,10 +215,17 @@ uint8_t dw_expr_reg_plus(const unsigned char *p, uint64_t len, const struct dw_o
 {
 	struct dw_op op[2];
 	bool end;
-	int n = first_ops(p, len, z, op, &end);
-	uint8_t code = op[0].code;
+	int n;
+	uint8_t code;
 
 	*off = 0;
+	/* the first byte is the first operation's code: most locations
+	 * asked about are in the frame, or no register (no decoding) */
+	if (!len || !((p[0] >= DW_OP_reg0 && p[0] <= DW_OP_reg31) || p[0] == DW_OP_regx ||
+		      (p[0] >= DW_OP_breg0 && p[0] <= DW_OP_breg31)))
+		return DW_REG_NONE;
+	n = first_ops(p, len, z, op, &end);
+	code = op[0].code;
 	if (n < 1 || !end)
 		return DW_REG_NONE;
 	if (n == 1 && code >= DW_OP_reg0 && code <= DW_OP_reg31)
@@ -335,6 +342,8 @@ uint8_t dw_expr_entry_plus(const unsigned char *p, uint64_t len, const struct dw
 	int n = 0;
 
 	*off = 0;
+	if (!len || (p[0] != DW_OP_entry_value && p[0] != DW_OP_GNU_entry_value))
+		return DW_REG_NONE;	/* the first operation's code */
 	dw_bytes_init(&b, p, len, z->msb);
 	while (n < 4 && dw_bytes_left(&b) && dw_op_read(&b, z, &op[n]))
 		n++;
@@ -363,6 +372,8 @@ bool dw_expr_fbreg(const unsigned char *p, uint64_t len, const struct dw_opsizes
 	struct dw_op op[2];
 	bool end;
 
+	if (!len || p[0] != DW_OP_fbreg)	/* the first operation's code */
+		return false;
 	if (first_ops(p, len, z, op, &end) != 1 || !end || op[0].code != DW_OP_fbreg)
 		return false;
 	*off = (int64_t)op[0].arg[0];

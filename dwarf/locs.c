@@ -200,19 +200,42 @@ static void locate(struct scope *s, const struct dw_entry *e, uint64_t type)
 		at_entry(s, type);
 }
 
+static bool holds_pc(uint64_t lo, uint64_t hi, const uint64_t *pcs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (pcs[i] >= lo && pcs[i] < hi)
+			return true;
+	return false;
+}
+
 /* Does a block or an inlined call hold one of the pcs asked about?  Its
  * variables live only there.  One with DW_AT_ranges is entered. */
 static bool scope_wanted(const struct dw_entry *e, const uint64_t *pcs, size_t n)
 {
 	uint64_t lo, hi;
-	size_t i;
 
-	if (!scope_range(e, &lo, &hi))
-		return true;
-	for (i = 0; i < n; i++)
-		if (pcs[i] >= lo && pcs[i] < hi)
-			return true;
-	return false;
+	return !scope_range(e, &lo, &hi) || holds_pc(lo, hi, pcs, n);
+}
+
+/* The variables of the block or inlined call c, when it holds one of
+ * the pcs, read inside its range (all of it with DW_AT_ranges). */
+static void read_scope(struct scope *s, const struct dw_entry *scope, int depth,
+		       uint64_t *end);
+
+static void enter_scope(struct scope *s, const struct dw_entry *c, int depth, uint64_t *end)
+{
+	uint64_t lo = s->lo, hi = s->hi, clo, chi;
+	bool ranged = scope_range(c, &clo, &chi);
+
+	if (ranged && !holds_pc(clo, chi, s->pcs, s->npcs))
+		return;
+	s->lo = ranged ? clo : 0;
+	s->hi = ranged ? chi : UINT64_MAX;
+	read_scope(s, c, depth, end);
+	s->lo = lo;
+	s->hi = hi;
 }
 
 /* The variables of scope and of the scopes in it that hold the pcs;
@@ -242,17 +265,7 @@ static void read_scope(struct scope *s, const struct dw_entry *scope, int depth,
 			break;
 		case DW_TAG_lexical_block:
 		case DW_TAG_inlined_subroutine:
-			if (scope_wanted(&c, s->pcs, s->npcs)) {
-				uint64_t lo = s->lo, hi = s->hi;
-
-				if (!scope_range(&c, &s->lo, &s->hi)) {
-					s->lo = 0;
-					s->hi = UINT64_MAX;
-				}
-				read_scope(s, &c, depth + 1, &k.after);
-				s->lo = lo;
-				s->hi = hi;
-			}
+			enter_scope(s, &c, depth + 1, &k.after);
 			break;
 		}
 	}
