@@ -826,7 +826,8 @@ static void struct_ptrs_in(struct ind_types *t, uint64_t type, uint64_t off, int
 	for (m = 0; m < t->v[i].nmembers; m++) {
 		const struct ind_member mb = t->members[t->v[i].member + m];
 
-		k = type_index(t, mb.type);
+		/* each member's type looked up once (a struct has hundreds) */
+		k = member_type(t, t->v[i].member + m);
 		if (k != SP_NONE && off >= mb.off && (!t->v[k].size || off < mb.off + t->v[k].size))
 			struct_ptrs_in(t, mb.type, off - mb.off, depth + 1, out);
 	}
