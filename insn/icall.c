@@ -416,8 +416,10 @@ static size_t memo_slot(const struct insn_icalls *ic, uint32_t key)
 	return (size_t)((key * 0x9e3779b1u) & (uint32_t)(ic->memo_cap - 1));
 }
 
-/* The answers go with their function: a chunk's scratch lives until
- * the chunks are joined, and a table per chunk was 30 MB of a kernel's. */
+/* The answers go with the chunk of functions that made them (kept from
+ * one function to the next, as their epochs tell them apart): a chunk's
+ * calls and stores live until the chunks are joined, and a table per
+ * chunk was 30 MB of a kernel's. */
 static void memo_release(struct insn_icalls *ic)
 {
 	free(ic->memo);
@@ -2279,6 +2281,24 @@ void insn_icalls_pass(struct insn_icalls *ic, const struct sp_elf *e,
 	}
 	if (indexed && ic->table_jumps)
 		check_entries(ic, call, link);
+}
+
+void insn_icalls_done(struct insn_icalls *ic)
+{
+	free(ic->pred_first);
+	free(ic->preds);
+	free(ic->jump_to);
+	free(ic->seen);
+	free(ic->depth);
+	free(ic->sbranch);
+	free(ic->falls);
+	free(ic->wmask);
+	free(ic->stack);
+	ic->pred_first = ic->preds = ic->jump_to = ic->seen = ic->stack = NULL;
+	ic->depth = NULL;
+	ic->sbranch = ic->falls = NULL;
+	ic->wmask = NULL;
+	ic->scratch_cap = ic->stack_cap = 0;
 	memo_release(ic);
 }
 

@@ -263,6 +263,10 @@ void insn_retpoline_pass(const struct insn_icalls *ic, const struct sp_elf *e,
  * instructions v[0..n) to ic.  The functions must come in address order. */
 void insn_icalls_pass(struct insn_icalls *ic, const struct sp_elf *e,
 		      const struct insn *v, size_t n);
+/* The passes over a chunk's functions are done: their scratch and the
+ * answers they shared (one table for the chunk, reused from function to
+ * function) are freed; the calls, stores and links stay, to be joined. */
+void insn_icalls_done(struct insn_icalls *ic);
 void insn_icalls_release(struct insn_icalls *ic);
 /* The register a thunk symbol's name ends in (__x86_indirect_thunk_r11),
  * INSN_REG_NONE when it names none. */

@@ -155,9 +155,12 @@ static void claim_chunks(struct insn_image *c, struct insn_decoder *d, struct in
 {
 	size_t k, i;
 
-	while ((k = atomic_fetch_add(&c->next_chunk, 1)) < c->nchunks)
+	while ((k = atomic_fetch_add(&c->next_chunk, 1)) < c->nchunks) {
 		for (i = k * CHUNK_SYMS; i < c->nsyms && i < (k + 1) * CHUNK_SYMS; i++)
 			scan_sym(c, d, c->syms[i], b, &c->chunks[k]);
+		/* its scratch is not kept until the chunks are joined */
+		insn_icalls_done(&c->chunks[k].icalls);
+	}
 }
 
 /* A chunk's array (loads, IFUNC targets) after the image's; the chunk's
