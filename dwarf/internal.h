@@ -498,6 +498,9 @@ struct dw_reader {
 	uint32_t origin_cu;
 	uint64_t *types_of;
 	size_t ntypes_of, types_of_cap;
+	/* dw_call_type's last answer: the type the call of function DIE
+	 * call_type_die returning to call_type_pc (0: none yet) returns */
+	uint64_t call_type_die, call_type_pc, call_type;
 	/* proto.c's: type DIE -> names index, the name in names_text */
 	struct sp_u64map name_of;
 	struct dw_type_name *names;

@@ -390,12 +390,19 @@ uint64_t dw_call_type(struct dw_reader *r, uint64_t die, uint64_t ret_pc)
 	struct dw_entry e, site;
 	uint64_t origin = 0;
 
+	/* the chains of the stores into what one call returned (p =
+	 * kzalloc(); p->a = f; p->b = g) ask about that call in turn */
+	if (r->call_type_pc && r->call_type_pc == ret_pc && r->call_type_die == die)
+		return r->call_type;
 	dw_reader_begin(r);
 	if (ret_pc && dw_entry_at(r, die, &e) && find_site(&e, ret_pc, 0, &site) &&
 	    !(origin = dw_entry_ref(&site, DW_AT_call_origin)))
 		origin = dw_entry_ref(&site, DW_AT_abstract_origin);	/* GNU's */
 	dw_reader_end(r);
-	return origin ? dw_decl_type(r, origin) : 0;
+	r->call_type_die = die;
+	r->call_type_pc = ret_pc;
+	r->call_type = origin ? dw_decl_type(r, origin) : 0;
+	return r->call_type;
 }
 
 struct dw_call_arg dw_call_arg(struct dw_reader *r, uint64_t die, uint64_t ret_pc, uint8_t reg)
