@@ -672,8 +672,8 @@ static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
 	enum insn_src src = mem_source(in, &addr, &scale, &base);
 	size_t d;
 
-	if (src == INSN_SRC_OTHER && in->base == RSP && t->nlinks + 2 < MAX_LINKS &&
-	    (d = spill(t, i)) < t->n) {
+	if ((in->base == RSP || in->base == RBP) && in->index == INSN_REG_NONE &&
+	    t->nlinks + 2 < MAX_LINKS && (d = spill(t, i)) < t->n) {
 		add_link(t, pc, reg, INSN_SRC_MOVE, 0, 0);
 		trace(t, d, t->v[d].reg2, t->v[d].addr);
 		return;
@@ -963,6 +963,99 @@ static void set_fp_frame(struct insn_icalls *ic, int64_t fp_off, int32_t d)
 	ic->fp_frame = ic->fp_frame == INSN_FRAME_UNKNOWN || ic->fp_frame == at ? at : FP_TWICE;
 }
 
+/* The one instruction that sets rbp up as the frame pointer (mov
+ * %rsp,%rbp) when it is in the entry's block: no jump before it nor
+ * into the block up to it, so that it runs before anything else does.
+ * n when there is none such, or more than one. */
+static size_t fp_setup(const struct tracer *t)
+{
+	const struct insn_icalls *ic = t->ic;
+	size_t k, at = t->n;
+
+	if (ic->pred_first[0] != ic->pred_first[1])
+		return t->n;	/* a jump back to the entry */
+	for (k = 0; k < t->n; k++)
+		if (t->v[k].fp == INSN_FP_FROM_SP && t->v[k].dst == RBP) {
+			if (at < t->n)
+				return t->n;
+			at = k;
+		}
+	for (k = 0; k < at; k++)
+		if ((t->v[k].branch != INSN_BRANCH_NONE && t->v[k].branch != INSN_BRANCH_CALL) ||
+		    t->v[k].op == INSN_OP_RET || t->v[k].op == INSN_OP_JMP ||
+		    t->v[k].op == INSN_OP_JCC ||
+		    ic->pred_first[k + 1] != ic->pred_first[k + 2] || !falls_into(ic, k + 1))
+			return t->n;
+	return at;
+}
+
+/* Is v[k], a write of rbp, its restore on the way out: a pop or a leave
+ * straight before a return or a jump out of the function (a tail call)? */
+static bool fp_restore(const struct tracer *t, size_t k)
+{
+	const struct insn *in = &t->v[k], *next = k + 1 < t->n ? &t->v[k + 1] : NULL;
+
+	if (in->op != INSN_OP_LEAVE && (in->op != INSN_OP_POP || in->reg != RBP))
+		return false;
+	return next && (next->op == INSN_OP_RET ||
+			(next->op == INSN_OP_JMP && next->branch == INSN_BRANCH_JUMP &&
+			 t->ic->jump_to[k + 1] >= t->n));
+}
+
+/* The lowest stack address v[k], after the frame pointer's set-up, lets
+ * out through rbp: lea -0x150(%rbp),%rbx is the frame's word at
+ * fp_frame - 0x150; any other read of rbp's value (a copy, a push, an
+ * index) the whole frame.  A callee keeps rbp (callee-saved) and reads
+ * through it only to unwind, the frame pointers and return addresses
+ * above each frame.  INT64_MAX when none. */
+static int64_t fp_escapes(const struct tracer *t, size_t k)
+{
+	const struct insn *in = &t->v[k];
+
+	if (in->op == INSN_OP_LEA && in->base == RBP && in->reg == RSP)
+		return INT64_MAX;	/* the epilogue's lea -0x30(%rbp),%rsp */
+	if (in->op == INSN_OP_LEA && in->base == RBP)
+		return in->index != INSN_REG_NONE ? INT64_MIN : t->ic->fp_frame + in->disp;
+	if (in->reg2 == RBP || in->index == RBP ||
+	    (in->reg == RBP && !fp_restore(t, k) && !(in->flags & INSN_F_COMPARE)))
+		return INT64_MIN;
+	return INT64_MAX;
+}
+
+/*
+ * Does rbp hold the frame pointer, the same address, from its one set-up
+ * in the entry's block to every exit (every other write of rbp a restore
+ * just before leaving, nothing writing it of unknown registers)?  Then
+ * a word at d(%rbp) is the frame's at fp_frame + d, where a spill can be
+ * found as through rsp (GCC keeps rbp a frame pointer when it must:
+ * __sys_bpf's spills are at -0x180(%rbp)).  It sets fp_stable, fp_at
+ * and fp_escape, the escape with rbp's reads counted as they are.
+ */
+static void fp_stable(struct tracer *t)
+{
+	struct insn_icalls *ic = t->ic;
+	size_t k;
+
+	ic->fp_stable = false;
+	ic->fp_escape = INT64_MIN;
+	if (ic->fp_frame == INSN_FRAME_UNKNOWN || ic->fp_frame == FP_TWICE ||
+	    (ic->fp_at = fp_setup(t)) >= t->n)
+		return;
+	for (k = 0; k < t->n; k++)
+		if (k != ic->fp_at && (ic->wmask[k] & BIT(RBP)) && !fp_restore(t, k))
+			return;
+	ic->fp_escape = INT64_MAX;
+	for (k = 0; k < t->n; k++) {
+		int64_t e = k == ic->fp_at ? INT64_MAX : escapes(&t->v[k], ic->depth[k]);
+
+		if (k > ic->fp_at && fp_escapes(t, k) < e)
+			e = fp_escapes(t, k);
+		if (e < ic->fp_escape)
+			ic->fp_escape = e;
+	}
+	ic->fp_stable = true;
+}
+
 /*
  * Each instruction's depth below the entry's stack pointer, along the
  * function's direct jumps (a second depth reaching one, or none, leaves
@@ -1003,6 +1096,7 @@ static void frame_depths(struct tracer *t)
 		if (v[k].fp == INSN_FP_FROM_SP && v[k].dst == RBP)
 			set_fp_frame(ic, v[k].fp_off, ic->depth[k]);
 	}
+	fp_stable(t);
 	ic->frame_known = true;
 }
 
@@ -1040,11 +1134,21 @@ static bool writes_slot(const struct tracer *t, size_t k)
 	if (!depth_known(d) || t->slot < -(int64_t)d ||
 	    (t->outgoing && is_call(in)))
 		return true;
-	if (!(in->flags & INSN_F_MEM) || in->base != RSP || reads_only(in))
+	if (t->ic->fp_stable && (t->ic->wmask[k] & BIT(RBP)))
+		return true;	/* rbp set up or restored: no longer the same frame */
+	if (!(in->flags & INSN_F_MEM) || reads_only(in))
 		return false;
-	if (in->index != INSN_REG_NONE)
+	if (in->base == RBP && t->ic->fp_stable && k > t->ic->fp_at) {
+		if (in->index != INSN_REG_NONE)
+			return true;
+		at = t->ic->fp_frame + in->disp;
+	} else if (in->base != RSP) {
+		return false;
+	} else if (in->index != INSN_REG_NONE) {
 		return true;
-	at = in->disp - d;
+	} else {
+		at = in->disp - d;
+	}
 	size = in->size ? in->size : 16;
 	return at < t->slot + 8 && t->slot < at + size;
 }
@@ -1062,37 +1166,59 @@ static bool add_slot_store(void *arg, size_t d)
 	return ++x->n == 1;
 }
 
+/* Is v[k]'s memory operand a word of the frame, not indexed: through
+ * rsp at a known depth, or through rbp where it is the frame pointer
+ * (fp_stable)?  *at its address from the entry's stack pointer. */
+static bool frame_word(struct tracer *t, size_t k, int64_t *at)
+{
+	const struct insn *in = &t->v[k];
+	int32_t d;
+
+	if (!(in->flags & INSN_F_MEM) || in->index != INSN_REG_NONE)
+		return false;
+	if (!t->ic->frame_known)
+		frame_depths(t);
+	d = t->ic->depth[k];
+	if (!depth_known(d))
+		return false;
+	if (in->base == RSP) {
+		*at = in->disp - d;
+		return true;
+	}
+	if (in->base == RBP && t->ic->fp_stable && k > t->ic->fp_at) {
+		*at = t->ic->fp_frame + in->disp;
+		return true;
+	}
+	return false;
+}
+
 /* Is v[i] a load (or a call) of 8 bytes of a stack slot whose writes can
  * be found: not indexed, at a known depth, below the entry's stack
  * pointer, and where no pointer reaches it (the function lets no stack
  * address at or below it out of its registers; an object above the slot
- * is written upwards from its address)?  It sets t->slot. */
+ * is written upwards from its address)?  It sets t->slot.  Through rbp,
+ * with rbp's own reads counted as what they let out (fp_escape). */
 static bool slot_load(struct tracer *t, size_t i)
 {
 	const struct insn *in = &t->v[i];
-	int32_t d;
 
-	if (in->index != INSN_REG_NONE || (in->op == INSN_OP_MOV ? in->size != 8 : !is_call(in)))
+	if (in->op == INSN_OP_MOV ? in->size != 8 : !is_call(in))
 		return false;
-	if (!t->ic->frame_known)
-		frame_depths(t);
-	d = t->ic->depth[i];
-	if (!depth_known(d))
+	if (!frame_word(t, i, &t->slot))
 		return false;
-	t->slot = in->disp - d;
-	return t->slot < 0 && t->ic->escape >= t->slot + 8;
+	return t->slot < 0 &&
+	       (in->base == RBP ? t->ic->fp_escape : t->ic->escape) >= t->slot + 8;
 }
 
 /* Is v[k] a store of 8 bytes over the whole of t->slot: of a register
  * (reg), or of a constant (mov $f,0x8(%rsp))? */
-static bool slot_store(const struct tracer *t, size_t k, bool reg)
+static bool slot_store(struct tracer *t, size_t k, bool reg)
 {
 	const struct insn *s = &t->v[k];
-	int32_t d = t->ic->depth[k];
+	int64_t at;
 
-	if (!depth_known(d) || s->op != INSN_OP_MOV ||
-	    s->reg != INSN_REG_NONE || s->size != 8 || s->base != RSP ||
-	    s->index != INSN_REG_NONE || s->disp - d != t->slot)
+	if (s->op != INSN_OP_MOV || s->reg != INSN_REG_NONE || s->size != 8 ||
+	    !frame_word(t, k, &at) || at != t->slot)
 		return false;
 	return reg ? s->reg2 <= 15 :
 	       s->reg2 == INSN_REG_NONE && (s->flags & INSN_F_IMM) != 0;

@@ -199,6 +199,11 @@ struct insn_icalls {
 	int64_t escape;			/* the lowest stack address (from the
 					 * entry's) the function lets out of its
 					 * registers (lea 8(%rsp),%rdi) */
+	bool fp_stable;			/* rbp is the frame pointer from fp_at on,
+					 * to the function's exits (fp_stable()) */
+	size_t fp_at;			/* the one mov %rsp,%rbp, in the entry's block */
+	int64_t fp_escape;		/* escape, rbp reads counted as what they
+					 * let out, not as the whole frame */
 	size_t scratch_cap;
 	uint32_t *stack;
 	size_t stack_cap;

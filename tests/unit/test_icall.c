@@ -215,6 +215,70 @@ static void test_spill_overwritten(void **state)
 	}
 }
 
+/* A spill through the frame pointer (GCC's when it keeps one, as
+ * __sys_bpf does): rbp is set up once in the entry's block and only
+ * leave restores it, so -0x10(%rbp) is the frame's word 0x18 below the
+ * entry's stack pointer, and the reload reads back the argument stored
+ * there.  Not when the function lets an address at or below the slot
+ * out (lea -0x18(%rbp),%rdi; mov %rbp,%rdi: rbp itself, read as a
+ * value) or writes part of the slot (movl $0,-0xc(%rbp)); an address
+ * above it (lea -0x8(%rbp),%rdi: an object written upwards) is no harm.
+ *
+ *	1000: 55			push %rbp
+ *	1001: 48 89 e5			mov %rsp,%rbp
+ *	1004: 48 83 ec 20		sub $0x20,%rsp
+ *	1008: 48 89 7d f0		mov %rdi,-0x10(%rbp)
+ *	100c: e8 ef 0f 00 00		call 2000
+ *	1011: (one of the above, 4 or 7 bytes)
+ *	....: 48 8b 45 f0		mov -0x10(%rbp),%rax
+ *	....: ff d0			call *%rax
+ *	....: c9			leave
+ *	....: c3			ret
+ */
+static void test_spill_frame_pointer(void **state)
+{
+	static const uint8_t head[] = {
+		0x55, 0x48, 0x89, 0xe5, 0x48, 0x83, 0xec, 0x20, 0x48, 0x89, 0x7d, 0xf0,
+		0xe8, 0xef, 0x0f, 0x00, 0x00,
+	};
+	static const uint8_t tail[] = { 0x48, 0x8b, 0x45, 0xf0, 0xff, 0xd0, 0xc9, 0xc3 };
+	static const struct {
+		uint8_t mid[7], len;
+		bool follows;
+	} cases[] = {
+		{ { 0x48, 0x8d, 0x7d, 0xf8 }, 4, true },	/* lea -0x8(%rbp),%rdi */
+		{ { 0x48, 0x8d, 0x7d, 0xe8 }, 4, false },	/* lea -0x18(%rbp),%rdi */
+		{ { 0x48, 0x89, 0xef, 0x90 }, 4, false },	/* mov %rbp,%rdi; nop */
+		{ { 0xc7, 0x45, 0xf4, 0, 0, 0, 0 }, 7, false },	/* movl $0,-0xc(%rbp) */
+	};
+	uint8_t code[sizeof(head) + 7 + sizeof(tail)];
+	struct insn_icalls ic;
+	const struct insn_link *l;
+	size_t k, n;
+
+	(void)state;
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		memcpy(code, head, sizeof(head));
+		memcpy(code + sizeof(head), cases[k].mid, cases[k].len);
+		memcpy(code + sizeof(head) + cases[k].len, tail, sizeof(tail));
+		n = sizeof(head) + cases[k].len + sizeof(tail);
+		trace_code(code, n, &ic);
+		l = &ic.links[ic.calls[0].link];
+		if (cases[k].follows) {
+			assert_int_equal(ic.calls[0].nlinks, 2);
+			assert_int_equal(l[0].src, INSN_SRC_MOVE);
+			assert_int_equal(l[1].src, INSN_SRC_REG);
+			assert_int_equal(l[1].pc, 0x1008);
+			assert_int_equal(insn_entry_reg(l, 2), 5);	/* rdi */
+		} else {
+			if (l[0].src == INSN_SRC_MOVE)
+				fail_msg("case %zu: the reload followed to the spill", k);
+			assert_int_equal(insn_entry_reg(l, ic.calls[0].nlinks), INSN_REG_NONE);
+		}
+		insn_icalls_release(&ic);
+	}
+}
+
 /* A reload where the frame's depth is not known (and $-64,%rsp realigns
  * it, as for a local aligned to 64 bytes): the slot is no spill the
  * chain can follow, nor a place in the frame; the link keeps the stack
@@ -488,6 +552,7 @@ int main(void)
 		cmocka_unit_test(test_one_write_over_a_jump),
 		cmocka_unit_test(test_spill_reload),
 		cmocka_unit_test(test_spill_overwritten),
+		cmocka_unit_test(test_spill_frame_pointer),
 		cmocka_unit_test(test_stack_realigned),
 		cmocka_unit_test(test_static_branch),
 		cmocka_unit_test(test_slot_stores_joined),
