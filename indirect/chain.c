@@ -23,6 +23,7 @@
 #include "common/search.h"
 
 #define DW_REG_RSP 7		/* x86-64's stack pointer, in DWARF's numbers */
+#define DW_REG_RBP 6		/* and its frame pointer */
 
 /* What the value of a link is, as far as known. */
 struct tval {
@@ -541,6 +542,21 @@ static bool from_stack(const struct insn_link *l, const struct ind_loc *x)
 	return x->reg == DW_REG_RSP && l->disp == x->mem[0] && at >= x->lo && at < x->hi;
 }
 
+/* Is l the reload of a spill the chain followed to its store (a copy,
+ * insn/icall.h)? */
+static bool spill_reload(const struct insn_link *l)
+{
+	return l->src == INSN_SRC_MOVE && l->entry;
+}
+
+/* Does the reload l read x's place, where DWARF locates x there? */
+static bool reloads(const struct insn_link *l, const struct ind_loc *x)
+{
+	uint64_t at = l->pc + (uint64_t)(int64_t)l->back;
+
+	return x->reg == l->scale && l->disp == x->mem[0] && at >= x->lo && at < x->hi;
+}
+
 /* Is link k of n the value of x, a variable in memory (ind_loc.nmem):
  * the chain's loads from link k on at x's offsets (copies between them
  * are the same value), the first from x's register where DWARF puts the
@@ -554,8 +570,11 @@ static bool in_place(const struct insn_link *links, int k, int n, const struct i
 	int i, j = k;
 
 	for (i = x->nmem - 1; i >= 0; i--, j++) {
-		while (j < n && links[j].src == INSN_SRC_MOVE)
+		/* copies, and a spill's reload below the variable's place */
+		while (j < n && links[j].src == INSN_SRC_MOVE && (i || !spill_reload(&links[j])))
 			j++;
+		if (j < n && i == 0 && spill_reload(&links[j]))
+			return reloads(&links[j], x);	/* the place's own load */
 		if (j < n && i == 0 && links[j].src == INSN_SRC_STACK)
 			return from_stack(&links[j], x);
 		if (j >= n || links[j].src != INSN_SRC_LOAD || links[j].scale ||
@@ -576,8 +595,24 @@ static bool in_place(const struct insn_link *links, int k, int n, const struct i
 	return false;
 }
 
+/* Is link k of n the register a spill through the frame pointer stored
+ * (link k - 1 its reload), and x a variable DWARF locates in that slot
+ * at the store (GCC's DW_OP_breg6 -384 for __sys_bpf's link, a spilled
+ * parameter of an inlined call, in that slot only around its store)?
+ * The value stored is the variable's.  Through rbp, which the store and
+ * the reload share unchanged (the spill is followed only so), the slot
+ * has one displacement; through rsp, the store's may differ. */
+static bool spilled_at(const struct insn_link *links, int k, const struct ind_loc *x)
+{
+	const struct insn_link *r = k > 0 ? &links[k - 1] : NULL;
+
+	return r && spill_reload(r) && r->scale == DW_REG_RBP && x->nmem == 1 &&
+	       x->reg == DW_REG_RBP && x->mem[0] == r->disp && links[k].pc >= x->lo &&
+	       links[k].pc < x->hi;
+}
+
 /* Link k typed by each variable DWARF locates in its register there, or
- * at the place its loads read. */
+ * at the place its loads read, or in the slot it was spilled to. */
 static bool from_locations(struct ind_image *im, const struct insn_link *links, int k, int n,
 			   struct ind_target *out, struct ind_target *fallback)
 {
@@ -595,7 +630,8 @@ static bool from_locations(struct ind_image *im, const struct insn_link *links, 
 
 		/* most locations are another register's: the target (a
 		 * hundred bytes) is cleared only for one that is link k's */
-		if (!(x->nmem ? in_place(links, k, n, x) : locates(links, k, x)))
+		if (!(x->nmem ? in_place(links, k, n, x) || spilled_at(links, k, x) :
+				locates(links, k, x)))
 			continue;
 		v = (struct tval){ .kind = TV_PTR, .type = x->type, .bias = -x->off };
 		t = (struct ind_target){ .kind = IND_TK_NONE, .key = SP_NONE,

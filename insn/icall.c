@@ -674,7 +674,14 @@ static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
 
 	if ((in->base == RSP || in->base == RBP) && in->index == INSN_REG_NONE &&
 	    t->nlinks + 2 < MAX_LINKS && (d = spill(t, i)) < t->n) {
+		struct insn_link *l;
+
 		add_link(t, pc, reg, INSN_SRC_MOVE, 0, 0);
+		l = &t->ic->links[t->ic->nlinks - 1];
+		l->entry = true;	/* a spill's reload: the slot it reads */
+		l->disp = in->disp;
+		l->scale = in->base;
+		l->back = (int32_t)(in->addr - pc);
 		trace(t, d, t->v[d].reg2, t->v[d].addr);
 		return;
 	}

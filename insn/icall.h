@@ -43,7 +43,11 @@ enum insn_src {
 	INSN_SRC_OTHER,		/* written by an instruction the chain does not
 				 * follow: whatever DWARF locates there, too */
 	INSN_SRC_LOAD,		/* *(r + disp [+ index * scale]): r is the next link */
-	INSN_SRC_MOVE,		/* a copy of r, the next link */
+	INSN_SRC_MOVE,		/* a copy of r, the next link; with entry, a
+				 * reload of a spill (at pc + back, of the word
+				 * at disp from register scale, rsp or rbp):
+				 * the next link is the register the store
+				 * wrote there, at the store */
 	INSN_SRC_GLOBAL,	/* *(addr): a word at a fixed address */
 	INSN_SRC_TABLE,		/* *(addr + index * scale) */
 	INSN_SRC_CONST,		/* addr itself (lea addr(%rip), mov $addr) */
@@ -79,8 +83,8 @@ struct insn_link {
 				 * there (an argument: --indirect=types follows
 				 * the callers' values); FRAME: the word is an
 				 * argument passed on the stack, unwritten */
-	int32_t back;		/* FRAME, STACK: the load's pc - pc; RETURN: the
-				 * call's return address - pc */
+	int32_t back;		/* FRAME, STACK, a spill's MOVE: the load's pc -
+				 * pc; RETURN: the call's return address - pc */
 	/* reg holds the value over [pc - held, pc]: every path to pc runs
 	 * those instructions in order (each is reached only by falling in
 	 * from the one before) and none of them writes reg; 0 when none */
