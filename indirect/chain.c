@@ -648,6 +648,23 @@ static bool from_locations(struct ind_image *im, const struct insn_link *links, 
 	return false;
 }
 
+/* Link k typed by a variable DWARF locates in the frame word a store of
+ * its register wrote just before (insn_link.home): the word holds the
+ * value from the instruction after the store on, as the register does. */
+static bool from_home(struct ind_image *im, const struct insn_link *links, int k,
+		      struct ind_target *out)
+{
+	struct insn_link copy[16];
+
+	if (!links[k].home || k >= 16)
+		return false;
+	memcpy(copy, links, (size_t)(k + 1) * sizeof(*copy));
+	copy[k].src = INSN_SRC_FRAME;
+	copy[k].disp = links[k].home;
+	copy[k].back = -(int32_t)links[k].home_back;
+	return from_frame(im, copy, k, out);
+}
+
 /* ind_type_chain, or ind_type_pointer's when obj. */
 static bool type_chain(struct ind_image *im, const struct insn_link *links, uint8_t n,
 		       struct ind_target *out, bool obj)
@@ -677,6 +694,11 @@ static bool type_chain(struct ind_image *im, const struct insn_link *links, uint
 		}
 		if (from_locations(im, links, k, n, out, &fallback))
 			return true;
+		t = (struct ind_target){ .kind = IND_TK_NONE, .key = SP_NONE, .want_obj = obj };
+		if (from_home(im, links, k, &t) && precise(&t)) {
+			*out = t;
+			return true;
+		}
 	}
 	*out = fallback;
 	return out->kind != IND_TK_NONE;

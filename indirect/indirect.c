@@ -742,8 +742,13 @@ static void add_pcs(struct ind_run *r, const struct work *w, struct pcs *p)
 		if (links[k].src == INSN_SRC_REG && links[k].entry)	/* chain.c's locates */
 			p->v[p->n++] = (uint64_t)links[k].disp;
 		if (links[k].src == INSN_SRC_FRAME ||	/* chain.c's from_frame */
-		    links[k].src == INSN_SRC_STACK)	/* and in_place */
+		    links[k].src == INSN_SRC_STACK ||	/* and in_place */
+		    (links[k].src == INSN_SRC_MOVE && links[k].entry))	/* reloads */
 			p->v[p->n++] = links[k].pc + (uint64_t)(int64_t)links[k].back;
+		if (links[k].home) {	/* chain.c's from_home */
+			SP_ALLOC_GROW(p->v, p->n + 1, p->cap);
+			p->v[p->n++] = links[k].pc - links[k].home_back;
+		}
 	}
 }
 

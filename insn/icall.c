@@ -342,6 +342,8 @@ static void add_link(struct tracer *t, uint64_t pc, uint8_t reg, enum insn_src s
 	l->held = 0;
 	l->via = 0;
 	l->via_held = 0;
+	l->home = 0;
+	l->home_back = 0;
 	t->nlinks++;
 }
 
@@ -1523,6 +1525,28 @@ static size_t only_jump(const struct tracer *t, size_t k, uint8_t reg)
 	return j < t->n && !writes(t, j, reg) ? j : t->n;
 }
 
+/* The last store of reg, 8 bytes, to a word of the frame in the straight
+ * run v[k..i) that writes no reg: from the instruction after it to v[i]
+ * the word holds reg's value (insn_link.home), where DWARF may locate a
+ * variable whose address the function takes (its home in the frame:
+ * __access_remote_vm's vma = vma_lookup(mm, addr), then vma->vm_ops). */
+static void set_home(struct tracer *t, size_t k, size_t i, uint8_t reg, struct insn_link *l)
+{
+	const struct insn *s;
+	int64_t at;
+	size_t j;
+
+	for (j = i; j-- > k;) {
+		s = &t->v[j];
+		if (s->op == INSN_OP_MOV && s->reg == INSN_REG_NONE && s->reg2 == reg &&
+		    s->size == 8 && frame_word(t, j, &at) && at < 0 && at >= INT32_MIN) {
+			l->home = (int32_t)at;
+			l->home_back = (uint32_t)(t->v[i].addr - (s->addr + s->len));
+			return;
+		}
+	}
+}
+
 /* Where before v[i] reg already holds the value v[i] reads: the
  * straight run back to its write (insn_link.held), and, when that run
  * begins where only one jump lands, the run up to that jump
@@ -1538,6 +1562,7 @@ static void set_held(struct tracer *t, size_t i, uint8_t reg, struct insn_link *
 	k = run_start(t, i, reg);
 	if (k < i)
 		l->held = (uint32_t)(t->v[i].addr - t->v[k].addr);
+	set_home(t, k, i, reg, l);
 	if ((j = only_jump(t, k, reg)) >= t->n)
 		return;
 	l->via = t->v[j].addr;

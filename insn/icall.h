@@ -94,6 +94,12 @@ struct insn_link {
 	 * instruction), none of it writing reg; 0 when none */
 	uint32_t via_held;
 	uint64_t via;
+	/* a store in [pc - held, pc] of reg to a word of the frame, at home
+	 * from the entry's stack pointer (negative; 0 when none): from the
+	 * instruction after it, pc - home_back, to pc, that word holds the
+	 * value too (vma = vma_lookup(...), vma's home in the frame) */
+	int32_t home;
+	uint32_t home_back;
 };
 
 /* An indirect call or jump: links [link, link + nlinks), from the value
