@@ -568,7 +568,7 @@ static const struct opt *opt_of(int c)
  * find their FDEs, each through .eh_frame_hdr or libdwarf's list of all
  * (unset: one by one when few functions need a frame);
  * STACKPROF_NEST_CONTEXTS the most contexts the once/nest solver makes
- * in each attempt but its coarsest (1 to 131072; tests reach the coarse
+ * in each attempt but its coarsest (1 to 524288; tests reach the coarse
  * counts with small graphs).  A value not understood is a
  * warning.
  */
@@ -594,9 +594,9 @@ static void read_env(struct options *o)
 			words(cfi_values, list, sizeof(list)));
 	if (nest && *nest) {
 		most = strtoul(nest, &end, 10);
-		if (*end || most < 1 || most > 131072 || *nest == '-')
+		if (*end || most < 1 || most > 524288 || *nest == '-')
 			fprintf(stderr, "stackprof: warning: ignoring STACKPROF_NEST_CONTEXTS='%s' "
-				"(1 to 131072)\n", nest);
+				"(1 to 524288)\n", nest);
 		else
 			o->nest_limit = (uint32_t)most;
 	}

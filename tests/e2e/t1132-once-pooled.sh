@@ -67,7 +67,7 @@ expect_eq "pooled: every reason says coarse" \
 # a value not understood is a warning, and the default limit stays
 STACKPROF_NEST_CONTEXTS=0 run_sp --json --annotate "$ann" $bin $su
 expect_rc 0 "limit 0"
-grep -qx "stackprof: warning: ignoring STACKPROF_NEST_CONTEXTS='0' (1 to 131072)" "$OUT/stderr" ||
+grep -qx "stackprof: warning: ignoring STACKPROF_NEST_CONTEXTS='0' (1 to 524288)" "$OUT/stderr" ||
 	fail "limit 0: no warning"
 expect_eq "limit 0: exact totals" "$(jget $OUT/stdout "$totals")" "$exact"
 finish

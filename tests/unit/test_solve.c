@@ -954,7 +954,7 @@ static void test_once_pooled_contexts(void **state)
 			if (i != j)
 				call(&g, f[i], f[j]);
 	solve(&g);
-	assert_int_equal(g.nest.exact_limit, 131072);
+	assert_int_equal(g.nest.exact_limit, 524288);
 	assert_int_equal(g.nest.pooled, 20);
 	assert_int_equal(g.nest.budget, 20);
 	assert_true(g.nest.contexts < 1000);
@@ -966,7 +966,7 @@ static void test_once_pooled_contexts(void **state)
 	assert_int_equal(reasons_of(&g, f[0], &r), 1);
 	assert_non_null(strstr(r.text[0], " bounded by annotation: f1 at most once on a stack "
 			       "(coarse: 20 once/nest functions counted in one budget per cycle, of at most 20 "
-			       "activations, over the limit of 131072 contexts of exact counts; "
+			       "activations, over the limit of 524288 contexts of exact counts; "
 			       "the total may be above the exact one)"));
 	sp_graph_release(&g);
 }
