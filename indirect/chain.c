@@ -648,6 +648,36 @@ static bool from_locations(struct ind_image *im, const struct insn_link *links, 
 	return false;
 }
 
+/* Link k typed by a variable DWARF locates, at its pc, in the register
+ * that holds its value plus a constant (insn_link.sib): the container of
+ * the entry the code loads through. */
+static bool from_sibling(struct ind_image *im, const struct insn_link *links, int k,
+			 struct ind_target *out)
+{
+	const struct insn_link *l = &links[k];
+	const struct ind_locs *locs;
+	size_t i;
+
+	if (l->sib == INSN_REG_NONE)
+		return false;
+	locs = ind_locs_get(&im->locs);
+	for (i = 0; i < locs->n; i++) {
+		const struct ind_loc *x = &locs->v[i];
+		struct tval v = { .kind = TV_PTR, .type = x->type,
+				  .bias = -x->off - l->sib_off };
+		struct ind_target t = { .kind = IND_TK_NONE, .key = SP_NONE,
+					.want_obj = out->want_obj };
+
+		if (x->reg != l->sib || x->nmem || x->entry || l->pc < x->lo || l->pc >= x->hi)
+			continue;
+		if (forward(im, links, k, v, &t) && precise(&t)) {
+			*out = t;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Link k typed by a variable DWARF locates in the frame word a store of
  * its register wrote just before (insn_link.home): the word holds the
  * value from the instruction after the store on, as the register does. */
@@ -696,6 +726,11 @@ static bool type_chain(struct ind_image *im, const struct insn_link *links, uint
 			return true;
 		t = (struct ind_target){ .kind = IND_TK_NONE, .key = SP_NONE, .want_obj = obj };
 		if (from_home(im, links, k, &t) && precise(&t)) {
+			*out = t;
+			return true;
+		}
+		t = (struct ind_target){ .kind = IND_TK_NONE, .key = SP_NONE, .want_obj = obj };
+		if (from_sibling(im, links, k, &t)) {
 			*out = t;
 			return true;
 		}

@@ -344,6 +344,8 @@ static void add_link(struct tracer *t, uint64_t pc, uint8_t reg, enum insn_src s
 	l->via_held = 0;
 	l->home = 0;
 	l->home_back = 0;
+	l->sib = INSN_REG_NONE;
+	l->sib_off = 0;
 	t->nlinks++;
 }
 
@@ -592,6 +594,7 @@ static enum insn_src mem_source(const struct insn *in, int64_t *addr, uint8_t *s
 static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc);
 static void trace_value(struct tracer *t, size_t i, uint8_t reg, uint64_t pc);
 static size_t spill(struct tracer *t, size_t i);
+static void set_sibling(struct tracer *t, size_t i, uint8_t reg, struct insn_link *l);
 static bool stack_arg(struct tracer *t, size_t i, int64_t at);
 static int64_t frame_offset(struct tracer *t, size_t i);
 
@@ -728,8 +731,13 @@ static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
 		return;
 	}
 	add_link(t, pc, reg, src, addr, scale);
-	if (src == INSN_SRC_LOAD)
+	if (src == INSN_SRC_LOAD) {
+		size_t mark = t->ic->nlinks;
+
 		trace(t, i, base, in->addr);
+		if (mark < t->ic->nlinks)
+			set_sibling(t, i, base, &t->ic->links[mark]);
+	}
 }
 
 /* Does reg hold at v[i] what it held at v[d]: the same write reaches
@@ -741,6 +749,75 @@ static bool same_write(struct tracer *t, size_t i, size_t d, uint8_t reg)
 	if (at_i == t->n && call_i == t->n)
 		return false;
 	return definition(t, d, reg, &call_d) == at_i && call_d == call_i;
+}
+
+/* Is reg written on no path from v[d] to v[i] (every path to v[i]
+ * passes v[d], which writes no reg)? */
+static bool unwritten_since(struct tracer *t, size_t d, size_t i, uint8_t reg)
+{
+	struct insn_icalls *ic = t->ic;
+	size_t sp = 0, steps = 0, k;
+	uint32_t j;
+
+	if (writes(t, d, reg))
+		return false;
+	if (++ic->stamp == 0) {
+		memset(ic->seen, 0, ic->scratch_cap * sizeof(*ic->seen));
+		ic->stamp = 1;
+	}
+	SP_ALLOC_GROW(ic->stack, 1, ic->stack_cap);
+	ic->stack[sp++] = (uint32_t)i;
+	while (sp) {
+		k = ic->stack[--sp];
+		if (ic->seen[k] == ic->stamp)
+			continue;
+		ic->seen[k] = ic->stamp;
+		if (k == 0 || steps++ >= MAX_BACK || ic->table_jumps)
+			return false;
+		for (j = ic->pred_first[k]; j <= ic->pred_first[k + 1]; j++) {
+			size_t p = j < ic->pred_first[k + 1] ? ic->preds[j] : k - 1;
+
+			if (j == ic->pred_first[k + 1] && !falls_into(ic, k))
+				break;
+			if (p == d)
+				continue;
+			if (writes(t, p, reg))
+				return false;
+			SP_ALLOC_GROW(ic->stack, sp + 1, ic->stack_cap);
+			ic->stack[sp++] = (uint32_t)p;
+		}
+	}
+	return true;
+}
+
+/* A register other than reg that holds reg's value plus a constant at
+ * v[i]: the one write of it reaching v[i] is lea c(%reg) (no index), and
+ * reg holds there what it holds at v[i] (l->sib, insn_link.sib_off).
+ * DWARF may locate a variable in it and not in reg: the container of a
+ * list's entry, while the code loads through the entry (rq = list_entry(
+ * ...), rq->end_io: 0xb8(%r15), rq in r12 = lea -0x48(%r15)). */
+static void set_sibling(struct tracer *t, size_t i, uint8_t reg, struct insn_link *l)
+{
+	size_t call, d;
+	uint8_t r;
+
+	if (reg > 15 || l->reg != reg)
+		return;
+	for (r = 0; r < 16; r++) {
+		const struct insn *in;
+
+		if (r == reg || r == RSP || (d = definition(t, i, r, &call)) >= t->n ||
+		    call < t->n)
+			continue;
+		in = &t->v[d];
+		if (in->op == INSN_OP_LEA && in->reg == r && in->size == 8 &&
+		    (in->flags & INSN_F_MEM) && in->base == reg && in->index == INSN_REG_NONE &&
+		    in->disp >= INT32_MIN && in->disp <= INT32_MAX && unwritten_since(t, d, i, reg)) {
+			l->sib = r;
+			l->sib_off = (int32_t)in->disp;
+			return;
+		}
+	}
 }
 
 /* An immediate added to reg by v[d] (add $0x22,%rax), when reg held a

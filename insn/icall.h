@@ -100,6 +100,12 @@ struct insn_link {
 	 * value too (vma = vma_lookup(...), vma's home in the frame) */
 	int32_t home;
 	uint32_t home_back;
+	/* a register that holds reg's value plus sib_off at pc, the one lea
+	 * sib_off(%reg),%sib reaching pc and reg unwritten since (a list
+	 * walk's entry and its container: lea -0x48(%r15),%r12), or
+	 * INSN_REG_NONE */
+	uint8_t sib;
+	int32_t sib_off;
 };
 
 /* An indirect call or jump: links [link, link + nlinks), from the value
