@@ -319,6 +319,10 @@ struct ind_locs {
 	size_t npcs;
 	struct ind_loc *v;
 	size_t n, cap;
+	/* what the last type asked about is (locs.c's class_of): a
+	 * variable's type is asked about for it, then for each of its spans */
+	uint64_t class_type;
+	uint8_t class;
 };
 
 /* The locations of function func's pointer parameters and variables

@@ -43,14 +43,30 @@ static bool is_struct(struct ind_locs *l, uint64_t type)
 	return t && t->kind == IND_STRUCT;
 }
 
+enum { LOC_POINTER = 1, LOC_STRUCT = 2, LOC_KNOWN = 4 };
+
+/* is_pointer and is_struct of type, kept for the last type asked about:
+ * dw_func_reg_vars asks whether a variable is wanted, then gives each of
+ * its spans with the same type, and each answer was two or three lookups
+ * of the types (1.3 M of them on Debian's kernel).  A type read stays as
+ * read, so the answer is the same. */
+static uint8_t class_of(struct ind_locs *l, uint64_t type)
+{
+	if (l->class & LOC_KNOWN && l->class_type == type)
+		return l->class;
+	l->class_type = type;
+	/* a pointer is no struct */
+	l->class = LOC_KNOWN | (is_pointer(l, type) ? LOC_POINTER :
+				is_struct(l, type) ? LOC_STRUCT : 0);
+	return l->class;
+}
+
 /* Only a pointer in a register is something a load goes through; a
  * struct in the frame may have a function stored into it, or a pointer
  * loaded from it. */
 static bool wanted(void *ctx, uint64_t type)
 {
-	struct ind_locs *l = ctx;
-
-	return is_pointer(l, type) || is_struct(l, type);
+	return class_of(ctx, type) & (LOC_POINTER | LOC_STRUCT);
 }
 
 static struct ind_loc *add_loc(struct ind_locs *l, uint64_t lo, uint64_t hi, uint8_t reg,
@@ -75,7 +91,7 @@ static void found(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
 {
 	struct ind_locs *l = ctx;
 
-	if (is_pointer(l, type))
+	if (class_of(l, type) & LOC_POINTER)
 		add_loc(l, lo, hi, reg, off, type);
 }
 
@@ -86,7 +102,7 @@ static void at_entry(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t o
 {
 	struct ind_locs *l = ctx;
 
-	if (is_pointer(l, type))
+	if (class_of(l, type) & LOC_POINTER)
 		add_loc(l, lo, hi, reg, off, type)->entry = true;
 }
 
@@ -99,7 +115,7 @@ static void in_memory(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, const in
 	struct ind_locs *l = ctx;
 	struct ind_loc *x;
 
-	if (!is_pointer(l, type) || n < 1 || n > DW_MEM_PATH)
+	if (!(class_of(l, type) & LOC_POINTER) || n < 1 || n > DW_MEM_PATH)
 		return;
 	x = add_loc(l, lo, hi, reg, 0, type);
 	x->nmem = (uint8_t)n;
@@ -112,7 +128,7 @@ static void in_frame(void *ctx, uint64_t lo, uint64_t hi, int64_t off, uint64_t 
 {
 	struct ind_locs *l = ctx;
 
-	if (is_struct(l, type) || is_pointer(l, type))
+	if (class_of(l, type) & (LOC_POINTER | LOC_STRUCT))
 		add_loc(l, lo, hi, IND_REG_FRAME, off, type);
 }
 
@@ -124,6 +140,7 @@ void ind_locs_load(struct ind_locs *l, const struct sp_func *f, uint32_t func,
 
 	l->func = func;
 	l->n = 0;
+	l->class = 0;	/* a function's own answers only */
 	if (f->die && l->reader)
 		dw_func_reg_vars(l->reader, f->die, pcs, npcs, &q);
 }
