@@ -237,9 +237,7 @@ static void scan_word(void *arg, uint64_t addr, uint64_t value)
 	struct map_scan *b = arg;
 	uint32_t id;
 
-	/* most words are no candidate's address: no probe of the map */
-	if (value < b->lo || value > b->hi)
-		return;
+	/* ind_data_words gave only words in [b->lo, b->hi] */
 	id = sp_u64map_get(&b->addr, value);
 	if (id == SP_NONE || cg_tool_table_has(&b->tools, addr))
 		return;
@@ -400,7 +398,7 @@ static void scan_image(struct map_scan *b, uint32_t m, const struct ids *ops)
 				b->hi = a;
 		}
 	for (sec = 0; sec < im->data.nsecs; sec++)
-		ind_data_words(&im->data, sec, scan_word, b);
+		ind_data_words(&im->data, sec, b->lo, b->hi, scan_word, b);
 	sp_u64map_release(&b->addr);
 }
 

@@ -193,17 +193,43 @@ bool ind_data_word(const struct ind_data *d, uint64_t addr, uint64_t *value)
 	return true;
 }
 
-void ind_data_words(const struct ind_data *d, size_t k,
+/* The words of s from *a on that need no look at a relocation nor at a
+ * later section (below stop), each in [lo, hi] to fn: the loop over
+ * most of a kernel's data, a load and two compares a word. */
+static void plain_words(const struct ind_data *d, const struct ind_section *s, uint64_t *a,
+			uint64_t stop, uint64_t lo, uint64_t hi,
+			void (*fn)(void *arg, uint64_t addr, uint64_t value), void *arg)
+{
+	uint64_t w;
+
+	for (; *a + d->word <= stop; *a += d->word) {
+		w = read_word(d, s->bytes + (*a - s->addr));
+		if (w >= lo && w <= hi)
+			fn(arg, *a, w);
+	}
+}
+
+void ind_data_words(const struct ind_data *d, size_t k, uint64_t lo, uint64_t hi,
 		    void (*fn)(void *arg, uint64_t addr, uint64_t value), void *arg)
 {
 	const struct ind_section *s = &d->secs[k];
-	uint64_t end = s->addr + s->size, own = end, a, w;
+	uint64_t end = s->addr + s->size, own = end, a = s->addr, stop, w;
 	size_t j = sp_search_first_ge(d->relocs, d->nrelocs, reloc_addr, s->addr);
 
+	if (!s->bytes || !d->word)
+		return;
 	/* from where a later section begins, ind_data_word reads that one */
 	if (k + 1 < d->nsecs && d->secs[k + 1].addr < own)
 		own = d->secs[k + 1].addr;
-	for (a = s->addr; s->bytes && d->word && a + d->word <= end; a += d->word) {
+	for (; a + d->word <= end; a += d->word) {
+		while (j < d->nrelocs && d->relocs[j].addr < a)
+			j++;
+		stop = j < d->nrelocs && d->relocs[j].addr < own ? d->relocs[j].addr : own;
+		plain_words(d, s, &a, stop, lo, hi, fn, arg);
+		if (a + d->word > end)
+			break;
+		/* the word at a: a relocation's, one that runs into a
+		 * relocation or into the next section */
 		while (j < d->nrelocs && d->relocs[j].addr < a)
 			j++;
 		if (j < d->nrelocs && d->relocs[j].addr == a)
@@ -212,6 +238,7 @@ void ind_data_words(const struct ind_data *d, size_t k,
 			w = read_word(d, s->bytes + (a - s->addr));
 		else if (!ind_data_word(d, a, &w))
 			continue;
-		fn(arg, a, w);
+		if (w >= lo && w <= hi)
+			fn(arg, a, w);
 	}
 }

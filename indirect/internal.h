@@ -276,9 +276,10 @@ void ind_data_release(struct ind_data *d);
 /* The word at addr as the loaded image has it; false when there is none
  * in the file (.bss, no section). */
 bool ind_data_word(const struct ind_data *d, uint64_t addr, uint64_t *value);
-/* Each word of section secs[k] that ind_data_word reads, in address
- * order, to fn: one pass, no search per word. */
-void ind_data_words(const struct ind_data *d, size_t k,
+/* Each word of section secs[k] that ind_data_word reads and whose value
+ * is in [lo, hi], in address order, to fn: one pass, no search per word
+ * (the callers look for code addresses, which most words are not). */
+void ind_data_words(const struct ind_data *d, size_t k, uint64_t lo, uint64_t hi,
 		    void (*fn)(void *arg, uint64_t addr, uint64_t value), void *arg);
 /* The section holding addr, NULL when none. */
 const struct ind_section *ind_data_section(const struct ind_data *d, uint64_t addr);

@@ -112,9 +112,7 @@ static void held_word(void *arg, uint64_t addr, uint64_t w)
 	uint32_t id;
 
 	(void)addr;
-	/* most words are not code addresses: no probe of the map */
-	if (w < h->lo || w > h->hi)
-		return;
+	/* ind_data_words gave only words in [h->lo, h->hi] */
 	if ((id = sp_u64map_get(&h->tramps, w)) != SP_NONE)
 		ids_add(&h->r->sc_held, id);
 }
@@ -143,7 +141,7 @@ static void held_tramps(struct ind_run *r, uint32_t image)
 				h.hi = r->g->funcs[i].addr;
 		}
 	for (k = 0; im->data.word && k < im->data.nsecs; k++)
-		ind_data_words(&im->data, k, held_word, &h);
+		ind_data_words(&im->data, k, h.lo, h.hi, held_word, &h);
 	for (k = 0; k < r->nstores; k++)
 		if (r->stores[k].image == image && r->stores[k].func != SP_NONE &&
 		    sp_u64map_get(&h.tramps, r->g->funcs[r->stores[k].func].addr) ==

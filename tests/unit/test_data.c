@@ -1,7 +1,8 @@
 /* Unit tests of indirect/data.c's words: a 64-bit little-endian image's
  * (read in one load), a big-endian one's and a 32-bit one's (byte by
  * byte), a relocation's value over the file's bytes, and the words
- * ind_data_words goes through. */
+ * ind_data_words goes through (a relocation's among the file's, those
+ * of a value in the range asked for only). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -77,15 +78,41 @@ static void test_each_word(void **state)
 	struct seen s = { .n = 0 };
 
 	(void)state;
-	ind_data_words(&le, 0, keep, &s);
+	ind_data_words(&le, 0, 0, UINT64_MAX, keep, &s);
 	assert_int_equal(s.n, 2);
 	assert_true(s.addr[0] == 0x1000 && s.value[0] == 0x8807060504030201ULL);
 	assert_true(s.addr[1] == 0x1008 && s.value[1] == 0xf877665544332211ULL);
 	le.msb = true;
 	s.n = 0;
-	ind_data_words(&le, 0, keep, &s);
+	ind_data_words(&le, 0, 0, UINT64_MAX, keep, &s);
 	assert_int_equal(s.n, 2);
 	assert_true(s.value[1] == 0x11223344556677f8ULL);
+}
+
+/* A relocation inside a word (0x1004) leaves that word the file's; one
+ * at a word (0x1008) gives its value; only values in [lo, hi] are seen. */
+static void test_words_in_range(void **state)
+{
+	struct ind_reloc rel[2] = { { .addr = 0x1004, .value = 1 },
+				    { .addr = 0x1008, .value = 0xffffffff81000000ULL } };
+	struct ind_data le = { .secs = &sec, .nsecs = 1, .relocs = rel, .nrelocs = 2,
+			       .word = 8 };
+	struct seen s = { .n = 0 };
+
+	(void)state;
+	ind_data_words(&le, 0, 0, UINT64_MAX, keep, &s);
+	assert_int_equal(s.n, 2);
+	assert_true(s.addr[0] == 0x1000 && s.value[0] == 0x8807060504030201ULL);
+	assert_true(s.addr[1] == 0x1008 && s.value[1] == 0xffffffff81000000ULL);
+	s.n = 0;
+	ind_data_words(&le, 0, 0xffffffff80000000ULL, UINT64_MAX, keep, &s);
+	assert_int_equal(s.n, 1);
+	assert_true(s.addr[0] == 0x1008);
+	s.n = 0;
+	le.nrelocs = 0;
+	ind_data_words(&le, 0, 0x8807060504030201ULL, 0x8807060504030201ULL, keep, &s);
+	assert_int_equal(s.n, 1);
+	assert_true(s.addr[0] == 0x1000);
 }
 
 int main(void)
@@ -94,6 +121,7 @@ int main(void)
 		cmocka_unit_test(test_word_orders),
 		cmocka_unit_test(test_reloc_wins),
 		cmocka_unit_test(test_each_word),
+		cmocka_unit_test(test_words_in_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
