@@ -477,6 +477,20 @@ static inline bool writes(const struct tracer *t, size_t k, uint8_t reg)
 	return reg < 64 && (t->ic->wmask[k] & BIT(reg)) != 0;
 }
 
+/* A new backward search from v[i]: a stamp no instruction is marked
+ * with (on wrapping, every old mark forgotten) and i alone on the
+ * stack.  Returns the stamp. */
+static uint32_t search_from(struct insn_icalls *ic, size_t i)
+{
+	if (++ic->stamp == 0) {
+		memset(ic->seen, 0, ic->scratch_cap * sizeof(*ic->seen));
+		ic->stamp = 1;
+	}
+	SP_ALLOC_GROW(ic->stack, 1, ic->stack_cap);
+	ic->stack[0] = (uint32_t)i;
+	return ic->stamp;
+}
+
 /* Where the value of reg that v[i] reads was written: the one
  * instruction whose write reaches v[i] on every path (following the
  * function's jumps backwards), or n when there is no one such (the
@@ -485,17 +499,11 @@ static inline bool writes(const struct tracer *t, size_t k, uint8_t reg)
 static size_t walk_definition(struct tracer *t, size_t i, uint8_t reg, size_t *call)
 {
 	struct insn_icalls *ic = t->ic;
-	size_t found = t->n, sp = 0, steps = 0;
+	size_t found = t->n, sp = 1, steps = 0;
 	uint32_t stamp;
 
 	*call = t->n;
-	if (++ic->stamp == 0) {		/* wrapped: forget every old mark */
-		memset(ic->seen, 0, ic->scratch_cap * sizeof(*ic->seen));
-		ic->stamp = 1;
-	}
-	stamp = ic->stamp;
-	SP_ALLOC_GROW(ic->stack, 1, ic->stack_cap);
-	ic->stack[sp++] = (uint32_t)i;
+	stamp = search_from(ic, i);
 	while (sp) {
 		size_t k = ic->stack[--sp], d = t->n;
 		uint32_t j;
@@ -756,17 +764,12 @@ static bool same_write(struct tracer *t, size_t i, size_t d, uint8_t reg)
 static bool unwritten_since(struct tracer *t, size_t d, size_t i, uint8_t reg)
 {
 	struct insn_icalls *ic = t->ic;
-	size_t sp = 0, steps = 0, k;
+	size_t sp = 1, steps = 0, k;	/* i, on the stack */
 	uint32_t j;
 
 	if (writes(t, d, reg))
 		return false;
-	if (++ic->stamp == 0) {
-		memset(ic->seen, 0, ic->scratch_cap * sizeof(*ic->seen));
-		ic->stamp = 1;
-	}
-	SP_ALLOC_GROW(ic->stack, 1, ic->stack_cap);
-	ic->stack[sp++] = (uint32_t)i;
+	search_from(ic, i);
 	while (sp) {
 		k = ic->stack[--sp];
 		if (ic->seen[k] == ic->stamp)
@@ -919,16 +922,11 @@ static bool each_write(struct tracer *t, size_t i, uint8_t reg,
 		       bool (*found)(void *arg, size_t d), void *arg, bool *entry)
 {
 	struct insn_icalls *ic = t->ic;
-	size_t sp = 0, steps = 0, k;
+	size_t sp = 1, steps = 0, k;	/* i, on the stack */
 	uint32_t j;
 
 	*entry = false;
-	if (++ic->stamp == 0) {
-		memset(ic->seen, 0, ic->scratch_cap * sizeof(*ic->seen));
-		ic->stamp = 1;
-	}
-	SP_ALLOC_GROW(ic->stack, 1, ic->stack_cap);
-	ic->stack[sp++] = (uint32_t)i;
+	search_from(ic, i);
 	while (sp) {
 		k = ic->stack[--sp];
 		if (ic->seen[k] == ic->stamp)
