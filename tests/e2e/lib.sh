@@ -112,6 +112,32 @@ debian_kernel_part()
 	no_kernel_under_asan part
 }
 
+# debian_typed_report FILE: the typed report (--json --indirect=types)
+# of Debian's kernel from every entry the --indirect=types kernel tests
+# read, in FILE: one run for them all, shared through E2E_CACHE (a run
+# from each test's own entry took 40-130 s, and each reached most of
+# the kernel).  A test reads the sites of its own functions in it.
+# Shared, FILE is a link to one report in E2E_CACHE, so that jget's
+# expansion of it (PATH.asked, see sp_report.load_asked) is made once.
+DEBIAN_TYPED_ENTRIES="bpf_map_free_kptrs do_coredump __sys_bpf __access_remote_vm
+	dqcache_shrink_scan __traceiter_sched_switch __SCT__x86_pmu_handle_irq
+	bpf_dispatcher_xdp_func bpf_trace_run2 __cgroup_bpf_run_lsm_current
+	___bpf_prog_run bpf_loop __traceiter_softirq_raise"
+debian_typed_report()
+{
+	_file=$1
+	set --
+	for _e in $DEBIAN_TYPED_ENTRIES; do
+		set -- "$@" --entry "$_e"
+	done
+	if [ -n "${E2E_CACHE:-}" ]; then
+		run_sp --json --indirect=types "$@" -o "$E2E_CACHE/debian-typed.json" "$vmlinux"
+		ln -sf "$(cd "$E2E_CACHE" && pwd)/debian-typed.json" "$_file"
+	else
+		run_sp --json --indirect=types "$@" -o "$_file" "$vmlinux"
+	fi
+}
+
 # need_sample NAME: the sample program must be built (make -C samples)
 need_sample()
 {

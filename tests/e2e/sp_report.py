@@ -398,7 +398,7 @@ def load_asked(path):
         return load(path, validate=False)
     with open(path, "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
-    kept = path + ".asked"
+    kept = os.path.realpath(path) + ".asked"     # one for a shared report's links
     gc.disable()                # as in load()
     try:
         with open(kept, "rb") as f:

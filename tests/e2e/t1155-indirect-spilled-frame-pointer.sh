@@ -76,7 +76,7 @@ expect_eq "get_info" "$(icall_sites "$j" get_info)" \
 icall_traced 3
 
 debian_kernel_part
-run_sp --json --indirect=types --entry do_coredump -o "$OUT/vmlinux.json" "$vmlinux"
+debian_typed_report "$OUT/vmlinux.json"
 expect_rc 0 "the kernel"
 expect_eq "do_coredump's binfmt->core_dump" \
 	"$(jget "$OUT/vmlinux.json" "sorted(set((s['resolved_by'], s['type'], ' '.join(sorted(s['targets']))) for s in j['indirect_calls'] if s['function'] == 'do_coredump' and s['line'] == 824))")" \

@@ -132,7 +132,7 @@ expect_eq "elsewhere" "$(jget "$OUT/elsewhere.json" "[s['resolved_by'] for s in 
 	'["address-taken"]'
 
 debian_kernel_part
-run_sp --json --indirect=types --entry __sys_bpf -o "$OUT/vmlinux.json" "$vmlinux"
+debian_typed_report "$OUT/vmlinux.json"
 expect_rc 0 "the kernel"
 src=${STACKPROF_LINUX_SRC:-/tmp/stackprof-kernel/linux-dwarf4}
 if [ -d "$src/kernel/bpf" ]; then

@@ -137,7 +137,7 @@ debian_kernel_part
 src=${STACKPROF_LINUX_SRC:-/tmp/stackprof-kernel/linux-dwarf4}
 [ -d "$src/fs/quota" ] || { skip_part "no Linux 6.1 source at $src"; finish; exit; }
 command -v nm >/dev/null || { fail "no nm"; finish; exit; }
-run_sp --json --indirect=types --entry dqcache_shrink_scan -o "$OUT/vmlinux.json" "$vmlinux"
+debian_typed_report "$OUT/vmlinux.json"
 expect_rc 0 "the kernel"
 nm "$vmlinux" | awk '$2 ~ /^[tT]$/ { print $3 }' | sort -u >"$OUT/text"
 grep -rhoE '^\s*\.destroy_dquot\s*=\s*[a-z_0-9]+' --include=*.c "$src" | sed 's/.*= *//' |

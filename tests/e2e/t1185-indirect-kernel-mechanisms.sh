@@ -64,8 +64,7 @@ expect_eq "edges" \
 rm -f "$j"
 
 debian_kernel_part
-run_sp --json --indirect=types --entry __traceiter_sched_switch \
-	--entry __SCT__x86_pmu_handle_irq -o "$OUT/vmlinux.json" "$vmlinux"
+debian_typed_report "$OUT/vmlinux.json"
 expect_rc 0 "the kernel"
 # one read of the report (jget would expand every path of it, each time):
 # per site the caller, how and the sorted targets; <bpf jit>'s callees

@@ -77,8 +77,7 @@ expect_eq "bpf_trace_run2" \
 rm -f "$j"
 
 debian_kernel_part
-run_sp --json --indirect=types --entry bpf_dispatcher_xdp_func --entry bpf_trace_run2 \
-	--entry __cgroup_bpf_run_lsm_current -o "$OUT/vmlinux.json" "$vmlinux"
+debian_typed_report "$OUT/vmlinux.json"
 expect_rc 0 "the kernel"
 python3 - "$OUT/vmlinux.json" >"$OUT/kernel.txt" <<'PY' || fail "reading the kernel's report"
 import json, re, sys

@@ -42,7 +42,7 @@ expect_eq "other_base_call wide" "$(jget "$j" "[s['ntargets'] > 5 and s['targets
 rm -f "$j"
 
 debian_kernel_part
-run_sp --json --indirect=types --entry ___bpf_prog_run -o "$OUT/vmlinux.json" "$vmlinux"
+debian_typed_report "$OUT/vmlinux.json"
 expect_rc 0 "the kernel"
 python3 - "$OUT/vmlinux.json" >"$OUT/kernel.txt" <<'PY' || fail "reading the kernel's report"
 import json, sys

@@ -36,7 +36,7 @@ expect_eq "recursion" "$(jget "$j" "[[f['bounded'], f['recursive']] for f in j['
 rm -f "$j"
 
 debian_kernel_part
-run_sp --json --indirect=types --entry bpf_loop -o "$OUT/vmlinux.json" "$vmlinux"
+debian_typed_report "$OUT/vmlinux.json"
 expect_rc 0 "the kernel"
 # bpf_loop, bpf_find_vma, bpf_user_ringbuf_drain (its callback through a
 # void *, no type), bpf_for_each_array_elem and bpf_for_each_hash_elem
