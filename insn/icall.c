@@ -2537,20 +2537,10 @@ void insn_icalls_done(struct insn_icalls *ic)
 
 void insn_icalls_release(struct insn_icalls *ic)
 {
+	insn_icalls_done(ic);
 	free(ic->calls);
 	free(ic->stores);
 	free(ic->links);
 	free(ic->thunks);
-	free(ic->pred_first);
-	free(ic->preds);
-	free(ic->jump_to);
-	free(ic->seen);
-	free(ic->depth);
-	free(ic->sbranch);
-	free(ic->falls);
-	free(ic->wmask);
-	free(ic->memo);
-	free(ic->memo_defs);
-	free(ic->stack);
 	memset(ic, 0, sizeof(*ic));
 }
