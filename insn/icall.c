@@ -1559,6 +1559,140 @@ static size_t same_writes(struct tracer *t, size_t i, uint8_t reg)
 	return x.v[0];
 }
 
+/* ---- copies of an argument, through joins and spills ---- */
+
+#define MAX_COPY_ASKS 32	/* places asked about by one entry_copy() */
+#define MAX_COPY_WRITES 32	/* writes of one place reaching where it is read */
+
+/* A place whose value entry_copy() asks about where v[i] reads it: a
+ * general register, or (reg SLOT) the word of the frame at slot. */
+struct copy_ask {
+	size_t i;
+	int64_t slot;
+	uint8_t reg;
+};
+
+struct copy_search {
+	struct copy_ask ask[MAX_COPY_ASKS];
+	int n;
+	uint8_t entry;		/* the entry's register found, or INSN_REG_NONE */
+	size_t w[MAX_COPY_WRITES];	/* the writes of the place asked about */
+	int nw;
+};
+
+static bool add_copy_write(void *arg, size_t d)
+{
+	struct copy_search *x = arg;
+
+	if (x->nw == MAX_COPY_WRITES)
+		return false;
+	x->w[x->nw++] = d;
+	return true;
+}
+
+/* Ask about a place once: a place met again holds what it is being
+ * shown to hold (the search proves a greatest fixed point: a value that
+ * only goes round a loop of copies is the one that entered it). */
+static bool copy_ask(struct copy_search *x, size_t i, uint8_t reg, int64_t slot)
+{
+	int k;
+
+	for (k = 0; k < x->n; k++)
+		if (x->ask[k].i == i && x->ask[k].reg == reg && (reg != SLOT || x->ask[k].slot == slot))
+			return true;
+	if (x->n == MAX_COPY_ASKS)
+		return false;
+	x->ask[x->n++] = (struct copy_ask){ i, slot, reg };
+	return true;
+}
+
+/* The places each write v[d] of x->ask[k]'s place copies: a register
+ * another (mov %rdi,%rcx) or a reload of a spill slot (mov 0x8(%rsp),%rcx,
+ * slot_load's: no pointer reaches the slot); the slot a register stored
+ * over its 8 bytes (slot_store).  False for any other write. */
+static bool copy_sources(struct tracer *t, struct copy_search *x, const struct copy_ask *a)
+{
+	int k;
+
+	for (k = 0; k < x->nw; k++) {
+		const struct insn *in = &t->v[x->w[k]];
+		size_t d = x->w[k];
+
+		if (a->reg == SLOT) {
+			t->slot = a->slot;
+			if (!slot_store(t, d, true) || in->reg2 == RSP || !copy_ask(x, d, in->reg2, 0))
+				return false;
+			continue;
+		}
+		if (is_call(in) || in->op != INSN_OP_MOV || in->size != 8 || in->reg != a->reg ||
+		    (in->flags & INSN_F_IMM))
+			return false;
+		if (!(in->flags & INSN_F_MEM)) {
+			if (in->reg2 > 15 || in->reg2 == RSP || !copy_ask(x, d, in->reg2, 0))
+				return false;
+			continue;
+		}
+		if ((in->base != RSP && in->base != RBP) || !slot_load(t, d) ||
+		    !copy_ask(x, d, SLOT, t->slot))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Does reg hold at v[i], on every path, what one register held at the
+ * function's entry (*entry_reg): each write reaching it a copy of a
+ * register, or a reload of a spill slot whose every store reaching the
+ * reload is of a register, and so on back to the entry, with nothing
+ * else on the way?  GCC keeps an argument (xas_store()'s xas) in a
+ * register it copies and spills across calls on each path of a loop,
+ * where several such writes join and no one write reaches the use.
+ * Not in a function with a jump through a table (where it lands is not
+ * known), nor past MAX_COPY_ASKS places or INSN_MAX_VALUES writes of one.
+ */
+static bool entry_copy(struct tracer *t, size_t i, uint8_t reg, uint8_t *entry_reg)
+{
+	struct copy_search x = { .n = 0, .entry = INSN_REG_NONE };
+	int64_t slot = t->slot;
+	bool outgoing = t->outgoing, ok = true;
+	int k;
+
+	if (t->ic->table_jumps || reg > 15 || reg == RSP)
+		return false;
+	copy_ask(&x, i, reg, 0);
+	t->outgoing = false;
+	for (k = 0; ok && k < x.n; k++) {
+		struct copy_ask a = x.ask[k];
+		bool entry;
+
+		t->slot = a.slot;
+		x.nw = 0;
+		ok = each_write(t, a.i, a.reg, add_copy_write, &x, &entry) &&
+		     (!entry || (a.reg != SLOT && (x.entry == INSN_REG_NONE || x.entry == a.reg))) &&
+		     copy_sources(t, &x, &a);
+		if (ok && entry)
+			x.entry = a.reg;
+	}
+	t->slot = slot;
+	t->outgoing = outgoing;
+	*entry_reg = x.entry;
+	return ok && x.entry != INSN_REG_NONE;
+}
+
+/* reg, read at pc, holds what the function's entry held in the register
+ * entry_copy() found: a copy of that register at the first instruction,
+ * an argument (REG with entry, as from_entry()'s). */
+static void add_entry_copy(struct tracer *t, uint8_t reg, uint64_t pc, uint8_t entry_reg)
+{
+	struct insn_link *l;
+
+	add_link(t, pc, reg, INSN_SRC_MOVE, 0, 0);
+	add_link(t, t->v[0].addr, entry_reg, INSN_SRC_REG, 0, 0);
+	l = &t->ic->links[t->ic->nlinks - 1];
+	l->entry = true;
+	l->disp = (int64_t)t->v[0].addr;
+}
+
 /* Append how reg came to hold its value when v[i] (at pc) reads it. */
 /* A nop nothing reaches: padding after a ret or a jmp, before the
  * code a jump lands on. */
@@ -1657,6 +1791,7 @@ static void trace(struct tracer *t, size_t i, uint8_t reg, uint64_t pc)
 static void trace_value(struct tracer *t, size_t i, uint8_t reg, uint64_t pc)
 {
 	size_t call, d, same;
+	uint8_t entry_reg;
 
 	if (t->nlinks + 1 >= MAX_LINKS || reg > 15) {
 		add_link(t, pc, reg, INSN_SRC_OTHER, 0, 0);
@@ -1668,6 +1803,11 @@ static void trace_value(struct tracer *t, size_t i, uint8_t reg, uint64_t pc)
 	if (d == t->n && call == t->n && (same = same_writes(t, i, reg)) < t->n &&
 	    follow(t, i, same, reg, pc))
 		return;
+	if (d == t->n && call == t->n && t->nlinks + 2 < MAX_LINKS && !from_entry(t, i, reg) &&
+	    entry_copy(t, i, reg, &entry_reg)) {
+		add_entry_copy(t, reg, pc, entry_reg);
+		return;
+	}
 	if (call < t->n && reg == RAX && (t->v[call].flags & INSN_F_TARGET) &&
 	    t->v[call].branch == INSN_BRANCH_CALL) {
 		add_link(t, pc, reg, INSN_SRC_RETURN, t->v[call].imm, 0);

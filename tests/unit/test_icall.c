@@ -545,6 +545,74 @@ static void test_join_not_followed(void **state)
 	insn_icalls_release(&ic);
 }
 
+/* A register that holds a copy of the function's argument on every path
+ * through a loop: the entry's copy (mov %rdi,%rcx) and the reload of
+ * the spill the loop makes before each call reach the slot's store, so
+ * no one write does; each is a copy back to rdi at the entry (GCC's
+ * xas_store(): xas in rcx, spilled across calls).  The call's chain is
+ * the reload, the copy at the store, and rdi at the function's first
+ * instruction, an argument.  With lea 0x8(%rdi),%rcx for the entry's
+ * copy (48 8d 4f 08) one path holds no copy: the chain ends at the
+ * join, no argument.
+ *
+ *	1000: 53			push %rbx
+ *	1001: 48 83 ec 10		sub $0x10,%rsp
+ *	1005: 48 89 f9			mov %rdi,%rcx
+ *	1008: 48 89 f3			mov %rsi,%rbx
+ *	100b: 48 89 4c 24 08		mov %rcx,0x8(%rsp)
+ *	1010: 48 89 df			mov %rbx,%rdi
+ *	1013: e8 fb 0f 00 00		call 2013
+ *	1018: 48 8b 4c 24 08		mov 0x8(%rsp),%rcx
+ *	101d: 48 83 eb 01		sub $0x1,%rbx
+ *	1021: 7f e8			jg 100b
+ *	1023: ff d1			call *%rcx
+ *	1025: 48 83 c4 10		add $0x10,%rsp
+ *	1029: 5b			pop %rbx
+ *	102a: c3			ret
+ */
+static void test_entry_copies(void **state)
+{
+	static const uint8_t copy[] = {
+		0x53, 0x48, 0x83, 0xec, 0x10, 0x48, 0x89, 0xf9, 0x48, 0x89, 0xf3, 0x48,
+		0x89, 0x4c, 0x24, 0x08, 0x48, 0x89, 0xdf, 0xe8, 0xfb, 0x0f, 0x00, 0x00,
+		0x48, 0x8b, 0x4c, 0x24, 0x08, 0x48, 0x83, 0xeb, 0x01, 0x7f, 0xe8, 0xff,
+		0xd1, 0x48, 0x83, 0xc4, 0x10, 0x5b, 0xc3,
+	};
+	static const uint8_t offset[] = {
+		0x53, 0x48, 0x83, 0xec, 0x10, 0x48, 0x8d, 0x4f, 0x08, 0x48, 0x89, 0xf3,
+		0x48, 0x89, 0x4c, 0x24, 0x08, 0x48, 0x89, 0xdf, 0xe8, 0xfb, 0x0f, 0x00,
+		0x00, 0x48, 0x8b, 0x4c, 0x24, 0x08, 0x48, 0x83, 0xeb, 0x01, 0x7f, 0xe8,
+		0xff, 0xd1, 0x48, 0x83, 0xc4, 0x10, 0x5b, 0xc3,
+	};
+	struct insn_icalls ic;
+	const struct insn_link *l;
+	uint8_t n;
+
+	(void)state;
+	trace_code(copy, sizeof(copy), &ic);
+	assert_int_equal(ic.calls[0].pc, 0x1023);
+	l = &ic.links[ic.calls[0].link];
+	n = ic.calls[0].nlinks;
+	assert_int_equal(n, 3);
+	/* the reload */
+	assert_int_equal(l[0].src, INSN_SRC_MOVE);
+	assert_true(l[0].entry);
+	/* rcx at the store: the copy of rdi, at the first instruction */
+	assert_int_equal(l[1].src, INSN_SRC_MOVE);
+	assert_int_equal(l[1].pc, 0x100b);
+	assert_int_equal(l[2].src, INSN_SRC_REG);
+	assert_int_equal(l[2].reg, 5);
+	assert_int_equal(l[2].pc, 0x1000);
+	assert_true(l[2].entry);
+	assert_int_equal(insn_entry_reg(l, n), 5);
+	insn_icalls_release(&ic);
+
+	trace_code(offset, sizeof(offset), &ic);
+	l = &ic.links[ic.calls[0].link];
+	assert_int_equal(insn_entry_reg(l, ic.calls[0].nlinks), INSN_REG_NONE);
+	insn_icalls_release(&ic);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -553,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_spill_reload),
 		cmocka_unit_test(test_spill_overwritten),
 		cmocka_unit_test(test_spill_frame_pointer),
+		cmocka_unit_test(test_entry_copies),
 		cmocka_unit_test(test_stack_realigned),
 		cmocka_unit_test(test_static_branch),
 		cmocka_unit_test(test_slot_stores_joined),
