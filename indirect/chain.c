@@ -531,15 +531,21 @@ static bool locates(const struct insn_link *links, int k, const struct ind_loc *
 	       (l->src == INSN_SRC_REG && l->entry && first >= x->lo && first < x->hi);
 }
 
-/* Does l, a word of the stack at a depth not known (INSN_SRC_STACK), load
- * x's first word: x's place is the stack pointer plus that displacement
- * where the load is (DW_OP_breg7: dev_ethtool realigns its frame, and
- * keeps ops at 0x18(%rsp))? */
+/* Does l, a word of the stack at a depth not known (INSN_SRC_STACK), or
+ * a word of the frame loaded through rsp (INSN_SRC_FRAME, insn_link.sp),
+ * load x's first word: x's place is the stack pointer plus that
+ * displacement where the load is (DW_OP_breg7: dev_ethtool realigns its
+ * frame, and keeps ops at 0x18(%rsp); sk_getsockopt's sock, reloaded
+ * from 0x18(%rsp) where a stack address the function lets out keeps
+ * the slot from being followed)? */
 static bool from_stack(const struct insn_link *l, const struct ind_loc *x)
 {
 	uint64_t at = l->pc + (uint64_t)(int64_t)l->back;
+	int64_t disp = l->src == INSN_SRC_FRAME ? l->sp_disp : l->disp;
 
-	return x->reg == DW_REG_RSP && l->disp == x->mem[0] && at >= x->lo && at < x->hi;
+	if (l->src == INSN_SRC_FRAME && !l->sp)
+		return false;
+	return x->reg == DW_REG_RSP && disp == x->mem[0] && at >= x->lo && at < x->hi;
 }
 
 /* Is l the reload of a spill the chain followed to its store (a copy,
@@ -575,7 +581,8 @@ static bool in_place(const struct insn_link *links, int k, int n, const struct i
 			j++;
 		if (j < n && i == 0 && spill_reload(&links[j]))
 			return reloads(&links[j], x);	/* the place's own load */
-		if (j < n && i == 0 && links[j].src == INSN_SRC_STACK)
+		if (j < n && i == 0 &&
+		    (links[j].src == INSN_SRC_STACK || links[j].src == INSN_SRC_FRAME))
 			return from_stack(&links[j], x);
 		if (j >= n || links[j].src != INSN_SRC_LOAD || links[j].scale ||
 		    links[j].disp != x->mem[i])

@@ -346,6 +346,8 @@ static void add_link(struct tracer *t, uint64_t pc, uint8_t reg, enum insn_src s
 	l->home_back = 0;
 	l->sib = INSN_REG_NONE;
 	l->sib_off = 0;
+	l->sp = false;
+	l->sp_disp = 0;
 	t->nlinks++;
 }
 
@@ -695,6 +697,13 @@ static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
 		l->disp = in->disp;
 		l->scale = in->base;
 		l->back = (int32_t)(in->addr - pc);
+		/* the slot holds the value where the reload reads it: DWARF
+		 * may locate the variable there as DW_OP_fbreg (the CFA
+		 * above the return address; bpf_struct_ops_init()'s st_ops) */
+		if (t->slot >= INT32_MIN && in->addr <= pc && pc - in->addr <= UINT32_MAX) {
+			l->home = (int32_t)t->slot;
+			l->home_back = (uint32_t)(pc - in->addr);
+		}
 		trace(t, d, t->v[d].reg2, t->v[d].addr);
 		return;
 	}
@@ -707,6 +716,10 @@ static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
 			add_link(t, pc, reg, INSN_SRC_FRAME, addr, 0);
 			t->ic->links[t->ic->nlinks - 1].back = (int32_t)(in->addr - pc);
 			t->ic->links[t->ic->nlinks - 1].entry = entry;
+			if (in->disp >= INT16_MIN && in->disp <= INT16_MAX) {
+				t->ic->links[t->ic->nlinks - 1].sp = true;
+				t->ic->links[t->ic->nlinks - 1].sp_disp = (int16_t)in->disp;
+			}
 			return;
 		}
 		if (in->index == INSN_REG_NONE) {

@@ -97,7 +97,9 @@ struct insn_link {
 	/* a store in [pc - held, pc] of reg to a word of the frame, at home
 	 * from the entry's stack pointer (negative; 0 when none): from the
 	 * instruction after it, pc - home_back, to pc, that word holds the
-	 * value too (vma = vma_lookup(...), vma's home in the frame) */
+	 * value too (vma = vma_lookup(...), vma's home in the frame); a
+	 * spill's reload (MOVE with entry): the slot, where the reload at
+	 * pc - home_back reads it */
 	int32_t home;
 	uint32_t home_back;
 	/* a register that holds reg's value plus sib_off at pc, the one lea
@@ -105,6 +107,10 @@ struct insn_link {
 	 * walk's entry and its container: lea -0x48(%r15),%r12), or
 	 * INSN_REG_NONE */
 	uint8_t sib;
+	/* FRAME loaded through rsp: the load's displacement from rsp
+	 * (sp_disp), where DWARF may locate the word as DW_OP_breg7 */
+	bool sp;
+	int16_t sp_disp;
 	int32_t sib_off;
 };
 

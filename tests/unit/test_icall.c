@@ -209,6 +209,8 @@ static void test_spill_overwritten(void **state)
 		assert_int_equal(ic.calls[0].nlinks, 1);
 		assert_int_equal(l[0].src, INSN_SRC_FRAME);
 		assert_int_equal(l[0].disp, -0x10);
+		assert_true(l[0].sp);	/* loaded as 0x8(%rsp): DW_OP_breg7 8 */
+		assert_int_equal(l[0].sp_disp, 8);
 		assert_int_equal(l[0].pc + (uint64_t)(int64_t)l[0].back, 0x1011);
 		assert_int_equal(insn_entry_reg(l, 1), INSN_REG_NONE);
 		insn_icalls_release(&ic);
@@ -594,9 +596,11 @@ static void test_entry_copies(void **state)
 	l = &ic.links[ic.calls[0].link];
 	n = ic.calls[0].nlinks;
 	assert_int_equal(n, 3);
-	/* the reload */
+	/* the reload, its slot at -0x10 from the entry's stack pointer */
 	assert_int_equal(l[0].src, INSN_SRC_MOVE);
 	assert_true(l[0].entry);
+	assert_int_equal(l[0].home, -0x10);
+	assert_int_equal(l[0].pc - l[0].home_back, 0x1018);
 	/* rcx at the store: the copy of rdi, at the first instruction */
 	assert_int_equal(l[1].src, INSN_SRC_MOVE);
 	assert_int_equal(l[1].pc, 0x100b);
