@@ -64,6 +64,7 @@ memremap -> arch_memremap_can_ram_remap -> memremap
 emit_bpf_dispatcher -> emit_bpf_dispatcher
 __btf_type_is_scalar_struct -> __btf_type_is_scalar_struct
 find_css_set -> find_css_set
+parse_probe_arg -> parse_probe_arg
 __kmalloc -> __kmalloc_large_node -> __alloc_pages -> __alloc_pages_slowpath -> __alloc_pages_direct_compact -> try_to_compact_pages -> compact_zone_order -> compact_zone -> migrate_pages -> migrate_pages_batch -> split_huge_page_to_list -> xas_split_alloc -> kmem_cache_alloc_lru -> memcg_list_lru_alloc -> __kmalloc
 __alloc_pages -> __alloc_pages_slowpath -> __alloc_pages_direct_compact -> try_to_compact_pages -> compact_zone_order -> compact_zone -> isolate_migratepages_block -> isolate_or_dissolve_huge_page -> alloc_buddy_huge_page -> __alloc_pages
 __get_free_pages -> alloc_pages -> __alloc_pages -> __alloc_pages_slowpath -> __alloc_pages_direct_compact -> try_to_compact_pages -> compact_zone_order -> compact_zone -> isolate_migratepages_block -> isolate_or_dissolve_huge_page -> __prep_new_huge_page -> hugetlb_vmemmap_optimize -> vmemmap_remap_range -> __get_free_pages
