@@ -532,20 +532,25 @@ static bool locates(const struct insn_link *links, int k, const struct ind_loc *
 }
 
 /* Does l, a word of the stack at a depth not known (INSN_SRC_STACK), or
- * a word of the frame loaded through rsp (INSN_SRC_FRAME, insn_link.sp),
- * load x's first word: x's place is the stack pointer plus that
+ * a word of the frame (INSN_SRC_FRAME, at insn_link.base_disp from
+ * base), load x's first word: x's place is that register plus that
  * displacement where the load is (DW_OP_breg7: dev_ethtool realigns its
  * frame, and keeps ops at 0x18(%rsp); sk_getsockopt's sock, reloaded
  * from 0x18(%rsp) where a stack address the function lets out keeps
- * the slot from being followed)? */
+ * the slot from being followed; DW_OP_breg6, rbp the frame pointer:
+ * sk_setsockopt's sock)? */
 static bool from_stack(const struct insn_link *l, const struct ind_loc *x)
 {
 	uint64_t at = l->pc + (uint64_t)(int64_t)l->back;
-	int64_t disp = l->src == INSN_SRC_FRAME ? l->sp_disp : l->disp;
 
-	if (l->src == INSN_SRC_FRAME && !l->sp)
+	if (at < x->lo || at >= x->hi)
 		return false;
-	return x->reg == DW_REG_RSP && disp == x->mem[0] && at >= x->lo && at < x->hi;
+	if (l->src != INSN_SRC_FRAME)
+		return x->reg == DW_REG_RSP && l->disp == x->mem[0];
+	/* FRAME: l->scale is rbp's offset from the entry's stack pointer
+	 * over -8, where it is the frame pointer */
+	return (l->sp && x->reg == DW_REG_RSP && l->sp_disp == x->mem[0]) ||
+	       (l->scale && x->reg == DW_REG_RBP && l->disp == -8 * (int64_t)l->scale + x->mem[0]);
 }
 
 /* Is l the reload of a spill the chain followed to its store (a copy,

@@ -677,6 +677,25 @@ static bool indexed_add(struct tracer *t, size_t i, uint8_t reg, size_t *d, uint
 	return true;
 }
 
+/* The places DWARF may give a word of the frame that v[i] loads through
+ * rsp: rsp plus the load's displacement (DW_OP_breg7), and, where rbp
+ * is the frame pointer, rbp plus a displacement (GCC's locations name
+ * the frame so: sk_setsockopt()'s sock at DW_OP_breg6 -120, loaded as
+ * 0x20(%rsp)), kept as rbp's offset from the entry's stack pointer. */
+static void frame_base(struct tracer *t, size_t i, struct insn_link *l)
+{
+	const struct insn_icalls *ic = t->ic;
+	int64_t d = t->v[i].disp;
+
+	if (d >= INT16_MIN && d <= INT16_MAX) {
+		l->sp = true;
+		l->sp_disp = (int16_t)d;
+	}
+	if (ic->fp_stable && i > ic->fp_at && ic->fp_frame < 0 && ic->fp_frame % 8 == 0 &&
+	    ic->fp_frame >= -8 * 255)
+		l->scale = (uint8_t)(-ic->fp_frame / 8);
+}
+
 /* The value of a memory operand of v[i] (a call's or a load's): a
  * stack slot's is a copy of the register spilled there. */
 static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
@@ -716,10 +735,7 @@ static void trace_mem(struct tracer *t, size_t i, uint64_t pc, uint8_t reg)
 			add_link(t, pc, reg, INSN_SRC_FRAME, addr, 0);
 			t->ic->links[t->ic->nlinks - 1].back = (int32_t)(in->addr - pc);
 			t->ic->links[t->ic->nlinks - 1].entry = entry;
-			if (in->disp >= INT16_MIN && in->disp <= INT16_MAX) {
-				t->ic->links[t->ic->nlinks - 1].sp = true;
-				t->ic->links[t->ic->nlinks - 1].sp_disp = (int16_t)in->disp;
-			}
+			frame_base(t, i, &t->ic->links[t->ic->nlinks - 1]);
 			return;
 		}
 		if (in->index == INSN_REG_NONE) {

@@ -77,7 +77,11 @@ struct insn_link {
 	uint8_t reg;		/* where the value is at pc; INSN_REG_NONE for a
 				 * call's own memory operand (call *8(%rax)) */
 	uint8_t src;		/* enum insn_src */
-	uint8_t scale;		/* LOAD, TABLE: the index's scale, 0 without one */
+	uint8_t scale;		/* LOAD, TABLE: the index's scale, 0 without one;
+				 * FRAME: where rbp is the frame pointer at the
+				 * load, rbp's offset from the entry's stack
+				 * pointer over -8 (DWARF may place the word as
+				 * DW_OP_breg6), 0 else */
 	bool entry;		/* REG: no write reaches pc on any path from the
 				 * function's entry, so reg holds what it held
 				 * there (an argument: --indirect=types follows
@@ -108,7 +112,7 @@ struct insn_link {
 	 * INSN_REG_NONE */
 	uint8_t sib;
 	/* FRAME loaded through rsp: the load's displacement from rsp
-	 * (sp_disp), where DWARF may locate the word as DW_OP_breg7 */
+	 * (sp_disp), where DWARF may place the word as DW_OP_breg7 */
 	bool sp;
 	int16_t sp_disp;
 	int32_t sib_off;

@@ -211,6 +211,7 @@ static void test_spill_overwritten(void **state)
 		assert_int_equal(l[0].disp, -0x10);
 		assert_true(l[0].sp);	/* loaded as 0x8(%rsp): DW_OP_breg7 8 */
 		assert_int_equal(l[0].sp_disp, 8);
+		assert_int_equal(l[0].scale, 0);	/* no frame pointer */
 		assert_int_equal(l[0].pc + (uint64_t)(int64_t)l[0].back, 0x1011);
 		assert_int_equal(insn_entry_reg(l, 1), INSN_REG_NONE);
 		insn_icalls_release(&ic);
