@@ -90,6 +90,26 @@ static bool load_fixed(struct ind_image *im, uint64_t addr, uint64_t scale, bool
 	return true;
 }
 
+/* A load at at bytes from a struct of type pointee, past its end: C
+ * reads there only through a pointer cast to a larger struct, one that
+ * holds the pointee (inet_csk(sk)->icsk_af_ops: struct sock, at 0 in a
+ * struct inet_connection_sock), assumed among the unit's
+ * (ind_container_place); noted for ind_type_call_chain while the unit
+ * is not wanted. */
+static bool past_end(struct ind_image *im, uint64_t pointee, int64_t at, bool last,
+		     struct ind_place *p)
+{
+	const struct ind_type *s = ind_type_at(&im->types, pointee);
+
+	if (!s || s->kind != IND_STRUCT || !s->size || at < (int64_t)s->size)
+		return false;
+	if (!im->units.wanted) {
+		im->units.past_end = true;
+		return false;
+	}
+	return ind_container_place(im, pointee, at, last, p);
+}
+
 /* *(v + disp [+ index * scale]) */
 static bool load(struct ind_image *im, const struct insn_link *l, bool last, struct tval *v,
 		 struct ind_target *out)
@@ -113,10 +133,12 @@ static bool load(struct ind_image *im, const struct insn_link *l, bool last, str
 		 * and move the table (type_index() grows it) */
 		pointee_size = pointee->size;
 	}
-	/* below the pointee: a member of a struct that holds it */
+	/* below the pointee, or past its end: a member of a struct that
+	 * holds it */
 	if (l->disp + v->bias < 0 ?
-	    !ind_container_place(im, target, (uint64_t)-(l->disp + v->bias), last, &p) :
-	    !ind_type_place(&im->types, target, (uint64_t)(l->disp + v->bias), &p))
+	    !ind_container_place(im, target, l->disp + v->bias, last, &p) :
+	    !ind_type_place(&im->types, target, (uint64_t)(l->disp + v->bias), &p) &&
+	    !past_end(im, target, l->disp + v->bias, last, &p))
 		return false;
 	/* an index into the array the word at disp is in: sb->s_dquot.ops[type],
 	 * mov 0x240(%rax,%rdx,8) (C indexes nothing else there) */
@@ -783,12 +805,15 @@ static bool reads_below(const struct insn_link *links, uint8_t n)
 bool ind_type_call_chain(struct ind_image *im, const struct insn_link *links, uint8_t n,
 			 struct ind_target *out)
 {
-	bool typed = ind_type_chain(im, links, n, out);
+	bool typed;
 	struct ind_target t;
 
+	im->units.past_end = false;
+	typed = ind_type_chain(im, links, n, out);
 	/* the unit's structs are walked only for a call nothing else types
-	 * (a store's chain has its prototype's keys to fall back on) */
-	if ((typed && precise(out)) || !reads_below(links, n))
+	 * (a store's chain has its prototype's keys to fall back on), that
+	 * reads below a struct or past its end */
+	if ((typed && precise(out)) || !(reads_below(links, n) || im->units.past_end))
 		return typed;
 	im->units.wanted = true;
 	if (ind_type_chain(im, links, n, &t) && precise(&t)) {

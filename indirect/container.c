@@ -1,9 +1,9 @@
 /*
  * container.c - the struct a load at a negative offset from a pointer
- * reads: crypto_shash_alg(tfm)->digest is container_of(tfm->base.__crt_alg,
- * struct shash_alg, base)->digest, a load at -0x60 from a struct
- * crypto_alg *, and no variable holds the container (the inline function
- * returns it straight into the load).
+ * (or past the end of its pointee) reads: crypto_shash_alg(tfm)->digest
+ * is container_of(tfm->base.__crt_alg, struct shash_alg, base)->digest,
+ * a load at -0x60 from a struct crypto_alg *, and no variable holds the
+ * container (the inline function returns it straight into the load).
  *
  * C lets code name a container only where its type is complete: so the
  * container is among the structs the code's own unit defines (a
@@ -19,6 +19,11 @@
  * anonymous struct held in another is the same place as its holder's,
  * and is no candidate of its own.  The pointee held in an array (its
  * index not known), or a walk of the unit cut short, types nothing.
+ * A load past the end of the pointee is asked the same way, at each
+ * holder's offset of the pointee plus the load's: C reads there only
+ * through a pointer cast to a larger struct, assumed one that holds the
+ * pointee (inet_csk(sk): a struct sock at 0 in a struct
+ * inet_connection_sock).
  */
 #include "indirect/internal.h"
 
@@ -245,7 +250,7 @@ static bool same_place(const struct ind_place *a, const struct ind_place *b, boo
 	return !a->func && !b->func && a->type == b->type;
 }
 
-static bool place_of(struct ind_image *im, uint64_t pointee, uint64_t d, bool last,
+static bool place_of(struct ind_image *im, uint64_t pointee, int64_t at, bool last,
 		     struct ind_place *out)
 {
 	const struct ind_type *s = ind_type_at(&im->types, pointee);
@@ -272,7 +277,8 @@ static bool place_of(struct ind_image *im, uint64_t pointee, uint64_t d, bool la
 		for (k = 0; ok && k < x.n; k++) {
 			struct ind_place p;
 
-			if (x.off[k] < d || !ind_type_place(&im->types, x.die, x.off[k] - d, &p) ||
+			if ((int64_t)x.off[k] + at < 0 ||
+			    !ind_type_place(&im->types, x.die, (uint64_t)((int64_t)x.off[k] + at), &p) ||
 			    !p.type || (last && object_pointer(&im->types, &p)))
 				continue;
 			if (!found)
@@ -288,7 +294,7 @@ static bool place_of(struct ind_image *im, uint64_t pointee, uint64_t d, bool la
 	return ok;
 }
 
-bool ind_container_place(struct ind_image *im, uint64_t pointee, uint64_t d, bool last,
+bool ind_container_place(struct ind_image *im, uint64_t pointee, int64_t at, bool last,
 			 struct ind_place *out)
 {
 	struct ind_units *u = &im->units;
@@ -300,18 +306,18 @@ bool ind_container_place(struct ind_image *im, uint64_t pointee, uint64_t d, boo
 		return false;
 	for (i = 0; i < u->nans; i++) {
 		a = &u->ans[i];
-		if (a->pointee == pointee && a->d == d && a->last == last) {
+		if (a->pointee == pointee && a->at == at && a->last == last) {
 			*out = a->p;
 			return a->ok;
 		}
 	}
-	ok = place_of(im, pointee, d, last, out);
+	ok = place_of(im, pointee, at, last, out);
 	/* kept while its unit is the one read */
 	if (u->hi && pointee >= u->lo && pointee < u->hi) {
 		SP_ALLOC_GROW(u->ans, u->nans + 1, u->anscap);
 		a = &u->ans[u->nans++];
 		a->pointee = pointee;
-		a->d = d;
+		a->at = at;
 		a->last = last;
 		a->ok = ok;
 		a->p = *out;

@@ -385,6 +385,9 @@ struct ind_units {
 	/* a call's chain no other way types (ind_type_call_chain): the
 	 * unit's walk is asked for only then */
 	bool wanted;
+	/* a load read past the end of its pointee while not wanted: the
+	 * call's chain may read a struct that holds it (a cast) */
+	bool past_end;
 	struct ind_unit_member {
 		uint64_t parent, off, type;
 	} *m;
@@ -397,7 +400,8 @@ struct ind_units {
 	/* the unit's answers so far: a header's inline function asks the
 	 * same at each of its copies */
 	struct ind_unit_answer {
-		uint64_t pointee, d;
+		uint64_t pointee;
+		int64_t at;
 		bool last, ok;
 		struct ind_place p;
 	} *ans;
@@ -405,11 +409,12 @@ struct ind_units {
 };
 
 struct ind_image;
-/* The word at d bytes below a struct of type pointee (a container_of),
- * as every struct of the unit that holds one there says it (the same
- * function pointer's key and prototype when last, else the same pointer
- * type to go on with); false when they disagree or none says. */
-bool ind_container_place(struct ind_image *im, uint64_t pointee, uint64_t d, bool last,
+/* The word at at bytes from a struct of type pointee, below it (a
+ * container_of) or past its end (a cast to a struct that begins with it:
+ * inet_csk(sk)), as every struct of the unit that holds one says it (the
+ * same function pointer's key and prototype when last, else the same
+ * pointer type to go on with); false when they disagree or none says. */
+bool ind_container_place(struct ind_image *im, uint64_t pointee, int64_t at, bool last,
 			 struct ind_place *out);
 void ind_units_release(struct ind_units *u);
 
