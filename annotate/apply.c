@@ -410,13 +410,8 @@ static void copy_holder(struct sp_graph *g, uint32_t f, uint32_t c)
  * analysis/nest.c reads).  Its id. */
 static uint32_t copy_func(struct sp_graph *g, uint32_t f, const uint32_t *to, size_t nto)
 {
-	uint32_t c = sp_graph_add_func(g), i, n = g->nedges, nb = g->nbelows;
+	uint32_t c = sp_graph_copy_func(g, f), i, n = g->nedges, nb = g->nbelows;
 
-	g->funcs[c] = g->funcs[f];
-	if (g->funcs[c].original == SP_NONE)
-		g->funcs[c].original = f;
-	g->funcs[c].edge_first = g->funcs[c].edge_count = 0;
-	sp_result_init(&g->funcs[c].res);
 	for (i = 0; i < n; i++)
 		if (g->edges[i].from == f && !in_ids(to, nto, g->edges[i].to)) {
 			struct sp_edge e = g->edges[i];

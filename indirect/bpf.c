@@ -46,6 +46,16 @@
 #define BPF_JIT_ONE (512 + 8 * (8 + 8 + 8 + 32))
 #define BPF_JIT_FRAME (BPF_JIT_ONE + 33 * (224 + 7 * (8 + 8 + 8 + 32)))
 
+/* The interpreter, and its calls' description */
+#define INTERPRETER "___bpf_prog_run"
+#define INTERP_CALLS \
+	"__bpf_call_base + imm: helpers, struct bpf_map_ops's map helpers, emitted calls, " \
+	"interpreters_args"
+/* ... in a copy of the interpreter under a runner (interp_copies) */
+#define INTERP_TYPE_CALLS \
+	"__bpf_call_base + imm: the type's helpers, struct bpf_map_ops's map helpers, " \
+	"emitted calls, interpreters_args"
+
 /* Is proto a struct bpf_prog's bpf_func, unsigned int (*)(const void
  * *ctx, const struct bpf_insn *insn)? */
 static bool is_bpf_func_type(const char *proto)
@@ -867,6 +877,189 @@ static void run_helpers(struct ind_kernel *k, struct proto_walk *w)
 	w->helpers.n = ind_unique_ids(w->helpers.v, w->helpers.n);
 }
 
+/* ---- the interpreter under a runner ---- */
+
+/* Is every indirect call site of function id resolved by bpf.c? */
+static bool all_bpf_sites(const struct sp_graph *g, uint32_t id)
+{
+	uint32_t i;
+
+	for (i = 0; i < g->nisites; i++)
+		if (g->isites[i].func == id && g->isites[i].how != SP_RES_BPF)
+			return false;
+	return true;
+}
+
+static bool bpf_edge(const struct sp_edge *e)
+{
+	return (e->flags & SP_EDGE_F_ASSUMED) && e->how == SP_RES_BPF;
+}
+
+/* The copies of one runner's interpreters: copy[function id] (a map),
+ * the interpreter's own in, the type's helpers. */
+struct interp_copy {
+	struct ind_kernel *k;
+	int r;
+	uint32_t in, copy;
+	struct sp_u64map callers;	/* the interpreter's direct callers -> 1 */
+	struct sp_u64map entry;		/* one the runner calls -> its copy */
+	const struct ids *helpers;	/* the type's, sorted */
+};
+
+/* Does the interpreter's edge e call a helper the type's programs do
+ * not (one of every program's, and no map operation, emitted call or
+ * interpreters_args function too)? */
+static bool other_type_helper(const struct interp_copy *c, const struct sp_edge *e)
+{
+	const struct ind_kernel *k = c->k;
+
+	return bpf_edge(e) && ind_ids_has(k->helpers.v, k->helpers.n, e->to) &&
+	       !ind_ids_has(c->helpers->v, c->helpers->n, e->to) &&
+	       !ind_ids_has(k->interp.v, k->interp.n, e->to);
+}
+
+/* The copy of function to (the interpreter, a caller of it) under the
+ * runner, else to. */
+static uint32_t copy_of(const struct interp_copy *c, uint32_t to)
+{
+	uint32_t id = to == c->in ? c->copy : sp_u64map_get(&c->entry, to);
+
+	return id != SP_NONE ? id : to;
+}
+
+/* Is edge e (from the runner's functions or the interpreter) a call of
+ * an interpreter that calls ___bpf_prog_run (direct, as every
+ * __bpf_prog_runN and __bpf_prog_run_argsN does)? */
+static bool interp_entry(const struct interp_copy *c, const struct sp_edge *e)
+{
+	return bpf_edge(e) && sp_u64map_get(&c->callers, e->to) != SP_NONE;
+}
+
+/* Is function id one of runner r's? */
+static bool runner_func(const struct sp_graph *g, uint32_t id, int r)
+{
+	return g->funcs[id].original == SP_NONE && runner_of(&g->funcs[id]) == r;
+}
+
+/* The calls of the copies: the interpreter's but the other types'
+ * helpers, its callers' (edges [0, n)), each into the copies. */
+static void copy_edges(struct interp_copy *c, uint32_t n)
+{
+	struct sp_graph *g = c->k->r->g;
+	uint32_t i, from;
+
+	for (i = 0; i < n; i++) {
+		struct sp_edge e = g->edges[i];
+
+		from = copy_of(c, e.from);
+		if (from == e.from || (e.from == c->in && other_type_helper(c, &e)))
+			continue;
+		e.from = from;
+		if (e.to == c->in || (g->edges[i].from == c->in && bpf_edge(&e)))
+			e.to = copy_of(c, e.to);
+		SP_ALLOC_GROW(g->edges, (size_t)g->nedges + 1, g->edges_cap);
+		g->edges[g->nedges++] = e;
+		c->k->edges += bpf_edge(&e);
+	}
+	g->finalized = false;
+}
+
+/* Site s's targets, the copies' in place of their functions (and the
+ * other types' helpers left out of the interpreter's): its targets
+ * anew. */
+static void copy_site_targets(struct interp_copy *c, uint32_t s, bool interp)
+{
+	struct sp_graph *g = c->k->r->g;
+	struct ids *x = &c->k->scratch;
+	uint32_t i;
+
+	x->n = 0;
+	for (i = 0; g->isites[s].first != SP_NONE && i < g->isites[s].ntargets; i++) {
+		uint32_t to = g->isite_targets[g->isites[s].first + i];
+		struct sp_edge e = { .to = to, .flags = SP_EDGE_F_ASSUMED, .how = SP_RES_BPF };
+
+		if (!interp || !other_type_helper(c, &e))
+			ids_add(x, copy_of(c, to));
+	}
+	x->n = ind_unique_ids(x->v, x->n);
+	sp_graph_set_isite_targets(g, &g->isites[s], x->v, x->n);
+}
+
+/* The interpreter's sites again, for its copy; the runner's sites call
+ * the copies. */
+static void copy_sites(struct interp_copy *c)
+{
+	struct sp_graph *g = c->k->r->g;
+	uint32_t i, n = g->nisites;
+
+	for (i = 0; i < n; i++) {
+		if (g->isites[i].func == c->in) {
+			struct sp_isite s = g->isites[i];
+
+			s.func = c->copy;
+			if (s.type && !strcmp(s.type, INTERP_CALLS))
+				s.type = sp_intern(g, INTERP_TYPE_CALLS);
+			*sp_graph_add_isite(g) = s;
+			copy_site_targets(c, g->nisites - 1, true);
+		} else if (g->isites[i].how == SP_RES_BPF && runner_func(g, g->isites[i].func, c->r)) {
+			copy_site_targets(c, i, false);
+		}
+	}
+}
+
+/*
+ * An interpreted program of runner r's types.  bpf_prog_select_func()
+ * (kernel/bpf/core.c:2263-2272 of Linux 6.1, from
+ * bpf_prog_select_runtime()) gives a program the JIT did not compile an
+ * interpreter of interpreters[] (core.c:2139-2143), __bpf_prog_runN,
+ * which runs ___bpf_prog_run on that program's instructions
+ * (core.c:2092-2102): so what the runner calls through
+ * bpf_func runs its own program.  Its JMP_CALL calls what
+ * do_misc_fixups() wrote, get_func_proto(ID)->func of the program's own
+ * type for a helper (verifier.c:14716-14728), as for the JIT; its
+ * JMP_CALL_ARGS an interpreters_args function on a BPF function of the
+ * same program (bpf_patch_call_args(), core.c:2155-2161), which runs
+ * ___bpf_prog_run again (core.c:2105-2119); its tail call, a jump in the
+ * loop (JMP_TAIL_CALL, core.c:1914-1940), a program of the same type
+ * and attach type (bpf_prog_map_compatible(), core.c:2206-2212).  So
+ * the runner's calls of the interpreters go to copies of them, each
+ * standing for its function (sp_func.original), whose ___bpf_prog_run
+ * calls the type's helpers only, and its interpreters_args' copies.
+ * Only when every site of ___bpf_prog_run is bpf.c's: the helper edges
+ * left out are that mechanism's own.
+ */
+static void interp_copies(struct ind_kernel *k, int r, const struct ids *helpers)
+{
+	struct sp_graph *g = k->r->g;
+	struct interp_copy c = { .k = k, .r = r, .in = k->interp_fn, .helpers = helpers };
+	uint32_t i, n = g->nedges;
+
+	if (c.in == SP_NONE || !all_bpf_sites(g, c.in))
+		return;
+	sp_u64map_init(&c.callers, 64);
+	sp_u64map_init(&c.entry, 64);
+	for (i = 0; i < n; i++)
+		if (g->edges[i].to == c.in && !(g->edges[i].flags & SP_EDGE_F_ASSUMED))
+			sp_u64map_put(&c.callers, g->edges[i].from, 1);
+	for (i = 0; i < n; i++) {
+		const struct sp_edge *e = &g->edges[i];
+
+		if ((e->from == c.in || runner_func(g, e->from, r)) &&
+		    sp_u64map_get(&c.entry, e->to) == SP_NONE && interp_entry(&c, e))
+			sp_u64map_put(&c.entry, e->to, sp_graph_copy_func(g, e->to));
+	}
+	if (c.entry.count) {
+		c.copy = sp_graph_copy_func(g, c.in);
+		copy_edges(&c, n);
+		for (i = 0; i < n; i++)
+			if (runner_func(g, g->edges[i].from, r) && interp_entry(&c, &g->edges[i]))
+				g->edges[i].to = copy_of(&c, g->edges[i].to);
+		copy_sites(&c);
+	}
+	sp_u64map_release(&c.callers);
+	sp_u64map_release(&c.entry);
+}
+
 /*
  * The node of runner r's programs.  Its calls wait for every other
  * site's (bpf_iter_get_func_proto's call through bpf_iter_reg's
@@ -892,6 +1085,8 @@ static void run_calls(struct ind_kernel *k, int r)
 			   "emitted calls, kfuncs"
 			 : "the type's helpers, struct bpf_map_ops's map helpers, emitted calls, "
 			   "kfuncs");
+	if (!w.wide)
+		interp_copies(k, r, &w.helpers);
 	free(w.funcs.v);
 	free(w.helpers.v);
 	free(w.code.v);
@@ -1108,7 +1303,6 @@ static enum sp_resolved dtor_targets(struct ind_kernel *k, const struct ind_site
 
 /* ---- the interpreter's own calls ---- */
 
-#define INTERPRETER "___bpf_prog_run"
 
 /* Does every word of table t lie in the code of function id (its ranges:
  * ___bpf_prog_run.cold's default_label too), none at its entry: the
@@ -1204,12 +1398,12 @@ static enum sp_resolved interp_targets(struct ind_kernel *k, const struct ind_si
 	jit_sets(k);
 	if (!k->interp_ok)
 		return SP_RES_NONE;
+	k->interp_fn = s->func;
 	for (i = 0; i < k->helpers.n; i++)
 		ids_add(out, k->helpers.v[i]);
 	for (i = 0; i < k->interp.n; i++)
 		ids_add(out, k->interp.v[i]);
-	*desc = "__bpf_call_base + imm: helpers, struct bpf_map_ops's map helpers, emitted calls, "
-		"interpreters_args";
+	*desc = INTERP_CALLS;
 	return SP_RES_BPF;
 }
 

@@ -37,6 +37,7 @@ void ind_kernel_init(struct ind_kernel *k, struct ind_run *r)
 	k->jit = SP_NONE;
 	for (i = 0; i < IND_BPF_RUNNERS; i++)
 		k->run_jit[i] = SP_NONE;
+	k->interp_fn = SP_NONE;
 	k->hypercall = SP_NONE;
 	sp_u64map_init(&k->by_name, 1024);
 	sp_u64map_init(&k->classes, 1024);

@@ -37,6 +37,8 @@ struct ind_kernel {
 					 * kfuncs, and interpreters_args' functions */
 	bool interp_ok;			/* interpreters_args read */
 	uint32_t run_helpers[IND_BPF_RUNNERS];	/* their helpers, SP_NONE: every one */
+	uint32_t interp_fn;		/* ___bpf_prog_run, once a call of it is
+					 * resolved, else SP_NONE */
 	bool cb_read;
 	struct ids cb_callers;		/* the functions that call a program's
 					 * callback, sorted */

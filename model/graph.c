@@ -64,6 +64,18 @@ uint32_t sp_graph_add_func(struct sp_graph *g)
 	return g->nfuncs++;
 }
 
+uint32_t sp_graph_copy_func(struct sp_graph *g, uint32_t f)
+{
+	uint32_t c = sp_graph_add_func(g);
+
+	g->funcs[c] = g->funcs[f];
+	if (g->funcs[c].original == SP_NONE)
+		g->funcs[c].original = f;
+	g->funcs[c].edge_first = g->funcs[c].edge_count = 0;
+	sp_result_init(&g->funcs[c].res);
+	return c;
+}
+
 void sp_result_init(struct sp_result *r)
 {
 	int c;

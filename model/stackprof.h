@@ -490,6 +490,9 @@ void sp_graph_init(struct sp_graph *g);
 void sp_graph_release(struct sp_graph *g);
 /* Returns the id of a new zeroed function (cu = SP_NONE, res.next = SP_NONE). */
 uint32_t sp_graph_add_func(struct sp_graph *g);
+/* A copy of function f, of no call yet, which stands for f on a stack
+ * (sp_func.original: f's own original, when f is a copy): its id. */
+uint32_t sp_graph_copy_func(struct sp_graph *g, uint32_t f);
 /* A result before any solving: nothing next, no component, no witness. */
 void sp_result_init(struct sp_result *r);
 void sp_graph_add_edge(struct sp_graph *g, uint32_t from, uint32_t to,

@@ -1,0 +1,155 @@
+/*
+ * An interpreted program of a known type (t1257), laid out as Linux 6.1
+ * lays it out: bpf_trace_run2 (kernel/trace/bpf_trace.c) runs a raw
+ * tracepoint's program through its bpf_func, the JIT's code or an
+ * interpreter __bpf_prog_runN (kernel/bpf/core.c's interpreters[]),
+ * which runs ___bpf_prog_run on the program's instructions; there
+ * JMP_CALL calls (__bpf_call_base + insn->imm)(...), a helper the
+ * program's type's get_func_proto returned, and JMP_CALL_ARGS
+ * (__bpf_call_base_args + insn->imm)(...), an interpreters_args
+ * function on a BPF function of the same program.  bpf_sys_bpf is a
+ * BPF_PROG_TYPE_SYSCALL program's helper only; bpf_demo_helper every
+ * type's (bpf_base_func_proto), bpf_trace_helper a raw tracepoint's.
+ */
+#include <stdlib.h>
+
+typedef unsigned long long u64;
+#define NOINLINE __attribute__((noinline))
+/* a frame of n bytes the compiler keeps */
+#define FRAME(n, x) volatile char buf[n]; buf[(x) & 15] = 1; return buf[2]
+
+struct bpf_insn { unsigned char code, regs; short off; int imm; };
+struct bpf_prog {
+	unsigned int len;
+	unsigned int (*bpf_func)(const void *ctx, const struct bpf_insn *insn);
+	struct bpf_insn insnsi[4];
+};
+
+/* ---- the helpers, and the types' get_func_proto ---- */
+struct bpf_func_proto { u64 (*func)(u64, u64, u64, u64, u64); int ret_type; };
+NOINLINE u64 bpf_demo_helper(u64 a, u64 b, u64 c, u64 d, u64 e) { FRAME(64, a + b + c + d + e); }
+NOINLINE u64 bpf_trace_helper(u64 a, u64 b, u64 c, u64 d, u64 e) { FRAME(136, a + b + c + d + e); }
+NOINLINE u64 bpf_sys_bpf(u64 a, u64 b, u64 c, u64 d, u64 e) { FRAME(1024, a + b + c + d + e); }
+const struct bpf_func_proto bpf_demo_helper_proto = { bpf_demo_helper, 1 };
+const struct bpf_func_proto bpf_trace_helper_proto = { bpf_trace_helper, 1 };
+const struct bpf_func_proto bpf_sys_bpf_proto = { bpf_sys_bpf, 1 };
+struct bpf_verifier_ops {
+	const struct bpf_func_proto *(*get_func_proto)(int func_id, const struct bpf_prog *prog);
+};
+NOINLINE const struct bpf_func_proto *bpf_base_func_proto(int func_id)
+{
+	return func_id == 1 ? &bpf_demo_helper_proto : 0;
+}
+NOINLINE const struct bpf_func_proto *raw_tp_prog_func_proto(int func_id, const struct bpf_prog *prog)
+{
+	if (func_id == 7 && prog)
+		return &bpf_trace_helper_proto;
+	return bpf_base_func_proto(func_id);
+}
+NOINLINE const struct bpf_func_proto *tracing_prog_func_proto(int func_id, const struct bpf_prog *prog)
+{
+	return raw_tp_prog_func_proto(func_id + 1, prog);
+}
+NOINLINE const struct bpf_func_proto *syscall_prog_func_proto(int func_id, const struct bpf_prog *prog)
+{
+	if (func_id == 166 && prog)
+		return &bpf_sys_bpf_proto;
+	return bpf_base_func_proto(func_id);
+}
+const struct bpf_verifier_ops raw_tracepoint_verifier_ops = { raw_tp_prog_func_proto };
+const struct bpf_verifier_ops raw_tracepoint_writable_verifier_ops = { raw_tp_prog_func_proto };
+const struct bpf_verifier_ops tracing_verifier_ops = { tracing_prog_func_proto };
+const struct bpf_verifier_ops bpf_syscall_verifier_ops = { syscall_prog_func_proto };
+
+/* ---- the interpreter ---- */
+NOINLINE u64 __bpf_call_base(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
+{
+	return r1 + r2 + r3 + r4 + r5;
+}
+#define __bpf_call_base_args \
+	((u64 (*)(u64, u64, u64, u64, u64, const struct bpf_insn *))(void *)__bpf_call_base)
+
+static u64 ___bpf_prog_run(u64 *regs, const struct bpf_insn *insn);
+NOINLINE __attribute__((cold)) void bad_insn(int code) { volatile int x = code; (void)x; }
+
+static NOINLINE u64 __bpf_prog_run_args32(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5,
+					  const struct bpf_insn *insn)
+{
+	u64 regs[6] = { r1, r2, r3, r4, r5, 0 };
+
+	return ___bpf_prog_run(regs, insn);
+}
+u64 (*interpreters_args[])(u64, u64, u64, u64, u64, const struct bpf_insn *) = {
+	__bpf_prog_run_args32,
+};
+
+static NOINLINE u64 ___bpf_prog_run(u64 *regs, const struct bpf_insn *insn)
+{
+	static const void *const jumptable[8] = {
+		&&EXIT, &&JMP_CALL, &&JMP_CALL_ARGS, &&ALU,
+		&&default_label, &&default_label, &&default_label, &&default_label,
+	};
+
+select_insn:
+	goto *jumptable[insn->code & 7];
+ALU:
+	regs[0] += (u64)insn->imm;
+	insn++;
+	goto select_insn;
+JMP_CALL:
+	regs[0] = (__bpf_call_base + insn->imm)(regs[1], regs[2], regs[3], regs[4], regs[5]);
+	insn++;
+	goto select_insn;
+JMP_CALL_ARGS:
+	regs[0] = (__bpf_call_base_args + insn->imm)(regs[1], regs[2], regs[3], regs[4], regs[5],
+						      insn + insn->off + 1);
+	insn++;
+	goto select_insn;
+EXIT:
+	return regs[0];
+default_label: __attribute__((cold));
+	bad_insn(insn->code);
+	return 0;
+}
+
+static NOINLINE unsigned int __bpf_prog_run32(const void *ctx, const struct bpf_insn *insn)
+{
+	u64 regs[11] = { 0, (u64)ctx };
+
+	return (unsigned int)___bpf_prog_run(regs, insn);
+}
+unsigned int (*interpreters[])(const void *, const struct bpf_insn *) = { __bpf_prog_run32 };
+
+/* ---- who runs a program ---- */
+/* kernel/trace/bpf_trace.c: a raw tracepoint's programs, bpf_prog_run()
+ * inlined */
+NOINLINE void bpf_trace_run2(struct bpf_prog *prog, u64 a, u64 b)
+{
+	u64 args[2] = { a, b };
+
+	prog->bpf_func(args, prog->insnsi);
+}
+/* kernel/bpf/syscall.c's BPF_PROG_RUN: a program of any type */
+NOINLINE unsigned int bpf_prog_test_run(const struct bpf_prog *prog, const void *ctx)
+{
+	return prog->bpf_func(ctx, prog->insnsi);
+}
+
+int main(int argc, char **argv)
+{
+	struct bpf_prog *prog = calloc(1, sizeof(*prog));
+	int r;
+
+	(void)argv;
+	if (!prog)
+		return 1;
+	prog->insnsi[0] = (struct bpf_insn){ 1, 0, 0,
+		(int)((char *)bpf_demo_helper - (char *)__bpf_call_base) };
+	prog->bpf_func = interpreters[0];
+	bpf_trace_run2(prog, 1, 2);
+	r = (int)bpf_prog_test_run(prog, &argc);
+	r += raw_tracepoint_verifier_ops.get_func_proto(argc, prog) != 0;
+	r += bpf_syscall_verifier_ops.get_func_proto(argc, prog) != 0;
+	r += (int)interpreters_args[0](1, 2, 3, 4, 5, prog->insnsi + 3);
+	return r == -1;
+}
