@@ -161,12 +161,66 @@ int sp_edge_cmp(const void *pa, const void *pb)
 	return (a->pc > b->pc) - (a->pc < b->pc);
 }
 
+/* The edges of one caller, e[0..n), by sp_edge_cmp: most callers have a
+ * few, which insertion sorts without qsort's calls of the comparison. */
+static void sort_caller(struct sp_edge *e, uint32_t n)
+{
+	uint32_t i, j;
+
+	if (n > 16) {
+		qsort(e, n, sizeof(*e), sp_edge_cmp);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		struct sp_edge x = e[i];
+
+		for (j = i; j > 0 && sp_edge_cmp(&e[j - 1], &x) > 0; j--)
+			e[j] = e[j - 1];
+		e[j] = x;
+	}
+}
+
+/*
+ * The edges in sp_edge_cmp's order: by caller with a counting sort, then
+ * each caller's: qsort of the whole array was 306 M instructions of the
+ * typed run on Debian's kernel (397,000 edges), 1.2 % of it.  Edges
+ * that compare equal differ at most in flags and how, which
+ * sp_graph_finalize() merges whatever their order, so the graph is the
+ * one any sort gives.  An edge from no function (an untrusted loader's,
+ * refused by the solver) leaves it to qsort.
+ */
+static void sort_edges(struct sp_graph *g)
+{
+	uint32_t *first, i, n = g->nedges;
+	struct sp_edge *tmp;
+
+	for (i = 0; i < n; i++)
+		if (g->edges[i].from >= g->nfuncs) {
+			qsort(g->edges, n, sizeof(*g->edges), sp_edge_cmp);
+			return;
+		}
+	first = sp_xcalloc((size_t)g->nfuncs + 2, sizeof(*first));
+	tmp = sp_xmalloc(n * sizeof(*tmp));
+	for (i = 0; i < n; i++)
+		first[g->edges[i].from + 2]++;
+	for (i = 2; i < g->nfuncs + 2; i++)
+		first[i] += first[i - 1];
+	for (i = 0; i < n; i++)
+		tmp[first[g->edges[i].from + 1]++] = g->edges[i];
+	memcpy(g->edges, tmp, n * sizeof(*tmp));
+	free(tmp);
+	/* first[f] is now where caller f's edges begin */
+	for (i = 0; i < g->nfuncs; i++)
+		sort_caller(g->edges + first[i], first[i + 1] - first[i]);
+	free(first);
+}
+
 void sp_graph_finalize(struct sp_graph *g)
 {
 	uint32_t i, out = 0;
 
 	if (g->nedges)
-		qsort(g->edges, g->nedges, sizeof(*g->edges), sp_edge_cmp);
+		sort_edges(g);
 	/* keep the first (lowest pc) of each (from, to, kind) */
 	for (i = 0; i < g->nedges; i++) {
 		const struct sp_edge *e = &g->edges[i];

@@ -151,6 +151,76 @@ static void test_graph_finalize_dedups(void **state)
 	sp_graph_release(&g);
 }
 
+/* The edges as qsort orders them and sp_graph_finalize merges them: the
+ * reference the sort by caller must give. */
+static uint32_t reference_edges(struct sp_edge *v, uint32_t n)
+{
+	uint32_t i, out = 0;
+
+	qsort(v, n, sizeof(*v), sp_edge_cmp);
+	for (i = 0; i < n; i++) {
+		if (out && v[out - 1].from == v[i].from && v[out - 1].to == v[i].to &&
+		    v[out - 1].kind == v[i].kind) {
+			v[out - 1].flags &= v[i].flags;
+			if (v[i].how > v[out - 1].how)
+				v[out - 1].how = v[i].how;
+			if (!(v[out - 1].flags & SP_EDGE_F_ASSUMED))
+				v[out - 1].how = SP_RES_NONE;
+			continue;
+		}
+		v[out++] = v[i];
+	}
+	return out;
+}
+
+/* Callers of one edge to a few hundred (insertion sort and qsort per
+ * caller), repeats that differ in flags and how, a caller with none. */
+static void test_graph_finalize_as_qsort(void **state)
+{
+	struct sp_graph g;
+	struct sp_edge *ref;
+	uint32_t i, n, nref, f, n0 = 0, seed = 12345;
+
+	(void)state;
+	sp_graph_init(&g);
+	for (i = 0; i < 5000; i++)
+		sp_graph_add_func(&g);
+	for (i = 0; i < 20000; i++) {
+		seed = seed * 1103515245u + 12345u;
+		f = (seed >> 8) % 5000;
+		if (f == 7)
+			continue;	/* no calls */
+		if (f % 50 == 1)
+			f = 0;		/* caller 0 has hundreds, the others a few */
+		seed = seed * 1103515245u + 12345u;
+		sp_graph_add_edge(&g, f, (seed >> 8) % 8, (seed >> 4) % 2 ? SP_EDGE_CALL :
+				  SP_EDGE_TAIL, (seed >> 12) % 4);
+		g.edges[g.nedges - 1].flags = (uint8_t)((seed >> 16) % 4);
+		g.edges[g.nedges - 1].how = (uint8_t)((seed >> 20) % 3);
+	}
+	n = g.nedges;
+	for (i = 0; i < n; i++)
+		n0 += g.edges[i].from == 0;
+	assert_true(n0 > 16);	/* sorted by qsort, the others by insertion */
+	ref = malloc(n * sizeof(*ref));
+	assert_non_null(ref);
+	memcpy(ref, g.edges, n * sizeof(*ref));
+	nref = reference_edges(ref, n);
+	sp_graph_finalize(&g);
+	assert_int_equal(g.nedges, nref);
+	for (i = 0; i < nref; i++) {
+		assert_int_equal(g.edges[i].from, ref[i].from);
+		assert_int_equal(g.edges[i].to, ref[i].to);
+		assert_int_equal(g.edges[i].kind, ref[i].kind);
+		assert_int_equal(g.edges[i].pc, ref[i].pc);
+		assert_int_equal(g.edges[i].flags, ref[i].flags);
+		assert_int_equal(g.edges[i].how, ref[i].how);
+	}
+	assert_int_equal(g.funcs[7].edge_count, 0);
+	free(ref);
+	sp_graph_release(&g);
+}
+
 /* A graph without edges keeps g->edges NULL: the loop must not form
  * NULL + 0 (undefined in C; check-asan runs this under UBSan). */
 static void test_for_each_edge_without_edges(void **state)
@@ -279,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_tables_past_huge_page),
 		cmocka_unit_test(test_big_array_growth),
 		cmocka_unit_test(test_graph_finalize_dedups),
+		cmocka_unit_test(test_graph_finalize_as_qsort),
 		cmocka_unit_test(test_for_each_edge_without_edges),
 		cmocka_unit_test(test_atomic_commit_and_abort),
 		cmocka_unit_test(test_atomic_device_in_place),
