@@ -53,6 +53,11 @@ struct ind_type {
 	uint64_t func;		/* POINTER to a function: its subroutine type */
 	uint64_t count;		/* ARRAY: the elements, 0 when unknown */
 	uint32_t member, nmembers;	/* STRUCT: in ind_types.members, once read */
+	/* STRUCT, checked 1, no union: its first member of no type or of a
+	 * type of no known size, nmembers when none: the members are in
+	 * order of offset, and of those before it one holds an offset at
+	 * most */
+	uint32_t first_empty;
 	int32_t slot, nslots;	/* its function pointers, -1 until flattened */
 	int32_t pslot, npslots;	/* its pointers to structs, -1 until flattened */
 };

@@ -302,14 +302,14 @@ static void embed(struct ind_types *t, struct flat *f, uint64_t off, uint64_t ba
 /* Do the members of a struct (not a union) overlap, or leave it? */
 static bool overlapping(struct ind_types *t, uint32_t i)
 {
-	uint32_t first, n, m;
+	uint32_t first, n, m, empty;
 	uint64_t end = 0;
 
 	members_of(t, i);
 	if (t->v[i].is_union)
 		return false;
 	first = t->v[i].member;
-	n = t->v[i].nmembers;
+	n = empty = t->v[i].nmembers;
 	for (m = 0; m < n; m++) {
 		uint32_t k = member_type(t, first + m);
 		const struct ind_member *mb = &t->members[first + m];
@@ -318,7 +318,10 @@ static bool overlapping(struct ind_types *t, uint32_t i)
 		if (mb->off < end || (t->v[i].size && mb->off + size > t->v[i].size))
 			return true;
 		end = mb->off + size;
+		if (!size && empty == n)
+			empty = m;
 	}
+	t->v[i].first_empty = empty;
 	return false;
 }
 
@@ -332,6 +335,47 @@ static bool struct_ok(struct ind_types *t, uint32_t i)
 		t->v[i].bad = bad;
 	}
 	return t->v[i].checked == 1;
+}
+
+/* The first member of struct i (first, n: its members, in order of
+ * offset) whose offset is past off. */
+static uint32_t member_past(const struct ind_types *t, uint32_t first, uint32_t n, uint64_t off)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t->members[first + mid].off <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The members of struct i (members read) that may hold off, [*from, the
+ * index returned): all of them, but in a struct whose overlap was
+ * checked (every member's type looked up then), none past off, and
+ * before its first member of no size (which holds every offset past
+ * its own) only the last: each of the others ends where the next one
+ * begins, at off at most (a struct has hundreds of members, and the
+ * chains ask at each place).
+ */
+static uint32_t members_holding(const struct ind_types *t, uint32_t i, uint64_t off,
+				uint32_t *from)
+{
+	uint32_t n = t->v[i].nmembers;
+
+	*from = 0;
+	if (t->v[i].checked != 1 || t->v[i].is_union)
+		return n;
+	n = member_past(t, t->v[i].member, n, off);
+	*from = n ? n - 1 : 0;
+	if (t->v[i].first_empty < *from)
+		*from = t->v[i].first_empty;
+	return n;
 }
 
 static int32_t slots_of(struct ind_types *t, uint32_t i, int depth)
@@ -602,7 +646,7 @@ static void add_store_key(struct ind_types *t, struct store_keys *sk, uint32_t k
 static void store_walk(struct ind_types *t, uint64_t type, uint64_t off, struct open_structs o,
 		       int depth, struct store_keys *sk)
 {
-	uint32_t i = type_index(t, type), e, m;
+	uint32_t i = type_index(t, type), e, m, n, from;
 	uint64_t esize;
 	uint8_t j;
 
@@ -645,7 +689,8 @@ static void store_walk(struct ind_types *t, uint64_t type, uint64_t off, struct 
 	}
 	/* every member that holds off: a union's each, and those of a
 	 * struct whose members overlap */
-	for (m = 0; m < t->v[i].nmembers; m++) {
+	n = members_holding(t, i, off, &from);
+	for (m = from; m < n; m++) {
 		uint32_t k = member_type(t, t->v[i].member + m);
 		const struct ind_member mb = t->members[t->v[i].member + m];
 		struct open_structs in = o;
@@ -683,7 +728,7 @@ static bool place_in(struct ind_types *t, uint64_t type, uint64_t off, struct wa
 static bool place_in_struct(struct ind_types *t, uint32_t i, uint64_t off, struct walk w,
 			    int depth, struct ind_place *out)
 {
-	uint32_t m, first, n;
+	uint32_t m, first, n, from;
 	bool found = false, alts = false;
 
 	if (!struct_ok(t, i))
@@ -694,17 +739,19 @@ static bool place_in_struct(struct ind_types *t, uint32_t i, uint64_t off, struc
 		w.name = t->v[i].name;
 		w.key_off = 0;
 	}
+	n = members_holding(t, i, off, &from);
 	/* in a union several members hold off: a pointer to a struct is
 	 * what a chain goes on with, so it is preferred */
-	for (m = 0; m < n; m++) {
+	for (m = from; m < n; m++) {
 		uint32_t k = member_type(t, first + m);
 		const struct ind_member mb = t->members[first + m];
 		/* a pointer sets only its own fields: no union is there */
 		struct ind_place p = { .key = SP_NONE };
-		struct walk inner = w;
+		struct walk inner;
 
 		if (k == SP_NONE || off < mb.off || (t->v[k].size && off >= mb.off + t->v[k].size))
 			continue;
+		inner = w;
 		inner.key_off = w.key_off + mb.off;
 		inner.member = first + m;
 		if (!place_in(t, mb.type, off - mb.off, inner, depth + 1, &p))
@@ -792,7 +839,7 @@ struct struct_ptrs {
 static void struct_ptrs_in(struct ind_types *t, uint64_t type, uint64_t off, int depth,
 			   struct struct_ptrs *out)
 {
-	uint32_t i = type_index(t, type), k, m;
+	uint32_t i = type_index(t, type), k, m, n, from;
 	uint64_t esize;
 
 	if (i == SP_NONE || depth > MAX_DEPTH)
@@ -823,7 +870,8 @@ static void struct_ptrs_in(struct ind_types *t, uint64_t type, uint64_t off, int
 	}
 	if (!struct_ok(t, i))
 		return;
-	for (m = 0; m < t->v[i].nmembers; m++) {
+	n = members_holding(t, i, off, &from);
+	for (m = from; m < n; m++) {
 		const struct ind_member mb = t->members[t->v[i].member + m];
 
 		/* each member's type looked up once (a struct has hundreds) */
