@@ -66,9 +66,36 @@
  * function too), but for the root of a context, which is on the stack:
  * a 'once' root's call into itself is cut.  Past the limit again (the
  * 'below' ancestors on the stack or not still make a context per set),
- * the last attempt forgets them too: their gates stay but in their own
- * regions.  The totals are the same or higher, and each pooled or
- * forgotten function says so in its reason (SP_F_NEST_POOLED).
+ * the next attempt (TIER_STRETCH) keeps an ancestor only since the
+ * last activation of a pooled function: entering one drops every such
+ * ancestor from the key (drop_since()), as if it were not on the stack,
+ * which only keeps calls its gates would drop.  A cycle that activates
+ * a pooled function is bounded by the budget however many calls stay;
+ * one that does not (a kernel's try_to_wake_up -> ... ->
+ * raise_softirq_irqoff -> wake_up_process -> try_to_wake_up) still
+ * meets its gate with its ancestor known.  An 'unless' function cannot
+ * be forgotten that way (a RESET taken for absent would cut a call that
+ * happens): its presence stays for good, and a pooled one's is kept
+ * beside the budget (POOL_SEEN), which also cuts a pooled 'once'
+ * function entered again while the key shows it.  The keys are a
+ * function of the keys above them, as before, so memoized contexts stay
+ * right; every path the exact contexts allow is one this attempt
+ * allows.  Past its limit too, the last attempt forgets the ancestors
+ * for good: their gates stay but in their own regions.  The totals are
+ * the same or higher, and each pooled or forgotten function says so in
+ * its reason (SP_F_NEST_POOLED).
+ *
+ * A leaf is given a context even when a gate cut in this context keeps
+ * it off every path, and that context may come back to a frame still
+ * waiting for its leaves: a cycle (LEAF_CYCLE), and an unbounded
+ * result, though no stack takes it.  Memoized, that result would stand
+ * for the context everywhere (a wakeup's ancestor, solved below its own
+ * gate, was unbounded for good).  So an unbounded context that rests
+ * on a frame on the stack (struct ctx.low) is dropped once that frame
+ * is solved bounded (settle()), and solved again, with the frame's
+ * result, if needed; a bounded one reaches no such leaf, and stays, and
+ * for a frame solved unbounded the cycle stood for an unbounded leaf
+ * (the same totals: both end the path at the leaf's own frame).
  *
  * The credits stay exact there too, and a holder in a pooled cycle
  * gives one more each time a stack goes round it: keys then pair each
@@ -83,7 +110,12 @@
  * would be unsound (a stack with more holders below nests FUNC more
  * often), and a low cap that meant no bound would leave FUNC's own
  * cycle unbounded (Linux's %pV inside %pV), which only the credit
- * bounds.
+ * bounds.  Nor does the credit follow from the budget: va_format()
+ * nests itself there without a pooled function between, so a stack
+ * spends credit without budget.  TIER_STRETCH, with the ancestors kept
+ * only since the last pooled activation, still passes 4 million there
+ * (the keys without the credit: 105,263; without the budget: 84,580),
+ * so it keeps the limit of the attempts before it and fails fast.
  */
 #include "analysis/internal.h"
 
@@ -107,11 +139,17 @@
 
 /* How coarse the counts are: exact, then pooled but for the functions
  * 'below' lines read, then pooled but for those without a count (and
- * those never below themselves), then those forgotten too. */
-enum nest_tier { TIER_EXACT, TIER_GATES_EXACT, TIER_POOLED, TIER_FORGET, TIER__COUNT };
+ * those never below themselves), then those kept only since the last
+ * pooled activation ('unless' functions for good), then forgotten. */
+enum nest_tier {
+	TIER_EXACT, TIER_GATES_EXACT, TIER_POOLED, TIER_STRETCH, TIER_FORGET, TIER__COUNT
+};
 
-/* What a key keeps of a function (struct nest.pooled). */
-enum { POOL_EXACT, POOL_BUDGET, POOL_FORGOTTEN };
+/* What a key keeps of a function (struct nest.pooled): its count; none,
+ * the count in the budget; nothing; the budget and whether it is on the
+ * stack (SEEN); whether it is on the stack since the last activation
+ * of a pooled function, with its count in the budget or not (SINCE). */
+enum { POOL_EXACT, POOL_BUDGET, POOL_FORGOTTEN, POOL_SEEN, POOL_SINCE, POOL_BUDGET_SINCE };
 
 struct region {
 	struct sp_graph sub;	/* 0: the function, the body below it, its
@@ -132,8 +170,15 @@ struct ctx {
 	size_t key;		/* counts: pool[key ..) as (fn, count) pairs */
 	uint32_t keylen;
 	uint32_t chain;		/* next context with the same hash */
+	uint32_t low;		/* the frame it took for a cycle, by its
+				 * depth on the stack (SP_NONE: none, the
+				 * result is final; CTX_STALE: dropped) */
 	struct sp_result res;	/* in graph ids */
 };
+
+/* A context whose result took a frame that has since been solved for a
+ * cycle: not found again, but solved again when needed. */
+#define CTX_STALE (SP_NONE - 1)
 
 /* A leaf whose context is the one being solved below it: a cycle. */
 #define LEAF_CYCLE (SP_NONE - 1)
@@ -162,6 +207,9 @@ struct frame {
 	size_t key;
 	uint32_t leaf;		/* the next leaf to resolve */
 	uint32_t *leaf_ctx;	/* per leaf: its context, SP_NONE when cut */
+	uint32_t low;		/* the lowest frame its leaves took for a
+				 * cycle, its own depth when none */
+	size_t first_ctx;	/* nest.nctx when it was pushed */
 };
 
 struct nest {
@@ -184,6 +232,9 @@ struct nest {
 	struct sp_u64map memo;	/* key hash -> last context with it */
 	struct frame *stack;
 	size_t depth, stack_cap;
+	uint32_t *tentative;	/* contexts whose low is a frame still on
+				 * the stack, in the order they were made */
+	size_t ntentative, tentative_cap;
 	uint64_t work;
 	uint32_t *parent;	/* graph id -> BFS parent (the edge), SP_NONE */
 	uint8_t *doomed;	/* per fn: unbounded in every context, see
@@ -262,6 +313,7 @@ static void nest_release(struct nest *n)
 	free(n->pool);
 	free(n->scratch);
 	free(n->stack);
+	free(n->tentative);
 	free(n->parent);
 	free(n->doomed);
 	free(n->prior);
@@ -335,10 +387,37 @@ static void set_relevant(struct nest *n, uint32_t fn, uint32_t other)
 	n->rel[(size_t)fn * n->nwords + other / 64] |= 1ull << (other % 64);
 }
 
+/* Does a key keep this count in the budget (struct nest.pooled)? */
+static bool pool_budget(uint8_t pooled)
+{
+	return pooled == POOL_BUDGET || pooled == POOL_SEEN || pooled == POOL_BUDGET_SINCE;
+}
+
 /* Is fn's count in the budget rather than in the keys? */
 static bool is_pooled(const struct nest *n, uint32_t fn)
 {
-	return n->pooled && n->pooled[fn] == POOL_BUDGET;
+	return n->pooled && pool_budget(n->pooled[fn]);
+}
+
+/* Does a key that keeps fn say for good whether fn is on the stack
+ * (more, its count when exact)? */
+static bool is_seen(const struct nest *n, uint32_t fn)
+{
+	return !n->pooled || n->pooled[fn] == POOL_EXACT || n->pooled[fn] == POOL_SEEN;
+}
+
+/* Does a key keep fn as on the stack or not only since the last pooled
+ * activation (none: not, or not known)? */
+static bool is_since(const struct nest *n, uint32_t fn)
+{
+	return n->pooled && (n->pooled[fn] == POOL_SINCE || n->pooled[fn] == POOL_BUDGET_SINCE);
+}
+
+/* Does a key keep only whether fn is on the stack, not its count? */
+static bool is_presence(const struct nest *n, uint32_t fn)
+{
+	return n->g->funcs[n->fids[fn]].nest == SP_NEST_CONTEXT ||
+	       (n->pooled && n->pooled[fn] != POOL_EXACT);
 }
 
 /* Is fn's count not in the keys, pooled or forgotten? */
@@ -482,7 +561,7 @@ static bool unless_counted(const struct nest *n, const struct sp_below *b,
 	for (k = 0; k < b->nunless; k++) {
 		fn = counter(n, n->g->below_unless[b->unless_first + k]);
 		/* one not known may be on the stack: the call happens */
-		if (fn != SP_NONE && (is_unknown(n, fn) || key_count(key, keylen, fn)))
+		if (fn != SP_NONE && (!is_seen(n, fn) || key_count(key, keylen, fn)))
 			return true;
 	}
 	return false;
@@ -518,11 +597,11 @@ static void mark_gate(struct nest *n, uint32_t fn, const struct sp_edge *e)
 	uint32_t b = below_of(n, e), k, other;
 
 	for (; b < n->nbelows && n->belows[b].from == e->from && n->belows[b].to == e->to; b++) {
-		if (!is_unknown(n, n->belows[b].ancestor))
+		if (is_seen(n, n->belows[b].ancestor) || is_since(n, n->belows[b].ancestor))
 			set_relevant(n, fn, n->belows[b].ancestor);
 		for (k = 0; k < n->belows[b].nunless; k++) {
 			other = counter(n, n->g->below_unless[n->belows[b].unless_first + k]);
-			if (other != SP_NONE && !is_unknown(n, other))
+			if (other != SP_NONE && is_seen(n, other))
 				set_relevant(n, fn, other);
 		}
 	}
@@ -611,6 +690,21 @@ static uint32_t credit_given(uint32_t credit)
 	return credit == CREDIT_NONE ? credit : credit + 1;
 }
 
+/* The pairs at p (np of them) without those of the functions keys keep
+ * only since the last pooled activation: one is on the stack again. */
+static uint32_t drop_since(const struct nest *n, uint32_t *p, uint32_t np)
+{
+	uint32_t i, out = 0;
+
+	for (i = 0; i < np; i++)
+		if (!is_since(n, p[2 * i])) {
+			p[2 * out] = p[2 * i];
+			p[2 * out + 1] = p[2 * i + 1];
+			out++;
+		}
+	return out;
+}
+
 /* The pair of f in the pairs at p (*np of them), else a new one (f, 0). */
 static uint32_t *pair_of(uint32_t *p, uint32_t *np, uint32_t f)
 {
@@ -655,7 +749,7 @@ static void sort_pairs(uint32_t *p, uint32_t np)
 static uint32_t key_plus(struct nest *n, uint32_t from, const uint32_t *key, uint32_t keylen,
 			 uint32_t fn)
 {
-	uint32_t most = n->g->funcs[n->fids[fn]].nest == SP_NEST_CONTEXT ? 1 : SP_NONE;
+	uint32_t most = is_presence(n, n->count_of[fn]) ? 1 : SP_NONE;
 	uint32_t counts = keylen && key[keylen - 2] == n->nfn ? keylen - 2 : keylen;
 	uint32_t np = counts / 2, nholds = n->hold_first[fn + 1] - n->hold_first[fn];
 	uint32_t i, out = 0, *c;
@@ -663,6 +757,8 @@ static uint32_t key_plus(struct nest *n, uint32_t from, const uint32_t *key, uin
 	SP_ALLOC_GROW(n->scratch, (size_t)keylen + 2 * nholds + 4, n->scratch_cap);
 	if (counts)
 		memcpy(n->scratch, key, counts * sizeof(*key));
+	if (is_pooled(n, fn))
+		np = drop_since(n, n->scratch, np);
 	c = pair_of(n->scratch, &np, n->count_of[fn]) + 1;
 	if (n->g->funcs[n->fids[fn]].nest == SP_NEST_PER)	/* none: the first */
 		*c = credit_spent(*c ? *c : 1);
@@ -703,7 +799,7 @@ static uint32_t lookup(const struct nest *n, uint32_t fn, const uint32_t *key,
 	uint32_t c = sp_u64map_get(&n->memo, key_hash(fn, key, keylen));
 
 	for (; c != SP_NONE; c = n->ctxs[c].chain)
-		if (n->ctxs[c].fn == fn && n->ctxs[c].keylen == keylen &&
+		if (n->ctxs[c].fn == fn && n->ctxs[c].keylen == keylen && n->ctxs[c].low != CTX_STALE &&
 		    !memcmp(n->pool + n->ctxs[c].key, key, keylen * sizeof(*key)))
 			return c;
 	return SP_NONE;
@@ -724,6 +820,8 @@ static void push_frame(struct nest *n, uint32_t fn, uint32_t keylen)
 	fr->key = n->npool;
 	fr->keylen = keylen;
 	fr->leaf = 0;
+	fr->low = (uint32_t)(n->depth - 1);
+	fr->first_ctx = n->nctx;
 	fr->leaf_ctx = sp_xmalloc(((size_t)n->regions[fn].sub.nfuncs - n->regions[fn].nbody + 1) *
 				  sizeof(*fr->leaf_ctx));
 	n->npool += keylen;
@@ -877,6 +975,7 @@ static struct ctx *new_ctx(struct nest *n, uint32_t fn, const struct sp_result *
 	memset(c, 0, sizeof(*c));
 	c->fn = fn;
 	c->chain = SP_NONE;
+	c->low = SP_NONE;
 	c->res = *res;
 	return c;
 }
@@ -1072,18 +1171,61 @@ static int solve_frame(struct nest *n, const struct frame *fr, uint32_t *out)
 	return 0;
 }
 
-/* Is fn's context for key on the stack, waiting for its leaves?  Only
- * an ancestor without a count (whose count does not grow) comes back
- * to the same key. */
-static bool solving(const struct nest *n, uint32_t fn, const uint32_t *key, uint32_t keylen)
+/* The depth of fn's context for key on the stack, waiting for its
+ * leaves, else SP_NONE.  Only an ancestor without a count (whose count
+ * does not grow) comes back to the same key. */
+static uint32_t solving(const struct nest *n, uint32_t fn, const uint32_t *key, uint32_t keylen)
 {
 	size_t d;
 
 	for (d = 0; d < n->depth; d++)
 		if (n->stack[d].fn == fn && n->stack[d].keylen == keylen &&
 		    !memcmp(n->pool + n->stack[d].key, key, keylen * sizeof(*key)))
-			return true;
-	return false;
+			return (uint32_t)d;
+	return SP_NONE;
+}
+
+/* fr's result rests on the frame at depth low being a cycle. */
+static void rests_on(struct frame *fr, uint32_t low)
+{
+	if (low < fr->low)
+		fr->low = low;
+}
+
+/*
+ * The frame on top was solved as context c.  When c is bounded, the
+ * contexts made below it that took it for a cycle (a leaf on the way
+ * back into it, behind a gate that its own key cuts, where the cycle
+ * is none) are dropped: needed again, they are solved again, with its
+ * result.  When c is unbounded, a cycle stood for an unbounded leaf,
+ * as before: they stay, resting on what c rests on.  c itself is final
+ * unless it rests on a frame further down and is unbounded: bounded,
+ * no path reaches a leaf that was taken for a cycle (that leaf is
+ * unbounded), nor one that rests on it.
+ */
+static void settle(struct nest *n, const struct frame *fr, uint32_t c)
+{
+	uint32_t d = (uint32_t)(n->depth - 1);
+	size_t i, keep;
+
+	for (i = n->ntentative; i && n->tentative[i - 1] >= fr->first_ctx; i--)
+		;
+	for (keep = i; i < n->ntentative; i++) {
+		struct ctx *t = &n->ctxs[n->tentative[i]];
+
+		if (t->low == d && n->ctxs[c].res.bounded)
+			t->low = CTX_STALE;
+		else if (t->low == d)	/* a cycle into an unbounded one */
+			t->low = fr->low < d ? fr->low : SP_NONE;
+		if (t->low != SP_NONE && t->low != CTX_STALE)
+			n->tentative[keep++] = n->tentative[i];
+	}
+	n->ntentative = keep;
+	if (fr->low < d && !n->ctxs[c].res.bounded) {
+		n->ctxs[c].low = fr->low;
+		SP_ALLOC_GROW(n->tentative, n->ntentative + 1, n->tentative_cap);
+		n->tentative[n->ntentative++] = c;
+	}
 }
 
 /* Is the call into once/nest function to cut below fr: its count
@@ -1098,7 +1240,10 @@ static bool leaf_cut(const struct nest *n, const struct frame *fr, uint32_t to)
 	if (!is_pooled(n, to))
 		return key_count(key, fr->keylen, n->count_of[to]) >= most;
 	return !budget_left(n, fr->fn, key, fr->keylen, to) ||
-	       (n->count_of[to] == n->count_of[fr->fn] && most == 1);
+	       (n->count_of[to] == n->count_of[fr->fn] && most == 1) ||
+	       (most == 1 && is_presence(n, n->count_of[to]) &&
+		relevant(n, fr->fn, n->count_of[to]) &&
+		key_count(key, fr->keylen, n->count_of[to]));
 }
 
 /* The context of the frame on top for its next leaf: known, cut, a
@@ -1107,7 +1252,7 @@ static int next_leaf(struct nest *n)
 {
 	struct frame *fr = &n->stack[n->depth - 1];
 	const struct region *r = &n->regions[fr->fn];
-	uint32_t to = n->fn_of[r->global[r->nbody + fr->leaf]], keylen, c;
+	uint32_t to = n->fn_of[r->global[r->nbody + fr->leaf]], keylen, c, d;
 
 	if (leaf_cut(n, fr, to)) {
 		fr->leaf_ctx[fr->leaf++] = SP_NONE;
@@ -1119,8 +1264,12 @@ static int next_leaf(struct nest *n)
 	}
 	keylen = key_plus(n, fr->fn, n->pool + fr->key, fr->keylen, to);
 	c = lookup(n, to, n->scratch, keylen);
-	if (c == SP_NONE && solving(n, to, n->scratch, keylen))
+	if (c != SP_NONE && n->ctxs[c].low != SP_NONE)
+		rests_on(fr, n->ctxs[c].low);
+	if (c == SP_NONE && (d = solving(n, to, n->scratch, keylen)) != SP_NONE) {
+		rests_on(fr, d);
 		c = LEAF_CYCLE;
+	}
 	if (c != SP_NONE) {
 		fr->leaf_ctx[fr->leaf++] = c;
 		return 0;
@@ -1150,10 +1299,15 @@ static int solve_first(struct nest *n, uint32_t fn, uint32_t *out)
 		}
 		if (solve_frame(n, fr, &c))
 			return -1;
+		settle(n, fr, c);
 		free(fr->leaf_ctx);
 		n->depth--;
-		if (n->depth)
-			n->stack[n->depth - 1].leaf_ctx[n->stack[n->depth - 1].leaf++] = c;
+		if (n->depth) {
+			fr = &n->stack[n->depth - 1];
+			fr->leaf_ctx[fr->leaf++] = c;
+			if (n->ctxs[c].low != SP_NONE)
+				rests_on(fr, n->ctxs[c].low);
+		}
 	}
 	*out = c;
 	return 0;
@@ -1209,12 +1363,13 @@ struct pool_plan {
 				 * functions below it, itself when in a cycle */
 	uint32_t nwords;
 	uint8_t *read;		/* per fn: an ancestor or 'unless' of a line */
+	uint8_t *unless;	/* per fn: an 'unless' function of a line */
 	uint8_t *pooled;	/* per fn, for the attempt */
 	uint32_t *room;		/* per fn: the pooled counts of its cycle it
 				 * reaches */
 	uint32_t *cycle;	/* per fn: its cycle (struct nest.cycle) */
 	uint32_t *cycle_budget;	/* per fn: its cycle's pooled counts */
-	uint32_t npooled, nforgotten, budget;	/* budget: the largest one */
+	uint32_t npooled, nforgotten, nsince, budget;	/* budget: the largest one */
 };
 
 static bool plan_reaches(const struct pool_plan *p, uint32_t fn, uint32_t other)
@@ -1261,13 +1416,17 @@ static void plan_reach(struct pool_plan *p, const struct nest *n)
 		}
 	close_over_leaves(n, p->reach);
 	p->read = sp_xcalloc(n->nfn ? n->nfn : 1, 1);
+	p->unless = sp_xcalloc(n->nfn ? n->nfn : 1, 1);
 	for (k = 0; k < n->nbelows; k++) {
 		const struct sp_below *b = &n->belows[k];
 
 		p->read[b->ancestor] = 1;
-		for (w = 0; w < b->nunless; w++)
-			if (counter(n, n->g->below_unless[b->unless_first + w]) != SP_NONE)
-				p->read[counter(n, n->g->below_unless[b->unless_first + w])] = 1;
+		for (w = 0; w < b->nunless; w++) {
+			uint32_t u = counter(n, n->g->below_unless[b->unless_first + w]);
+
+			if (u != SP_NONE)
+				p->read[u] = p->unless[u] = 1;
+		}
 	}
 }
 
@@ -1329,7 +1488,7 @@ static void plan_budgets(struct pool_plan *p, const struct nest *n)
 	for (fn = 0; fn < n->nfn; fn++) {
 		p->room[fn] = p->cycle_budget[fn] = 0;
 		for (c = 0; c < n->nfn; c++) {
-			if (n->count_of[c] != c || p->pooled[c] != POOL_BUDGET)
+			if (n->count_of[c] != c || !pool_budget(p->pooled[c]))
 				continue;
 			most = n->g->funcs[n->fids[c]].nest;
 			if (!class_in_cycle(p, n, c, fn, false))
@@ -1346,9 +1505,12 @@ static void plan_budgets(struct pool_plan *p, const struct nest *n)
 /*
  * Pool the functions with a count that reach themselves (the others
  * are never entered below themselves: their counts cut nothing), but at
- * TIER_GATES_EXACT those a 'below' line reads; at TIER_FORGET the keys
- * keep no count at all: the others, which only 'below' lines read (an
- * ancestor on the stack or not), are forgotten.  A function and its
+ * TIER_GATES_EXACT those a 'below' line reads; at TIER_STRETCH the
+ * ancestors are kept only since the last pooled activation, the
+ * 'unless' functions for good (a pooled one beside the budget); at
+ * TIER_FORGET the keys keep no count at all: the others, which only
+ * 'below' lines read (an ancestor on the stack or not), are forgotten.
+ * A 'per' FUNC's credit stays whatever reads it.  A function and its
  * 'from' copies share one count: pooled together, it is in the budget
  * once.  False when that keeps no less than the attempt before.
  */
@@ -1356,7 +1518,7 @@ static bool plan_tier(struct pool_plan *p, const struct nest *n, enum nest_tier 
 {
 	uint32_t fn, c, before = p->npooled + p->nforgotten;
 
-	p->npooled = p->nforgotten = 0;
+	p->npooled = p->nforgotten = p->nsince = 0;
 	for (fn = 0; fn < n->nfn; fn++)
 		p->pooled[fn] = POOL_EXACT;
 	for (fn = 0; fn < n->nfn; fn++) {
@@ -1365,17 +1527,23 @@ static bool plan_tier(struct pool_plan *p, const struct nest *n, enum nest_tier 
 		c = n->count_of[fn];
 		if (sp_nest_counted(most) && plan_reaches(p, fn, fn) &&
 		    (tier != TIER_GATES_EXACT || !p->read[c]))
-			p->pooled[c] = POOL_BUDGET;
-		else if (tier == TIER_FORGET && p->read[c] && p->pooled[c] == POOL_EXACT)
-			p->pooled[c] = POOL_FORGOTTEN;
+			p->pooled[c] = tier != TIER_STRETCH || !p->read[c] ? POOL_BUDGET :
+				       p->unless[c] ? POOL_SEEN : POOL_BUDGET_SINCE;
+		else if (tier >= TIER_STRETCH && p->read[c] && p->pooled[c] == POOL_EXACT &&
+			 n->g->funcs[n->fids[c]].nest != SP_NEST_PER)	/* a credit */
+			p->pooled[c] = tier == TIER_FORGET ? POOL_FORGOTTEN :
+				       p->unless[c] ? POOL_EXACT : POOL_SINCE;
 	}
 	for (fn = 0; fn < n->nfn; fn++) {
 		c = n->count_of[fn];
 		p->pooled[fn] = p->pooled[c];
 		p->nforgotten += p->pooled[fn] == POOL_FORGOTTEN;
-		p->npooled += p->pooled[fn] == POOL_BUDGET;
+		p->nsince += p->pooled[fn] == POOL_SINCE || p->pooled[fn] == POOL_BUDGET_SINCE;
+		p->npooled += pool_budget(p->pooled[fn]);
 	}
 	plan_budgets(p, n);
+	if (tier == TIER_STRETCH)	/* no coarser than the last but for them */
+		return p->nsince > 0;
 	return p->npooled + p->nforgotten > before;
 }
 
@@ -1785,6 +1953,7 @@ static void plan_release(struct pool_plan *p)
 {
 	free(p->reach);
 	free(p->read);
+	free(p->unless);
 	free(p->pooled);
 	free(p->room);
 	free(p->cycle);
@@ -1981,6 +2150,7 @@ int sp_nest_solve(struct sp_graph *g, struct sp_err *err)
 		mark_pooled(g, &n);
 		g->nest.pooled = plan.npooled;
 		g->nest.forgotten = plan.nforgotten;
+		g->nest.since = plan.nsince;
 		g->nest.budget = plan.budget;
 	} else {
 		sp_err_set(err, "once/nest: the %u annotated functions reach each other "

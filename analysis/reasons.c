@@ -168,6 +168,10 @@ static void pooled_reason(const struct sp_graph *g, struct sp_strbuf *t)
 			       g->nest.forgotten ? ", " : "");
 	if (g->nest.forgotten)
 		sp_strbuf_addf(t, "%u ancestors of 'below' lines not known", g->nest.forgotten);
+	if (g->nest.since)
+		sp_strbuf_addf(t, "%s%u ancestors of 'below' lines known only since the budget's "
+			       "last activation", g->nest.pooled + g->nest.forgotten ? ", " : "",
+			       g->nest.since);
 	sp_strbuf_addf(t, ", over the limit of %u contexts of exact counts; the total may be "
 		       "above the exact one)", g->nest.exact_limit);
 }

@@ -477,6 +477,9 @@ struct sp_graph {
 		uint32_t budget;	/* their activations on one stack, at most */
 		uint32_t forgotten;	/* 'below' ancestors whose presence keys
 					 * no longer keep: their calls stay */
+		uint32_t since;		/* 'below' ancestors whose presence keys
+					 * keep only since the last activation
+					 * of a pooled function */
 	} nest;
 
 	/* .su statistics, filled by su_match() */

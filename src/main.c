@@ -93,10 +93,14 @@ static void print_nest(const struct sp_graph *g)
 		return;
 	fprintf(stderr, "stackprof: once/nest: %u functions, %u contexts (%u solves)",
 		n->functions, n->contexts, n->solves);
-	if (n->pooled + n->forgotten)
+	if (n->pooled + n->forgotten + n->since)
 		fprintf(stderr, " (coarse: over the limit of %u of exact counts, %u functions counted in "
-			"one budget per cycle, of at most %u activations, %u ancestors not known)", n->exact_limit,
+			"one budget per cycle, of at most %u activations, %u ancestors not known", n->exact_limit,
 			n->pooled, n->budget, n->forgotten);
+	if (n->since)
+		fprintf(stderr, ", %u known only since the budget's last activation", n->since);
+	if (n->pooled + n->forgotten + n->since)
+		fputc(')', stderr);
 	fputc('\n', stderr);
 }
 
