@@ -806,8 +806,30 @@ static bool returns_proto(struct proto_walk *w, uint32_t caller, uint32_t id)
 	return n && cn && !strncmp(n, cn, len) && n[len] == '.';
 }
 
-/* Follow function id's calls: to a function that returns a proto, and
- * no call it cannot know. */
+/*
+ * The helpers of an iterator program only: tracing_prog_func_proto()
+ * asks bpf_iter_get_func_proto() (the iterators' own get_func_proto,
+ * bpf_iter_tcp_get_func_proto()'s bpf_sk_getsockopt ...) only for a
+ * program of attach type BPF_TRACE_ITER (kernel/trace/bpf_trace.c:
+ * 1970-1973, Linux 6.1), which bpf_iter_run_prog() runs, no runner: a
+ * raw tracepoint's TRACING program is a BPF_TRACE_RAW_TP one
+ * (bpf_raw_tp_link_attach(), kernel/bpf/syscall.c), an LSM shim's a
+ * BPF_LSM_CGROUP one; a tail call keeps the attach type
+ * (bpf_prog_map_compatible(), kernel/bpf/core.c:2209-2212), a freplace
+ * program takes its target's (verifier.c:15457-15458).
+ */
+#define ITER_PROTO "bpf_iter_get_func_proto"
+
+/* Is function f ITER_PROTO, or a part of it (ITER_PROTO.part.0 ...)? */
+static bool iter_proto(const struct sp_func *f)
+{
+	size_t len = strlen(ITER_PROTO);
+
+	return f->name && !strncmp(f->name, ITER_PROTO, len) && (!f->name[len] || f->name[len] == '.');
+}
+
+/* Follow function id's calls: to a function that returns a proto (not
+ * an iterator's, iter_proto), and no call it cannot know. */
 static void proto_calls(struct proto_walk *w, uint32_t id)
 {
 	const struct sp_graph *g = w->k->r->g;
@@ -826,7 +848,7 @@ static void proto_calls(struct proto_walk *w, uint32_t id)
 		if (!(g->funcs[x->to].flags & SP_F_HAS_CODE) && x->how != SP_RES_NONE) {
 			w->wide = true;	/* a stand-in: a module's code ... */
 			w->why = g->funcs[x->to].name;
-		} else if (returns_proto(w, id, x->to)) {
+		} else if (returns_proto(w, id, x->to) && !iter_proto(&g->funcs[x->to])) {
 			walk_add(w, x->to);
 		}
 	}

@@ -131,14 +131,15 @@ for n in htab_map_alloc_check generic_map_update_batch bpf_fd_inode_storage_dele
 done
 # a raw tracepoint's programs: bpf_tracing_func_proto's (raw_tp's
 # bpf_get_stackid_raw_tp, bpf_probe_read_kernel), tracing_prog_func_proto's
-# (bpf_d_path), through bpf_iter_get_func_proto the tcp iterator's
-# (bpf_sk_setsockopt), the map helpers, the kfuncs; not bpf_sys_bpf
-# (syscall_prog_func_proto's) nor bpf_get_socket_uid (the socket filters')
-for n in bpf_probe_read_kernel bpf_get_stackid_raw_tp bpf_d_path bpf_sk_setsockopt \
+# (bpf_d_path), the map helpers, the kfuncs; not bpf_sys_bpf
+# (syscall_prog_func_proto's), bpf_get_socket_uid (the socket filters')
+# nor, through bpf_iter_get_func_proto, the tcp iterator's
+# bpf_sk_setsockopt (a BPF_TRACE_ITER program's only)
+for n in bpf_probe_read_kernel bpf_get_stackid_raw_tp bpf_d_path \
 	bpf_map_delete_elem crash_kexec; do
 	expect_eq "raw tracepoint $n" "$(grep "^trace $n " "$OUT/kernel.txt")" "trace $n True"
 done
-for n in bpf_sys_bpf bpf_get_socket_uid; do
+for n in bpf_sys_bpf bpf_get_socket_uid bpf_sk_setsockopt; do
 	expect_eq "raw tracepoint $n" "$(grep "^trace $n " "$OUT/kernel.txt")" "trace $n False"
 done
 # its callers: bpf_trace_run2, and the other bpf_trace_runN the report

@@ -11,12 +11,15 @@
 #   ___bpf_prog_run'       bpf_demo_helper (bpf_base_func_proto's) and
 #                          bpf_trace_helper (raw_tp_prog_func_proto's),
 #                          not bpf_sys_bpf (syscall_prog_func_proto's
-#                          only); its JMP_CALL_ARGS __bpf_prog_run_args32'
+#                          only) nor bpf_iter_helper (an iterator's,
+#                          which tracing_prog_func_proto gives a
+#                          BPF_TRACE_ITER program only); its
+#                          JMP_CALL_ARGS __bpf_prog_run_args32'
 #   __bpf_prog_run_args32' calls ___bpf_prog_run' again (a BPF function
 #                          of the same program)
 #
 # while bpf_prog_test_run, a program of any type, calls the interpreter
-# itself, which calls all three.  The copies' deepest helper is
+# itself, which calls all four.  The copies' deepest helper is
 # bpf_trace_helper (136 bytes in the source), the interpreter's
 # bpf_sys_bpf (1024 bytes).
 #
@@ -81,7 +84,7 @@ ___bpf_prog_run(copy) -> __bpf_prog_run_args32(copy) bad_insn(own) bpf_demo_help
 __bpf_prog_run32(own) -> ___bpf_prog_run(own)
 __bpf_prog_run32(copy) -> ___bpf_prog_run(copy)
 __bpf_prog_run_args32(copy) -> ___bpf_prog_run(copy)
-___bpf_prog_run(own) -> __bpf_prog_run_args32(own) bad_insn(own) bpf_demo_helper(own) bpf_sys_bpf(own) bpf_trace_helper(own)
+___bpf_prog_run(own) -> __bpf_prog_run_args32(own) bad_insn(own) bpf_demo_helper(own) bpf_iter_helper(own) bpf_sys_bpf(own) bpf_trace_helper(own)
 args __bpf_prog_run_args32(copy) -> ___bpf_prog_run(copy)
 deepest ___bpf_prog_run(copy) bpf_trace_helper [('assumed', 'bpf')]
 deepest ___bpf_prog_run(own) bpf_sys_bpf [('assumed', 'bpf')]
@@ -89,6 +92,10 @@ site bpf the type's helpers ['__bpf_prog_run_args32', 'bpf_demo_helper', 'bpf_tr
 site bpf the type's helpers ['__bpf_prog_run_args32', 'bpf_demo_helper', 'bpf_trace_helper']
 W
 expect_eq "the interpreters under bpf_trace_run2" "$(cat "$OUT/graph.txt")" "$(cat "$OUT/want.txt")"
+# and the JIT's code of the raw tracepoint's programs: the same helpers
+expect_eq "<bpf jit: raw tracepoint>" \
+	"$(jget "$j" "sorted(c['name'] for c in [f for f in j['all_functions'] if f['name'] == '<bpf jit: raw tracepoint>'][0]['calls'])")" \
+	'["bpf_demo_helper", "bpf_trace_helper"]'
 rm -f "$j"
 
 debian_kernel_part

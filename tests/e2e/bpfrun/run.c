@@ -9,7 +9,9 @@
  * (__bpf_call_base_args + insn->imm)(...), an interpreters_args
  * function on a BPF function of the same program.  bpf_sys_bpf is a
  * BPF_PROG_TYPE_SYSCALL program's helper only; bpf_demo_helper every
- * type's (bpf_base_func_proto), bpf_trace_helper a raw tracepoint's.
+ * type's (bpf_base_func_proto), bpf_trace_helper a raw tracepoint's,
+ * bpf_iter_helper an iterator's (a TRACING program of attach type
+ * BPF_TRACE_ITER, no raw tracepoint's).
  */
 #include <stdlib.h>
 
@@ -20,7 +22,7 @@ typedef unsigned long long u64;
 
 struct bpf_insn { unsigned char code, regs; short off; int imm; };
 struct bpf_prog {
-	unsigned int len;
+	unsigned int len, expected_attach_type;
 	unsigned int (*bpf_func)(const void *ctx, const struct bpf_insn *insn);
 	struct bpf_insn insnsi[4];
 };
@@ -46,9 +48,22 @@ NOINLINE const struct bpf_func_proto *raw_tp_prog_func_proto(int func_id, const 
 		return &bpf_trace_helper_proto;
 	return bpf_base_func_proto(func_id);
 }
+/* kernel/bpf/bpf_iter.c: an iterator's own helpers (the tcp iterator's
+ * bpf_sk_getsockopt ...), for a BPF_TRACE_ITER program only */
+NOINLINE u64 bpf_iter_helper(u64 a, u64 b, u64 c, u64 d, u64 e) { FRAME(152, a + b + c + d + e); }
+const struct bpf_func_proto bpf_iter_helper_proto = { bpf_iter_helper, 1 };
+NOINLINE const struct bpf_func_proto *bpf_iter_get_func_proto(int func_id, const struct bpf_prog *prog)
+{
+	return func_id == 9 && prog ? &bpf_iter_helper_proto : 0;
+}
+#define BPF_TRACE_ITER 28
 NOINLINE const struct bpf_func_proto *tracing_prog_func_proto(int func_id, const struct bpf_prog *prog)
 {
-	return raw_tp_prog_func_proto(func_id + 1, prog);
+	const struct bpf_func_proto *fn = raw_tp_prog_func_proto(func_id + 1, prog);
+
+	if (!fn && prog->expected_attach_type == BPF_TRACE_ITER)
+		fn = bpf_iter_get_func_proto(func_id, prog);
+	return fn;
 }
 NOINLINE const struct bpf_func_proto *syscall_prog_func_proto(int func_id, const struct bpf_prog *prog)
 {
@@ -150,6 +165,7 @@ int main(int argc, char **argv)
 	r = (int)bpf_prog_test_run(prog, &argc);
 	r += raw_tracepoint_verifier_ops.get_func_proto(argc, prog) != 0;
 	r += bpf_syscall_verifier_ops.get_func_proto(argc, prog) != 0;
+	r += tracing_verifier_ops.get_func_proto(argc, prog) != 0;
 	r += (int)interpreters_args[0](1, 2, 3, 4, 5, prog->insnsi + 3);
 	return r == -1;
 }
