@@ -1937,15 +1937,30 @@ static void slot_way(struct tracer *t, size_t d, uint8_t reg, uint64_t pc)
 	trace(t, d, s->reg2, s->addr);
 }
 
+/* The way of the path from the function's entry to a join of reg with
+ * no write of it: the argument reg held there (REG with entry, read at
+ * the first instruction). */
+static void entry_way(struct tracer *t, uint8_t reg)
+{
+	struct insn_link *l;
+
+	add_link(t, t->v[0].addr, reg, INSN_SRC_REG, 0, 0);
+	l = &t->ic->links[t->ic->nlinks - 1];
+	l->entry = true;
+	l->disp = (int64_t)t->v[0].addr;
+}
+
 /*
  * When the chain of calls[ci] ends at a register that two or more writes
- * reach, none from the function's entry (GCC's cross-jumping: several
- * paths each load the pointer their own way, then one shared call), or
- * at a reload of a stack slot that two or more stores reach (slot_defs):
- * one call entry after it per write (way), its chain the links above the
- * join and then that write's.  None when some path's write is one the
- * chain does not follow: the call's targets are the union of the ways'
- * only when each says what it holds.
+ * reach, or one write and the function's entry (GCC's cross-jumping:
+ * several paths each load the pointer their own way, then one shared
+ * call; l3mdev_fib_table_rcu()'s dev, or the master device it looks
+ * up), or at a reload of a stack slot that two or more stores reach
+ * (slot_defs): one call entry after it per write (way), its chain the
+ * links above the join and then that write's (the entry's: the
+ * argument).  None when some path's write is one the chain does not
+ * follow: the call's targets are the union of the ways' only when each
+ * says what it holds.
  */
 static void add_ways(struct tracer *t, size_t ci)
 {
@@ -1954,7 +1969,7 @@ static void add_ways(struct tracer *t, size_t ci)
 	const struct insn_link root = ic->links[c.link + c.nlinks - 1];
 	size_t i, call, ncalls = ic->ncalls, nlinks = ic->nlinks;
 	struct defs defs = { .n = 0 };
-	bool entry, slot = root.src == INSN_SRC_FRAME && t->reload_link == c.link + c.nlinks - 1;
+	bool entry = false, slot = root.src == INSN_SRC_FRAME && t->reload_link == c.link + c.nlinks - 1;
 	int k;
 	uint8_t j;
 
@@ -1966,10 +1981,11 @@ static void add_ways(struct tracer *t, size_t ci)
 	} else if (root.src != INSN_SRC_REG || root.entry || root.reg > 15 ||
 		   (i = sp_search_first_ge(t->v, t->n, insn_addr, root.pc)) >= t->n ||
 		   definition(t, i, root.reg, &call) < t->n || call < t->n ||
-		   !reg_defs(t, i, root.reg, &defs, &entry) || entry || defs.n < 2) {
+		   !reg_defs(t, i, root.reg, &defs, &entry) || defs.n + entry < 2 ||
+		   (entry && (t->ic->table_jumps || defs.n + 1 > MAX_VALUES))) {
 		return;
 	}
-	for (k = 0; k < defs.n; k++) {
+	for (k = 0; k < defs.n + (int)entry; k++) {
 		struct insn_icall *w;
 
 		SP_ALLOC_GROW(ic->calls, ic->ncalls + 1, ic->calls_cap);
@@ -1985,6 +2001,8 @@ static void add_ways(struct tracer *t, size_t ci)
 		}
 		if (slot) {
 			slot_way(t, defs.v[k], root.reg, root.pc);
+		} else if (k == defs.n) {
+			entry_way(t, root.reg);
 		} else if (!way_chain(t, i, defs.v[k], root.reg, root.pc)) {
 			ic->ncalls = ncalls;
 			ic->nlinks = nlinks;
@@ -1992,7 +2010,7 @@ static void add_ways(struct tracer *t, size_t ci)
 		}
 		ic->calls[ic->ncalls - 1].nlinks = t->nlinks;
 	}
-	ic->calls[ci].nways = (uint8_t)defs.n;
+	ic->calls[ci].nways = (uint8_t)(defs.n + (int)entry);
 }
 
 /* The register an indirect branch goes through, INSN_REG_NONE for a

@@ -23,7 +23,8 @@
  * of that register where it was stored: the slot is followed as a
  * register is, when nothing else may write it (no stack address at or
  * below it leaves the function's registers).  Where two or more writes
- * reach a call's root (or two or more stores of 8 bytes, of a register
+ * reach a call's root (or one write and the function's entry, whose
+ * way is the argument; or two or more stores of 8 bytes, of a register
  * or a constant, the slot it reloads), each followed as far as it goes,
  * the call gets one chain per write (insn_icall.nways).
  */

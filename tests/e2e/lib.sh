@@ -120,7 +120,7 @@ debian_kernel_part()
 # Shared, FILE is a link to one report in E2E_CACHE, so that jget's
 # expansion of it (PATH.asked, see sp_report.load_asked) is made once.
 DEBIAN_TYPED_ENTRIES="bpf_map_free_kptrs do_coredump __sys_bpf __access_remote_vm xas_store
-	bpf_struct_ops_init sk_getsockopt sk_setsockopt tcp_release_cb
+	bpf_struct_ops_init sk_getsockopt sk_setsockopt tcp_release_cb l3mdev_fib_table_rcu
 	dqcache_shrink_scan __traceiter_sched_switch __SCT__x86_pmu_handle_irq
 	bpf_dispatcher_xdp_func bpf_trace_run2 __cgroup_bpf_run_lsm_current
 	___bpf_prog_run bpf_loop __traceiter_softirq_raise"

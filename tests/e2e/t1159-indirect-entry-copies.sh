@@ -87,6 +87,59 @@ expect_eq "run_clobber: half of the slot written" \
 	"$(jget "$OUT/copies.json" "[s['resolved_by'] for s in j['indirect_calls'] if s['function'] == 'run_clobber']")" \
 	'["address-taken"]'
 
+# A join of the argument itself (the path from the entry, no write) and
+# another write: the call's ways are that write's chain and the
+# argument's (l3mdev_fib_table_rcu(): dev, or its master device, then
+# one shared dev->l3mdev_ops->l3mdev_fib_table tail call).  fib_table
+# is built with retpolines (a jump through a register is otherwise a
+# switch's, where no value is known to be the entry's): both ways
+# type struct dev_ops.table, table_a and table_b (ops_a, ops_b).
+cat >"$b/join.c" <<'C'
+#define NOIPA __attribute__((noipa))
+struct dev;
+struct dev_ops { long (*table)(const struct dev *); long (*other)(const struct dev *); };
+struct dev { long flags; const struct dev_ops *ops; struct dev *master; };
+NOIPA long table_a(const struct dev *d) { return d->flags + 1; }
+NOIPA long table_b(const struct dev *d) { return d->flags + 2; }
+NOIPA long other(const struct dev *d) { return d->flags; }
+const struct dev_ops ops_a = { table_a, other }, ops_b = { table_b, other };
+NOIPA long fib_table(const struct dev *dev)
+{
+	const struct dev *m;
+
+	if (dev->flags & 1)
+		return dev->ops->table(dev);
+	m = dev->master;
+	if (m)
+		return m->ops->table(m);
+	return 0;
+}
+long (*volatile hook)(const struct dev *) = other;
+int main(int argc, char **argv)
+{
+	struct dev a = { 1, &ops_a, 0 }, b = { 2, &ops_b, &a };
+	(void)argv;
+	return (int)((fib_table(&a) + fib_table(&b) + hook(&a) + argc) & 1);
+}
+C
+if (cd "$b" && gcc -O2 -g -fno-pie -no-pie -mindirect-branch=thunk -o join join.c) \
+	>"$OUT/build.log" 2>&1; then
+	# one shared call: the code must join the paths before it
+	if [ "$(objdump -d --no-show-raw-insn "$b/join" | sed -n '/<fib_table>:/,/^$/p' |
+		grep -c '__x86_indirect_thunk')" = 1 ]; then
+		run_sp --json --indirect=types --no-libs "$b/join"
+		expect_rc 0 "--indirect=types, join"
+		cp "$OUT/stdout" "$OUT/join.json"
+		expect_eq "fib_table: the argument or its master" \
+			"$(icall_sites "$OUT/join.json" fib_table)" \
+			'[["field", "struct dev_ops.table", ["table_a", "table_b"]]]'
+	else
+		skip_part "gcc made two calls in fib_table, no join"
+	fi
+else
+	skip_part "no -mindirect-branch=thunk: $(head -1 "$OUT/build.log")"
+fi
+
 debian_kernel_part
 debian_typed_report "$OUT/vmlinux.json"
 expect_rc 0 "the kernel"
@@ -104,5 +157,8 @@ expect_eq "xas_store's xas->xa_update" "$got" \
 expect_eq "xas_store's four sites" \
 	"$(jget "$OUT/vmlinux.json" "len(set(s['address'] for s in j['indirect_calls'] if s['function'] == 'xas_store' and s['type'] == 'struct xa_state.xa_update'))")" \
 	4
+expect_eq "l3mdev_fib_table_rcu's l3mdev_fib_table, dev's or its master's" \
+	"$(jget "$OUT/vmlinux.json" "[(s['resolved_by'], s['type']) for s in j['indirect_calls'] if s['function'] == 'l3mdev_fib_table_rcu']")" \
+	'[["field", "struct l3mdev_ops.l3mdev_fib_table"]]'
 rm -f "$OUT/vmlinux.json"
 finish
