@@ -116,7 +116,8 @@ debian_kernel_part()
 # of Debian's kernel from every entry the --indirect=types kernel tests
 # read, in FILE: one run for them all, shared through E2E_CACHE (a run
 # from each test's own entry took 40-130 s, and each reached most of
-# the kernel).  A test reads the sites of its own functions in it.
+# the kernel), checked to exit 0.  A test reads the sites of its own
+# functions in it.
 # Shared, FILE is a link to one report in E2E_CACHE, so that jget's
 # expansion of it (PATH.asked, see sp_report.load_asked) is made once.
 DEBIAN_TYPED_ENTRIES="bpf_map_free_kptrs do_coredump __sys_bpf __access_remote_vm xas_store
@@ -137,6 +138,7 @@ debian_typed_report()
 	else
 		run_sp --json --indirect=types "$@" -o "$_file" "$vmlinux"
 	fi
+	expect_rc 0 "the kernel"
 }
 
 # need_sample NAME: the sample program must be built (make -C samples)

@@ -77,7 +77,6 @@ icall_traced 3
 
 debian_kernel_part
 debian_typed_report "$OUT/vmlinux.json"
-expect_rc 0 "the kernel"
 expect_eq "do_coredump's binfmt->core_dump" \
 	"$(jget "$OUT/vmlinux.json" "sorted(set((s['resolved_by'], s['type'], ' '.join(sorted(s['targets']))) for s in j['indirect_calls'] if s['function'] == 'do_coredump' and s['line'] == 824))")" \
 	'[["field", "struct linux_binfmt.core_dump", "elf_core_dump elf_core_dump"]]'

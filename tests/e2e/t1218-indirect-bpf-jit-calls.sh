@@ -78,7 +78,6 @@ rm -f "$j"
 
 debian_kernel_part
 debian_typed_report "$OUT/vmlinux.json"
-expect_rc 0 "the kernel"
 python3 - "$OUT/vmlinux.json" >"$OUT/kernel.txt" <<'PY' || fail "reading the kernel's report"
 import json, re, sys
 j = json.load(open(sys.argv[1]))

@@ -37,7 +37,6 @@ rm -f "$j"
 
 debian_kernel_part
 debian_typed_report "$OUT/vmlinux.json"
-expect_rc 0 "the kernel"
 # bpf_loop, bpf_find_vma, bpf_user_ringbuf_drain (its callback through a
 # void *, no type), bpf_for_each_array_elem and bpf_for_each_hash_elem
 # (the map_for_each_callback of the maps), bpf_timer_cb (bpf_find_vma's
