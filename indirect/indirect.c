@@ -1266,6 +1266,7 @@ static void run_free(struct ind_run *r)
 	free(r->sc_held.v);
 	if (r->sc_iters_read)
 		sp_u64map_release(&r->sc_iters);
+	ind_hooks_release(r->hooks);
 	ind_keys_release(&r->keys);
 	ind_keys_release(&r->pkeys);
 	free(r->loose);

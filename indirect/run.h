@@ -130,6 +130,7 @@ struct ind_run {
 	uint32_t nsmear, smear_cap;
 	struct ind_site *sites;
 	size_t nsites, sites_cap;
+	struct ind_hooks *hooks;	/* a union's functions by head (hooks.c) */
 	struct ind_store *stores;
 	size_t nstores, stores_cap;
 	struct ind_keys pkeys;		/* the members that point to structs */
@@ -168,6 +169,15 @@ struct ind_run {
 };
 
 void ids_add(struct ids *x, uint32_t id);
+
+/* A call through the union key k whose paths walk a list from a head at
+ * a fixed address (the kernel's LSM hooks): the functions of k the
+ * data's elements pair with those heads, and those of k no head is
+ * found for, into out, its type into desc; false when not such a call
+ * (hooks.c). */
+bool ind_hook_targets(struct ind_run *r, const struct ind_site *s, const struct ind_key *k,
+		      struct ids *out, const char **desc);
+void ind_hooks_release(struct ind_hooks *h);
 
 /* The address-taken functions, the fallbacks' targets (sites.c). */
 struct by_proto {

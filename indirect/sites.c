@@ -453,6 +453,8 @@ static enum sp_resolved precise_targets(struct ind_run *r, const struct ind_site
 	switch (t->kind) {
 	case IND_TK_KEY:
 		*desc = key_desc(r, t->key);
+		if (t->alts && !k->escaped && !k->module && ind_hook_targets(r, s, k, out, desc))
+			return SP_RES_FIELD;
 		if (t->alts && !k->escaped && union_targets(r, s, k, out, desc))
 			return SP_RES_FIELD;
 		if (ind_layer_targets(r, s, k, out)) {
