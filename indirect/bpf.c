@@ -1082,6 +1082,8 @@ static void interp_copies(struct ind_kernel *k, int r, const struct ids *helpers
 	sp_u64map_release(&c.entry);
 }
 
+static void cb_copies(struct ind_kernel *k, int r, uint32_t first);
+
 /*
  * The node of runner r's programs.  Its calls wait for every other
  * site's (bpf_iter_get_func_proto's call through bpf_iter_reg's
@@ -1097,6 +1099,7 @@ static uint32_t run_node(struct ind_kernel *k, int r)
 static void run_calls(struct ind_kernel *k, int r)
 {
 	struct proto_walk w = { .run = &runners[r] };
+	uint32_t first;
 
 	jit_sets(k);
 	run_helpers(k, &w);
@@ -1107,8 +1110,10 @@ static void run_calls(struct ind_kernel *k, int r)
 			   "emitted calls, kfuncs"
 			 : "the type's helpers, struct bpf_map_ops's map helpers, emitted calls, "
 			   "kfuncs");
+	first = k->r->g->nfuncs;
 	if (!w.wide)
 		interp_copies(k, r, &w.helpers);
+	cb_copies(k, r, first);
 	free(w.funcs.v);
 	free(w.helpers.v);
 	free(w.code.v);
@@ -1214,7 +1219,9 @@ static void cb_callers(struct ind_kernel *k)
  * check_max_stack_depth_subprog(), 4437-4546; a timer's callback on its
  * own, 4502-4508, 4554); its calls are those of a program of any type, a
  * superset of what the callback's may call.  A callback that calls
- * bpf_loop again is <bpf jit> below itself: recursion, kept.
+ * bpf_loop again is <bpf jit> below itself: recursion, kept.  Under a
+ * runner of known types the helper is a copy whose callback is the
+ * runner's node (cb_copies).
  */
 static enum sp_resolved callback_targets(struct ind_kernel *k, const struct ind_site *s,
 					 struct ids *out, const char **desc)
@@ -1227,6 +1234,163 @@ static enum sp_resolved callback_targets(struct ind_kernel *k, const struct ind_
 	ids_add(out, jit_node(k));
 	*desc = "a program's callback (ARG_PTR_TO_FUNC): JIT'ed code";
 	return SP_RES_BPF;
+}
+
+/* ---- a program's callbacks under a runner ---- */
+
+/* The copies of the functions that call runner r's programs' callbacks. */
+struct cb_copy {
+	struct ind_kernel *k;
+	uint32_t jit;			/* the runner's node */
+	uint32_t first;			/* its interpreters' copies: [first, end) */
+	uint32_t end;
+	struct sp_u64map copy;		/* function -> its copy */
+};
+
+/* Does function id call a program's callback on the program's stack
+ * (not bpf_timer_cb, on the timer's)? */
+static bool calls_callback(struct ind_kernel *k, uint32_t id)
+{
+	const char *name = k->r->g->funcs[id].name;
+
+	return ind_ids_has(k->cb_callers.v, k->cb_callers.n, id) &&
+	       !(name && !strcmp(name, CB_TIMER));
+}
+
+/* Is function id the runner's programs' code: its node, an
+ * interpreter's copy? */
+static bool type_code(const struct cb_copy *c, uint32_t id)
+{
+	return id == c->jit || (id >= c->first && id < c->end);
+}
+
+static uint32_t cb_copy_of(const struct cb_copy *c, uint32_t id)
+{
+	uint32_t x = sp_u64map_get(&c->copy, id);
+
+	return x != SP_NONE ? x : id;
+}
+
+static void cb_copy_add(struct cb_copy *c, uint32_t id)
+{
+	if (sp_u64map_get(&c->copy, id) == SP_NONE)
+		sp_u64map_put(&c->copy, id, sp_graph_copy_func(c->k->r->g, id));
+}
+
+/* The helpers the runner's programs call that call a callback, or call
+ * a function that does (bpf_for_each_map_elem its map's
+ * map_for_each_callback), with those: a copy each. */
+static void cb_copy_funcs(struct cb_copy *c, uint32_t n)
+{
+	struct sp_graph *g = c->k->r->g;
+	struct sp_u64map parent, wrap;
+	uint32_t i;
+
+	sp_u64map_init(&parent, 64);
+	sp_u64map_init(&wrap, 16);
+	for (i = 0; i < n; i++)
+		if (calls_callback(c->k, g->edges[i].to))
+			sp_u64map_put(&parent, g->edges[i].from, 1);
+	for (i = 0; i < n; i++) {
+		uint32_t to = g->edges[i].to;
+
+		if (!type_code(c, g->edges[i].from) || !bpf_edge(&g->edges[i]))
+			continue;
+		if (calls_callback(c->k, to))
+			cb_copy_add(c, to);
+		if (sp_u64map_get(&parent, to) != SP_NONE) {
+			cb_copy_add(c, to);
+			sp_u64map_put(&wrap, to, 1);
+		}
+	}
+	for (i = 0; i < n && wrap.count; i++)
+		if (sp_u64map_get(&wrap, g->edges[i].from) != SP_NONE &&
+		    calls_callback(c->k, g->edges[i].to))
+			cb_copy_add(c, g->edges[i].to);
+	sp_u64map_release(&parent);
+	sp_u64map_release(&wrap);
+}
+
+/* Where a copy's call to goes: the runner's node for <bpf jit> (the
+ * callback), a copy for a copied function. */
+static uint32_t cb_target(const struct cb_copy *c, uint32_t to)
+{
+	return to == c->k->jit ? c->jit : cb_copy_of(c, to);
+}
+
+/* The copies' calls (of edges [0, n)) and sites; the runner's code
+ * calls the copies. */
+static void cb_copy_calls(struct cb_copy *c, uint32_t n)
+{
+	struct sp_graph *g = c->k->r->g;
+	struct ids *x = &c->k->scratch;
+	uint32_t i, j, ns = g->nisites;
+
+	for (i = 0; i < n; i++) {
+		struct sp_edge e = g->edges[i];
+
+		if (type_code(c, e.from) && bpf_edge(&e)) {
+			g->edges[i].to = cb_copy_of(c, e.to);
+			continue;
+		}
+		if ((e.from = cb_copy_of(c, e.from)) == g->edges[i].from)
+			continue;
+		e.to = cb_target(c, e.to);
+		SP_ALLOC_GROW(g->edges, (size_t)g->nedges + 1, g->edges_cap);
+		g->edges[g->nedges++] = e;
+		c->k->edges += bpf_edge(&e);
+	}
+	g->finalized = false;
+	for (i = 0; i < ns; i++) {
+		uint32_t from = cb_copy_of(c, g->isites[i].func);
+		bool own = type_code(c, g->isites[i].func);
+		struct sp_isite *s = &g->isites[i];
+
+		if (from == s->func && !own)
+			continue;
+		if (!own) {
+			struct sp_isite copy = g->isites[i];
+
+			copy.func = from;
+			s = sp_graph_add_isite(g);
+			*s = copy;
+		}
+		x->n = 0;
+		for (j = 0; s->first != SP_NONE && j < s->ntargets; j++)
+			ids_add(x, own ? cb_copy_of(c, g->isite_targets[s->first + j])
+				       : cb_target(c, g->isite_targets[s->first + j]));
+		x->n = ind_unique_ids(x->v, x->n);
+		sp_graph_set_isite_targets(g, s, x->v, x->n);
+	}
+}
+
+/*
+ * A callback under runner r.  The callback a helper calls is a BPF
+ * function of the program that called the helper (ARG_PTR_TO_FUNC: the
+ * verifier's check_func_arg() takes a BPF_PSEUDO_FUNC load of the same
+ * program, kernel/bpf/verifier.c, Linux 6.1), so of the runner's types:
+ * its code is the runner's node's, not <bpf jit>.  The helpers the
+ * runner's node and its interpreters' copies (from id first on) call
+ * that call a callback (directly, or through their map's
+ * map_for_each_callback) go to copies of them, each standing for its
+ * function (sp_func.original: its once/nest count is the original's),
+ * whose callback is the runner's node.  Not bpf_timer_cb: a timer's
+ * callback runs on the timer's stack, from the hrtimer.
+ */
+static void cb_copies(struct ind_kernel *k, int r, uint32_t first)
+{
+	struct sp_graph *g = k->r->g;
+	struct cb_copy c = { .k = k, .jit = k->run_jit[r], .first = first, .end = g->nfuncs };
+	uint32_t n = g->nedges;
+
+	if (k->jit == SP_NONE)
+		return;
+	cb_callers(k);
+	sp_u64map_init(&c.copy, 16);
+	cb_copy_funcs(&c, n);
+	if (c.copy.count)
+		cb_copy_calls(&c, n);
+	sp_u64map_release(&c.copy);
 }
 
 /* ---- the destructors of a map's referenced kptrs ---- */
