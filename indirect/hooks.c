@@ -103,6 +103,7 @@ static void scan_element(struct ind_hooks *h, struct ind_image *im, uint64_t typ
 	int32_t n, np, i, j;
 	uint64_t word, head = 0;
 	uint32_t id;
+	size_t first = h->n, k;
 
 	s = ind_type_slots(&im->types, type, &n);
 	ps = ind_type_pslots(&im->types, type, &np);
@@ -114,6 +115,14 @@ static void scan_element(struct ind_hooks *h, struct ind_image *im, uint64_t typ
 		if (!slot_of_key(im, &s[i], h->key) ||
 		    !ind_data_word(&im->data, base + s[i].off, &word) ||
 		    (id = ind_func_at(im, word)) == SP_NONE)
+			continue;
+		/* every member of the union is a slot of the key at the same
+		 * offset, holding the same word: one pair (Debian's kernel:
+		 * 144,585 slots, 595 elements, each pair was scanned for
+		 * each of the 261 calls) */
+		for (k = first; k < h->n && h->v[k].func != id; k++)
+			;
+		if (k < h->n)
 			continue;
 		SP_ALLOC_GROW(h->v, h->n + 1, h->cap);
 		h->v[h->n++] = (struct hook_pair){ .head = head, .func = id };
