@@ -27,10 +27,12 @@
  */
 #include "indirect/internal.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/search.h"
+#include "common/sort.h"
 #include "common/u64map.h"
 #include "common/xalloc.h"
 
@@ -57,9 +59,6 @@ static void add_alias(void *ctx, uint64_t die, uint64_t type, bool array)
 	u->a[u->na++].array = array;
 }
 
-static int by_type_m(const void *pa, const void *pb);
-static int by_type_a(const void *pa, const void *pb);
-
 /* The types of the unit holding DIE off, read once per unit. */
 static bool unit_read(struct ind_image *im, uint64_t off)
 {
@@ -71,10 +70,11 @@ static bool unit_read(struct ind_image *im, uint64_t off)
 	u->nm = u->na = u->nans = 0;
 	u->lo = u->hi = 0;
 	u->ok = im->reader && dw_unit_types(im->reader, off, &q, &u->lo, &u->hi);
-	if (u->nm)
-		qsort(u->m, u->nm, sizeof(*u->m), by_type_m);
-	if (u->na)
-		qsort(u->a, u->na, sizeof(*u->a), by_type_a);
+	/* by type, each type's in DIE order (a stable sort): qsort's
+	 * comparisons were 139 M instructions of Debian's typed kernel
+	 * for its 58 units read */
+	sp_sort_by_key(u->m, u->nm, sizeof(*u->m), offsetof(struct ind_unit_member, type));
+	sp_sort_by_key(u->a, u->na, sizeof(*u->a), offsetof(struct ind_unit_alias, type));
 	return u->ok;
 }
 
@@ -132,20 +132,6 @@ static bool hold(struct holders *h, uint64_t die, uint64_t base, const struct ho
 		changed = true;
 	}
 	return changed;
-}
-
-static int by_type_m(const void *pa, const void *pb)
-{
-	const struct ind_unit_member *a = pa, *b = pb;
-
-	return (a->type > b->type) - (a->type < b->type);
-}
-
-static int by_type_a(const void *pa, const void *pb)
-{
-	const struct ind_unit_alias *a = pa, *b = pb;
-
-	return (a->type > b->type) - (a->type < b->type);
 }
 
 static uint64_t member_type(const void *base, size_t i)

@@ -13,6 +13,7 @@
 
 #include "common/atomic.h"
 #include "common/path.h"
+#include "common/sort.h"
 #include "common/strbuf.h"
 #include "common/strtab.h"
 #include "common/u64map.h"
@@ -341,6 +342,59 @@ static void test_strbuf_add(void **state)
 	free(sb.buf);
 }
 
+/* sp_sort_by_key against an insertion sort (stable by construction):
+ * records of a key at an offset past other fields, keys that differ in
+ * one byte, in several (a pass each), or not at all, many equal. */
+struct rec {
+	uint32_t seq;
+	uint64_t key;
+	char pad[5];
+};
+
+static void sort_by_insertion(struct rec *v, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		struct rec x = v[i];
+
+		for (j = i; j && v[j - 1].key > x.key; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+static void test_sort_by_key(void **state)
+{
+	static const uint64_t masks[] = { 0, 0xff, 0xff00, 0x3, 0xffffff, 0xff0000ff00,
+					  UINT64_MAX };
+	static const size_t sizes[] = { 0, 1, 2, 600 };
+	struct rec v[600], want[600];
+	size_t m, s, i, n;
+	uint64_t x = 88172645463325252ull;
+
+	(void)state;
+	for (m = 0; m < sizeof(masks) / sizeof(masks[0]); m++)
+		for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+			n = sizes[s];
+			for (i = 0; i < n; i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				v[i].seq = (uint32_t)i;
+				v[i].key = 0x1234500000000000ull | (x & masks[m]);
+				memset(v[i].pad, (int)i, sizeof(v[i].pad));
+			}
+			memcpy(want, v, sizeof(v));
+			sort_by_insertion(want, n);
+			sp_sort_by_key(v, n, sizeof(*v), offsetof(struct rec, key));
+			for (i = 0; i < n; i++) {
+				assert_int_equal(v[i].key, want[i].key);
+				assert_int_equal(v[i].seq, want[i].seq);
+			}
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_device_in_place),
 		cmocka_unit_test(test_path_in_dir),
 		cmocka_unit_test(test_strbuf_add),
+		cmocka_unit_test(test_sort_by_key),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
