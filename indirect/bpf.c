@@ -1063,18 +1063,21 @@ static void interp_copies(struct ind_kernel *k, int r, const struct ids *helpers
 	for (i = 0; i < n; i++)
 		if (g->edges[i].to == c.in && !(g->edges[i].flags & SP_EDGE_F_ASSUMED))
 			sp_u64map_put(&c.callers, g->edges[i].from, 1);
+	/* interp_entry() first: a flag of the edge rules out most of a
+	 * kernel's, where runner_func() compared every caller's name
+	 * (1.6 M times on Debian's kernel) */
 	for (i = 0; i < n; i++) {
 		const struct sp_edge *e = &g->edges[i];
 
-		if ((e->from == c.in || runner_func(g, e->from, r)) &&
-		    sp_u64map_get(&c.entry, e->to) == SP_NONE && interp_entry(&c, e))
+		if (interp_entry(&c, e) && (e->from == c.in || runner_func(g, e->from, r)) &&
+		    sp_u64map_get(&c.entry, e->to) == SP_NONE)
 			sp_u64map_put(&c.entry, e->to, sp_graph_copy_func(g, e->to));
 	}
 	if (c.entry.count) {
 		c.copy = sp_graph_copy_func(g, c.in);
 		copy_edges(&c, n);
 		for (i = 0; i < n; i++)
-			if (runner_func(g, g->edges[i].from, r) && interp_entry(&c, &g->edges[i]))
+			if (interp_entry(&c, &g->edges[i]) && runner_func(g, g->edges[i].from, r))
 				g->edges[i].to = copy_of(&c, g->edges[i].to);
 		copy_sites(&c);
 	}
