@@ -637,19 +637,27 @@ static uint32_t jit_node(struct ind_kernel *k)
  *		LSM_CGROUP program's trampoline (kernel/bpf/bpf_lsm.c:
  *		93-116), run the cgroup's programs of the shim's LSM
  *		attach type, which only BPF_PROG_TYPE_LSM programs get
- *		(attach_type_to_prog_type(), bpf_prog_attach_check_attach_type()).
+ *		(attach_type_to_prog_type(), bpf_prog_attach_check_attach_type());
+ *	__bpf_prog_test_run_raw_tp() (net/bpf/test_run.c:838-851), which
+ *		bpf_prog_test_run_raw_tp() runs (889, 898), the test_run of
+ *		raw_tracepoint_prog_ops only (kernel/trace/bpf_trace.c:
+ *		2005-2009): a BPF_PROG_TYPE_RAW_TRACEPOINT program, one of
+ *		the raw tracepoints' types.
  */
 #define RUNNERS IND_BPF_RUNNERS
 static const struct runner {
 	const char *prefix;	/* the functions' names: prefix, then digits */
 	bool digits;		/* ... or anything */
+	const char *also;	/* another function of the same types, or NULL */
+	bool shim;		/* its functions are shims: is_shim() */
 	const char *node;
 	const char *ops[3];	/* their types' struct bpf_verifier_ops */
 } runners[RUNNERS] = {
-	{ "bpf_trace_run", true, "<bpf jit: raw tracepoint>",
+	{ "bpf_trace_run", true, "__bpf_prog_test_run_raw_tp", false, "<bpf jit: raw tracepoint>",
 	  { "raw_tracepoint_verifier_ops", "raw_tracepoint_writable_verifier_ops",
 	    "tracing_verifier_ops" } },
-	{ "__cgroup_bpf_run_lsm_", false, "<bpf jit: lsm cgroup>", { "lsm_verifier_ops" } },
+	{ "__cgroup_bpf_run_lsm_", false, NULL, true, "<bpf jit: lsm cgroup>",
+	  { "lsm_verifier_ops" } },
 };
 
 /* The runner func is, -1 when none. */
@@ -659,6 +667,8 @@ static int runner_of(const struct sp_func *f)
 	size_t r, len;
 
 	for (r = 0; p && r < RUNNERS; r++) {
+		if (runners[r].also && !strcmp(p, runners[r].also))
+			return (int)r;
 		len = strlen(runners[r].prefix);
 		if (strncmp(p, runners[r].prefix, len) || !p[len])
 			continue;
@@ -1597,11 +1607,41 @@ static enum sp_resolved interp_targets(struct ind_kernel *k, const struct ind_si
 }
 
 /*
+ * Is f an LSM cgroup shim?  cgroup_shim_alloc() makes it the bpf_func of
+ * a program of its own (kernel/bpf/trampoline.c:693-726), which no fd
+ * or id names (bpf_prog_alloc(), not bpf_prog_load()) and only an LSM
+ * hook's trampoline holds (__bpf_trampoline_link_prog(), 788): the
+ * trampoline's code calls it (invoke_bpf_prog(),
+ * arch/x86/net/bpf_jit_comp.c:1950), never a runner's program.
+ */
+static bool is_shim(const struct sp_func *f)
+{
+	int r = runner_of(f);
+
+	return r >= 0 && runners[r].shim;
+}
+
+/* Leave the LSM cgroup shims out of out: a bpf_func call's targets, those
+ * the stores into struct bpf_prog's bpf_func gave it too (site_targets()
+ * keeps what precise_targets() found). */
+static void drop_shims(const struct sp_graph *g, struct ids *out)
+{
+	uint32_t i, kept = 0;
+
+	for (i = 0; i < out->n; i++)
+		if (!is_shim(&g->funcs[out->v[i]]))
+			out->v[kept++] = out->v[i];
+	out->n = kept;
+}
+
+/*
  * A call through a struct bpf_prog's bpf_func (bpf_prog_run(), the BPF
  * dispatchers): what bpf_prog_select_runtime() and the JIT store there,
  * an interpreter (__bpf_prog_runN through interpreters[],
  * __bpf_prog_ret0_warn): the address-taken functions of bpf_func's
- * prototype; or the JIT's code, <bpf jit>, in a runner its node.
+ * prototype; or the JIT's code, <bpf jit>, in a runner its node, and
+ * not an LSM cgroup shim, which no runner's program is (is_shim(); the
+ * other calls keep them, as the trampolines are code the image lacks).
  */
 enum sp_resolved ind_bpf_targets(struct ind_kernel *k, const struct ind_site *s, struct ids *out,
 				 const char **desc)
@@ -1619,6 +1659,8 @@ enum sp_resolved ind_bpf_targets(struct ind_kernel *k, const struct ind_site *s,
 		return SP_RES_NONE;
 	r = s->func != SP_NONE ? runner_of(&k->r->g->funcs[s->func]) : -1;
 	ind_kernel_exact_typed(k, s->t.proto, out);
+	if (r >= 0)
+		drop_shims(k->r->g, out);
 	ids_add(out, r >= 0 ? run_node(k, r) : jit_node(k));
 	*desc = s->t.proto;
 	return SP_RES_BPF;

@@ -142,10 +142,10 @@ for n in bpf_sys_bpf bpf_get_socket_uid bpf_sk_setsockopt; do
 	expect_eq "raw tracepoint $n" "$(grep "^trace $n " "$OUT/kernel.txt")" "trace $n False"
 done
 # its callers: bpf_trace_run2, and the other bpf_trace_runN the report
-# holds, and the copies of the helpers that call its programs' callbacks
-# (t1258), no other function
+# holds, a raw tracepoint program's test run (t1267), and the copies of
+# the helpers that call its programs' callbacks (t1258), no other function
 expect_eq "bpf_trace_runN" "$(grep "^trace-callers " "$OUT/kernel.txt")" \
-	"trace-callers True ['bpf_find_vma', 'bpf_for_each_array_elem', 'bpf_for_each_hash_elem', 'bpf_loop', 'bpf_user_ringbuf_drain']"
+	"trace-callers True ['__bpf_prog_test_run_raw_tp', 'bpf_find_vma', 'bpf_for_each_array_elem', 'bpf_for_each_hash_elem', 'bpf_loop', 'bpf_user_ringbuf_drain']"
 # an LSM cgroup shim's programs (BPF_PROG_TYPE_LSM): bpf_lsm_func_proto's
 # (bpf_inode_storage_get, bpf_bprm_opts_set) and through
 # tracing_prog_func_proto the base helpers; not bpf_sys_bpf nor
