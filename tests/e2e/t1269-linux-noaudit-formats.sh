@@ -1,0 +1,60 @@
+#!/bin/sh
+# annotations/linux.ann's section "capability checks and formats: calls
+# their arguments rule out" and linux-assumed.ann's lines on the return
+# stacks of the function graph tracer and rethook, on Debian's 6.1
+# cloud kernel, typed: every line applies without 'optional' (so each
+# call it names exists), and one run shows both sides of each: below
+# has_capability_noaudit(), has_ns_capability_noaudit(),
+# ns_capable_noaudit() and ptracer_capable() SELinux's capability check
+# does not audit, below capable() it still does; __sprint_symbol()'s and
+# slab_err()'s formats reach no restricted_pointer() (%pK), snprintf()'s
+# still do; and the two assumed calls are gone.
+# Needs the unpacked debug kernel (another one:
+# STACKPROF_DEBIAN_VMLINUX=PATH); skips without it.
+. tests/e2e/lib.sh
+
+vmlinux=${STACKPROF_DEBIAN_VMLINUX:-/tmp/debian-kernel/root/usr/lib/debug/boot/vmlinux-6.1.0-47-cloud-amd64}
+[ -r "$vmlinux" ] || skip "no Debian debug kernel at $vmlinux"
+no_kernel_under_asan
+
+s='capability checks and formats: calls their arguments rule out'
+sed -n "/^# ---- $s ----/,/^# ---- end of $s ----/p" annotations/linux.ann |
+	sed -n 's/^optional //p' >"$OUT/lines.ann"
+expect_eq "lines in the section" "$(grep -c '^ignore ' "$OUT/lines.ann")" 6
+grep -E '^optional assume ignore (ftrace_return_to_handler|rethook_trampoline_handler) ' \
+	annotations/linux-assumed.ann | sed 's/^optional //' >>"$OUT/lines.ann"
+expect_eq "the assumed lines" "$(grep -c '^assume ignore ' "$OUT/lines.ann")" 2
+
+run_sp --indirect=types --json -o "$OUT/r.json" --annotate "$OUT/lines.ann" "$vmlinux"
+expect_rc 0 "the lines apply to $vmlinux without 'optional'"
+
+# [the callees, of those named, of the function at the end of the chain
+# of calls by name from each root]
+python3 - "$OUT/r.json" >"$OUT/calls" <<'PY'
+import json, sys
+F = {f["id"]: f for f in json.load(open(sys.argv[1]))["functions"]}
+def follow(root, chain, wanted):
+    ends = {f["id"] for f in F.values() if f["name"] == root}
+    for name in chain:
+        ends = {c["id"] for i in ends for c in F[i]["calls"] if F[c["id"]]["name"] == name}
+    return sorted({F[c["id"]]["name"] for i in ends for c in F[i]["calls"]} & set(wanted))
+check = ["security_capable", "selinux_capable", "cred_has_capability"]
+for root in ("has_capability_noaudit", "has_ns_capability_noaudit", "ns_capable_noaudit",
+             "ptracer_capable", "capable"):
+    print(root, follow(root, check, ["slow_avc_audit", "avc_has_perm_noaudit"]))
+for root, chain in (("__sprint_symbol", ["sprintf"]), ("slab_err", []), ("snprintf", [])):
+    print(root, follow(root, chain + ["vsnprintf", "pointer"], ["restricted_pointer", "default_pointer"]))
+print(follow("ftrace_return_to_handler", [], ["static_key_enable", "trace_clock_local"]),
+      follow("rethook_trampoline_handler", [], ["_printk", "rethook_recycle"]))
+PY
+expect_eq "the calls below each root" "$(cat "$OUT/calls")" \
+"has_capability_noaudit ['avc_has_perm_noaudit']
+has_ns_capability_noaudit ['avc_has_perm_noaudit']
+ns_capable_noaudit ['avc_has_perm_noaudit']
+ptracer_capable ['avc_has_perm_noaudit']
+capable ['avc_has_perm_noaudit', 'slow_avc_audit']
+__sprint_symbol ['default_pointer']
+slab_err ['default_pointer']
+snprintf ['default_pointer', 'restricted_pointer']
+['trace_clock_local'] ['rethook_recycle']"
+finish
