@@ -104,6 +104,7 @@ static void scan_element(struct ind_hooks *h, struct ind_image *im, uint64_t typ
 	uint64_t word, head = 0;
 	uint32_t id;
 	size_t first = h->n, k;
+	uint64_t read = UINT64_MAX;	/* the offset of the last slot read */
 
 	s = ind_type_slots(&im->types, type, &n);
 	ps = ind_type_pslots(&im->types, type, &np);
@@ -112,14 +113,16 @@ static void scan_element(struct ind_hooks *h, struct ind_image *im, uint64_t typ
 		    word < h->hi)
 			head = word;
 	for (i = 0; i < n; i++) {
-		if (!slot_of_key(im, &s[i], h->key) ||
-		    !ind_data_word(&im->data, base + s[i].off, &word) ||
-		    (id = ind_func_at(im, word)) == SP_NONE)
-			continue;
 		/* every member of the union is a slot of the key at the same
 		 * offset, holding the same word: one pair (Debian's kernel:
 		 * 144,585 slots, 595 elements, each pair was scanned for
-		 * each of the 261 calls) */
+		 * each of the 261 calls), its word read once */
+		if (!slot_of_key(im, &s[i], h->key) || s[i].off == read)
+			continue;
+		read = s[i].off;
+		if (!ind_data_word(&im->data, base + s[i].off, &word) ||
+		    (id = ind_func_at(im, word)) == SP_NONE)
+			continue;
 		for (k = first; k < h->n && h->v[k].func != id; k++)
 			;
 		if (k < h->n)
