@@ -97,6 +97,10 @@ struct ind_types {
 	size_t nprotos, protos_cap;
 	uint8_t addr_size;		/* a pointer's bytes */
 	int depth;			/* type_index's recursion, bounded */
+	/* ind_type_place's answers, by type and offset (place_key) */
+	struct sp_u64map place_at;
+	struct ind_place_answer *places;
+	size_t nplaces, places_cap;
 };
 
 void ind_types_init(struct ind_types *t, struct dw_reader *reader, struct sp_graph *g,

@@ -27,10 +27,18 @@
  * sized for the largest cost more to fill, free and fault in than the
  * lookups in them.
  */
+/* One answer of ind_type_place. */
+struct ind_place_answer {
+	struct ind_place p;
+	bool ok;
+};
+
 static void maps_init(struct ind_types *t)
 {
 	sp_u64map_init(&t->by_off, 64);
 	sp_u64map_init(&t->proto_by_off, 16);
+	sp_u64map_init(&t->place_at, 64);
+	t->nplaces = 0;
 }
 
 void ind_types_init(struct ind_types *t, struct dw_reader *reader, struct sp_graph *g,
@@ -51,8 +59,10 @@ void ind_types_release(struct ind_types *t)
 	free(t->slots);
 	free(t->pslots);
 	free(t->protos);
+	free(t->places);
 	sp_u64map_release(&t->by_off);
 	sp_u64map_release(&t->proto_by_off);
+	sp_u64map_release(&t->place_at);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -61,6 +71,7 @@ void ind_types_reset(struct ind_types *t)
 	t->n = t->nmembers = t->nslots = t->nprotos = t->npslots = 0;
 	sp_u64map_release(&t->by_off);
 	sp_u64map_release(&t->proto_by_off);
+	sp_u64map_release(&t->place_at);
 	maps_init(t);
 }
 
@@ -819,13 +830,41 @@ static bool place_in(struct ind_types *t, uint64_t type, uint64_t off, struct wa
 	return false;
 }
 
+/* The key of the answer for the word at off of type: the DIE offset
+ * above the low 24 bits, UINT64_MAX (kept nowhere) when either is too
+ * large. */
+static uint64_t place_key(uint64_t type, uint64_t off)
+{
+	return type < (UINT64_C(1) << 39) && off < (UINT64_C(1) << 24) ? type << 24 | off :
+	       UINT64_MAX;
+}
+
+/* Each answer is kept until the unit's types are forgotten: the chains
+ * of a unit ask the same places again and again (a struct's member
+ * through each function's pointer to it), and each asking walked the
+ * members afresh.  The walk reads the same types to the same answer,
+ * and the key it may file (ind_key) is filed already. */
 bool ind_type_place(struct ind_types *t, uint64_t type, uint64_t off, struct ind_place *out)
 {
 	struct walk w = { .member = SP_NONE };
+	uint64_t key = place_key(type, off);
+	uint32_t k = key != UINT64_MAX ? sp_u64map_get(&t->place_at, key) : SP_NONE;
+	bool ok;
 
+	if (k != SP_NONE) {
+		*out = t->places[k].p;
+		return t->places[k].ok;
+	}
 	memset(out, 0, sizeof(*out));
 	out->key = SP_NONE;
-	return place_in(t, type, off, w, 0, out);
+	ok = place_in(t, type, off, w, 0, out);
+	if (key != UINT64_MAX) {
+		SP_ALLOC_GROW(t->places, t->nplaces + 1, t->places_cap);
+		t->places[t->nplaces].p = *out;
+		t->places[t->nplaces].ok = ok;
+		sp_u64map_put(&t->place_at, key, (uint32_t)t->nplaces++);
+	}
+	return ok;
 }
 
 /* ---- every pointer to a struct at an offset: a union's each ---- */
