@@ -320,10 +320,11 @@ struct dw_reg_vars {
 			 uint64_t type);
 	/* Or it is in memory at an address loaded through register reg
 	 * (dw_expr_mem_path): its value is the word at off[n - 1] from the
-	 * word at off[n - 2] ... from reg plus off[0], over [lo, hi); NULL:
-	 * not asked. */
+	 * word at off[n - 2] ... from reg plus off[0], plus add (a value
+	 * computed from that word, dw_expr_mem_value; else 0), over
+	 * [lo, hi); NULL: not asked. */
 	void (*in_memory)(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, const int64_t *off,
-			  int n, uint64_t type);
+			  int n, int64_t add, uint64_t type);
 	void *ctx;
 };
 /* The parameters and variables that are a register (DW_OP_regN,

@@ -272,6 +272,44 @@ uint8_t dw_expr_mem_path(const unsigned char *p, uint64_t len, const struct dw_o
 	return b.bad ? DW_REG_NONE : reg;
 }
 
+static bool added_offset(const struct dw_op *op, int n, int64_t *off);
+
+uint8_t dw_expr_mem_value(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
+			  int64_t *off, int max, int *n, int64_t *add)
+{
+	struct dw_op op[DW_MEM_PATH + 8];
+	struct dw_bytes b;
+	int k = 0, i, last;
+	uint8_t reg;
+
+	*n = 0;
+	dw_bytes_init(&b, p, len, z->msb);
+	while (k < (int)(sizeof(op) / sizeof(op[0])) && dw_bytes_left(&b) && dw_op_read(&b, z, &op[k]))
+		k++;
+	if (b.bad || dw_bytes_left(&b) || k < 3 || op[k - 1].code != DW_OP_stack_value ||
+	    op[0].code < DW_OP_breg0 || op[0].code > DW_OP_breg31)
+		return DW_REG_NONE;
+	/* the constant added: none, DW_OP_plus_uconst, or two operations */
+	for (last = k - 2; last > 0 && op[last].code != DW_OP_deref; last--)
+		;
+	if (last < 1 || !added_offset(&op[last + 1], k - 2 - last, add))
+		return DW_REG_NONE;
+	reg = (uint8_t)(op[0].code - DW_OP_breg0);
+	off[(*n)++] = (int64_t)op[0].arg[0];
+	/* op[1, last) are the place's: loads and offsets; op[last] loads
+	 * the value from it */
+	for (i = 1; i < last; i++) {
+		if (op[i].code == DW_OP_deref && *n < max)
+			off[(*n)++] = 0;
+		else if (op[i].code == DW_OP_plus_uconst && op[i].arg[0] <= INT64_MAX &&
+			 off[*n - 1] <= INT64_MAX - (int64_t)op[i].arg[0])
+			off[*n - 1] += (int64_t)op[i].arg[0];
+		else
+			return DW_REG_NONE;
+	}
+	return reg;
+}
+
 uint8_t dw_expr_reg(const unsigned char *p, uint64_t len, const struct dw_opsizes *z)
 {
 	int64_t off;

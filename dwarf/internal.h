@@ -437,6 +437,14 @@ uint8_t dw_expr_reg(const unsigned char *p, uint64_t len, const struct dw_opsize
  * other expression (a DW_OP_stack_value is a value, not a place). */
 uint8_t dw_expr_mem_path(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
 			 int64_t *off, int max, int *n);
+/* A variable whose value is a word loaded so, plus a constant: the same
+ * operations, the last a DW_OP_deref, then DW_OP_plus_uconst N or a
+ * constant and DW_OP_plus or DW_OP_minus, and DW_OP_stack_value (GCC's
+ * inlined page_movable_ops(): mops = page->mapping - PAGE_MAPPING_MOVABLE,
+ * DW_OP_breg3 24, DW_OP_deref, DW_OP_lit2, DW_OP_minus): off[] as
+ * dw_expr_mem_path's place of the word, *add the constant. */
+uint8_t dw_expr_mem_value(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,
+			  int64_t *off, int max, int *n, int64_t *add);
 /* As dw_expr_reg, and DW_OP_bregN off with DW_OP_stack_value: the
  * variable's value is the register's plus *off (0 for the others). */
 uint8_t dw_expr_reg_plus(const unsigned char *p, uint64_t len, const struct dw_opsizes *z,

@@ -194,7 +194,11 @@ static void locate(struct scope *s, const struct dw_entry *e, uint64_t type)
 		else if (q->in_memory &&
 			 (reg = dw_expr_mem_path(x->expr, x->len, &l->z, path, DW_MEM_PATH,
 						 &n)) != DW_REG_NONE)
-			q->in_memory(q->ctx, x->lo, x->hi, reg, path, n, type);
+			q->in_memory(q->ctx, x->lo, x->hi, reg, path, n, 0, type);
+		else if (q->in_memory &&
+			 (reg = dw_expr_mem_value(x->expr, x->len, &l->z, path, DW_MEM_PATH,
+						  &n, &off)) != DW_REG_NONE)
+			q->in_memory(q->ctx, x->lo, x->hi, reg, path, n, off, type);
 	}
 	if (q->at_entry)
 		at_entry(s, type);

@@ -311,7 +311,8 @@ struct ind_loc {
 	/* or the variable is in memory (dw_reg_vars.in_memory): its value
 	 * is the word at mem[nmem - 1] from ... the word at mem[0] from reg
 	 * (`rft = of->kn->priv`: a load the chain makes from a member DWARF
-	 * calls void *, typed by the variable); nmem 0 otherwise */
+	 * calls void *, typed by the variable), plus off (page_movable_ops():
+	 * page->mapping - PAGE_MAPPING_MOVABLE, off -2); nmem 0 otherwise */
 	uint8_t nmem;
 	int64_t mem[DW_MEM_PATH];
 };

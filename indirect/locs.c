@@ -110,14 +110,14 @@ static void at_entry(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t o
  * rftype *rft = of->kn->priv`, kn->priv a void *): the chain's loads of
  * that place are typed by it. */
 static void in_memory(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, const int64_t *off,
-		      int n, uint64_t type)
+		      int n, int64_t add, uint64_t type)
 {
 	struct ind_locs *l = ctx;
 	struct ind_loc *x;
 
 	if (!(class_of(l, type) & LOC_POINTER) || n < 1 || n > DW_MEM_PATH)
 		return;
-	x = add_loc(l, lo, hi, reg, 0, type);
+	x = add_loc(l, lo, hi, reg, add, type);
 	x->nmem = (uint8_t)n;
 	memcpy(x->mem, off, (size_t)n * sizeof(*off));
 }

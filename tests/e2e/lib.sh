@@ -124,7 +124,8 @@ DEBIAN_TYPED_ENTRIES="bpf_map_free_kptrs do_coredump __sys_bpf __access_remote_v
 	bpf_struct_ops_init sk_getsockopt sk_setsockopt tcp_release_cb l3mdev_fib_table_rcu
 	dqcache_shrink_scan __traceiter_sched_switch __SCT__x86_pmu_handle_irq
 	bpf_dispatcher_xdp_func bpf_trace_run2 __cgroup_bpf_run_lsm_current
-	___bpf_prog_run bpf_loop __traceiter_softirq_raise __bpf_prog_test_run_raw_tp bpf_test_run"
+	___bpf_prog_run bpf_loop __traceiter_softirq_raise __bpf_prog_test_run_raw_tp bpf_test_run
+	move_to_new_folio"
 debian_typed_report()
 {
 	_file=$1

@@ -217,6 +217,54 @@ static void test_mem_path(void **state)
 	assert_int_equal(dw_expr_mem_path(entry, sizeof(entry), &le8, off, 4, &n), DW_REG_NONE);
 }
 
+static void test_mem_value(void **state)
+{
+	/* move_to_new_folio's mops = page_movable_ops(src):
+	 * *(rbx + 24) - 2 */
+	static const unsigned char mops[] = { DW_OP_breg3, 24, DW_OP_deref, DW_OP_lit2,
+					      DW_OP_minus, DW_OP_stack_value };
+	/* two loads, then DW_OP_plus_uconst: *(*(rax - 16) + 8) + 5 */
+	static const unsigned char two[] = { DW_OP_breg0, 0x70, DW_OP_deref, DW_OP_plus_uconst,
+					     8, DW_OP_deref, DW_OP_plus_uconst, 5,
+					     DW_OP_stack_value };
+	/* the word itself */
+	static const unsigned char word[] = { DW_OP_breg5, 8, DW_OP_deref, DW_OP_stack_value };
+	/* a place, not a value; no load; a product; a constant and no
+	 * operation */
+	static const unsigned char place[] = { DW_OP_breg5, 8, DW_OP_deref };
+	static const unsigned char noload[] = { DW_OP_breg5, 8, DW_OP_lit2, DW_OP_minus,
+						DW_OP_stack_value };
+	static const unsigned char mul[] = { DW_OP_breg5, 8, DW_OP_deref, DW_OP_lit2, DW_OP_mul,
+					     DW_OP_stack_value };
+	static const unsigned char lone[] = { DW_OP_breg5, 8, DW_OP_deref, DW_OP_lit2,
+					      DW_OP_stack_value };
+	int64_t off[4] = { 0 }, add = 9;
+	int n = 9;
+
+	(void)state;
+	assert_int_equal(dw_expr_mem_value(mops, sizeof(mops), &le8, off, 4, &n, &add), 3);
+	assert_int_equal(n, 1);
+	assert_int_equal(off[0], 24);
+	assert_int_equal(add, -2);
+	assert_int_equal(dw_expr_mem_value(two, sizeof(two), &le8, off, 4, &n, &add), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(off[0], -16);
+	assert_int_equal(off[1], 8);
+	assert_int_equal(add, 5);
+	assert_int_equal(dw_expr_mem_value(word, sizeof(word), &le8, off, 4, &n, &add), 5);
+	assert_int_equal(n, 1);
+	assert_int_equal(off[0], 8);
+	assert_int_equal(add, 0);
+	assert_int_equal(dw_expr_mem_value(place, sizeof(place), &le8, off, 4, &n, &add),
+			 DW_REG_NONE);
+	assert_int_equal(dw_expr_mem_value(noload, sizeof(noload), &le8, off, 4, &n, &add),
+			 DW_REG_NONE);
+	assert_int_equal(dw_expr_mem_value(mul, sizeof(mul), &le8, off, 4, &n, &add),
+			 DW_REG_NONE);
+	assert_int_equal(dw_expr_mem_value(lone, sizeof(lone), &le8, off, 4, &n, &add),
+			 DW_REG_NONE);
+}
+
 static void test_constant(void **state)
 {
 	static const unsigned char lit[] = { DW_OP_lit9 };
@@ -298,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_reg_plus),
 		cmocka_unit_test(test_entry_plus),
 		cmocka_unit_test(test_mem_path),
+		cmocka_unit_test(test_mem_value),
 		cmocka_unit_test(test_constant),
 		cmocka_unit_test(test_plus_uconst),
 		cmocka_unit_test(test_frame),
