@@ -49,11 +49,11 @@ softirq=$((S + wake))
 ttwu=$((T + U + $(max $softirq $alloc)))
 main=$((m + $(max $(max $wake $ttwu) $alloc)))
 since="[$main, $wake, $ttwu, $softirq, $alloc, $reclaim]"
-STACKPROF_NEST_CONTEXTS=12 run_sp --json -v --annotate "$ann" $bin $su
+STACKPROF_NEST_CONTEXTS=11 run_sp --json -v --annotate "$ann" $bin $su
 expect_rc 0 "since"
 cp "$OUT/stdout" "$OUT/since.json"
 j=$OUT/since.json
-grep -q "(coarse: over the limit of 12 of exact counts, 2 functions counted in one budget per cycle, of at most 3 activations, 0 ancestors not known, 2 known only since the budget's last activation)$" "$OUT/stderr" ||
+grep -q "(coarse: over the limit of 11 of exact counts, 2 functions counted in one budget per cycle, of at most 3 activations, 0 ancestors not known, 2 known only since the budget's last activation)$" "$OUT/stderr" ||
 	fail "since: -v line: $(grep once/nest "$OUT/stderr")"
 expect_eq "since: totals" "$(jget $j "$totals")" "$since"
 expect_eq "since: all bounded" "$(jget $j '[f["name"] for f in j["functions"] if not f["bounded"]]')" '[]'
@@ -67,7 +67,7 @@ expect_eq "since: wake's reason says how coarse" \
 	"$(jget $j '"2 ancestors of '"'"'below'"'"' lines known only since the budget'"'"'s last activation" in fn("wake")["reasons"][0]')" 'true'
 
 # the last attempt: wake forgotten in ttwu's region, the cycle is one
-STACKPROF_NEST_CONTEXTS=10 run_sp --json -v --annotate "$ann" $bin $su
+STACKPROF_NEST_CONTEXTS=9 run_sp --json -v --annotate "$ann" $bin $su
 expect_rc 0 "forgotten"
 grep -q "2 ancestors not known)$" "$OUT/stderr" ||
 	fail "forgotten: -v line: $(grep once/nest "$OUT/stderr")"
