@@ -1034,6 +1034,29 @@ const unsigned char *sp_elf_bytes_at(const struct sp_elf *e, uint64_t addr, uint
 	return NULL;
 }
 
+uint64_t *sp_elf_writable_data(const struct sp_elf *e, size_t *n)
+{
+	Elf_Scn *scn = NULL;
+	uint64_t *v = NULL;
+	size_t cap = 0;
+	GElf_Shdr sh;
+
+	*n = 0;
+	if (!e->elf || e->type == ET_REL)
+		return NULL;
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
+		    !(sh.sh_flags & SHF_WRITE) || (sh.sh_flags & (SHF_EXECINSTR | SHF_TLS)) ||
+		    !sh.sh_size || !sh.sh_addr)
+			continue;
+		SP_ALLOC_GROW(v, 2 * (*n + 1), cap);
+		v[2 * *n] = sh.sh_addr;
+		v[2 * *n + 1] = sh.sh_addr + sh.sh_size;
+		(*n)++;
+	}
+	return v;
+}
+
 bool sp_elf_is_code(const struct sp_elf *e, uint64_t addr)
 {
 	return code_section(e, addr) != NULL;

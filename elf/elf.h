@@ -138,6 +138,11 @@ bool sp_elf_find_section(const struct sp_elf *e, const char *name, uint64_t *add
  * allocated section; NULL when none holds them, or in a relocatable
  * object (its bytes wait for relocations). */
 const unsigned char *sp_elf_bytes_at(const struct sp_elf *e, uint64_t addr, uint64_t len);
+/* A linked image's allocated writable sections that are not code nor
+ * thread-local, nor at 0 (the x86-64 kernel's per-cpu area), each
+ * [v[2i], v[2i + 1]), in section order: *n of them in a malloc'ed array
+ * (NULL when none, and for a relocatable object). */
+uint64_t *sp_elf_writable_data(const struct sp_elf *e, size_t *n);
 /* Each named entry of .symtab, in table order, undefined ones included:
  * fn(arg, sym, name).  Nothing when the image has no .symtab. */
 void sp_elf_each_symbol(const struct sp_elf *e,

@@ -92,6 +92,7 @@ static void read_objects(struct ind_data *d, const struct sp_elf *e)
 			continue;
 		SP_ALLOC_GROW(d->objects, d->nobjects + 1, cap);
 		d->objects[d->nobjects].addr = sym.st_value;
+		d->objects[d->nobjects].global = GELF_ST_BIND(sym.st_info) != STB_LOCAL;
 		d->objects[d->nobjects++].size = sym.st_size;
 	}
 	if (d->nobjects)
@@ -108,6 +109,19 @@ uint64_t ind_data_object_size(const struct ind_data *d, uint64_t addr)
 	size_t i = sp_search_first_ge(d->objects, d->nobjects, object_addr, addr);
 
 	return i < d->nobjects && d->objects[i].addr == addr ? d->objects[i].size : 0;
+}
+
+bool ind_data_object_local(const struct ind_data *d, uint64_t addr)
+{
+	size_t i = sp_search_first_ge(d->objects, d->nobjects, object_addr, addr);
+	bool any = false;
+
+	for (; i < d->nobjects && d->objects[i].addr == addr; i++) {
+		if (d->objects[i].global)
+			return false;
+		any = true;
+	}
+	return any;
 }
 
 void ind_data_init(struct ind_data *d, const struct sp_elf *e, struct sp_graph *g)

@@ -1270,6 +1270,7 @@ static void run_free(struct ind_run *r)
 	ind_keys_release(&r->keys);
 	ind_keys_release(&r->pkeys);
 	free(r->loose);
+	ind_held_release(r);
 	ind_idsets_release(&r->loose_at);
 	pthread_mutex_destroy(&r->vars_lock);
 	pthread_cond_destroy(&r->vars_done);

@@ -267,6 +267,7 @@ struct ind_reloc {
 /* A data object's symbol: where the linker put how many bytes. */
 struct ind_object {
 	uint64_t addr, size;
+	bool global;		/* STB_GLOBAL or STB_WEAK: another image may name it */
 };
 
 struct ind_data {
@@ -294,6 +295,8 @@ void ind_data_words(const struct ind_data *d, size_t k, uint64_t lo, uint64_t hi
 const struct ind_section *ind_data_section(const struct ind_data *d, uint64_t addr);
 /* The size of the data symbol at addr, 0 when none is there. */
 uint64_t ind_data_object_size(const struct ind_data *d, uint64_t addr);
+/* Is every data symbol at addr local (STB_LOCAL), at least one there? */
+bool ind_data_object_local(const struct ind_data *d, uint64_t addr);
 
 /* ---- where variables are, by pc (locs.c) ---- */
 

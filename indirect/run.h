@@ -138,6 +138,7 @@ struct ind_run {
 	uint32_t nloose, loose_cap;
 	bool objs_sorted;		/* pkeys.objs, by key (layers.c) */
 	struct ind_idsets loose_at;	/* the functions loose holds, by offset */
+	struct ind_held *held;	/* by image: unwritten.c's, read when asked */
 	bool lines;		/* find each site's source line */
 	struct ind_args *args;	/* callbacks passed as arguments (args.c) */
 	struct ids arg_stores;	/* the stores of an argument (store_argument),
@@ -169,6 +170,15 @@ struct ind_run {
 };
 
 void ids_add(struct ids *x, uint32_t id);
+
+/* Can nothing but the stores the store pass reads write the variable a
+ * call's word or table t is in (t: no named struct's), so that it
+ * holds its data's word and those stores' values (unwritten.c)?  A
+ * kernel image's exported variables (kernel_image, by image) may be
+ * written by a module, another image's by the program. */
+bool ind_unwritten(struct ind_run *r, const bool *kernel_image, uint32_t image,
+		   const struct ind_target *t);
+void ind_held_release(struct ind_run *r);
 
 /* A call through the union key k whose paths walk a list from a head at
  * a fixed address (the kernel's LSM hooks): the functions of k the

@@ -495,6 +495,25 @@ static enum sp_resolved precise_targets(struct ind_run *r, const struct ind_site
 	return SP_RES_NONE;
 }
 
+/* A word or table that nothing but the stores the store pass reads can
+ * write (unwritten.c), whose data and those stores hold no function: it
+ * holds its initial NULL, and no call goes through it. */
+static bool unwritten_null(struct ind_run *r, struct ind_kernel *kern,
+			   const struct ind_site *s, const char **desc)
+{
+	struct ids found = { 0 };
+	bool empty;
+
+	if (s->t.kind != IND_TK_WORD && s->t.kind != IND_TK_TABLE)
+		return false;
+	empty = word_targets(r, s->image, &s->t, &found) && !found.n &&
+		ind_unwritten(r, kern->kernel_image, s->image, &s->t);
+	free(found.v);
+	if (empty)
+		*desc = var_name(r, s->image, s->t.var);
+	return empty;
+}
+
 static enum sp_resolved site_targets(struct ind_run *r, const struct fallback *fb,
 				     struct ind_kernel *kern, const struct ind_site *s,
 				     struct ids *out, const char **desc)
@@ -509,6 +528,8 @@ static enum sp_resolved site_targets(struct ind_run *r, const struct fallback *f
 		ind_bpf_map_helper(kern, s, out, first);
 	if (how == SP_RES_NONE)
 		how = ind_kernel_targets(kern, s, out, desc);
+	if (how == SP_RES_NONE && unwritten_null(r, kern, s, desc))
+		return SP_RES_TABLE;
 	/* what was found stays: a member written with a value of unknown
 	 * origin still holds what its data and the known stores put there */
 	if (how != SP_RES_NONE)

@@ -38,3 +38,64 @@ void insn_addr_loads(const struct sp_elf *e, struct insn_loads *out, const struc
 			note(e, out, v[i].addr + v[i].len + (uint64_t)v[i].disp);
 	}
 }
+
+bool insn_in_ranges(const struct insn_range *w, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr < w[mid].lo)
+			hi = mid;
+		else if (addr >= w[mid].hi)
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
+static void note_data(const struct insn_range *w, size_t nw, struct insn_loads *out,
+		      uint64_t addr)
+{
+	if (!insn_in_ranges(w, nw, addr))
+		return;
+	SP_ALLOC_GROW(out->v, out->n + 1, out->cap);
+	out->v[out->n++] = addr;
+}
+
+/* The address a memory operand names apart from its registers: a
+ * RIP-relative one's, else its displacement (the kernel's absolute
+ * addressing, a table's base, or a member's offset). */
+static uint64_t mem_addr(const struct insn *in)
+{
+	return in->base == RIP ? in->addr + in->len + (uint64_t)in->disp : (uint64_t)in->disp;
+}
+
+void insn_data_refs(const struct insn_range *w, size_t nw, struct insn_loads *out,
+		    const struct insn *v, size_t n, bool stores_read)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct insn *in = &v[i];
+
+		if (in->op == INSN_OP_INVALID) {
+			stores_read = false;	/* the store pass stops here */
+			continue;
+		}
+		if ((in->flags & INSN_F_IMM) && !(in->flags & INSN_F_COMPARE) &&
+		    !(in->groups & (INSN_G_CALL | INSN_G_JUMP)))
+			note_data(w, nw, out, (uint64_t)in->imm);
+		if (!(in->flags & INSN_F_MEM) ||
+		    ((in->flags & INSN_F_MEM_READ) && in->op != INSN_OP_LEA))
+			continue;
+		/* an 8-byte store at a fixed address is the store pass's:
+		 * indirect/ reads what it writes */
+		if (stores_read && in->op != INSN_OP_LEA && insn_icall_store(in) &&
+		    in->index == INSN_REG_NONE && (in->base == RIP || in->base == INSN_REG_NONE))
+			continue;
+		note_data(w, nw, out, mem_addr(in));
+	}
+}

@@ -2186,7 +2186,7 @@ static struct lane xmm_lane(struct tracer *t, size_t i, uint8_t xmm, bool high, 
 
 /* Is in a store scan_store() reads: of 8 bytes, or of an xmm register's
  * 16? */
-static bool is_store(const struct insn *in)
+bool insn_icall_store(const struct insn *in)
 {
 	if (!(in->flags & INSN_F_MEM) || in->reg != INSN_REG_NONE)
 		return false;
@@ -2206,7 +2206,7 @@ static void scan_store(struct tracer *t, const struct sp_elf *e, size_t i)
 	const struct insn *in = &t->v[i];
 	struct lane l = { .kind = LANE_REG, .at = i };
 
-	if (!is_store(in))
+	if (!insn_icall_store(in))
 		return;
 	if (in->op == INSN_OP_MOV) {
 		l.reg = in->reg2;
@@ -2683,7 +2683,7 @@ void insn_icalls_pass(struct insn_icalls *ic, const struct sp_elf *e,
 	for (i = 0; i < n && v[i].op != INSN_OP_INVALID; i++) {
 		bool call_site = indirect_branch(&v[i], &reg);
 
-		if (!call_site && (k = calls_update(ic, &v[i])) < 0 && !is_store(&v[i]))
+		if (!call_site && (k = calls_update(ic, &v[i])) < 0 && !insn_icall_store(&v[i]))
 			continue;
 		/* most of a kernel's functions have nothing to trace: their
 		 * jumps are not indexed */

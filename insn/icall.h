@@ -291,6 +291,9 @@ void insn_find_thunks(struct insn_icalls *ic, const struct sp_elf *e);
  * pass: the call pass counts it as indirect, not as a call to a label. */
 void insn_retpoline_pass(const struct insn_icalls *ic, const struct sp_elf *e,
 			 struct insn *v, size_t n);
+/* x86-64: is in a store the pass reads (an 8-byte mov, a 16-byte store
+ * of an xmm register), wherever it writes? */
+bool insn_icall_store(const struct insn *in);
 /* x86-64: append the indirect calls and stores of one function's
  * instructions v[0..n) to ic.  The functions must come in address order. */
 void insn_icalls_pass(struct insn_icalls *ic, const struct sp_elf *e,

@@ -78,6 +78,8 @@ static void run_symbol_passes(const struct insn_image *c, const struct insn_buf 
 	if (!c->typed)
 		return;
 	insn_icalls_pass(&out->icalls, c->elf, b->v, b->n);
+	if (c->drefs_known)
+		insn_data_refs(c->wdata, c->nwdata, &out->drefs, b->v, b->n, true);
 	insn_call_args(c->elf, c->landings_known ? &c->landings : NULL, &out->cargs, b->v, b->n);
 }
 
@@ -232,8 +234,12 @@ static void join_chunks(struct insn_image *c)
 		JOIN_ARRAY(&c->ifuncs, &ch->ifuncs);
 		join_icalls(&c->icalls, &ch->icalls);
 		JOIN_ARRAY(&c->cargs, &ch->cargs);
+		JOIN_ARRAY(&c->drefs, &ch->drefs);
 	}
 	JOIN_ARRAY(&c->loads, &c->gap_loads);
+	JOIN_ARRAY(&c->drefs, &c->gap_drefs);
+	if (c->drefs.n)
+		qsort(c->drefs.v, c->drefs.n, sizeof(*c->drefs.v), sp_u64_cmp);
 	free(c->chunks);
 	c->chunks = NULL;
 	free(c->syms);
@@ -275,6 +281,8 @@ static void scan_gap(struct insn_image *c, struct insn_decoder *d, uint64_t pc, 
 		       b->v[n - 1].addr + 16 > run.end)
 			n--;
 		insn_addr_loads(c->elf, &c->gap_loads, b->v, n);
+		if (c->drefs_known)	/* no store pass: every write counts */
+			insn_data_refs(c->wdata, c->nwdata, &c->gap_drefs, b->v, n, false);
 		pc = n && n < b->n ? b->v[n].addr : run.end;
 	}
 }
@@ -331,6 +339,37 @@ static void *code_thread(void *arg)
 	return NULL;
 }
 
+static int range_cmp(const void *pa, const void *pb)
+{
+	const struct insn_range *a = pa, *b = pb;
+
+	return (a->lo > b->lo) - (a->lo < b->lo);
+}
+
+/* The writable data insn_data_refs watches: only an x86-64 image's that
+ * is linked (a relocatable object's addresses wait for relocations). */
+static void writable_data(struct insn_image *c)
+{
+	size_t i, n;
+	uint64_t *v;
+
+	if (c->elf->arch->id != SP_ARCH_X86_64 || c->elf->type == ET_REL)
+		return;
+	v = sp_elf_writable_data(c->elf, &n);
+	c->wdata = sp_xmalloc((n ? n : 1) * sizeof(*c->wdata));
+	for (i = 0; i < n; i++)
+		c->wdata[i] = (struct insn_range){ v[2 * i], v[2 * i + 1] };
+	free(v);
+	c->nwdata = n;
+	if (n)
+		qsort(c->wdata, n, sizeof(*c->wdata), range_cmp);
+	/* sections that overlap are not told apart: nothing is known */
+	for (i = 1; i < c->nwdata; i++)
+		if (c->wdata[i].lo < c->wdata[i - 1].hi)
+			return;
+	c->drefs_known = true;
+}
+
 int insn_image_start(struct insn_image *c, const struct sp_elf *e, bool addr_taken,
 		     bool typed, struct sp_err *err)
 {
@@ -346,6 +385,8 @@ int insn_image_start(struct insn_image *c, const struct sp_elf *e, bool addr_tak
 	if (typed)
 		c->landings_known = insn_static_landings(e, &c->landings, &c->sbranches,
 							 &c->nsbranches);
+	if (typed)
+		writable_data(c);
 	list_syms(c);
 	/* EAGAIN is what a small ulimit -v gives: no room for its stack */
 	rc = pthread_create(&c->thread, NULL, code_thread, c);
@@ -399,6 +440,9 @@ void insn_image_release(struct insn_image *c)
 	free(c->funcs);
 	free(c->loads.v);
 	free(c->gap_loads.v);
+	free(c->wdata);
+	free(c->drefs.v);
+	free(c->gap_drefs.v);
 	free(c->ifuncs.v);
 	insn_icalls_release(&c->icalls);
 	free(c->cargs.v);
@@ -542,4 +586,20 @@ void insn_calls_pass(struct insn_calls *out, const struct insn *v, size_t n)
 		k->groups = v[i].groups;
 		k->switched = false;
 	}
+}
+
+static uint64_t u64_at(const void *base, size_t i)
+{
+	return ((const uint64_t *)base)[i];
+}
+
+bool insn_image_data_ref(const struct insn_image *c, uint64_t lo, uint64_t hi)
+{
+	size_t i;
+
+	if (!c->drefs_known || c->chunks || !insn_in_ranges(c->wdata, c->nwdata, lo) ||
+	    !insn_in_ranges(c->wdata, c->nwdata, hi - 1))
+		return true;
+	i = sp_search_first_ge(c->drefs.v, c->drefs.n, u64_at, lo);
+	return i < c->drefs.n && c->drefs.v[i] < hi;
 }

@@ -106,6 +106,7 @@ struct insn_chunk {
 	struct insn_ifuncs ifuncs;
 	struct insn_icalls icalls;	/* its thunks are the image's */
 	struct insn_cargs cargs;
+	struct insn_loads drefs;	/* insn_data_refs' */
 };
 
 struct insn_image {
@@ -124,6 +125,13 @@ struct insn_image {
 	struct insn_sbranch *sbranches;	/* ... and sites, by site */
 	size_t nsbranches;
 	bool landings_known;
+	/* typed, x86-64: the writable data (insn_range), and the addresses
+	 * there the code takes or writes other than by a store the store
+	 * pass reads (insn_data_refs), sorted once joined */
+	struct insn_range *wdata;
+	size_t nwdata;
+	bool drefs_known;
+	struct insn_loads drefs, gap_drefs;
 	uint64_t decoded;	/* instructions the thread decoded */
 	/* the function symbols to decode, in chunks claimed in turn */
 	const struct sp_elf_sym **syms;
@@ -159,6 +167,10 @@ const struct insn_func *insn_image_func_at(const struct insn_image *c, uint64_t 
 /* The calls and jumps of f, one of the two above: *n of them. */
 const struct insn_call *insn_image_calls(const struct insn_image *c,
 					 const struct insn_func *f, size_t *n);
+/* Does the code take or write an address in [lo, hi) other than by a
+ * store the store pass reads (insn_data_refs)?  True too when that is
+ * not known (not typed, not x86-64, a relocatable object). */
+bool insn_image_data_ref(const struct insn_image *c, uint64_t lo, uint64_t hi);
 /* Instructions decoded, by the thread and on demand. */
 uint64_t insn_image_decoded(const struct insn_image *c);
 
@@ -200,6 +212,21 @@ void insn_call_args(const struct sp_elf *e, const struct insn_loads *landings,
 		    struct insn_cargs *out, const struct insn *v, size_t n);
 /* x86: sets INSN_FUNC_ALLOCA or INSN_FUNC_PUSHED (and pushed_callee). */
 void insn_pushed_args(const struct insn *v, size_t n, struct insn_func *out);
+/* An address range [lo, hi). */
+struct insn_range {
+	uint64_t lo, hi;
+};
+
+/* Is addr in one of the ranges w[0..n) (sorted, apart)? */
+bool insn_in_ranges(const struct insn_range *w, size_t n, uint64_t addr);
+/* x86-64: append to out the addresses in w[0..nw) (sorted, apart: the
+ * writable data) that v[0..n) takes (an immediate, a lea's address, a
+ * compare's aside) or writes through a memory operand (its address
+ * apart from the registers), except, when stores_read, the stores
+ * insn_icalls_pass reads at a fixed address (up to a gap, where that
+ * pass stops). */
+void insn_data_refs(const struct insn_range *w, size_t nw, struct insn_loads *out,
+		    const struct insn *v, size_t n, bool stores_read);
 /* x86: append the code addresses that immediates and RIP-relative lea's
  * load (branches aside) to out. */
 void insn_addr_loads(const struct sp_elf *e, struct insn_loads *out, const struct insn *v,
