@@ -477,6 +477,21 @@ static bool from_percpu(struct ind_image *im, const struct insn_link *links, int
 	return forward(im, links, k, v, out);
 }
 
+/* A column a pointer stepped through an array reads (insn_link.entry
+ * on a TABLE root: stepped_way): the variable at the step's start must
+ * be that array, of elements of the step's size; a pointer walked from a
+ * linker's __start_SECTION (do_early_param's __setup_start) runs over
+ * many variables, the first of which is no array. */
+static bool stepped_array(struct ind_image *im, const struct insn_link *l)
+{
+	const struct ind_var *var = ind_var_at(im, (uint64_t)l->disp);
+	const struct ind_type *t, *elem;
+
+	return var && (t = ind_type_at(&im->types, var->type)) && t->kind == IND_ARRAY &&
+	       (elem = ind_type_at(&im->types, t->target)) && elem->size == l->scale &&
+	       ((uint64_t)l->disp - var->addr) < elem->size;
+}
+
 /* A root's own meaning, without DWARF's locations. */
 static bool from_root(struct ind_image *im, const struct insn_link *links, int k,
 		      struct ind_target *out)
@@ -488,6 +503,8 @@ static bool from_root(struct ind_image *im, const struct insn_link *links, int k
 	switch (l->src) {
 	case INSN_SRC_GLOBAL:
 	case INSN_SRC_TABLE:
+		if (l->src == INSN_SRC_TABLE && l->entry && !stepped_array(im, l))
+			return false;
 		/* *(addr): a load of 0 from the constant address */
 		if (!load(im, &virt, k == 0 && !out->want_obj, &v, out))
 			return false;

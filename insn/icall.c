@@ -1962,6 +1962,118 @@ static void entry_way(struct tracer *t, uint8_t reg)
  * follow: the call's targets are the union of the ways' only when each
  * says what it holds.
  */
+/* The data address a write v[d] of reg puts there (mov $c, lea
+ * c(%rip)), 0 when none. */
+static uint64_t const_write(const struct insn *in, uint8_t reg)
+{
+	if (in->reg != reg || (in->flags & INSN_F_WREGS_ALL))
+		return 0;
+	/* mov $c,%ebx zero-extends: an executable's low data addresses */
+	if (in->op == INSN_OP_MOV && (in->flags & INSN_F_IMM) && !(in->flags & INSN_F_MEM) &&
+	    (in->size == 8 || (in->size == 4 && in->imm >= 0)))
+		return (uint64_t)in->imm;
+	if (in->op == INSN_OP_LEA && in->base == RIP && in->index == INSN_REG_NONE)
+		return rip_target(in);
+	return 0;
+}
+
+/* The step of an add $s,%reg of 8 bytes, s > 0; 0 when v[d] is none. */
+static uint64_t step_write(const struct insn *in, uint8_t reg)
+{
+	if (in->op != INSN_OP_ADD || in->reg != reg || in->size != 8 ||
+	    !(in->flags & INSN_F_IMM) || (in->flags & INSN_F_MEM) || in->imm <= 0)
+		return 0;
+	return (uint64_t)in->imm;
+}
+
+/*
+ * A pointer stepped through an array from its start (for (i = 0; ...)
+ * { base = &arr[i]; ... }, GCC's mov $arr,%r15 before the loop and add
+ * $48,%r15 at its end: alarmtimer_suspend's alarm_bases[i].get_ktime):
+ * every write of reg that reaches v[i] is the one constant *c or an add
+ * of the one step *s to reg, and so is every write that reaches such an
+ * add, no path from the entry.  Then reg holds *c + n * *s, n >= 0.
+ */
+static bool stepped(struct tracer *t, size_t i, uint8_t reg, uint64_t *c, uint64_t *s)
+{
+	size_t adds[MAX_VALUES], at = i;
+	int nadds = 0, done = 0, k, j;
+	struct defs defs;
+	bool entry;
+
+	*c = *s = 0;
+	for (;;) {
+		defs.n = 0;
+		if (!reg_defs(t, at, reg, &defs, &entry) || entry)
+			return false;
+		for (k = 0; k < defs.n; k++) {
+			const struct insn *in = &t->v[defs.v[k]];
+			uint64_t v;
+
+			if ((v = const_write(in, reg))) {
+				if (*c && *c != v)
+					return false;
+				*c = v;
+				continue;
+			}
+			if (!(v = step_write(in, reg)) || (*s && *s != v))
+				return false;
+			*s = v;
+			for (j = 0; j < nadds && adds[j] != defs.v[k]; j++)
+				;
+			if (j == nadds) {
+				if (nadds == MAX_VALUES)
+					return false;
+				adds[nadds++] = defs.v[k];
+			}
+		}
+		if (done == nadds)
+			break;
+		at = adds[done++];
+	}
+	return *c && *s;
+}
+
+/* A call's chain that loads through a pointer stepped through an array
+ * (stepped()): one way, the call's chain but for its last load, which
+ * reads a column of the array, a table's words at the load's
+ * displacement from the start, by the step (INSN_SRC_TABLE, as mov
+ * c+d(,%rax,s) would).  The chain itself stays: DWARF may type the
+ * pointer where that column is no array's (a walk from a linker's
+ * __start_SECTION). */
+static bool stepped_way(struct tracer *t, size_t ci)
+{
+	struct insn_icalls *ic = t->ic;
+	const struct insn_icall c = ic->calls[ci];
+	const struct insn_link *root = &ic->links[c.link + c.nlinks - 1];
+	struct insn_icall *w;
+	uint64_t base, step;
+	size_t i;
+	uint8_t j;
+
+	if (c.nlinks < 2 || root->src != INSN_SRC_REG || root->entry || root->reg > 15 ||
+	    root[-1].src != INSN_SRC_LOAD || root[-1].scale ||
+	    (i = sp_search_first_ge(t->v, t->n, insn_addr, root->pc)) >= t->n ||
+	    !stepped(t, i, root->reg, &base, &step) || step > UINT8_MAX)
+		return false;
+	SP_ALLOC_GROW(ic->calls, ic->ncalls + 1, ic->calls_cap);
+	w = &ic->calls[ic->ncalls++];
+	*w = c;
+	w->way = true;
+	w->link = (uint32_t)ic->nlinks;
+	w->nlinks = (uint8_t)(c.nlinks - 1);
+	for (j = 0; j < w->nlinks; j++) {
+		SP_ALLOC_GROW(ic->links, ic->nlinks + 1, ic->links_cap);
+		ic->links[ic->nlinks++] = ic->links[c.link + j];
+	}
+	ic->links[ic->nlinks - 1].src = INSN_SRC_TABLE;
+	ic->links[ic->nlinks - 1].disp = (int64_t)(base + (uint64_t)ic->links[ic->nlinks - 1].disp);
+	ic->links[ic->nlinks - 1].scale = (uint8_t)step;
+	ic->links[ic->nlinks - 1].entry = true;	/* typed only as base's array */
+	ic->calls[ci].nways = 1;
+	return true;
+}
+
 static void add_ways(struct tracer *t, size_t ci)
 {
 	struct insn_icalls *ic = t->ic;
@@ -1973,7 +2085,8 @@ static void add_ways(struct tracer *t, size_t ci)
 	int k;
 	uint8_t j;
 
-	if (c.nlinks + 1u + slot >= MAX_LINKS)	/* a slot's way adds its copy */
+	/* a slot's way adds its copy */
+	if (c.nlinks + 1u + slot >= MAX_LINKS || (!slot && stepped_way(t, ci)))
 		return;
 	if (slot) {
 		if (!slot_defs(t, i = t->reload, &defs))

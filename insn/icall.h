@@ -87,7 +87,13 @@ struct insn_link {
 				 * function's entry, so reg holds what it held
 				 * there (an argument: --indirect=types follows
 				 * the callers' values); FRAME: the word is an
-				 * argument passed on the stack, unwritten */
+				 * argument passed on the stack, unwritten;
+				 * TABLE: the column of a pointer stepped
+				 * through an array from its start by scale
+				 * bytes (for (p = arr; ...; p++)), whose
+				 * array the variable there must be: a walk
+				 * from a linker's __start_SECTION crosses
+				 * variables */
 	int32_t back;		/* FRAME, STACK, a spill's MOVE: the load's pc -
 				 * pc; RETURN: the call's return address - pc */
 	/* reg holds the value over [pc - held, pc]: every path to pc runs

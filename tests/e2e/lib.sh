@@ -125,7 +125,7 @@ DEBIAN_TYPED_ENTRIES="bpf_map_free_kptrs do_coredump __sys_bpf __access_remote_v
 	dqcache_shrink_scan __traceiter_sched_switch __SCT__x86_pmu_handle_irq
 	bpf_dispatcher_xdp_func bpf_trace_run2 __cgroup_bpf_run_lsm_current
 	___bpf_prog_run bpf_loop __traceiter_softirq_raise __bpf_prog_test_run_raw_tp bpf_test_run
-	move_to_new_folio device_add device_del"
+	move_to_new_folio device_add device_del alarmtimer_suspend"
 debian_typed_report()
 {
 	_file=$1
