@@ -88,8 +88,9 @@ void insn_data_refs(const struct insn_range *w, size_t nw, struct insn_loads *ou
 		if ((in->flags & INSN_F_IMM) && !(in->flags & INSN_F_COMPARE) &&
 		    !(in->groups & (INSN_G_CALL | INSN_G_JUMP)))
 			note_data(w, nw, out, (uint64_t)in->imm);
+		/* cmp and test read memory, whatever capstone says of test */
 		if (!(in->flags & INSN_F_MEM) ||
-		    ((in->flags & INSN_F_MEM_READ) && in->op != INSN_OP_LEA))
+		    ((in->flags & (INSN_F_MEM_READ | INSN_F_COMPARE)) && in->op != INSN_OP_LEA))
 			continue;
 		/* an 8-byte store at a fixed address is the store pass's:
 		 * indirect/ reads what it writes */
