@@ -21,10 +21,11 @@ vmlinux=${STACKPROF_DEBIAN_VMLINUX:-/tmp/debian-kernel/root/usr/lib/debug/boot/v
 no_kernel_under_asan
 
 # the sections whose calls --indirect=types makes (a driver's
-# ->queue_rqs(), an LSM hook) have tests of their own, typed (t1256,
-# t1269); this one is of the plain run
+# ->queue_rqs(), an LSM hook, a prototype's stand-in) have tests of
+# their own, typed (t1256, t1269); this one is of the plain run
 sed -e '/^# ---- block: a plug flushed by a task about to sleep ----/,/^# ---- end of block: a plug/d' \
 	-e '/^# ---- capability checks and formats: /,/^# ---- end of capability checks and formats: /d' \
+	-e '/^# ---- x86 PMU: a hook no PMU sets ----/,/^# ---- end of x86 PMU: /d' \
 	annotations/linux.ann >"$OUT/linux.ann"
 # 'nest va_format per' lines list the holders of every configuration:
 # they stay optional (a holder the image lacks is skipped); the image's

@@ -1,6 +1,7 @@
 #!/bin/sh
-# annotations/linux.ann's section "capability checks and formats: calls
-# their arguments rule out" and linux-assumed.ann's lines on the return
+# annotations/linux.ann's sections "capability checks and formats: calls
+# their arguments rule out" and "x86 PMU: a hook no PMU sets", whose
+# calls --indirect=types makes, and linux-assumed.ann's lines on the return
 # stacks of the function graph tracer and rethook, on Debian's 6.1
 # cloud kernel, typed: every line applies without 'optional' (so each
 # call it names exists), and one run shows both sides of each: below
@@ -8,7 +9,9 @@
 # ns_capable_noaudit() and ptracer_capable() SELinux's capability check
 # does not audit, below capable() it still does; __sprint_symbol()'s and
 # slab_err()'s formats reach no restricted_pointer() (%pK), snprintf()'s
-# still do; and the two assumed calls are gone.
+# still do; x86_pmu_enable() calls no function of type int(int), while
+# do_blank_screen() (a console's blank hook) still does; and the two
+# assumed calls are gone.
 # Needs the unpacked debug kernel (another one:
 # STACKPROF_DEBIAN_VMLINUX=PATH); skips without it.
 . tests/e2e/lib.sh
@@ -21,6 +24,10 @@ s='capability checks and formats: calls their arguments rule out'
 sed -n "/^# ---- $s ----/,/^# ---- end of $s ----/p" annotations/linux.ann |
 	sed -n 's/^optional //p' >"$OUT/lines.ann"
 expect_eq "lines in the section" "$(grep -c '^ignore ' "$OUT/lines.ann")" 6
+s='x86 PMU: a hook no PMU sets'
+sed -n "/^# ---- $s ----/,/^# ---- end of $s ----/p" annotations/linux.ann |
+	sed -n 's/^optional //p' >>"$OUT/lines.ann"
+expect_eq "lines in both sections" "$(grep -c '^ignore ' "$OUT/lines.ann")" 7
 grep -E '^optional assume ignore (ftrace_return_to_handler|rethook_trampoline_handler) ' \
 	annotations/linux-assumed.ann | sed 's/^optional //' >>"$OUT/lines.ann"
 expect_eq "the assumed lines" "$(grep -c '^assume ignore ' "$OUT/lines.ann")" 2
@@ -44,6 +51,7 @@ for root in ("has_capability_noaudit", "has_ns_capability_noaudit", "ns_capable_
     print(root, follow(root, check, ["slow_avc_audit", "avc_has_perm_noaudit"]))
 for root, chain in (("__sprint_symbol", ["sprintf"]), ("slab_err", []), ("snprintf", [])):
     print(root, follow(root, chain + ["vsnprintf", "pointer"], ["restricted_pointer", "default_pointer"]))
+print([follow(f, [], ["<prototype int(int)>"]) for f in ("x86_pmu_enable", "do_blank_screen")])
 print(follow("ftrace_return_to_handler", [], ["static_key_enable", "trace_clock_local"]),
       follow("rethook_trampoline_handler", [], ["_printk", "rethook_recycle"]))
 PY
@@ -56,5 +64,6 @@ capable ['avc_has_perm_noaudit', 'slow_avc_audit']
 __sprint_symbol ['default_pointer']
 slab_err ['default_pointer']
 snprintf ['default_pointer', 'restricted_pointer']
+[[], ['<prototype int(int)>']]
 ['trace_clock_local'] ['rethook_recycle']"
 finish
