@@ -109,7 +109,7 @@ expect_eq "printk through the console is no cycle" \
 # avgs_work, RCU's expedited report; of direct calls try_to_wake_up is
 # then in no cycle
 expect_eq "a wakeup below a wakeup is no cycle" \
-	"$(jget $j '[fn("try_to_wake_up")["recursive"], [r for r in fn("try_to_wake_up")["reasons"] if r.startswith("recursion") and "try_to_wake_up" in r]]')" \
+	"$(jget $j '[any(f["recursive"] for f in fns("try_to_wake_up")), [r for f in fns("try_to_wake_up") for r in f["reasons"] if r.startswith("recursion") and "try_to_wake_up" in r]]')" \
 	'[false, []]'
 expect_eq "raise_softirq_irqoff calls wake_up_process through its inlined wakeup_softirqd" \
 	"$(jget $j '[[c["name"] for c in fn("raise_softirq_irqoff")["calls"] if c["name"] in ("wake_up_process", "raise_softirq_irqoff/wakeup_softirqd")], [c["name"] for c in fn("raise_softirq_irqoff/wakeup_softirqd")["calls"]]]')" \
