@@ -414,6 +414,18 @@ def load_asked(path):
     return rep
 
 
+def callees_along(rep, root, chain, wanted):
+    """The names among wanted that the functions at the end of chain
+    call: from each function named root, through a call to a function
+    of each name of chain in turn (so an 'ignore ... from' line's copy
+    is reached through the callers it was made for, and only them)."""
+    by = {f["id"]: f for f in rep["functions"]}
+    ends = {f["id"] for f in rep["functions"] if f["name"] == root}
+    for name in chain:
+        ends = {c["id"] for i in ends for c in by[i]["calls"] if by[c["id"]]["name"] == name}
+    return sorted({by[c["id"]]["name"] for i in ends for c in by[i]["calls"]} & set(wanted))
+
+
 def sizes(path):
     rep = json.load(open(path, encoding="utf-8"))
     per = {}

@@ -31,12 +31,11 @@ expect_rc 0 "the sections' lines apply to $vmlinux without 'optional'"
 # of calls by name from each root]
 python3 - "$OUT/r.json" >"$OUT/calls" <<'PY'
 import json, sys
-F = {f["id"]: f for f in json.load(open(sys.argv[1]))["functions"]}
+sys.path.insert(0, "tests/e2e")
+import sp_report
+rep = json.load(open(sys.argv[1]))
 def follow(root, chain, wanted):
-    ends = {f["id"] for f in F.values() if f["name"] == root}
-    for name in chain:
-        ends = {c["id"] for i in ends for c in F[i]["calls"] if F[c["id"]]["name"] == name}
-    return sorted({F[c["id"]]["name"] for i in ends for c in F[i]["calls"]} & set(wanted))
+    return sp_report.callees_along(rep, root, chain, wanted)
 flush = ["__blk_flush_plug", "blk_mq_flush_plug_list", "blk_mq_flush_plug_list"]
 for root in ("schedule", "io_schedule", "wakeup_flusher_threads", "blk_finish_plug"):
     print(root, follow(root, flush, ["nvme_queue_rqs", "blk_mq_plug_issue_direct",

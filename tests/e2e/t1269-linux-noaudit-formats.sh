@@ -39,12 +39,11 @@ expect_rc 0 "the lines apply to $vmlinux without 'optional'"
 # of calls by name from each root]
 python3 - "$OUT/r.json" >"$OUT/calls" <<'PY'
 import json, sys
-F = {f["id"]: f for f in json.load(open(sys.argv[1]))["functions"]}
+sys.path.insert(0, "tests/e2e")
+import sp_report
+rep = json.load(open(sys.argv[1]))
 def follow(root, chain, wanted):
-    ends = {f["id"] for f in F.values() if f["name"] == root}
-    for name in chain:
-        ends = {c["id"] for i in ends for c in F[i]["calls"] if F[c["id"]]["name"] == name}
-    return sorted({F[c["id"]]["name"] for i in ends for c in F[i]["calls"]} & set(wanted))
+    return sp_report.callees_along(rep, root, chain, wanted)
 check = ["security_capable", "selinux_capable", "cred_has_capability"]
 for root in ("has_capability_noaudit", "has_ns_capability_noaudit", "ns_capable_noaudit",
              "ptracer_capable", "capable"):
