@@ -681,12 +681,12 @@ static bool from_locations(struct ind_image *im, const struct insn_link *links, 
 
 		/* most locations are another register's: the target (a
 		 * hundred bytes) is cleared only for one that is link k's */
-		if (!(x->nmem ? in_place(links, k, n, x) || spilled_at(links, k, x) :
+		if ((x->word && !out->want_word) || !(x->nmem ? in_place(links, k, n, x) || spilled_at(links, k, x) :
 				locates(links, k, x)))
 			continue;
 		v = (struct tval){ .kind = TV_PTR, .type = x->type, .bias = -x->off };
 		t = (struct ind_target){ .kind = IND_TK_NONE, .key = SP_NONE,
-					 .want_obj = out->want_obj };
+					 .want_obj = out->want_obj, .want_word = out->want_word };
 		if (!forward(im, links, k, v, &t))
 			continue;
 		if (precise(&t)) {
@@ -746,9 +746,10 @@ static bool from_home(struct ind_image *im, const struct insn_link *links, int k
 	return from_frame(im, copy, k, out);
 }
 
-/* ind_type_chain, or ind_type_pointer's when obj. */
+/* ind_type_chain, or ind_type_pointer's when obj (and
+ * ind_type_word_pointer's when word too). */
 static bool type_chain(struct ind_image *im, const struct insn_link *links, uint8_t n,
-		       struct ind_target *out, bool obj)
+		       struct ind_target *out, bool obj, bool word)
 {
 	struct ind_target fallback = { .kind = IND_TK_NONE, .key = SP_NONE };
 	int k;
@@ -756,6 +757,7 @@ static bool type_chain(struct ind_image *im, const struct insn_link *links, uint
 	memset(out, 0, sizeof(*out));
 	out->key = SP_NONE;
 	out->want_obj = obj;
+	out->want_word = word;
 	if (!n)
 		return false;
 	for (k = n - 1; k >= 0; k--) {
@@ -793,19 +795,32 @@ static bool type_chain(struct ind_image *im, const struct insn_link *links, uint
 bool ind_type_chain(struct ind_image *im, const struct insn_link *links, uint8_t n,
 		    struct ind_target *out)
 {
-	return type_chain(im, links, n, out, false);
+	return type_chain(im, links, n, out, false, false);
+}
+
+/* ind_type_pointer, or ind_type_word_pointer when word. */
+static bool type_pointer(struct ind_image *im, const struct insn_link *links, uint8_t n,
+			 bool word, uint64_t *ptr, int64_t *bias)
+{
+	struct ind_target t;
+
+	if (!type_chain(im, links, n, &t, true, word) || t.kind != IND_TK_OBJ)
+		return false;
+	*ptr = t.addr;
+	*bias = (int64_t)t.first;
+	return true;
 }
 
 bool ind_type_pointer(struct ind_image *im, const struct insn_link *links, uint8_t n,
 		      uint64_t *ptr, int64_t *bias)
 {
-	struct ind_target t;
+	return type_pointer(im, links, n, false, ptr, bias);
+}
 
-	if (!type_chain(im, links, n, &t, true) || t.kind != IND_TK_OBJ)
-		return false;
-	*ptr = t.addr;
-	*bias = (int64_t)t.first;
-	return true;
+bool ind_type_word_pointer(struct ind_image *im, const struct insn_link *links, uint8_t n,
+			   uint64_t *ptr, int64_t *bias)
+{
+	return type_pointer(im, links, n, true, ptr, bias);
 }
 
 /* Does some load of the chain read below its base (a container_of)? */

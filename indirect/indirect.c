@@ -402,6 +402,34 @@ static bool object_value(struct ind_image *im, const struct insn_icalls *ic,
 	return t && t->kind == IND_STRUCT;
 }
 
+/* Is the word a store writes, at disp from its base, an integer as
+ * DWARF types the base pointer: a member of integer type
+ * (struct restore_data_record's jump_address), or the pointee of a
+ * variable that points to an integer (a return address slot, ftrace's
+ * `unsigned long *parent`, rethook's `unsigned long *stack`)?  A
+ * function stored there is a number (a return hook, an address to jump
+ * to), which C puts in no member of a function's type without a cast
+ * of the member's address (assumed none).  A variable that points to a
+ * struct, located there too, is asked first: its member says. */
+static bool scalar_place(struct ind_image *im, const struct insn_icalls *ic,
+			 const struct insn_store *s)
+{
+	uint8_t n = s->nlinks < IND_MAX_LINKS ? s->nlinks : IND_MAX_LINKS;
+	const struct ind_type *t;
+	uint64_t ptr, pointee;
+	int64_t bias, off;
+
+	if (!n || !(ind_type_pointer(im, ic->links + s->link, n, &ptr, &bias) ||
+		    ind_type_word_pointer(im, ic->links + s->link, n, &ptr, &bias)))
+		return false;
+	t = ind_type_at(&im->types, ptr);
+	if (!t || t->kind != IND_POINTER || t->func)
+		return false;
+	pointee = t->target;
+	off = bias + s->disp;
+	return off >= 0 && ind_type_scalar_at(&im->types, pointee, (uint64_t)off);
+}
+
 static void type_store(struct ind_image *ims, struct ind_store *st)
 {
 	struct ind_image *im = &ims[st->image];
@@ -421,6 +449,8 @@ static void type_store(struct ind_image *ims, struct ind_store *st)
 	/* a value copied from another object: what its chain reads */
 	if (st->typed && s->loaded && s->nvlinks)
 		st->vtyped = ind_type_chain(im, ic->links + s->vlink, s->nvlinks, &st->vt);
+	if (!st->typed && st->func != SP_NONE && !s->stack && !s->addr)
+		st->scalar = scalar_place(im, ic, s);
 	/* no function: maybe an object into a member that points to one */
 	if (!st->typed && st->func == SP_NONE && !s->stack)
 		pointer_store(im, s, links, n, st);
@@ -569,6 +599,7 @@ static void apply_store(struct ind_run *r, const struct ind_store *st)
 		SP_ALLOC_GROW(r->smear, r->nsmear + 1, r->smear_cap);
 		r->smear[r->nsmear].func = st->func;
 		r->smear[r->nsmear].stack = s->stack;
+		r->smear[r->nsmear].scalar = st->scalar;
 		r->smear[r->nsmear++].disp = s->disp;
 	}
 }
@@ -933,7 +964,8 @@ static void smear(struct ind_run *r)
 			const struct ind_key *key = &r->keys.v[k];
 
 			if (!key->proto || (proto ? key->proto == proto :
-					    !m->stack && (int64_t)key->off == m->disp))
+					    !m->stack && !m->scalar &&
+					    (int64_t)key->off == m->disp))
 				ind_key_add_code(&r->keys, k, m->func);
 		}
 	}

@@ -140,6 +140,10 @@ bool ind_type_path(struct ind_types *t, uint64_t type, uint64_t off, bool outer,
  * each way, into keys[0..max); their number. */
 uint8_t ind_type_store_keys(struct ind_types *t, uint64_t type, uint64_t off, uint32_t *keys,
 			    uint8_t max);
+/* Is the word at byte off of an object of the type at DIE type an
+ * integer (or enum, float) in each member that holds it, each as wide
+ * as the word or wider: no pointer, nor anything unknown, there? */
+bool ind_type_scalar_at(struct ind_types *t, uint64_t type, uint64_t off);
 /* The prototype of the subroutine type at func, interned; NULL unknown. */
 const char *ind_type_proto(struct ind_types *t, uint64_t func);
 
@@ -318,6 +322,10 @@ struct ind_loc {
 	 * page->mapping - PAGE_MAPPING_MOVABLE, off -2); nmem 0 otherwise */
 	uint8_t nmem;
 	int64_t mem[DW_MEM_PATH];
+	/* a pointer to an integer of a word or more (`unsigned long
+	 * *parent`), in a register: no chain loads on from it, only a
+	 * store's base is typed by it (ind_type_word_pointer) */
+	bool word;
 };
 
 struct ind_locs {
@@ -380,6 +388,8 @@ enum ind_target_kind {
 struct ind_target {
 	uint8_t kind;		/* enum ind_target_kind */
 	bool want_obj;		/* asked for an OBJ (ind_type_pointer) */
+	bool want_word;		/* and a variable that points to an integer
+				 * may say it (ind_type_word_pointer) */
 	uint32_t key;		/* KEY, and WORD/TABLE inside a named struct */
 	uint64_t addr, first, end, stride;	/* WORD, TABLE, CONST */
 	uint64_t var;		/* WORD, TABLE: the variable's address */
@@ -464,6 +474,11 @@ bool ind_type_call_chain(struct ind_image *im, const struct insn_link *links, ui
  * being the pointer plus it; false when not known. */
 bool ind_type_pointer(struct ind_image *im, const struct insn_link *links, uint8_t n,
 		      uint64_t *ptr, int64_t *bias);
+/* ind_type_pointer, where a variable DWARF locates in a register of the
+ * chain may also be a pointer to an integer (ind_loc.word): the pointer
+ * a store writes a word through. */
+bool ind_type_word_pointer(struct ind_image *im, const struct insn_link *links, uint8_t n,
+			   uint64_t *ptr, int64_t *bias);
 
 /* Move im's reader to the unit of the DIE at off, its types forgotten
  * when it moves (indirect.c). */

@@ -2,8 +2,9 @@
  * locs.c - which parameter or variable a register holds, by pc, as
  * dwarf/ answers (dw_func_reg_vars): read when a chain of a function is
  * typed and kept until the next function's.  Only a pointer a chain can
- * go on from is located, and, in the frame, a struct too (a store may
- * write a function into it, a load read a pointer from it).
+ * go on from is located, or a pointer to an integer a store may write
+ * through, and, in the frame, a struct too (a store may write a
+ * function into it, a load read a pointer from it).
  */
 #include "indirect/internal.h"
 
@@ -25,6 +26,18 @@ static bool leads_on(struct ind_locs *l, const struct ind_type *t)
 	return t && (t->kind == IND_STRUCT || t->kind == IND_ARRAY || t->kind == IND_POINTER);
 }
 
+/* A pointer to an integer of a word or more (`unsigned long *parent`):
+ * what a store through it writes is a number (ind_loc.word). */
+static bool is_word_pointer(struct ind_locs *l, uint64_t type)
+{
+	const struct ind_type *t = ind_type_at(l->types, type);
+
+	if (!t || t->kind != IND_POINTER || t->func)
+		return false;
+	t = ind_type_at(l->types, t->target);
+	return t && t->kind == IND_OTHER && t->size >= l->types->addr_size;
+}
+
 static bool is_pointer(struct ind_locs *l, uint64_t type)
 {
 	const struct ind_type *t = ind_type_at(l->types, type);
@@ -43,7 +56,7 @@ static bool is_struct(struct ind_locs *l, uint64_t type)
 	return t && t->kind == IND_STRUCT;
 }
 
-enum { LOC_POINTER = 1, LOC_STRUCT = 2, LOC_KNOWN = 4 };
+enum { LOC_POINTER = 1, LOC_STRUCT = 2, LOC_KNOWN = 4, LOC_WORD = 8 };
 
 /* is_pointer and is_struct of type, kept for the last type asked about:
  * dw_func_reg_vars asks whether a variable is wanted, then gives each of
@@ -56,17 +69,19 @@ static uint8_t class_of(struct ind_locs *l, uint64_t type)
 		return l->class;
 	l->class_type = type;
 	/* a pointer is no struct */
-	l->class = LOC_KNOWN | (is_pointer(l, type) ? LOC_POINTER :
-				is_struct(l, type) ? LOC_STRUCT : 0);
+	l->class = LOC_KNOWN | (is_pointer(l, type)	 ? LOC_POINTER :
+				is_struct(l, type)	 ? LOC_STRUCT :
+				is_word_pointer(l, type) ? LOC_WORD : 0);
 	return l->class;
 }
 
-/* Only a pointer in a register is something a load goes through; a
- * struct in the frame may have a function stored into it, or a pointer
- * loaded from it. */
+/* Only a pointer in a register is something a load goes through, or a
+ * store writes a number through (a pointer to an integer); a struct in
+ * the frame may have a function stored into it, or a pointer loaded
+ * from it. */
 static bool wanted(void *ctx, uint64_t type)
 {
-	return class_of(ctx, type) & (LOC_POINTER | LOC_STRUCT);
+	return class_of(ctx, type) & (LOC_POINTER | LOC_STRUCT | LOC_WORD);
 }
 
 static struct ind_loc *add_loc(struct ind_locs *l, uint64_t lo, uint64_t hi, uint8_t reg,
@@ -83,6 +98,7 @@ static struct ind_loc *add_loc(struct ind_locs *l, uint64_t lo, uint64_t hi, uin
 	x->type = type;
 	x->entry = false;
 	x->nmem = 0;
+	x->word = false;
 	return x;
 }
 
@@ -90,9 +106,12 @@ static void found(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t off,
 		  uint64_t type)
 {
 	struct ind_locs *l = ctx;
+	uint8_t class = class_of(l, type);
 
-	if (class_of(l, type) & LOC_POINTER)
+	if (class & LOC_POINTER)
 		add_loc(l, lo, hi, reg, off, type);
+	else if (class & LOC_WORD && !off)
+		add_loc(l, lo, hi, reg, 0, type)->word = true;
 }
 
 /* A pointer that is an argument's value plus an offset (a container
@@ -107,17 +126,20 @@ static void at_entry(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, int64_t o
 }
 
 /* A pointer variable GCC keeps where the code loaded it from (`struct
- * rftype *rft = of->kn->priv`, kn->priv a void *): the chain's loads of
- * that place are typed by it. */
+ * rftype *rft = of->kn->priv`, kn->priv a void *; `unsigned long *stack
+ * = (unsigned long *)regs->sp`, an integer): the chain's loads of that
+ * place are typed by it. */
 static void in_memory(void *ctx, uint64_t lo, uint64_t hi, uint8_t reg, const int64_t *off,
 		      int n, int64_t add, uint64_t type)
 {
 	struct ind_locs *l = ctx;
+	uint8_t class = class_of(l, type);
 	struct ind_loc *x;
 
-	if (!(class_of(l, type) & LOC_POINTER) || n < 1 || n > DW_MEM_PATH)
+	if (!(class & LOC_POINTER || (class & LOC_WORD && !add)) || n < 1 || n > DW_MEM_PATH)
 		return;
 	x = add_loc(l, lo, hi, reg, add, type);
+	x->word = !(class & LOC_POINTER);
 	x->nmem = (uint8_t)n;
 	memcpy(x->mem, off, (size_t)n * sizeof(*off));
 }

@@ -26,6 +26,7 @@ struct ind_abs_store {
 struct ind_smear {
 	uint32_t func;
 	bool stack;
+	bool scalar;		/* into an integer, as DWARF types the place */
 	int64_t disp;
 };
 
@@ -55,6 +56,7 @@ struct ind_store {
 	bool vtyped;		/* a loaded value (insn_store.loaded): vt says
 				 * what it is */
 	bool data;		/* no function: insn_store.data, obj its value */
+	bool scalar;		/* not typed: DWARF types the place an integer */
 	uint64_t obj;
 	/* not into a function member: the keys of the pointer member it
 	 * writes (ind_type_store_keys), pkeys.pool[okeys .. + nokeys) */

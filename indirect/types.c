@@ -867,6 +867,58 @@ bool ind_type_place(struct ind_types *t, uint64_t type, uint64_t off, struct ind
 	return ok;
 }
 
+/* ---- a word no pointer is in ---- */
+
+/* Is the word at off of the type at DIE type an integer (or an enum, a
+ * float) in each member that holds it: a base type of known size that
+ * holds the whole word, in a struct whose members are known?  false
+ * when a pointer, a function, void, padding or anything unknown may be
+ * there, or the word is wider than the integer (a char * the base: the
+ * bytes of any object). */
+static bool scalar_in(struct ind_types *t, uint64_t type, uint64_t off, int depth)
+{
+	uint32_t i = type_index(t, type), k, m, n, from;
+	uint64_t esize;
+	bool held = false;
+
+	if (i == SP_NONE || depth > MAX_DEPTH)
+		return false;
+	switch (t->v[i].kind) {
+	case IND_OTHER:
+		return off + t->addr_size <= t->v[i].size;
+	case IND_ARRAY:
+		k = type_index(t, t->v[i].target);
+		esize = k != SP_NONE ? t->v[k].size : 0;
+		return esize && t->v[i].count && off < t->v[i].count * esize &&
+		       scalar_in(t, t->v[i].target, off % esize, depth + 1);
+	case IND_STRUCT:
+		break;
+	default:
+		return false;
+	}
+	if (!struct_ok(t, i) || !t->v[i].size || off >= t->v[i].size)
+		return false;
+	n = members_holding(t, i, off, &from);
+	for (m = from; m < n; m++) {
+		const struct ind_member mb = t->members[t->v[i].member + m];
+
+		k = member_type(t, t->v[i].member + m);
+		if (k == SP_NONE || !t->v[k].size)
+			return false;
+		if (off < mb.off || off >= mb.off + t->v[k].size)
+			continue;
+		if (!scalar_in(t, mb.type, off - mb.off, depth + 1))
+			return false;
+		held = true;
+	}
+	return held;
+}
+
+bool ind_type_scalar_at(struct ind_types *t, uint64_t type, uint64_t off)
+{
+	return scalar_in(t, type, off, 0);
+}
+
 /* ---- every pointer to a struct at an offset: a union's each ---- */
 
 struct struct_ptrs {
