@@ -66,11 +66,6 @@ static void read_held(const struct ind_image *im, struct ind_held *h)
 		qsort(h->v, h->n, sizeof(*h->v), sp_u64_cmp);
 }
 
-static uint64_t u64_at(const void *base, size_t i)
-{
-	return ((const uint64_t *)base)[i];
-}
-
 /* Does a data word of image hold an address in [lo, hi)? */
 static bool held(struct ind_run *r, uint32_t image, uint64_t lo, uint64_t hi)
 {
@@ -82,7 +77,7 @@ static bool held(struct ind_run *r, uint32_t image, uint64_t lo, uint64_t hi)
 	h = &r->held[image];
 	if (!h->read)
 		read_held(&r->ims[image], h);
-	i = sp_search_first_ge(h->v, h->n, u64_at, lo);
+	i = sp_search_first_ge(h->v, h->n, sp_u64_at, lo);
 	return i < h->n && h->v[i] < hi;
 }
 

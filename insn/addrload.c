@@ -10,6 +10,7 @@
  */
 #include "insn/passes.h"
 
+#include "common/search.h"
 #include "common/xalloc.h"
 
 enum { RIP = 16 };	/* DWARF's x86-64 number */
@@ -39,21 +40,16 @@ void insn_addr_loads(const struct sp_elf *e, struct insn_loads *out, const struc
 	}
 }
 
+static uint64_t range_lo(const void *base, size_t i)
+{
+	return ((const struct insn_range *)base)[i].lo;
+}
+
 bool insn_in_ranges(const struct insn_range *w, size_t n, uint64_t addr)
 {
-	size_t lo = 0, hi = n;
+	size_t i = sp_search_last_le(w, n, range_lo, addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (addr < w[mid].lo)
-			hi = mid;
-		else if (addr >= w[mid].hi)
-			lo = mid + 1;
-		else
-			return true;
-	}
-	return false;
+	return i < n && addr < w[i].hi;
 }
 
 static void note_data(const struct insn_range *w, size_t nw, struct insn_loads *out,

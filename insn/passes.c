@@ -588,11 +588,6 @@ void insn_calls_pass(struct insn_calls *out, const struct insn *v, size_t n)
 	}
 }
 
-static uint64_t u64_at(const void *base, size_t i)
-{
-	return ((const uint64_t *)base)[i];
-}
-
 bool insn_image_data_ref(const struct insn_image *c, uint64_t lo, uint64_t hi)
 {
 	size_t i;
@@ -600,6 +595,6 @@ bool insn_image_data_ref(const struct insn_image *c, uint64_t lo, uint64_t hi)
 	if (!c->drefs_known || c->chunks || !insn_in_ranges(c->wdata, c->nwdata, lo) ||
 	    !insn_in_ranges(c->wdata, c->nwdata, hi - 1))
 		return true;
-	i = sp_search_first_ge(c->drefs.v, c->drefs.n, u64_at, lo);
+	i = sp_search_first_ge(c->drefs.v, c->drefs.n, sp_u64_at, lo);
 	return i < c->drefs.n && c->drefs.v[i] < hi;
 }
